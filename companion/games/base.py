@@ -1,0 +1,315 @@
+"""The shared model of all four games (python-chess's `Board` is the pattern).
+
+A `Position` is a game in progress: the board, whose turn it is, the options it is played with
+and the stack of moves that led here. Every game module provides one subclass with
+
+- `new(options)` the starting position; `Options`, a dataclass whose defaults are the
+  **Decisions** of `shared/docs/rules.md`;
+- `legal_moves()`, `push(move)`, `pop()`, `outcome()`;
+- `parse_move(text)` / `move_text(move)` - the game's notation, in and out;
+- `to_json()` / `from_json(data)` for a position, and a text `diagram()`;
+- `cells()` - what each occupied cell holds *as a camera sees it* (a colour class such as
+  ``"black"`` or ``"gold"``), which is what the referee compares observations with.
+
+A move is the smallest decision a player makes and a record stores: one placement (Arinama),
+one dice roll or one use of it (Aranea), one turn of 1-4 steps (Arimaa: the arimaa.com notation
+is per turn), one turn of 1-3 actions (Sensei). Games whose turns are made of several physical
+actions also expose those finer steps for the referee in their own module.
+
+Whole games are JSON through `game_to_json` / `game_from_json` here, shared by all games:
+``{"format": "tabletop-companion/game", "version": 1, "game": ..., "options": {...},
+"start": <position JSON>, "moves": ["c3", ...], "outcome": {...} | null}``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import types
+import typing
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion.errors import OptionError, RecordError, UserError
+
+GAME_FORMAT = "tabletop-companion/game"
+GAME_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: `winner` is a player name, or None for a draw."""
+
+    winner: str | None
+    reason: str  # a short stable word: "goal", "full-board", "three-in-line", "unfair-game", ...
+    detail: str = ""  # one human sentence, e.g. "Gold's rabbit reached rank 8"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(data.get("winner"), str(data.get("reason", "")), str(data.get("detail", "")))
+
+    def __str__(self) -> str:
+        who = f"{self.winner} wins" if self.winner else "draw"
+        return f"{who} ({self.reason})" + (f": {self.detail}" if self.detail else "")
+
+
+class Position(ABC):
+    """A game in progress. Subclasses set the class attributes and implement the methods."""
+
+    name: ClassVar[str]  # registry key, e.g. "arinama"
+    title: ClassVar[str]  # display name, e.g. "Arinama"
+    players: ClassVar[tuple[str, str]]  # in seat order, e.g. ("black", "white")
+    Options: ClassVar[type]  # a dataclass; every field has a default
+
+    options: Any
+    move_stack: list[Any]
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    @abstractmethod
+    def new(cls, options: Any = None) -> Position:
+        """The starting position with these options (None: the defaults)."""
+
+    @classmethod
+    def options_from(cls, data: dict[str, Any] | None) -> Any:
+        """Options from a plain dict (JSON, CLI): unknown keys and wrong types are errors."""
+        return options_from_dict(cls.Options, data or {}, game=cls.name)
+
+    def copy(self) -> Position:
+        return copy.deepcopy(self)
+
+    def root(self) -> Position:
+        """A copy of the position before the first move of `move_stack`."""
+        board = self.copy()
+        while board.move_stack:
+            board.pop()
+        return board
+
+    # -- the rules ----------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def turn(self) -> str:
+        """The player who makes the next move (one of `players`)."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """Every legal move now; empty when the game is over (or the player must pass,
+        for games where passing is automatic - see the game module)."""
+
+    @abstractmethod
+    def push(self, move: Any) -> None:
+        """Play a move. Raises IllegalMoveError (with a reason) when it is not legal."""
+
+    @abstractmethod
+    def pop(self) -> Any:
+        """Take back the last move and return it."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result when the game is over, else None."""
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def random_move(self, rng: Any) -> Any:
+        """A uniformly chosen legal move (`rng` is a `random.Random`); games whose move lists
+        are huge (Arimaa) override this with something cheaper. Not for chance moves."""
+        return rng.choice(self.legal_moves())
+
+    # Dice: games with a chance step (Aranea) override these two.
+    @property
+    def awaiting_roll(self) -> bool:
+        """True when the next move must be a dice roll (see `roll_move`)."""
+        return False
+
+    def roll_move(self, dice: Any) -> Any:
+        """The move that records a roll of `dice` (a `companion.dice.Dice`)."""
+        raise NotImplementedError(f"{self.name} has no dice")
+
+    # -- notation -----------------------------------------------------------------------------
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """A move from its text in this position; NotationError when unreadable."""
+
+    @abstractmethod
+    def move_text(self, move: Any) -> str:
+        """The standard text of a move (parse_move(move_text(m)) == m)."""
+
+    @abstractmethod
+    def diagram(self) -> str:
+        """A plain-text picture of the board, first player's side at the bottom."""
+
+    # -- what the camera sees -------------------------------------------------------------------
+    @abstractmethod
+    def cell_names(self) -> list[str]:
+        """Every cell of the board, in the names of rules.md."""
+
+    @abstractmethod
+    def cells(self) -> dict[str, str]:
+        """Occupied cells -> the class a camera reports there (e.g. "black", "gold")."""
+
+    @classmethod
+    @abstractmethod
+    def cell_classes(cls) -> list[str]:
+        """The non-empty classes `cells()` can report, in a stable order."""
+
+    # -- JSON -------------------------------------------------------------------------------------
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """This position (not its history) as plain JSON data, with "game" and "options"."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, Any]) -> Position:
+        """A position from `to_json` data; RecordError naming the bad field when malformed."""
+
+    def __str__(self) -> str:
+        return self.diagram()
+
+
+# -- options ----------------------------------------------------------------------------------------
+def options_from_dict(options_cls: type, data: dict[str, Any], game: str = "") -> Any:
+    """Build an options dataclass from a dict, checking names and value types."""
+    if not isinstance(data, dict):
+        raise OptionError(f"{game} options must be a JSON object, not {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(options_cls)}
+    hints = typing.get_type_hints(options_cls)
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        name = key.replace("-", "_")
+        if name not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise OptionError(f"unknown {game} option {key!r} (known: {known})")
+        values[name] = _coerce(value, hints[name], f"{game} option {key!r}")
+    try:
+        return options_cls(**values)
+    except (TypeError, ValueError) as exc:  # the dataclass's own __post_init__ checks
+        raise OptionError(f"bad {game} options: {exc}") from None
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    return dataclasses.asdict(options)
+
+
+def _coerce(value: Any, hint: Any, what: str) -> Any:
+    """Accept JSON values and CLI strings ("true", "8") for bool/int/float/str/Literal fields."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        choices = typing.get_args(hint)
+        if value in choices:
+            return value
+        raise OptionError(f"{what} must be one of {', '.join(map(str, choices))}, not {value!r}")
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None or value == "none":
+            return None
+        return _coerce(value, args[0], what)
+    if origin in (tuple, list):
+        if isinstance(value, str):
+            value = [v for v in value.replace(",", " ").split() if v]
+        if not isinstance(value, (list, tuple)):
+            raise OptionError(f"{what} must be a list, not {value!r}")
+        return tuple(value) if origin is tuple else list(value)
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            return value.lower() in ("true", "yes", "on", "1")
+        raise OptionError(f"{what} must be true or false, not {value!r}")
+    if hint is int:
+        if isinstance(value, bool):
+            raise OptionError(f"{what} must be a whole number, not {value!r}")
+        try:
+            return int(str(value), 10) if isinstance(value, str) else _exact_int(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"{what} must be a whole number, not {value!r}") from None
+    if hint is float:
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise OptionError(f"{what} must be a number, not {value!r}") from None
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise OptionError(f"{what} must be text, not {value!r}")
+    return value
+
+
+def _exact_int(value: Any) -> int:
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return int(value)
+    raise ValueError(value)
+
+
+# -- whole games as JSON --------------------------------------------------------------------------
+def game_to_json(position: Position) -> dict[str, Any]:
+    """The whole game that led to `position`: start position, every move, the outcome."""
+    outcome = position.outcome()
+    return {
+        "format": GAME_FORMAT,
+        "version": GAME_FORMAT_VERSION,
+        "game": position.name,
+        "options": options_to_dict(position.options),
+        "start": position.root().to_json(),
+        "moves": _move_texts(position),
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def _move_texts(position: Position) -> list[str]:
+    board = position.root()
+    texts = []
+    for move in position.move_stack:
+        texts.append(board.move_text(move))
+        board.push(move)
+    return texts
+
+
+def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
+    """Replay a whole game from `game_to_json` data.
+
+    Every move is checked. An unreadable or illegal move raises RecordError naming the move
+    number and text (or, with stop_at_illegal, the position before it is returned and the error
+    is attached as `position.replay_error`).
+    """
+    from companion import games  # the registry imports this module
+
+    if not isinstance(data, dict):
+        raise RecordError("a game record must be a JSON object")
+    if data.get("format", GAME_FORMAT) != GAME_FORMAT:
+        raise RecordError(f"not a game record (format {data.get('format')!r})")
+    version = data.get("version", GAME_FORMAT_VERSION)
+    if not isinstance(version, int) or version > GAME_FORMAT_VERSION:
+        raise RecordError(
+            f"this game record is version {version!r}, newer than this companion reads "
+            f"({GAME_FORMAT_VERSION}): update the companion to read it"
+        )
+    if "game" not in data:
+        raise RecordError('a game record needs a "game" field (e.g. "arinama")')
+    cls = games.get(str(data["game"]))
+    options = cls.options_from(data.get("options"))
+    if data.get("start") is not None:
+        position = cls.from_json(data["start"])
+    else:
+        position = cls.new(options)
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError('"moves" must be a list of move texts')
+    for number, text in enumerate(moves, start=1):
+        try:
+            if not isinstance(text, str):
+                raise RecordError(f"move {number} is not text: {text!r}")
+            position.push(position.parse_move(text))
+        except UserError as exc:
+            error = RecordError(f"move {number} ({text!r}): {exc}")
+            if stop_at_illegal:
+                position.replay_error = error  # type: ignore[attr-defined]
+                position.replay_error_index = number - 1  # type: ignore[attr-defined]
+                return position
+            raise error from None
+    position.replay_error = None  # type: ignore[attr-defined]
+    return position

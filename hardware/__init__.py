@@ -1,0 +1,1 @@
+"""GPIO buttons and buzzer (gpiozero), and the keyboard stand-in on a desktop."""

@@ -1,0 +1,68 @@
+"""The shared model (companion.games.base), checked the same way for every game."""
+
+import json
+import random
+
+import pytest
+
+from companion import games
+from companion.dice import Dice
+from companion.games.base import game_from_json, game_to_json
+
+
+def random_game(name: str, seed: int, max_moves: int = 400):
+    rng = random.Random(seed)
+    dice = Dice(seed=seed)
+    pos = games.get(name).new()
+    for _ in range(max_moves):
+        if pos.is_game_over():
+            break
+        if pos.awaiting_roll:
+            pos.push(pos.roll_move(dice))
+        else:
+            pos.push(pos.random_move(rng))
+    return pos
+
+
+@pytest.mark.parametrize("name", games.names())
+@pytest.mark.parametrize("seed", range(3))
+def test_random_game_round_trips_through_json(name, seed):
+    pos = random_game(name, seed, max_moves=60)
+    record = json.loads(json.dumps(game_to_json(pos)))
+    again = game_from_json(record)
+    assert again.to_json() == pos.to_json()
+    assert [again.move_text(m) for m in again.move_stack] == record["moves"]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_push_pop_restores_position(name):
+    pos = random_game(name, 7, max_moves=30)
+    snapshots = []
+    board = pos.root()
+    for move in pos.move_stack:
+        snapshots.append(board.to_json())
+        board.push(move)
+    for expected in reversed(snapshots):
+        board.pop()
+        assert board.to_json() == expected
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_position_json_round_trip_and_diagram(name):
+    cls = games.get(name)
+    pos = random_game(name, 3, max_moves=20)
+    data = json.loads(json.dumps(pos.to_json()))
+    again = cls.from_json(data)
+    assert again.to_json() == data
+    assert again.diagram() == pos.diagram()
+    assert set(pos.cells()) <= set(pos.cell_names())
+    assert set(pos.cells().values()) <= set(cls.cell_classes())
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_move_text_round_trips(name):
+    pos = random_game(name, 5, max_moves=10)
+    if pos.is_game_over() or pos.awaiting_roll:
+        return
+    for move in pos.legal_moves()[:200]:
+        assert pos.parse_move(pos.move_text(move)) == move

@@ -1,0 +1,2 @@
+"""Reading the board off a camera. Knows no rules: it emits observations (cell -> class +
+confidence) of a board that is still and free of hands."""
