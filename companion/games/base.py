@@ -115,6 +115,10 @@ class Position(ABC):
     def is_game_over(self) -> bool:
         return self.outcome() is not None
 
+    def count_legal_moves(self) -> int:
+        """How many legal moves (Arimaa: distinct turns); games may count faster than listing."""
+        return len(self.legal_moves())
+
     def random_move(self, rng: Any) -> Any:
         """A uniformly chosen legal move (`rng` is a `random.Random`); games whose move lists
         are huge (Arimaa) override this with something cheaper. Not for chance moves."""
@@ -166,6 +170,20 @@ class Position(ABC):
     @abstractmethod
     def from_json(cls, data: dict[str, Any]) -> Position:
         """A position from `to_json` data; RecordError naming the bad field when malformed."""
+
+    @classmethod
+    def parse_position(cls, text: str) -> Position:
+        """A position from text: `to_json` JSON here; games add their own forms (Arimaa: the
+        AEI string and the arimaa.com board diagram). RecordError when unreadable."""
+        import json
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"not a {cls.name} position: invalid JSON at line {exc.lineno} column {exc.colno}"
+            ) from None
+        return cls.from_json(data)
 
     def __str__(self) -> str:
         return self.diagram()

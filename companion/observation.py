@@ -1,0 +1,38 @@
+"""What the camera saw: the one type that crosses from `vision/` into the core.
+
+`vision` produces Observations of a still board with no hand over it; the referee consumes
+them. Plain data, no rules and no OpenCV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EMPTY = "empty"
+UNKNOWN = "unknown"  # the reader was not sure; never a guess
+
+
+@dataclass(frozen=True)
+class Observation:
+    cells: dict[str, str]  # every cell of the layout -> a class name, "empty" or "unknown"
+    confidence: dict[str, float] = field(default_factory=dict)  # cell -> 0..1
+    frame: int = 0  # index of the frame that completed the stillness window
+    timestamp: float = 0.0  # time.monotonic() of that frame
+    markers_seen: int = 0
+    layout: str = ""
+
+    def occupied(self) -> dict[str, str]:
+        """Cells that hold something the reader is sure of."""
+        return {c: k for c, k in self.cells.items() if k not in (EMPTY, UNKNOWN)}
+
+    def unknown(self) -> list[str]:
+        return sorted(c for c, k in self.cells.items() if k == UNKNOWN)
+
+    def to_json(self) -> dict:
+        return {
+            "frame": self.frame,
+            "cells": dict(self.cells),
+            "confidence": {c: round(v, 3) for c, v in self.confidence.items()},
+            "markers_seen": self.markers_seen,
+            "layout": self.layout,
+        }

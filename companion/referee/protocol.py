@@ -1,0 +1,72 @@
+"""The data that crosses the referee's edge: plain, JSON-friendly, shared by every front end.
+
+Inputs: `Observation`s (companion.observation) from the camera and `PlayerInput`s from the
+buttons or the screen. Outputs: the current `Instruction` (what the players must do now, with
+the cells to highlight) and a list of `Event`s (what just happened, for records and sounds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# PlayerInput.kind
+DONE = "done"  # end the turn / confirm (DONE button, Enter)
+ROLL = "roll"  # roll the dice (ROLL button, R)
+UNDO = "undo"  # ask to take back the last move (BACK button, Backspace); both players confirm
+CHOOSE = "choose"  # answer a question: value is one of Instruction.choices
+CANCEL = "cancel"  # withdraw a request (undo) or a question
+
+
+@dataclass(frozen=True)
+class PlayerInput:
+    kind: str
+    value: Any = None
+    player: str | None = None  # who pressed, when the front end knows
+
+
+# Highlight roles (Instruction.highlights values); the display gives each a colour-blind-safe
+# colour and a pattern.
+TARGET = "target"  # where a piece may go / should be put
+FROM = "from"  # where a piece came from
+TO = "to"  # where a piece went
+FLIP = "flip"  # turn this stone over
+REMOVE = "remove"  # take this piece off the board
+RESTORE = "restore"  # put the board back as it was here
+ERROR = "error"  # the cell that makes the move illegal
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """What the players must do now. `text` is one short sentence in plain words."""
+
+    text: str
+    kind: str  # "move", "flip", "remove", "restore", "roll", "choose", "confirm", "wait", "illegal", "game-over", "setup"
+    player: str | None = None  # whose action it is (None: either/both)
+    highlights: dict[str, str] = field(default_factory=dict)  # cell -> role (above)
+    expected: dict[str, str] | None = None  # cells -> class the board must show to go on
+    choices: tuple[str, ...] = ()  # for kind "choose"
+    detail: str = ""  # a second, smaller line (the rule that applies, the roll's value, ...)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "player": self.player,
+            "highlights": dict(self.highlights),
+            "expected": dict(self.expected) if self.expected is not None else None,
+            "choices": list(self.choices),
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened: "move" (accepted, data has "move" text), "roll", "illegal",
+    "undo", "disturbed", "restored", "hands", "game-over", "question", "answer"."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
