@@ -1,0 +1,329 @@
+"""Camera sources: every way of getting frames, behind one small interface.
+
+The idea is gpiozero's pin factories: the rest of the companion asks for frames with
+`open_source(spec)` and never cares whether they come from the Pi camera, a USB webcam, a
+video file, a folder of photos or the synthetic table of `vision.sim`.
+
+    >>> with open_source("sim:arimaa?seed=3") as source:
+    ...     frame = source.read()          # a BGR uint8 image, or None
+
+Specs:
+
+- ``picamera`` - the Raspberry Pi camera through picamera2 (imported only here, so the rest of
+  the companion runs anywhere). Once auto-exposure and white balance have settled, both are
+  locked: a player's arm darkening the scene must not make the board brighter.
+- ``usb:N`` or a device path such as ``/dev/video0`` - an OpenCV VideoCapture.
+- ``file:VIDEO`` - a recorded video, frame by frame.
+- ``dir:GLOB`` - still images, in sorted file-name order (``dir:shots/`` means every image in
+  the folder).
+- ``sim:LAYOUT[?seed=N&...]`` - the synthetic table (see `vision.sim.SimSource`).
+
+Reading: ``read()`` returns the next frame, or ``None`` when there is no frame right now (a
+camera that dropped one, or is being reopened). A dropped frame is not an error; a black frame
+is a frame. Files, folders and finite sim scripts come to an end: from then on ``read()``
+returns ``None`` forever and ``ended`` is True (cameras never end). A camera that vanishes -
+the cable was pulled, the driver restarted - makes ``read()`` return ``None`` while the source
+tries, at most twice a second, to open it again; the referee keeps running meanwhile.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import time
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+SPEC_HELP = (
+    "a source is one of: picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB, sim:LAYOUT[?seed=N]"
+)
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """Anything that yields BGR frames. Sources are also context managers."""
+
+    ended: bool  # True once a finite source has given its last frame
+
+    def read(self) -> np.ndarray | None:
+        """The next BGR uint8 frame, or None when there is no frame now."""
+
+    def close(self) -> None:
+        """Release the camera or file; reading after close returns None."""
+
+
+class _Source:
+    """Shared plumbing: the context manager and the `ended` flag."""
+
+    ended = False
+
+    def read(self) -> np.ndarray | None:  # pragma: no cover - every source overrides it
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _Source:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def open_source(spec: str) -> FrameSource:
+    """The frame source a spec string names (see the module docstring)."""
+    spec = (spec or "").strip()
+    if not spec:
+        raise UserError(f"no camera source given: {SPEC_HELP}")
+    kind, _, rest = spec.partition(":")
+    kind = kind.lower()
+    if spec.lower() == "picamera":
+        return PiCameraSource()
+    if kind == "usb":
+        try:
+            index = int(rest)
+        except ValueError:
+            raise UserError(f"bad camera {spec!r}: usb:N needs a camera number, e.g. usb:0") from None
+        return CameraSource(index, name=spec)
+    if spec.startswith("/dev/"):
+        return CameraSource(spec, name=spec)
+    if kind == "file":
+        return VideoFileSource(rest)
+    if kind == "dir":
+        return ImageDirSource(rest)
+    if kind == "sim":
+        from vision.sim import SimSource  # the synthetic table needs the layouts and the mat
+
+        return SimSource.from_spec(rest)
+    raise UserError(f"unknown camera source {spec!r}: {SPEC_HELP}")
+
+
+def is_black(frame: np.ndarray, level: float = 12.0) -> bool:
+    """A frame with (almost) no light in it: a covered lens or a camera glitch."""
+    small = frame[::8, ::8]
+    return float(small.mean()) < level
+
+
+# -- cameras ----------------------------------------------------------------------------------------
+class CameraSource(_Source):
+    """A webcam (``usb:N``) or a video device path, through OpenCV's VideoCapture.
+
+    Failing reads are counted; after `reopen_after` failures in a row the device is closed and
+    reopened, at most every `retry_seconds`, until it answers again. Meanwhile read() is None.
+    """
+
+    def __init__(
+        self,
+        device: int | str,
+        *,
+        name: str | None = None,
+        size: tuple[int, int] | None = (1280, 720),
+        reopen_after: int = 5,
+        retry_seconds: float = 0.5,
+    ) -> None:
+        self.device = device
+        self.name = name or str(device)
+        self.size = size
+        self.reopen_after = reopen_after
+        self.retry_seconds = retry_seconds
+        self.failures = 0
+        self.reopens = 0
+        self._last_try = 0.0
+        self._closed = False
+        self._capture = self._open()
+        if self._capture is None:
+            raise UserError(
+                f"cannot open camera {self.name}: is it plugged in and not used by another "
+                f"program? (list cameras with `ls /dev/video*`; try usb:1, or use --source sim:)"
+            )
+
+    def _open(self) -> Any:
+        capture = cv2.VideoCapture(self.device)
+        if not capture.isOpened():
+            capture.release()
+            return None
+        if self.size and isinstance(self.device, int):
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        return capture
+
+    def read(self) -> np.ndarray | None:
+        if self._closed:
+            return None
+        if self._capture is not None:
+            ok, frame = self._capture.read()
+            if ok and frame is not None:
+                self.failures = 0
+                return frame
+            self.failures += 1
+            if self.failures < self.reopen_after:
+                return None
+            self._capture.release()
+            self._capture = None
+        now = time.monotonic()
+        if now - self._last_try >= self.retry_seconds:
+            self._last_try = now
+            self._capture = self._open()
+            if self._capture is not None:
+                self.reopens += 1
+                self.failures = 0
+        return None
+
+    def close(self) -> None:
+        self._closed = True
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class PiCameraSource(_Source):
+    """The Raspberry Pi camera via picamera2, exposure and white balance locked once settled.
+
+    picamera2's "RGB888" format is B, G, R in memory - exactly OpenCV's BGR, so frames need no
+    conversion.
+    """
+
+    def __init__(self, size: tuple[int, int] = (1280, 720), settle_seconds: float = 1.5) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise UserError(
+                "picamera2 is not installed: on Raspberry Pi OS run systemd/install.sh, "
+                "or use --source usb:0 / sim:"
+            ) from None
+        self._factory = Picamera2
+        self.size = size
+        self.settle_seconds = settle_seconds
+        self.locked = False
+        self._closed = False
+        self._camera: Any = None
+        self._started = 0.0
+        if not self._start():
+            raise UserError(
+                "cannot start the Pi camera: is the ribbon cable seated and the camera enabled? "
+                "(`rpicam-hello --list-cameras` lists it)"
+            )
+
+    def _start(self) -> bool:
+        try:
+            camera = self._factory()
+            config = camera.create_video_configuration(main={"size": self.size, "format": "RGB888"})
+            camera.configure(config)
+            camera.start()
+        except Exception:  # picamera2 raises RuntimeError/IndexError/OSError when absent
+            return False
+        self._camera = camera
+        self._started = time.monotonic()
+        self.locked = False
+        return True
+
+    def _lock_exposure(self) -> None:
+        """Freeze the settled auto-exposure and white balance so lighting stays put."""
+        metadata = self._camera.capture_metadata()
+        controls = {"AeEnable": False, "AwbEnable": False}
+        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if key in metadata:
+                controls[key] = metadata[key]
+        self._camera.set_controls(controls)
+        self.locked = True
+
+    def read(self) -> np.ndarray | None:
+        if self._closed:
+            return None
+        if self._camera is None:
+            if time.monotonic() - self._started >= 0.5:
+                self._started = time.monotonic()
+                self._start()
+            return None
+        try:
+            if not self.locked and time.monotonic() - self._started >= self.settle_seconds:
+                self._lock_exposure()
+            return np.ascontiguousarray(self._camera.capture_array("main")[:, :, :3])
+        except Exception:  # the camera went away: drop it and try again shortly
+            self._drop()
+            return None
+
+    def _drop(self) -> None:
+        camera, self._camera = self._camera, None
+        self._started = time.monotonic()
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        self._closed = True
+        self._drop()
+
+
+# -- recordings -------------------------------------------------------------------------------------
+class VideoFileSource(_Source):
+    """A video file, read once from start to end."""
+
+    def __init__(self, path: str) -> None:
+        if not path:
+            raise UserError("file: needs a video file, e.g. file:game.mp4")
+        if not Path(path).is_file():
+            raise UserError(f"video file {path!r} does not exist")
+        self.path = path
+        self._capture = cv2.VideoCapture(path)
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise UserError(f"cannot read video {path!r}: not a video OpenCV can decode")
+        self.fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
+
+    def read(self) -> np.ndarray | None:
+        if self.ended:
+            return None
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            self.close()
+            return None
+        return frame
+
+    def close(self) -> None:
+        self.ended = True
+        self._capture.release()
+
+
+class ImageDirSource(_Source):
+    """Still images matching a glob, in sorted order; one frame per image."""
+
+    def __init__(self, pattern: str) -> None:
+        if not pattern:
+            raise UserError("dir: needs a folder or a pattern, e.g. dir:shots/ or dir:shots/*.png")
+        if os.path.isdir(pattern):
+            pattern = os.path.join(pattern, "*")
+        self.paths = sorted(
+            p for p in glob.glob(os.path.expanduser(pattern)) if p.lower().endswith(IMAGE_SUFFIXES)
+        )
+        if not self.paths:
+            raise UserError(
+                f"no images match {pattern!r} (looked for {', '.join(IMAGE_SUFFIXES)} files)"
+            )
+        self.index = 0
+
+    def read(self) -> np.ndarray | None:
+        if self.index >= len(self.paths):
+            self.ended = True
+            return None
+        path = self.paths[self.index]
+        self.index += 1
+        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UserError(f"cannot read image {path!r}: not an image file OpenCV can decode")
+        if self.index >= len(self.paths):
+            self.ended = True
+        return frame
+
+    def close(self) -> None:
+        self.index = len(self.paths)
+        self.ended = True

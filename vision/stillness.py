@@ -1,0 +1,192 @@
+"""Is the board still, and is anything over it? Pure image arithmetic on small top views.
+
+The tracker (`vision.tracker`) warps every frame to a small *top view* of the mat - a few
+hundred pixels across, the same pixel always showing the same spot of the mat - and hands it
+here. Three questions are answered, each cheaply enough for every frame:
+
+- **Motion** (`MotionMeter`): how much of the view changed since the previous frame. Relative
+  differences (change divided by brightness), so a dim lamp and bright daylight use the same
+  threshold.
+- **Occluders against the last still board** (`OccluderCheck.against_reference`): pieces can
+  only ever appear inside the cells' piece discs, so *anything* that differs from the last
+  accepted still board outside those discs - on the mat's paper, its lines, the gaps between
+  stones - is something over the board: a hand, a sleeve, a glove, or its shadow. No skin
+  colour is involved, so gloves and sleeves count too. A global brightness change (a cloud) is
+  divided out first.
+- **Occluders against the mat itself** (`OccluderCheck.against_mat`): for the printed mats we
+  know what the paper looks like. The lighting is fitted as a smooth field (a quadratic in
+  log-brightness, which covers lamps, windows and vignetting between 0.5x and 1.5x) over the
+  clean white paper, and whatever does not fit that field is an occluder. This needs no
+  reference, so even the very first board is never read with a hand over it.
+
+A region must cover `min_area_px` pixels (after removing speckle) to count, which keeps sensor
+noise and a crumb on the mat from freezing the companion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Relative change (|a - b| / (brightness + OFFSET)) above which a pixel counts as changed.
+OFFSET = 24.0
+
+
+def gray_view(view_bgr: np.ndarray) -> np.ndarray:
+    """The float32 brightness of a top view, lightly smoothed against sensor noise."""
+    gray = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return cv2.GaussianBlur(gray, (3, 3), 0)
+
+
+def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| relative to their brightness: 0.2 means a 20% change."""
+    return np.abs(a - b) / (0.5 * (a + b) + OFFSET)
+
+
+def _significant(changed: np.ndarray, min_area_px: int) -> int:
+    """How many changed pixels remain after removing speckle (a 3x3 opening)."""
+    if not changed.any():
+        return 0
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count = int(cv2.countNonZero(mask))
+    return count if count >= min_area_px else 0
+
+
+class MotionMeter:
+    """Frame-to-frame change of the top view, as the fraction of pixels that changed."""
+
+    def __init__(self, threshold: float = 0.12) -> None:
+        self.threshold = threshold
+        self._previous: np.ndarray | None = None
+
+    def reset(self) -> None:
+        self._previous = None
+
+    def update(self, gray: np.ndarray) -> float:
+        """The fraction of pixels changed since the last call (1.0 for the first frame)."""
+        previous, self._previous = self._previous, gray
+        if previous is None or previous.shape != gray.shape:
+            return 1.0
+        changed = relative_change(gray, previous) > self.threshold
+        return float(cv2.countNonZero(changed.astype(np.uint8))) / changed.size
+
+
+@dataclass
+class StillnessClock:
+    """Measures how long the view has been still (motion below `max_motion`)."""
+
+    still_seconds: float = 0.5
+    max_motion: float = 0.002
+    since: float | None = None
+
+    def update(self, motion: float, t: float) -> bool:
+        """True once the view has been still for `still_seconds` up to time `t`."""
+        if motion > self.max_motion:
+            self.since = None
+            return False
+        if self.since is None:
+            self.since = t
+        return t - self.since >= self.still_seconds - 1e-9
+
+    def reset(self) -> None:
+        self.since = None
+
+
+class LightingFit:
+    """A smooth lighting field fitted over known-white paper: log(observed / printed) as a
+    quadratic in x and y. The least-squares solve is precomputed, so a fit is one small
+    matrix product."""
+
+    def __init__(self, sample_mask: np.ndarray, step: int = 2) -> None:
+        h, w = sample_mask.shape
+        ys, xs = np.nonzero(sample_mask)
+        keep = (ys % step == 0) & (xs % step == 0)
+        self.ys, self.xs = ys[keep], xs[keep]
+        self.usable = len(self.ys) >= 50
+        if not self.usable:
+            return
+        self._basis_full = _quadratic_basis(w, h)  # (6, h, w)
+        design = self._basis_full[:, self.ys, self.xs].T  # (n, 6)
+        self._solve = np.linalg.pinv(design).astype(np.float32)  # (6, n)
+
+    def field(self, ratio_log_samples: np.ndarray) -> np.ndarray:
+        """The fitted field (h, w) of log-gain, from log(observed/printed) at the samples.
+
+        Two rounds: the second ignores samples the first could not explain (the hand)."""
+        coef = self._solve @ ratio_log_samples
+        design = self._basis_full[:, self.ys, self.xs]
+        residual = np.abs(np.tensordot(coef, design, axes=1) - ratio_log_samples)
+        inliers = residual < max(0.1, float(np.median(residual)) * 3)
+        if 50 <= inliers.sum() < len(inliers):
+            sub = design[:, inliers].T
+            coef = np.linalg.lstsq(sub, ratio_log_samples[inliers], rcond=None)[0]
+        return np.tensordot(coef.astype(np.float32), self._basis_full, axes=1)
+
+
+def _quadratic_basis(w: int, h: int) -> np.ndarray:
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    x = x / max(w - 1, 1) * 2 - 1
+    y = y / max(h - 1, 1) * 2 - 1
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+
+
+class OccluderCheck:
+    """Finds things over the board in a top view (see the module docstring).
+
+    `paper` marks the top-view pixels where no piece can ever be (the mat outside every piece
+    disc). `printed` is the mat's own gray image in the same top view, or None for boards that
+    are not our printed mats (grid boards), which then rely on the reference alone.
+    """
+
+    def __init__(
+        self,
+        paper: np.ndarray,
+        printed: np.ndarray | None = None,
+        *,
+        min_area_px: int = 60,
+        threshold: float = 0.2,
+    ) -> None:
+        self.paper = paper.astype(bool)
+        self.min_area_px = min_area_px
+        self.threshold = threshold
+        self.reference: np.ndarray | None = None
+        self.printed: np.ndarray | None = None
+        if printed is not None:
+            printed = printed.astype(np.float32)
+            # Clean paper: white and at least two pixels away from any printed line or text,
+            # so a slightly imperfect homography never makes a line look like an occluder.
+            clean = cv2.erode(printed, np.ones((5, 5), np.uint8)) > 0.8 * float(printed.max())
+            self.clean = clean & cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3))).astype(bool)
+            self.lighting = LightingFit(self.clean)
+            if self.lighting.usable:
+                self.printed = np.maximum(printed, 1.0)
+                self._log_printed = np.log(self.printed[self.lighting.ys, self.lighting.xs])
+                self._clean_u8 = self.clean.astype(np.uint8)
+
+    def set_reference(self, gray: np.ndarray) -> None:
+        """The last accepted still board, as the baseline for `against_reference`."""
+        self.reference = gray.copy()
+
+    def against_reference(self, gray: np.ndarray) -> int:
+        """Occluder pixels outside the piece discs compared with the reference (0 = clear)."""
+        if self.reference is None or self.reference.shape != gray.shape:
+            return 0
+        ref = self.reference
+        cur = gray[self.paper]
+        base = ref[self.paper]
+        gain = float(np.median((cur + 1.0) / (base + 1.0)))  # global light change, divided out
+        changed = np.zeros(gray.shape, bool)
+        changed[self.paper] = relative_change(cur, base * gain) > self.threshold
+        return _significant(changed, self.min_area_px)
+
+    def against_mat(self, gray: np.ndarray) -> int:
+        """Occluder pixels on the clean paper that the fitted lighting cannot explain."""
+        if self.printed is None:
+            return 0
+        samples = np.log(np.maximum(gray[self.lighting.ys, self.lighting.xs], 1.0))
+        field = np.exp(self.lighting.field(samples - self._log_printed))
+        expected = self.printed * field
+        changed = (relative_change(gray, expected) > self.threshold * 1.25) & self.clean
+        return _significant(changed, self.min_area_px)
