@@ -1,1 +1,2 @@
-"""GPIO buttons and buzzer (gpiozero), and the keyboard stand-in on a desktop."""
+"""The Pi's physical side: GPIO buttons, buzzer/LED (gpiozero), the keyboard stand-in on a
+desktop, and the systemd notify/watchdog protocol (`hardware.sdnotify`)."""

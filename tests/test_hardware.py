@@ -1,0 +1,273 @@
+"""GPIO buttons on gpiozero's MockFactory (real Button objects), our debouncing, the keyboard
+stand-in, and the systemd notify protocol over a real datagram socket."""
+
+import os
+import socket
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.errors import UserError
+from hardware.buttons import BACK, DONE, MENU, ROLL, ButtonPanel, ButtonPins, open_buttons
+from hardware.debounce import HOLD, PRESS, RELEASE, Debouncer
+from hardware.keyboard import action_for_key
+from hardware.sdnotify import Watchdog, notify, watchdog_interval
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def factory():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
+@pytest.fixture
+def panel(factory):
+    clock = FakeClock()
+    actions: list[str] = []
+    p = ButtonPanel(actions.append, ButtonPins(buzzer=18, led=23), clock=clock, threaded=False)
+    p.test_clock = clock
+    p.test_actions = actions
+    yield p
+    p.close()
+
+
+def pin(factory, number):
+    return factory.pin(number)
+
+
+def bounce(p, clock, level_sequence, gap=0.002):
+    """Drive a real mock pin through a burst of edges `gap` seconds apart (pressed = low)."""
+    for level in level_sequence:
+        if level:
+            p.drive_low()
+        else:
+            p.drive_high()
+        clock.advance(gap)
+
+
+# -- the debouncer alone -------------------------------------------------------------------------
+def test_debouncer_reports_one_press_for_a_burst_of_bounces():
+    clock = FakeClock()
+    deb = Debouncer(settle=0.02, long_press=None, clock=clock)
+    for level in [True, False, True, False, True]:
+        deb.edge(level)
+        clock.advance(0.003)
+        assert deb.poll() == []  # never quiet long enough yet
+    clock.advance(0.02)
+    assert deb.poll() == [PRESS]
+    assert deb.poll() == []
+
+
+def test_debouncer_ignores_a_spike_shorter_than_the_settle_time():
+    clock = FakeClock()
+    deb = Debouncer(settle=0.02, long_press=None, clock=clock)
+    deb.edge(True)
+    clock.advance(0.005)
+    deb.edge(False)
+    clock.advance(0.05)
+    assert deb.poll() == []
+    assert not deb.pressed
+
+
+def test_debouncer_reports_hold_once_after_long_press_and_release_after():
+    clock = FakeClock()
+    deb = Debouncer(settle=0.02, long_press=1.0, clock=clock)
+    deb.edge(True)
+    clock.advance(0.03)
+    assert deb.poll() == [PRESS]
+    assert deb.next_deadline() == pytest.approx(100.02 + 1.0)
+    clock.advance(0.5)
+    assert deb.poll() == []
+    clock.advance(0.6)
+    assert deb.poll() == [HOLD]
+    clock.advance(2.0)
+    assert deb.poll() == []
+    deb.edge(False)
+    clock.advance(0.03)
+    assert deb.poll() == [RELEASE]
+    assert deb.was_held
+
+
+# -- real gpiozero Buttons on mock pins ------------------------------------------------------------
+def test_done_and_roll_act_on_a_clean_press(factory, panel):
+    clock, actions = panel.test_clock, panel.test_actions
+    pin(factory, 17).drive_low()
+    clock.advance(0.03)
+    panel.poll()
+    pin(factory, 17).drive_high()
+    clock.advance(0.03)
+    panel.poll()
+    pin(factory, 27).drive_low()
+    clock.advance(0.03)
+    panel.poll()
+    assert actions == [DONE, ROLL]
+
+
+def test_bouncing_contacts_give_exactly_one_action_per_press(factory, panel):
+    clock, actions = panel.test_clock, panel.test_actions
+    done = pin(factory, 17)
+    for _ in range(3):  # three real presses, each with bounce on make and on break
+        bounce(done, clock, [True, False, True, False, True])
+        clock.advance(0.05)
+        panel.poll()
+        bounce(done, clock, [False, True, False, True, False])
+        clock.advance(0.05)
+        panel.poll()
+    assert actions == [DONE, DONE, DONE]
+
+
+def test_back_tap_is_back_and_back_held_is_menu_without_a_back(factory, panel):
+    clock, actions = panel.test_clock, panel.test_actions
+    back = pin(factory, 22)
+    bounce(back, clock, [True, False, True])
+    clock.advance(0.2)
+    panel.poll()
+    assert actions == []  # BACK acts on release, to tell a tap from a long press
+    bounce(back, clock, [False, True, False])
+    clock.advance(0.05)
+    panel.poll()
+    assert actions == [BACK]
+    back.drive_low()
+    clock.advance(0.05)
+    panel.poll()
+    clock.advance(1.0)
+    panel.poll()
+    assert actions == [BACK, MENU]  # reported while still held
+    back.drive_high()
+    clock.advance(0.05)
+    panel.poll()
+    assert actions == [BACK, MENU]
+
+
+def test_threaded_panel_debounces_in_real_time(factory):
+    actions: list[str] = []
+    with ButtonPanel(actions.append, ButtonPins(), settle=0.01) as p:
+        roll = factory.pin(27)
+        for level in [True, False, True, False, True]:  # a burst well under the settle time
+            roll.drive_low() if level else roll.drive_high()
+        deadline = time.monotonic() + 2
+        while not actions and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert actions == [ROLL]
+        assert p.buttons[ROLL].is_pressed
+
+
+def test_illegal_move_signal_beeps_and_blinks(factory, panel):
+    panel.signal_illegal()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        buzzer_states = [s.state for s in pin(factory, 18).states]
+        led_states = [s.state for s in pin(factory, 23).states]
+        if buzzer_states.count(True) >= 2 and led_states.count(True) >= 3:
+            break
+        time.sleep(0.02)
+    time.sleep(0.3)  # no more than asked for
+    buzzer_states = [s.state for s in pin(factory, 18).states]
+    led_states = [s.state for s in pin(factory, 23).states]
+    assert buzzer_states.count(True) == 2
+    assert led_states.count(True) == 3
+
+
+def test_pins_are_configurable_and_checked():
+    assert ButtonPins.parse("done=5, roll=6,back=13,buzzer=none") == ButtonPins(5, 6, 13, None, None)
+    with pytest.raises(UserError, match="both done and roll"):
+        ButtonPins(done=5, roll=5)
+    with pytest.raises(UserError, match="BCM"):
+        ButtonPins(done=40)
+    with pytest.raises(UserError, match="NAME=BCM"):
+        ButtonPins.parse("fire=3")
+
+
+def test_panel_on_other_pins(factory):
+    actions: list[str] = []
+    clock = FakeClock()
+    with ButtonPanel(actions.append, ButtonPins.parse("done=5,roll=6,back=13"), clock=clock, threaded=False) as p:
+        factory.pin(6).drive_low()
+        clock.advance(0.05)
+        p.poll()
+    assert actions == [ROLL]
+
+
+def test_no_gpio_is_reported_not_raised(monkeypatch):
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    panel, why = open_buttons(lambda a: None)
+    assert panel is None
+    assert "no GPIO buttons" in why and "Enter" in why
+
+
+def test_keyboard_stands_in_for_the_buttons():
+    assert action_for_key("return") == DONE
+    assert action_for_key("R") == ROLL
+    assert action_for_key("backspace") == BACK
+    assert action_for_key("escape") == MENU
+    assert action_for_key("q") is None
+
+
+# -- systemd notify ------------------------------------------------------------------------------
+@pytest.fixture
+def notify_socket(tmp_path):
+    path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(1)
+    yield path, sock
+    sock.close()
+
+
+def test_notify_sends_datagrams_to_the_socket(notify_socket):
+    path, sock = notify_socket
+    assert notify("READY=1\nSTATUS=playing", {"NOTIFY_SOCKET": path})
+    assert sock.recv(4096) == b"READY=1\nSTATUS=playing"
+
+
+def test_notify_is_a_no_op_outside_systemd():
+    assert notify("READY=1", {}) is False
+
+
+def test_notify_abstract_socket():
+    name = f"companion-test-{os.getpid()}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + name)
+    sock.settimeout(1)
+    try:
+        assert notify("WATCHDOG=1", {"NOTIFY_SOCKET": "@" + name})
+        assert sock.recv(100) == b"WATCHDOG=1"
+    finally:
+        sock.close()
+
+
+def test_watchdog_pings_at_half_the_interval(notify_socket):
+    path, sock = notify_socket
+    clock = FakeClock()
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "10000000", "WATCHDOG_PID": str(os.getpid())}
+    assert watchdog_interval(env) == 5.0
+    dog = Watchdog(env, clock=clock)
+    dog.ready("screen and camera up")
+    assert sock.recv(100) == b"READY=1\nSTATUS=screen and camera up"
+    clock.advance(4.0)
+    assert not dog.ping()
+    assert dog.due_in() == pytest.approx(1.0)
+    clock.advance(1.0)
+    assert dog.ping()
+    assert sock.recv(100) == b"WATCHDOG=1"
+
+
+def test_watchdog_for_another_pid_is_ignored():
+    assert watchdog_interval({"WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "1"}) is None
+    assert Watchdog({}).due_in() == 3600.0
