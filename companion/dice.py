@@ -1,0 +1,90 @@
+"""Dice for the table: fair by default, repeatable when seeded.
+
+`Dice()` draws from the operating system's randomness (`secrets.SystemRandom`), so nobody can
+predict or replay a live game's rolls; `Dice(seed=N)` uses `random.Random(N)` for tests, demos
+and replays. Every roll a game uses is stored in its record, so replays never need the seed.
+
+Aranea reads two six-sided dice as one value 1..12: the sum, except that a 3 and a 4 count as 1
+(the only way to make 1, and why the game can use every number on a clock face).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.errors import NotationError, UserError
+
+SIDES = 6
+MAX_DICE = 100
+MAX_SIDES = 1000
+_ROLL_TEXT = re.compile(r"^\s*([1-6])\s*[-+ ,]\s*([1-6])\s*$")
+
+
+def aranea_value(a: int, b: int) -> int:
+    """The value of two dice in Aranea: their sum, but a 3 and a 4 count as 1."""
+    return 1 if {a, b} == {3, 4} else a + b
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Two six-sided dice as rolled, in the order rolled; `value` is what Aranea uses."""
+
+    a: int
+    b: int
+
+    def __post_init__(self) -> None:
+        for die in (self.a, self.b):
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= SIDES:
+                raise NotationError(f"a die shows 1 to {SIDES}, not {die!r}")
+
+    @property
+    def value(self) -> int:
+        return aranea_value(self.a, self.b)
+
+    @property
+    def text(self) -> str:
+        return f"{self.a}-{self.b}"
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """A roll from text like "3-4" (also "3 4", "3+4", "3,4")."""
+        match = _ROLL_TEXT.match(text) if isinstance(text, str) else None
+        if not match:
+            raise NotationError(f"{text!r} is not a roll of two dice: write it like 3-4")
+        return cls(int(match.group(1)), int(match.group(2)))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Dice:
+    """A source of dice rolls. `seed=None`: unpredictable (secrets); an int: repeatable."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+
+    def roll(self) -> Roll:
+        """Two six-sided dice."""
+        return Roll(self._rng.randint(1, SIDES), self._rng.randint(1, SIDES))
+
+    def roll_dice(self, n: int, sides: int = SIDES) -> tuple[int, ...]:
+        """`n` dice with `sides` faces each (1..MAX_DICE dice of 2..MAX_SIDES sides)."""
+        if not isinstance(n, int) or not 1 <= n <= MAX_DICE:
+            raise UserError(f"roll 1 to {MAX_DICE} dice, not {n!r}")
+        if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+            raise UserError(f"a die has 2 to {MAX_SIDES} sides, not {sides!r}")
+        return tuple(self._rng.randint(1, sides) for _ in range(n))
+
+
+def aranea_distribution() -> dict[int, Fraction]:
+    """The exact chance of each Aranea value 1..12 from two fair dice."""
+    counts = dict.fromkeys(range(1, 13), 0)
+    for a in range(1, SIDES + 1):
+        for b in range(1, SIDES + 1):
+            counts[aranea_value(a, b)] += 1
+    return {value: Fraction(count, SIDES * SIDES) for value, count in counts.items()}
