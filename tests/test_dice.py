@@ -73,8 +73,8 @@ def test_unseeded_dice_use_the_system_source():
 
 def test_roll_dice_gives_n_dice_of_s_sides():
     dice = Dice(seed=1)
-    rolls = dice.roll_dice(1000, sides=8)
-    assert len(rolls) == 1000 and set(rolls) == set(range(1, 9))
+    rolls = dice.roll_dice(100, sides=4)
+    assert len(rolls) == 100 and set(rolls) == set(range(1, 5))
 
 
 @pytest.mark.parametrize("n,sides", [(0, 6), (101, 6), (2, 1), (2, 1001)])
