@@ -1,0 +1,110 @@
+"""Refereeing Arinama: a new stone -> the flips it causes -> wait for them -> next player.
+
+The players place one stone; the referee works out the flips (the placed stone itself too,
+on a self-flip), records the placement at once and says "Turn d4 and e5 to black". Until the
+board shows every flip, each difference is something to fix: a forgotten flip is still
+"Turn d4 to black", a wrong one "Turn e6 back to white", and a second stone put down too early
+"Take the white stone off f6". The next player's stone only counts once the board is right.
+"""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMoveError
+from companion.referee import phrases
+from companion.referee.core import Referee
+from companion.referee.protocol import ERROR, FLIP, TARGET, Event, Instruction
+
+
+class ArinamaReferee(Referee):
+    game = "arinama"
+    piece_word = "stone"
+
+    def change_phrase(self, cells: list[str], want: str) -> str:
+        return f"Turn {phrases.cell_list(cells)} to {want}"
+
+    # -- moves --------------------------------------------------------------------------------
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        diff = phrases.BoardDiff.between(self.expected(), board)
+        if len(diff.added) != 1 or diff.removed:
+            return []
+        cell, colour = next(iter(diff.added.items()))
+        try:
+            effects = self.position.placement_effects(cell)
+        except IllegalMoveError:
+            return []
+        after = effects.after()
+        if colour not in (effects.mover, after[cell]):
+            return []  # the other player's colour: `_board_instruction` says so
+        event = self._accept(cell, flips=list(effects.flipped), self_flip=effects.self_flip)
+        return [event]
+
+    # -- instructions ---------------------------------------------------------------------------
+    def _turn_instruction(self) -> Instruction:
+        player = self.position.turn
+        legal = self.position.legal_moves()
+        return Instruction(
+            text=f"{player.capitalize()}: place a stone",
+            kind="move",
+            player=player,
+            highlights={c: TARGET for c in legal},
+            expected=self.expected(),
+            detail="Next to one of your stones" if self.position.placements[player] else "",
+        )
+
+    def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
+        instruction = self._restore_instruction(board)
+        diff = phrases.BoardDiff.between(self.expected(), board)
+        if diff.changed and not diff.added and not diff.removed:
+            # Only flips to make: the normal step after a placement (or a forgotten flip).
+            return Instruction(
+                text=instruction.text,
+                kind="flip",
+                player=self.position.turn if self.position.move_stack else None,
+                highlights={c: FLIP for c in diff.changed},
+                expected=instruction.expected,
+                detail=self._flip_detail(),
+            )
+        return instruction
+
+    def _flip_detail(self) -> str:
+        if not self.position.move_stack:
+            return ""
+        last = self.position.move_stack[-1]
+        return f"After the stone on {last}"
+
+    def _board_instruction(self, board: dict[str, str]) -> Instruction:
+        expected = self.expected()
+        diff = phrases.BoardDiff.between(expected, board)
+        player = self.position.turn
+        if len(diff.added) > 1 and not diff.removed and not diff.changed:
+            cells = list(diff.added)
+            return Instruction(
+                text=f"One stone per turn: take the stones off {phrases.cell_list(cells)}",
+                kind="illegal",
+                player=player,
+                highlights={c: ERROR for c in cells},
+                expected=expected,
+                detail=f"Then {player.capitalize()} places one stone",
+            )
+        if len(diff.added) == 1 and not diff.removed:
+            cell, colour = next(iter(diff.added.items()))
+            if colour != player:
+                return Instruction(
+                    text=f"It is {player.capitalize()}'s turn: take the {colour} stone off {cell}",
+                    kind="illegal",
+                    player=player,
+                    highlights={cell: ERROR},
+                    expected=expected,
+                )
+            try:
+                self.position.placement_effects(cell)
+            except IllegalMoveError as exc:
+                return Instruction(
+                    text=f"Take the {colour} stone off {cell}",
+                    kind="illegal",
+                    player=player,
+                    highlights={cell: ERROR},
+                    expected=expected,
+                    detail=phrases.capitalise(str(exc)),
+                )
+        return self._restore_instruction(board)

@@ -1,0 +1,394 @@
+"""The game-independent half of the referee: the board seen vs. the board expected, undo,
+hands, unclear views, records and resuming. Each game adds its own rules in its own module.
+
+The referee is a small state machine whose current `instruction` is always *derived* from its
+state (the position, the last clean board seen, a pending question or undo request), never
+kept as a separate story. That is what makes it safe to kill and restart: `Referee.resume`
+rebuilds the position from the records, the next observation gives the board, and the same
+instruction comes out - "Turn d4 and e5 to black" if the flips were not yet done.
+
+Rules of the edge, for every game:
+- an observation with "unknown" cells is never guessed at: the players are asked to clear the
+  view of those cells, and nothing else changes;
+- while a hand is over the board (`hands(True)`) observations are ignored: a hand is never a
+  move;
+- a move is accepted only from a clean, still board, is written to the records *before* the
+  new instruction exists, and after it the board must show the new position ("settled") before
+  anything else counts as a move - until then every difference is something to fix.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion.errors import IllegalMoveError, UserError
+from companion.games.base import Outcome, Position
+from companion.observation import Observation
+from companion.referee import phrases
+from companion.referee.protocol import (
+    CANCEL,
+    CHOOSE,
+    DONE,
+    ERROR,
+    REMOVE,
+    RESTORE,
+    ROLL,
+    UNDO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
+
+# game name -> module:class of its referee (imported on first use, like the games registry)
+_REFEREES: dict[str, str] = {
+    "arinama": "companion.referee.arinama:ArinamaReferee",
+    "aranea": "companion.referee.aranea:AraneaReferee",
+    "sensei": "companion.referee.sensei:SenseiReferee",
+    "arimaa": "companion.referee.arimaa:ArimaaReferee",
+}
+
+INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
+
+
+def referee_class(game: str) -> type[Referee]:
+    if game not in _REFEREES:
+        raise UserError(f"no referee for game {game!r}: choose one of {', '.join(_REFEREES)}")
+    module_name, class_name = _REFEREES[game].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+@dataclass
+class UndoRequest:
+    """A request to take back the last move; both players must agree."""
+
+    by: str | None  # who asked (None: the front end does not know)
+    move: str  # the move's text, to show what would be undone
+
+
+class Referee:
+    """Observations and player inputs in, instructions and events out - for one game.
+
+    `Referee(position, records=..., dice=..., game_id=...)` returns the referee of the
+    position's game (ArinamaReferee, ...). `records` (companion.records.Records) receives every
+    accepted move, roll, instruction and the outcome; `game_id` is the game's id there (a new
+    game is created when it is None and records are given).
+    """
+
+    game: ClassVar[str] = ""
+    piece_word: ClassVar[str] = "stone"  # "stone" / "piece", for the default phrasing
+
+    def __new__(cls, position: Position, *args: Any, **kwargs: Any) -> Referee:
+        if cls is Referee:
+            cls = referee_class(position.name)
+        return super().__new__(cls)
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        records: Any = None,
+        dice: Any = None,
+        game_id: Any = None,
+    ) -> None:
+        self.position = position
+        self.records = records
+        if dice is None:
+            from companion.dice import Dice
+
+            dice = Dice()
+        self.dice = dice
+        if records is not None and game_id is None:
+            game_id = records.new_game(position.root())
+        self.game_id = game_id
+        # A JPEG of the board for the records after each accepted move (the front end sets it).
+        self.snapshot: Callable[[], bytes | None] | None = None
+        self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
+        self.settled = not position.move_stack  # has the board shown the position since?
+        self.hands_on_board = False
+        self.unclear: list[str] = []
+        self.undo_request: UndoRequest | None = None
+        self.last_observation: Observation | None = None
+        self._cell_names = frozenset(position.cell_names())
+        self._instruction: Instruction | None = None
+        self._update()
+
+    # -- the public edge ------------------------------------------------------------------------
+    @property
+    def instruction(self) -> Instruction:
+        assert self._instruction is not None
+        return self._instruction
+
+    def observe(self, observation: Observation) -> list[Event]:
+        """A still board with no hand over it (from vision.tracker)."""
+        if self.hands_on_board:
+            return []  # a hand over the board is never a move
+        foreign = set(observation.cells) - self._cell_names
+        if foreign:
+            raise UserError(
+                f"the camera layout {observation.layout or '?'} has cells that a "
+                f"{self.position.title} board does not ({phrases.cell_list(foreign)}): "
+                f"choose the layout for {self.position.title}"
+            )
+        self.last_observation = observation
+        unknown = observation.unknown()
+        if unknown:
+            self.unclear = unknown
+            return self._update([Event("unclear", {"cells": unknown})])
+        self.unclear = []
+        self.board = observation.occupied()
+        events: list[Event] = []
+        if self.position.is_game_over() or self.undo_request is not None:
+            self.settled = self.settled or self.board == self.expected()
+            return self._update(events)
+        if not self.settled:
+            if self.board == self.expected():
+                self.settled = True
+                if self._instruction is not None and self._instruction.kind == "restore":
+                    events.append(Event("restored"))
+            return self._update(events)
+        was_restoring = self._instruction is not None and self._instruction.kind == "restore"
+        events += self._on_board(self.board)
+        if was_restoring and self.board == self.expected():
+            events.append(Event("restored"))
+        return self._update(events)
+
+    def handle(self, player_input: PlayerInput) -> list[Event]:
+        """A button or screen input: done, roll, undo, choose X, cancel."""
+        kind = player_input.kind
+        if kind not in INPUT_KINDS:
+            raise UserError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
+        if self.undo_request is not None:
+            if kind in (DONE, UNDO) and self._agrees(player_input.player):
+                return self._update(self._perform_undo())
+            if kind == CANCEL:
+                self.undo_request = None
+                return self._update([Event("undo", {"state": "refused"})])
+            return []
+        if kind == UNDO:
+            return self._update(self._request_undo(player_input.player))
+        if self.position.is_game_over():
+            return []
+        return self._update(self._on_input(player_input))
+
+    def hands(self, status: bool) -> list[Event]:
+        """The "hands on the board" state from the tracker: observations wait until False."""
+        if status == self.hands_on_board:
+            return []
+        self.hands_on_board = status
+        return [Event("hands", {"on": status})]
+
+    @classmethod
+    def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee:
+        """Continue a recorded game at its last accepted position (after a crash or a pulled
+        plug). The board must then show that position before play goes on."""
+        position = records.load(game_id)
+        referee = Referee(position, records=records, dice=dice, game_id=game_id)
+        referee.settled = not position.move_stack and not referee._resume_needs_board()
+        referee._update()
+        return referee
+
+    # -- what the board must show -----------------------------------------------------------------
+    def expected(self) -> dict[str, str]:
+        """The occupied cells the board must show when nothing is in progress."""
+        return self.position.cells()
+
+    def name_at(self, cell: str, cls: str) -> str:
+        """Words for the piece of class `cls` on `cell` ("the black stone")."""
+        return f"the {cls} {self.piece_word}"
+
+    def change_phrase(self, cells: list[str], want: str) -> str | None:
+        return None
+
+    # -- hooks for the games ------------------------------------------------------------------------
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        """A settled referee saw `board`: accept a move or leave it to `_board_instruction`."""
+        return []
+
+    def _on_input(self, player_input: PlayerInput) -> list[Event]:
+        return []
+
+    def _turn_instruction(self) -> Instruction:
+        """What to do when the board shows the position: the player to move."""
+        raise NotImplementedError
+
+    def _board_instruction(self, board: dict[str, str]) -> Instruction:
+        """The board differs from `expected()` while settled: name the problem."""
+        return self._restore_instruction(board)
+
+    def _undo_last(self) -> str:
+        """Take back the last move in the position (and the records); return its text."""
+        board = self.position.copy()
+        move = board.pop()
+        text = board.move_text(move)
+        self._record("undo_move")
+        self.position.pop()
+        return text
+
+    def _last_move_text(self) -> str | None:
+        if not self.position.move_stack:
+            return None
+        board = self.position.copy()
+        move = board.pop()
+        return board.move_text(move)
+
+    def _resume_needs_board(self) -> bool:
+        return True
+
+    # -- shared pieces ------------------------------------------------------------------------------
+    def _restore_instruction(self, board: dict[str, str], *, kind: str = "restore") -> Instruction:
+        expected = self.expected()
+        sentences = phrases.fix_sentences(
+            expected, board, name_at=self._fix_name, change_phrase=self.change_phrase
+        )
+        diff = phrases.BoardDiff.between(expected, board)
+        role = RESTORE if kind == "restore" else ERROR
+        highlights = {c: role for c in diff.cells()}
+        for cell in diff.added:
+            highlights[cell] = REMOVE if kind == "restore" else ERROR
+        return Instruction(
+            text=phrases.join_sentences(sentences),
+            kind=kind,
+            player=None,
+            highlights=highlights,
+            expected=expected,
+            detail="Put the board back as it was" if kind == "restore" else "",
+        )
+
+    def _fix_name(self, cell: str, cls: str) -> str:
+        return self.name_at(cell, cls)
+
+    def _accept(self, move: Any, **data: Any) -> Event:
+        """Play an observed move: records first, then the position; the move event."""
+        player = self.position.turn
+        text = self.position.move_text(move)
+        self.position.push(move)  # IllegalMoveError leaves the position unchanged
+        try:
+            self._record("add_move", text, self.position, self._snapshot())
+        except BaseException:
+            self.position.pop()
+            raise
+        outcome = self.position.outcome()
+        if outcome is not None:
+            self._record("finish", outcome)
+        self.settled = self.board == self.expected()
+        return Event("move", {"move": text, "player": player, **data})
+
+    def _snapshot(self) -> bytes | None:
+        return self.snapshot() if self.snapshot is not None else None
+
+    def _record(self, method: str, *args: Any) -> Any:
+        if self.records is None:
+            return None
+        return getattr(self.records, method)(self.game_id, *args)
+
+    def _game_over_instruction(self, outcome: Outcome) -> Instruction:
+        if outcome.winner:
+            text = f"{outcome.winner.capitalize()} wins"
+        else:
+            text = "The game is a draw"
+        return Instruction(
+            text=text, kind="game-over", player=outcome.winner, detail=outcome.detail or outcome.reason
+        )
+
+    def _request_undo(self, by: str | None) -> list[Event]:
+        text = self._last_move_text()
+        if text is None:
+            return []
+        self.undo_request = UndoRequest(by=by, move=text)
+        return [Event("undo", {"state": "requested", "by": by, "move": text})]
+
+    def _agrees(self, player: str | None) -> bool:
+        request = self.undo_request
+        assert request is not None
+        return player is None or request.by is None or player != request.by
+
+    def _perform_undo(self) -> list[Event]:
+        self.undo_request = None
+        text = self._undo_last()
+        self.settled = self.board is not None and self.board == self.expected()
+        return [Event("undo", {"state": "done", "move": text})]
+
+    def _update(self, events: list[Event] | None = None) -> list[Event]:
+        """Derive the instruction from the state; record it when it changed."""
+        events = list(events or [])
+        new = self._derive_instruction()
+        if new != self._instruction:
+            self._instruction = new
+            self._record("add_instruction", new)
+            if new.kind == "illegal":
+                events.append(Event("illegal", {"text": new.text, "detail": new.detail}))
+            elif new.kind == "restore" and self.settled:
+                events.append(Event("disturbed", {"text": new.text}))
+            elif new.kind == "game-over":
+                outcome = self.position.outcome()
+                events.append(Event("game-over", outcome.to_json() if outcome else {}))
+            elif new.kind == "choose":
+                events.append(Event("question", {"text": new.text, "choices": list(new.choices)}))
+        return events
+
+    def _derive_instruction(self) -> Instruction:
+        outcome = self.position.outcome()
+        if outcome is not None and self.undo_request is None:
+            return self._game_over_instruction(outcome)
+        if self.undo_request is not None:
+            request = self.undo_request
+            other = self._other(request.by)
+            who = f"{other.capitalize()}: press" if other else "Press"
+            return Instruction(
+                text=f"{who} DONE to take back {request.move}",
+                kind="confirm",
+                player=other,
+                detail="Both players must agree; BACK again also agrees, CANCEL keeps the move",
+            )
+        if self.unclear:
+            return Instruction(
+                text=f"Clear the view: I cannot see {phrases.cell_list(self.unclear)}",
+                kind="wait",
+                highlights={c: ERROR for c in self.unclear},
+                detail="Move hands, shadows or glare away from the board",
+            )
+        if self.board is None:
+            if self.settled:
+                return self._turn_instruction()
+            return Instruction(
+                text="Waiting for a clear view of the board", kind="wait", expected=self.expected()
+            )
+        if not self.settled:
+            return self._unsettled_instruction(self.board)
+        if self.board != self.expected():
+            return self._board_instruction(self.board)
+        return self._turn_instruction()
+
+    def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
+        """After a move (or an undo, or a restart) the board must catch up with the position."""
+        return self._restore_instruction(board)
+
+    def _other(self, player: str | None) -> str | None:
+        if player is None:
+            return None
+        a, b = self.position.players
+        return b if player == a else a if player == b else None
+
+
+def illegal_reason(position: Position, move: Any) -> str:
+    """The engine's reason why `move` is illegal ("" when it is legal)."""
+    board = position.copy()
+    try:
+        board.push(move)
+    except IllegalMoveError as exc:
+        return str(exc)
+    return ""
+
+
+def observation_of(
+    cell_names: list[str], occupied: dict[str, str], *, unknown: tuple[str, ...] = (), frame: int = 0
+) -> Observation:
+    """An Observation of a board holding `occupied` (cell -> class), with `unknown` cells the
+    reader was unsure of: what a front end without a camera (or a test) feeds the referee."""
+    cells = {c: occupied.get(c, "empty") for c in cell_names}
+    for cell in unknown:
+        cells[cell] = "unknown"
+    return Observation(cells=cells, frame=frame)

@@ -1,0 +1,198 @@
+"""The Arinama referee driven by hand-made observations: placements, flips, mistakes."""
+
+import pytest
+
+from companion import games
+from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import DONE, ERROR, FLIP, RESTORE, UNDO, PlayerInput
+
+# A 5x5 game where Black's d4 turns c4 to black and then turns itself white (a self-flip).
+OPENING = ["c3", "e3", "b2", "d3", "b4", "c4"]
+
+
+class Table:
+    """A physical board the test plays on, shown to the referee after every change."""
+
+    def __init__(self, moves=(), **options):
+        self.position = games.get("arinama").new({"rows": 5, "cols": 5, **options})
+        for move in moves:
+            self.position.push(move)
+        self.board = dict(self.position.cells())
+        self.referee = Referee(self.position.copy())
+        self.names = self.position.cell_names()
+        self.show()  # a referee given a game in progress waits to see that board first
+
+    def show(self, **changes):
+        for cell, colour in changes.items():
+            if colour is None:
+                self.board.pop(cell, None)
+            else:
+                self.board[cell] = colour
+        return self.referee.observe(observation_of(self.names, self.board))
+
+    @property
+    def text(self):
+        return self.referee.instruction.text
+
+
+def test_a_placement_without_flips_is_accepted_and_passes_the_turn():
+    table = Table()
+    assert table.text == "Black: place a stone"
+    events = table.show(c3="black")
+    assert [e.kind for e in events] == ["move"]
+    assert events[0].data["move"] == "c3"
+    assert table.text == "White: place a stone"
+    assert table.referee.position.move_stack == ["c3"]
+
+
+def test_flips_and_self_flip_are_announced_and_awaited():
+    table = Table(OPENING)
+    events = table.show(d4="black")
+    assert events[0].data == {
+        "move": "d4", "player": "black", "flips": ["c4"], "self_flip": True,
+    }
+    instruction = table.referee.instruction
+    assert instruction.text == "Turn c4 to black. Turn d4 to white"
+    assert instruction.kind == "flip"
+    assert instruction.highlights == {"c4": FLIP, "d4": FLIP}
+    assert instruction.expected["c4"] == "black" and instruction.expected["d4"] == "white"
+    table.show(c4="black")  # one of two flips done
+    assert table.text == "Turn d4 to white"
+    table.show(d4="white")
+    assert table.text == "White: place a stone"
+
+
+def test_two_flips_are_named_in_one_sentence():
+    moves = ["c3", "e3", "b2", "d3", "b4", "c4", "a3", "d4", "a5", "b5", "c2", "a4", "a2"]
+    table = Table(moves)
+    table.show(b3="white")
+    assert table.text == "Turn a3 and c2 to white"
+
+
+def test_placing_and_flipping_in_one_go_is_fine():
+    table = Table(OPENING)
+    events = table.show(d4="white", c4="black")  # the player already did everything
+    assert [e.kind for e in events] == ["move"]
+    assert table.text == "White: place a stone"
+
+
+def test_illegal_placement_is_named_and_waits_for_the_fix():
+    table = Table(["c3", "e3"])
+    events = table.show(a5="black")  # does not touch a black stone
+    assert [e.kind for e in events] == ["illegal"]
+    instruction = table.referee.instruction
+    assert instruction.text == "Take the black stone off a5"
+    assert "does not touch a black stone" in instruction.detail
+    assert instruction.highlights == {"a5": ERROR}
+    table.show(a5=None)
+    assert table.text == "Black: place a stone"
+    assert table.referee.position.move_stack == ["c3", "e3"]
+
+
+def test_wrong_colour_and_second_stone():
+    table = Table(["c3"])
+    table.show(d4="black")
+    assert table.text == "It is White's turn: take the black stone off d4"
+    table.show(d4=None, b4="white", e5="white")
+    assert table.text == "One stone per turn: take the stones off b4 and e5"
+    assert table.referee.position.move_stack == ["c3"]
+
+
+def test_forgotten_flip_then_next_stone_is_not_a_move():
+    table = Table(OPENING)
+    table.show(d4="black")  # flips not done yet
+    events = table.show(e5="white")  # White plays on regardless
+    assert not any(e.kind == "move" for e in events)
+    assert table.text == "Take the white stone off e5. Turn c4 to black. Turn d4 to white"
+    table.show(e5=None, c4="black", d4="white")
+    assert table.text == "White: place a stone"
+    table.show(e5="white")
+    assert table.referee.position.move_stack[-1] == "e5"
+
+
+def test_wrong_flip_is_turned_back():
+    table = Table(OPENING)
+    table.show(d4="black", b4="white")  # b4 must not flip
+    assert table.text == "Turn b4 and c4 to black. Turn d4 to white"
+    table.show(c4="black", d4="white")
+    assert table.text == "Turn b4 to black"
+    assert table.referee.instruction.kind == "flip"
+
+
+def test_disturbed_board_shows_what_to_restore():
+    table = Table(["c3", "e3"])
+    events = table.show(c3=None, d2="black")  # a stone knocked from c3 to d2
+    assert [e.kind for e in events] == ["disturbed"]
+    instruction = table.referee.instruction
+    assert instruction.kind == "restore"
+    assert instruction.text == "Take the black stone off d2. Put the black stone back on c3"
+    assert instruction.highlights["c3"] == RESTORE
+    assert instruction.expected == {"c3": "black", "e3": "white"}
+    events = table.show(c3="black", d2=None)
+    assert [e.kind for e in events] == ["restored"]
+    assert table.text == "Black: place a stone"
+
+
+def test_unknown_cells_ask_to_clear_the_view_and_never_guess():
+    table = Table()
+    board = {"c3": "black"}
+    events = table.referee.observe(observation_of(table.names, board, unknown=("d4",)))
+    assert [e.kind for e in events] == ["unclear"]
+    assert table.text == "Clear the view: I cannot see d4"
+    assert table.referee.position.move_stack == []
+    table.show(c3="black")
+    assert table.referee.position.move_stack == ["c3"]
+
+
+def test_a_hand_over_the_board_is_never_a_move():
+    table = Table()
+    assert [e.kind for e in table.referee.hands(True)] == ["hands"]
+    table.show(c3="black")
+    assert table.referee.position.move_stack == []
+    table.referee.hands(False)
+    table.show(c3="black")
+    assert table.referee.position.move_stack == ["c3"]
+
+
+@pytest.mark.parametrize("second", [None, "white"])
+def test_undo_needs_both_players_and_then_the_board_restored(second):
+    table = Table(OPENING)
+    table.show(d4="white", c4="black")
+    referee = table.referee
+    assert referee.handle(PlayerInput(UNDO, player="black"))[0].data["state"] == "requested"
+    assert referee.instruction.kind == "confirm"
+    assert referee.instruction.text == "White: press DONE to take back d4"
+    assert referee.handle(PlayerInput(DONE, player="black")) == []  # the asker cannot agree
+    events = referee.handle(PlayerInput(DONE, player=second))
+    assert events[0].data == {"state": "done", "move": "d4"}
+    assert referee.position.move_stack == OPENING
+    assert table.text == "Take the white stone off d4. Turn c4 to white"
+    table.show(d4=None, c4="white")
+    assert table.text == "Black: place a stone"
+
+
+def test_undo_can_be_refused():
+    table = Table(["c3"])
+    table.referee.handle(PlayerInput(UNDO))
+    table.referee.handle(PlayerInput("cancel"))
+    assert table.referee.position.move_stack == ["c3"]
+    assert table.text == "White: place a stone"
+
+
+def test_game_over_is_announced_with_the_reason():
+    # 3x3: fill the board; the referee announces the result from the engine.
+    position = games.get("arinama").new({"rows": 3, "cols": 3})
+    referee = Referee(position)
+    names = position.cell_names()
+    board = {}
+    kinds = []
+    while not referee.position.is_game_over():
+        cell = referee.position.legal_moves()[0]
+        board[cell] = referee.position.turn
+        kinds += [e.kind for e in referee.observe(observation_of(names, board))]
+        board = dict(referee.instruction.expected or referee.position.cells())
+        kinds += [e.kind for e in referee.observe(observation_of(names, board))]
+    assert kinds.count("game-over") == 1
+    assert referee.instruction.kind == "game-over"
+    outcome = referee.position.outcome()
+    assert referee.instruction.detail == outcome.detail
