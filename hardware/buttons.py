@@ -51,9 +51,13 @@ class ButtonPins:
             if pin is None:
                 continue
             if not isinstance(pin, int) or isinstance(pin, bool) or not 2 <= pin <= 27:
-                raise UserError(f"button pin {f.name}={pin!r} is not a usable BCM GPIO number (2-27)")
+                raise UserError(
+                    f"button pin {f.name}={pin!r} is not a usable BCM GPIO number (2-27)"
+                )
             if pin in used:
-                raise UserError(f"BCM pin {pin} is given for both {used[pin]} and {f.name}: each needs its own pin")
+                raise UserError(
+                    f"BCM pin {pin} is given for both {used[pin]} and {f.name}: each needs its own pin"
+                )
             used[pin] = f.name
 
     @classmethod
@@ -110,7 +114,9 @@ class ButtonPanel:
                 pin = getattr(self.pins, name)
                 # bounce_time=None: debouncing is ours (see hardware.debounce).
                 button = Button(pin, pull_up=True, bounce_time=None)
-                deb = Debouncer(settle=settle, long_press=long_press if name == BACK else None, clock=clock)
+                deb = Debouncer(
+                    settle=settle, long_press=long_press if name == BACK else None, clock=clock
+                )
                 button.when_pressed = self._edge_handler(deb, True)
                 button.when_released = self._edge_handler(deb, False)
                 self.buttons[name] = button
@@ -180,7 +186,11 @@ class ButtonPanel:
         with self._lock:
             self._closed = True
             self._lock.notify_all()
-        for device in [*self.buttons.values(), getattr(self, "buzzer", None), getattr(self, "led", None)]:
+        for device in [
+            *self.buttons.values(),
+            getattr(self, "buzzer", None),
+            getattr(self, "led", None),
+        ]:
             if device is not None:
                 device.close()
         thread = getattr(self, "_thread", None)

@@ -84,6 +84,11 @@ class Debouncer:
         """When `poll` next has something to decide (None: nothing pending)."""
         if self._last_edge is not None:
             return self._last_edge + self.settle
-        if self.pressed and not self._held and self.long_press is not None and self._pressed_at is not None:
+        if (
+            self.pressed
+            and not self._held
+            and self.long_press is not None
+            and self._pressed_at is not None
+        ):
             return self._pressed_at + self.long_press
         return None
