@@ -1,0 +1,881 @@
+"""Game records: every game, move, roll and instruction in one SQLite file that survives a pulled plug.
+
+The referee writes here *before* it announces anything, so after a crash or a power cut the
+companion can offer to continue each unfinished game at its last accepted position
+(`unfinished_games()`, `resume()`). The review screen and `companion games` / `companion export`
+read the same file while a game is being played: the database runs in WAL mode, where readers
+never block the writer.
+
+Durability. A commit that records something the players were told (a new game, an accepted
+move, a dice roll, a take-back, the end of a game) runs with ``synchronous=FULL``: the WAL is
+fsync'ed before `add_move` returns, so a move that was announced is on the card. Instructions
+and events are a log and use ``synchronous=NORMAL`` (still atomic, and made durable by the next
+FULL commit); `bench/bench_records.py` measures what FULL costs.
+
+Where the file lives: ``$STATE_DIRECTORY`` under systemd (``StateDirectory=`` in the unit), else
+the platform's user state directory (``~/.local/state/tabletop-companion`` on Linux); every
+command takes ``--db FILE`` to choose another.
+
+The file is never damaged by the companion trying to read it. A file that is not SQLite, is
+truncated, belongs to another program or was written by a newer companion is refused with a
+`RecordError` before anything is written to it; before a future schema migration the original is
+copied aside first (`_migrate`).
+
+Schema 1 (``PRAGMA user_version``; ``PRAGMA application_id`` marks the file as ours; the ``meta``
+table names the companion version that created and last wrote it):
+
+- ``games``: game name, options and start position (JSON), players and meta (JSON), status
+  (playing / finished / abandoned), outcome (JSON), timestamps.
+- ``moves``: ply, move text, the position after it (JSON), time; ``taken_back_at`` marks a move
+  both players took back (kept, never deleted). ``images`` holds the board photo after a move.
+- ``rolls``, ``instructions``, ``events``: with ``for_ply``, the ply of the move they came before
+  (for a roll: the move it was rolled for).
+
+Times are UTC ISO-8601 strings with milliseconds (``2026-11-22T03:04:05.678Z``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import struct
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.errors import RecordError, UserError
+
+APP_NAME = "tabletop-companion"
+DB_FILENAME = "records.sqlite3"
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x5454436F  # "TTCo": marks the SQLite file as a companion record database
+MAX_IMAGE_BYTES = 64 * 1024  # one board photo; a game of 100 moves stays under ~6 MB
+JPEG_QUALITIES = (85, 70, 55, 40, 25)  # tried in turn when add_move is given an encoder
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (PLAYING, FINISHED, ABANDONED)
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_LEAVE_IT = "the file was left untouched"
+
+_SCHEMA = """
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    start TEXT NOT NULL,
+    players TEXT,
+    meta TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'finished', 'abandoned')),
+    outcome TEXT,
+    started_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    ended_at TEXT
+);
+CREATE INDEX games_status ON games (status);
+CREATE TABLE moves (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    ply INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    position TEXT NOT NULL,
+    played_at TEXT NOT NULL,
+    taken_back_at TEXT
+);
+CREATE UNIQUE INDEX moves_live ON moves (game_id, ply) WHERE taken_back_at IS NULL;
+CREATE INDEX moves_game ON moves (game_id, id);
+CREATE TABLE images (
+    move_id INTEGER PRIMARY KEY REFERENCES moves (id),
+    jpeg BLOB NOT NULL
+);
+CREATE TABLE rolls (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    for_ply INTEGER NOT NULL,
+    dice TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    rolled_at TEXT NOT NULL
+);
+CREATE INDEX rolls_game ON rolls (game_id, id);
+CREATE TABLE instructions (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    for_ply INTEGER NOT NULL,
+    instruction TEXT NOT NULL,
+    given_at TEXT NOT NULL
+);
+CREATE INDEX instructions_game ON instructions (game_id, id);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    for_ply INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX events_game ON events (game_id, id);
+"""
+
+# Upgrades from schema N to N+1 (SQL scripts). Before any of them runs the original file is
+# copied aside (see `_migrate`); there are none yet: schema 1 is the first.
+_MIGRATIONS: dict[int, str] = {}
+
+
+# -- what `games()` and `game()` return --------------------------------------------------------
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of `companion games`: a game without its moves."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    players: Any
+    meta: dict[str, Any]
+    status: str  # playing / finished / abandoned
+    outcome: dict[str, Any] | None  # companion.games.base.Outcome JSON
+    moves: int  # accepted moves, not counting the ones taken back
+    started_at: str
+    updated_at: str
+    ended_at: str | None
+
+    @property
+    def result(self) -> str:
+        """The outcome in words ("white wins (full-board)"), or the status when there is none."""
+        if self.outcome:
+            from companion.games.base import Outcome
+
+            return str(Outcome.from_json(self.outcome))
+        return self.status
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "meta": self.meta,
+            "status": self.status,
+            "outcome": self.outcome,
+            "moves": self.moves,
+            "started_at": self.started_at,
+            "updated_at": self.updated_at,
+            "ended_at": self.ended_at,
+        }
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    id: int
+    ply: int  # 1 for the first move of the game
+    text: str  # the game's notation (Position.move_text)
+    position: dict[str, Any]  # the position after the move (Position.to_json)
+    played_at: str
+    taken_back_at: str | None = None
+    image: bytes | None = None  # JPEG of the board after the move
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    for_ply: int  # the move it was rolled for
+    dice: tuple[int, ...]
+    value: int
+    rolled_at: str
+
+
+@dataclass(frozen=True)
+class InstructionRecord:
+    for_ply: int
+    instruction: dict[str, Any]  # companion.referee.protocol.Instruction JSON
+    given_at: str
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    for_ply: int
+    kind: str
+    data: dict[str, Any]
+    at: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything stored about one game (what `export` writes)."""
+
+    summary: GameSummary
+    start: dict[str, Any]  # the start position JSON
+    moves: tuple[MoveRecord, ...]  # the accepted moves, in order
+    taken_back: tuple[MoveRecord, ...]  # moves the players took back, oldest first
+    rolls: tuple[RollRecord, ...]
+    instructions: tuple[InstructionRecord, ...]
+    events: tuple[EventRecord, ...]
+
+    @property
+    def id(self) -> int:
+        return self.summary.id
+
+    @property
+    def game(self) -> str:
+        return self.summary.game
+
+    def position(self) -> Any:
+        """The game replayed by its engine: the last accepted position, with its history."""
+        return replay(self)
+
+
+# -- the database --------------------------------------------------------------------------------
+def default_db_path() -> Path:
+    """``$STATE_DIRECTORY/records.sqlite3`` under systemd, else the user's state directory."""
+    state = os.environ.get("STATE_DIRECTORY", "")
+    if state:
+        # systemd sets a colon-separated list when the unit names several directories.
+        return Path(state.split(":")[0]) / DB_FILENAME
+    import platformdirs
+
+    return Path(platformdirs.user_state_dir(APP_NAME)) / DB_FILENAME
+
+
+class Records:
+    """The game record database. One object per process and file; safe to share between threads.
+
+    ``Records(path, readonly=True)`` never creates or changes anything (for review and export);
+    a missing file is then a RecordError.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, readonly: bool = False):
+        self.path = Path(path) if path is not None else default_db_path()
+        self.readonly = readonly
+        self._lock = threading.RLock()
+        self._synchronous: str | None = None
+        self._last_instruction: dict[int, str] = {}
+        _check_file(self.path, must_exist=readonly)
+        if not readonly:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise RecordError(
+                    f"cannot create the folder for the game records {self.path.parent}: "
+                    f"{exc.strerror}; pass a writable file with --db"
+                ) from None
+        self._conn = self._connect()
+        try:
+            self._prepare()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # -- opening ------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        mode = "ro" if self.readonly else "rwc"
+        uri = f"{self.path.resolve().as_uri()}?mode={mode}"
+        try:
+            conn = sqlite3.connect(
+                uri, uri=True, timeout=5.0, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise RecordError(f"cannot open the game records {self.path}: {exc}") from None
+        return conn
+
+    def _prepare(self) -> None:
+        """Check what the file holds (through SQLite, which also sees the WAL), then set up."""
+        with self._guard("open"):
+            conn = self._conn
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        _check_identity(self.path, app_id, version, tables)
+        if self.readonly:
+            if not tables:
+                raise RecordError(f"{self.path} holds no game records yet")
+            if version < SCHEMA_VERSION:
+                raise RecordError(
+                    f"{self.path} uses the older record schema {version}: open it once with a "
+                    f"writing command (e.g. `companion games --db {self.path}`) to upgrade it; "
+                    "a copy of the original is kept"
+                )
+            return
+        with self._guard("open"):
+            if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+                raise RecordError(
+                    f"{self.path}: SQLite cannot use WAL mode on this file system; "
+                    "keep the records on a local disk (pass --db)"
+                )
+            conn.execute("PRAGMA foreign_keys=ON")
+        if not tables:
+            self._create()
+        elif version < SCHEMA_VERSION:
+            self._migrate(version)
+        with self._guard("open"):
+            row = conn.execute("SELECT value FROM meta WHERE key='last_written_by'").fetchone()
+        if row is None or row[0] != __version__:
+            with self._write(durable=False) as c:
+                c.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_written_by', ?)",
+                    (__version__,),
+                )
+
+    def _create(self) -> None:
+        with self._write(durable=True) as c:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    c.execute(statement)
+            c.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            c.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            c.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [("app", APP_NAME), ("created_by", __version__), ("created_at", _now())],
+            )
+
+    def _migrate(self, version: int) -> None:
+        """Upgrade an older schema, after copying the original file aside (never lose it)."""
+        backup = self.path.with_name(
+            f"{self.path.stem}.schema{version}-{datetime.now(UTC):%Y%m%dT%H%M%S}{self.path.suffix}"
+        )
+        with self._guard("copy aside before upgrading"):
+            target = sqlite3.connect(backup)
+            try:
+                self._conn.backup(target)
+            finally:
+                target.close()
+        original = version
+        with self._write(durable=True) as c:
+            while version < SCHEMA_VERSION:
+                for statement in _MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        c.execute(statement)
+                version += 1
+            c.execute(f"PRAGMA user_version={version}")
+            c.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                (f"schema{original}_copy", str(backup)),
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Records:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- plumbing -----------------------------------------------------------------------------
+    @contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """SQLite errors -> RecordError naming the file and what to do."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise _database_error(self.path, doing, exc) from None
+
+    @contextmanager
+    def _write(self, *, durable: bool) -> Iterator[sqlite3.Connection]:
+        """One write transaction; `durable` commits with synchronous=FULL (fsync of the WAL)."""
+        if self.readonly:
+            raise RecordError(f"{self.path} is open read-only")
+        with self._lock, self._guard("save"):
+            conn = self._conn
+            wanted = "FULL" if durable else "NORMAL"
+            if self._synchronous != wanted:
+                conn.execute(f"PRAGMA synchronous={wanted}")
+                self._synchronous = wanted
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: a consistent snapshot while the referee keeps writing."""
+        with self._lock, self._guard("read"):
+            conn = self._conn
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("ROLLBACK")
+
+    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple:
+        row = conn.execute("SELECT status FROM games WHERE id=?", (int(game_id),)).fetchone()
+        if row is None:
+            raise RecordError(
+                f"there is no game {game_id} in {self.path}: `companion games` lists them"
+            )
+        return row
+
+    def _playing(self, conn: sqlite3.Connection, game_id: int) -> None:
+        status = self._game_row(conn, game_id)[0]
+        if status != PLAYING:
+            raise RecordError(f"game {game_id} is {status}: it takes no more moves")
+
+    @staticmethod
+    def _live_moves(conn: sqlite3.Connection, game_id: int) -> int:
+        return conn.execute(
+            "SELECT count(*) FROM moves WHERE game_id=? AND taken_back_at IS NULL", (game_id,)
+        ).fetchone()[0]
+
+    @staticmethod
+    def _touch(conn: sqlite3.Connection, game_id: int, now: str) -> None:
+        conn.execute("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
+
+    # -- writing ------------------------------------------------------------------------------
+    def new_game(self, position: Any, *, players: Any = None, meta: dict | None = None) -> int:
+        """Start recording a game at `position` (a companion.games Position); its id.
+
+        A position that already has moves is stored from its root, with those moves."""
+        from companion.games.base import options_to_dict
+
+        board = position.root() if position.move_stack else position
+        now = _now()
+        with self._write(durable=True) as c:
+            cursor = c.execute(
+                "INSERT INTO games (game, options, start, players, meta, started_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    position.name,
+                    _dumps(options_to_dict(position.options)),
+                    _dumps(board.to_json()),
+                    _dumps(players) if players is not None else None,
+                    _dumps(meta or {}),
+                    now,
+                    now,
+                ),
+            )
+            game_id = int(cursor.lastrowid)
+            if position.move_stack:
+                board = board.copy()
+                for ply, move in enumerate(position.move_stack, start=1):
+                    text = board.move_text(move)
+                    board.push(move)
+                    c.execute(
+                        "INSERT INTO moves (game_id, ply, move, position, played_at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (game_id, ply, text, _dumps(board.to_json()), now),
+                    )
+        return game_id
+
+    def add_move(
+        self,
+        game_id: int,
+        position_after: Any,
+        move_text: str,
+        *,
+        image_jpeg: bytes | Callable[[int], bytes] | None = None,
+    ) -> int:
+        """Record an accepted move durably (fsync'ed before this returns); its ply.
+
+        `position_after` is the Position (or its JSON) after the move. `image_jpeg` is the board
+        photo: JPEG bytes up to MAX_IMAGE_BYTES, or an encoder ``quality -> JPEG bytes`` that is
+        tried at falling qualities until the photo fits. A photo that does not fit or is not a
+        JPEG is dropped with an "image-dropped" event saying why; the move is recorded anyway.
+        """
+        position_json = position_after if isinstance(position_after, dict) else position_after.to_json()
+        if not isinstance(move_text, str) or not move_text.strip():
+            raise RecordError(f"a move needs its text, not {move_text!r}")
+        image, note = _fit_image(image_jpeg)
+        now = _now()
+        with self._write(durable=True) as c:
+            self._playing(c, game_id)
+            ply = self._live_moves(c, game_id) + 1
+            cursor = c.execute(
+                "INSERT INTO moves (game_id, ply, move, position, played_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, move_text, _dumps(position_json), now),
+            )
+            if image is not None:
+                c.execute("INSERT INTO images (move_id, jpeg) VALUES (?, ?)", (cursor.lastrowid, image))
+            if note:
+                c.execute(
+                    "INSERT INTO events (game_id, for_ply, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, ply, "image-dropped", _dumps({"ply": ply, "reason": note}), now),
+                )
+            self._touch(c, game_id, now)
+        return ply
+
+    def add_roll(self, game_id: int, roll: Any) -> None:
+        """Record a dice roll (a companion.dice.Roll, or a tuple of dice whose sum is the value),
+        durably: a roll the players saw must not be rolled again after a crash."""
+        if hasattr(roll, "a") and hasattr(roll, "b"):
+            dice = (int(roll.a), int(roll.b))
+            value = int(roll.value)
+        else:
+            try:
+                dice = tuple(int(d) for d in roll)
+            except (TypeError, ValueError):
+                raise RecordError(f"a roll must be a Roll or a tuple of dice, not {roll!r}") from None
+            value = sum(dice)
+        now = _now()
+        with self._write(durable=True) as c:
+            self._game_row(c, game_id)
+            c.execute(
+                "INSERT INTO rolls (game_id, for_ply, dice, value, rolled_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, self._live_moves(c, game_id) + 1, _dumps(list(dice)), value, now),
+            )
+            self._touch(c, game_id, now)
+
+    def add_instruction(self, game_id: int, instruction: Any) -> None:
+        """Record what the referee told the players (an Instruction or its JSON). The same
+        instruction given again in a row is stored once."""
+        data = instruction if isinstance(instruction, dict) else instruction.to_json()
+        text = _dumps(data)
+        if self._last_instruction.get(game_id) == text:
+            return
+        now = _now()
+        with self._write(durable=False) as c:
+            self._game_row(c, game_id)
+            c.execute(
+                "INSERT INTO instructions (game_id, for_ply, instruction, given_at) VALUES (?, ?, ?, ?)",
+                (game_id, self._live_moves(c, game_id) + 1, text, now),
+            )
+        self._last_instruction[game_id] = text
+
+    def add_event(self, game_id: int, event: Any, data: dict | None = None) -> None:
+        """Record an event: a companion.referee.protocol.Event, or a kind and its data."""
+        if isinstance(event, str):
+            kind, payload = event, dict(data or {})
+        else:
+            kind, payload = event.kind, dict(event.data)
+        now = _now()
+        with self._write(durable=False) as c:
+            self._game_row(c, game_id)
+            c.execute(
+                "INSERT INTO events (game_id, for_ply, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, self._live_moves(c, game_id) + 1, kind, _dumps(payload), now),
+            )
+
+    def undo_move(self, game_id: int) -> str:
+        """Both players agreed to take back the last move: mark it taken back (it stays in the
+        history) and return its text. A finished game becomes a game in play again."""
+        now = _now()
+        with self._write(durable=True) as c:
+            status = self._game_row(c, game_id)[0]
+            if status == ABANDONED:
+                raise RecordError(f"game {game_id} was abandoned: nothing to take back")
+            row = c.execute(
+                "SELECT id, ply, move FROM moves WHERE game_id=? AND taken_back_at IS NULL"
+                " ORDER BY ply DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                raise RecordError(f"game {game_id} has no move to take back")
+            move_id, ply, text = row
+            c.execute("UPDATE moves SET taken_back_at=? WHERE id=?", (now, move_id))
+            c.execute(
+                "INSERT INTO events (game_id, for_ply, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, ply, "undo", _dumps({"ply": ply, "move": text}), now),
+            )
+            c.execute(
+                "UPDATE games SET status=?, outcome=NULL, ended_at=NULL, updated_at=? WHERE id=?",
+                (PLAYING, now, game_id),
+            )
+        return text
+
+    def finish(self, game_id: int, outcome: Any) -> None:
+        """The game is over: `outcome` is a companion.games.Outcome (or its JSON)."""
+        data = outcome if isinstance(outcome, dict) else outcome.to_json()
+        self._end(game_id, FINISHED, data)
+
+    def abandon(self, game_id: int) -> None:
+        """The players stopped without a result; the game no longer asks to be continued."""
+        self._end(game_id, ABANDONED, None)
+
+    def _end(self, game_id: int, status: str, outcome: dict | None) -> None:
+        now = _now()
+        with self._write(durable=True) as c:
+            self._game_row(c, game_id)
+            c.execute(
+                "UPDATE games SET status=?, outcome=?, ended_at=?, updated_at=? WHERE id=?",
+                (status, _dumps(outcome) if outcome is not None else None, now, now, game_id),
+            )
+
+    # -- reading ------------------------------------------------------------------------------
+    _SUMMARY_SQL = (
+        "SELECT g.id, g.game, g.options, g.players, g.meta, g.status, g.outcome,"
+        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id AND m.taken_back_at IS NULL),"
+        " g.started_at, g.updated_at, g.ended_at FROM games g"
+    )
+
+    def games(self) -> list[GameSummary]:
+        """Every game, newest first."""
+        with self._read() as c:
+            rows = c.execute(self._SUMMARY_SQL + " ORDER BY g.id DESC").fetchall()
+        return [_summary(row) for row in rows]
+
+    def unfinished_games(self) -> list[GameSummary]:
+        """Games still in play (after a crash: "continue this game?"), newest first."""
+        with self._read() as c:
+            rows = c.execute(
+                self._SUMMARY_SQL + " WHERE g.status = ? ORDER BY g.updated_at DESC, g.id DESC",
+                (PLAYING,),
+            ).fetchall()
+        return [_summary(row) for row in rows]
+
+    def game(self, game_id: int, *, images: bool = True) -> GameRecord:
+        """Everything stored about a game (`images=False` leaves the photos out)."""
+        with self._read() as c:
+            self._game_row(c, game_id)
+            summary = _summary(c.execute(self._SUMMARY_SQL + " WHERE g.id = ?", (game_id,)).fetchone())
+            start = json.loads(c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0])
+            image_sql = "i.jpeg" if images else "NULL"
+            moves = [
+                MoveRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6])
+                for r in c.execute(
+                    f"SELECT m.id, m.ply, m.move, m.position, m.played_at, m.taken_back_at, {image_sql}"
+                    " FROM moves m LEFT JOIN images i ON i.move_id = m.id"
+                    " WHERE m.game_id=? ORDER BY m.id",
+                    (game_id,),
+                )
+            ]
+            rolls = tuple(
+                RollRecord(r[0], tuple(json.loads(r[1])), r[2], r[3])
+                for r in c.execute(
+                    "SELECT for_ply, dice, value, rolled_at FROM rolls WHERE game_id=? ORDER BY id",
+                    (game_id,),
+                )
+            )
+            instructions = tuple(
+                InstructionRecord(r[0], json.loads(r[1]), r[2])
+                for r in c.execute(
+                    "SELECT for_ply, instruction, given_at FROM instructions WHERE game_id=?"
+                    " ORDER BY id",
+                    (game_id,),
+                )
+            )
+            events = tuple(
+                EventRecord(r[0], r[1], json.loads(r[2]), r[3])
+                for r in c.execute(
+                    "SELECT for_ply, kind, data, at FROM events WHERE game_id=? ORDER BY id",
+                    (game_id,),
+                )
+            )
+        live = tuple(sorted((m for m in moves if m.taken_back_at is None), key=lambda m: m.ply))
+        taken_back = tuple(m for m in moves if m.taken_back_at is not None)
+        return GameRecord(summary, start, live, taken_back, rolls, instructions, events)
+
+    def image(self, game_id: int, ply: int) -> bytes | None:
+        """The board photo after accepted move `ply`, if one was stored."""
+        with self._read() as c:
+            row = c.execute(
+                "SELECT i.jpeg FROM moves m JOIN images i ON i.move_id = m.id"
+                " WHERE m.game_id=? AND m.ply=? AND m.taken_back_at IS NULL",
+                (game_id, ply),
+            ).fetchone()
+        return row[0] if row else None
+
+    def resume(self, game_id: int) -> Any:
+        """The last accepted position of a game, with its whole history (so undo and the
+        repetition rules work), replayed move by move by the engine.
+
+        The engine is the authority: every stored move is parsed and checked again, and the
+        position it gives must equal the stored position after that move. A record that does
+        not replay raises RecordError naming the move; `last_position` is the fallback then."""
+        return replay(self.game(game_id, images=False))
+
+    def last_position(self, game_id: int) -> Any:
+        """The stored position after the last accepted move, read as is, WITHOUT replaying.
+
+        Only for a record the engine no longer replays (a rules fix in a newer companion, or a
+        hand-edited file): it is still the board as the players last had it, so a game can go
+        on, but it has no history - undo and repetition checks start afresh from here."""
+        from companion import games
+
+        record = self.game(game_id, images=False)
+        cls = games.get(record.game)
+        data = record.moves[-1].position if record.moves else record.start
+        return cls.from_json(data)
+
+    def check(self) -> list[str]:
+        """SQLite's own integrity check of the whole file: problems found (empty: healthy)."""
+        with self._lock, self._guard("check"):
+            rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+        problems = [r[0] for r in rows]
+        return [] if problems == ["ok"] else problems
+
+
+# -- replay ----------------------------------------------------------------------------------------
+def replay(record: GameRecord) -> Any:
+    """Replay a stored game with its engine, checking every move against the stored positions."""
+    from companion import games
+
+    cls = games.get(record.game)
+    where = f"game {record.id}"
+    try:
+        position = cls.from_json(record.start)
+    except UserError as exc:
+        raise RecordError(f"{where}: the start position cannot be read: {exc}") from None
+    for move in record.moves:
+        try:
+            position.push(position.parse_move(move.text))
+        except UserError as exc:
+            raise RecordError(
+                f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}"
+            ) from None
+        if _canonical(position.to_json()) != _canonical(move.position):
+            raise RecordError(
+                f"{where}, move {move.ply} ({move.text!r}): the engine's position differs from "
+                "the stored one (was the file edited, or did the rules change?)"
+            )
+    return position
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
+
+
+def _summary(row: tuple) -> GameSummary:
+    return GameSummary(
+        id=row[0],
+        game=row[1],
+        options=json.loads(row[2]),
+        players=json.loads(row[3]) if row[3] is not None else None,
+        meta=json.loads(row[4]),
+        status=row[5],
+        outcome=json.loads(row[6]) if row[6] is not None else None,
+        moves=row[7],
+        started_at=row[8],
+        updated_at=row[9],
+        ended_at=row[10],
+    )
+
+
+def _fit_image(image: bytes | Callable[[int], bytes] | None) -> tuple[bytes | None, str | None]:
+    """The photo to store and, when it is dropped, why."""
+    if image is None:
+        return None, None
+    if callable(image):
+        data = b""
+        for quality in JPEG_QUALITIES:
+            try:
+                data = bytes(image(quality))
+            except Exception as exc:  # a broken encoder must never cost the move
+                return None, f"the board photo could not be encoded: {exc!r}"
+            if len(data) <= MAX_IMAGE_BYTES:
+                break
+        else:
+            return None, (
+                f"the board photo was still {len(data)} bytes at JPEG quality {JPEG_QUALITIES[-1]} "
+                f"(limit {MAX_IMAGE_BYTES}): make it smaller (e.g. 480 px wide)"
+            )
+    else:
+        data = bytes(image)
+    if not data.startswith(b"\xff\xd8\xff"):
+        return None, "the board photo is not a JPEG (it must start with the JPEG marker FF D8 FF)"
+    if len(data) > MAX_IMAGE_BYTES:
+        return None, (
+            f"the board photo is {len(data)} bytes, over the limit of {MAX_IMAGE_BYTES}: "
+            "encode it smaller (e.g. 480 px wide at quality 70)"
+        )
+    return data, None
+
+
+def _check_file(path: Path, *, must_exist: bool) -> None:
+    """Refuse a file that is not a whole SQLite database, reading only its 100-byte header
+    (SQLite itself is not allowed near a file we would refuse)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        if must_exist:
+            raise RecordError(
+                f"there are no game records at {path}: play a game first, or pass the file with --db"
+            ) from None
+        return
+    except OSError as exc:
+        raise RecordError(f"cannot read the game records {path}: {exc.strerror}") from None
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder: --db takes a file, e.g. {path / DB_FILENAME}")
+    if size == 0:
+        if must_exist:
+            raise RecordError(f"{path} is empty: it holds no game records yet")
+        return  # SQLite treats an empty file as an empty database
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError as exc:
+        raise RecordError(f"cannot read the game records {path}: {exc.strerror}") from None
+    if not header.startswith(_SQLITE_MAGIC):
+        raise RecordError(
+            f"{path} is not a companion record database (not an SQLite file): "
+            f"pass another file with --db; {_LEAVE_IT}"
+        )
+    if len(header) < 100:
+        raise _truncated(path, size, 100)
+    page_size = struct.unpack(">H", header[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    change_counter, pages = struct.unpack(">II", header[24:32])
+    valid_for = struct.unpack(">I", header[92:96])[0]
+    if page_size < 512 or page_size & (page_size - 1):
+        raise _truncated(path, size, None)
+    if size % page_size:
+        raise _truncated(path, size, (size // page_size + 1) * page_size)
+    if pages and valid_for == change_counter and size < pages * page_size:
+        raise _truncated(path, size, pages * page_size)
+    user_version, _, app_id = struct.unpack(">III", header[60:72])
+    _check_identity(path, app_id, user_version, None)
+
+
+def _check_identity(path: Path, app_id: int, version: int, tables: list[str] | None) -> None:
+    """Ours, and a schema this companion reads? (`tables` None: only the header is known.)"""
+    # Our tables and our application id are written in one transaction, so tables without the
+    # id (or another id) belong to someone else.
+    if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
+        what = f"application id {app_id:#x}" if app_id else "tables " + ", ".join(sorted(tables or []))
+        raise RecordError(
+            f"{path} is an SQLite database of another program ({what}), not companion game "
+            f"records: pass another file with --db; {_LEAVE_IT}"
+        )
+    if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
+        raise RecordError(
+            f"{path} was written by a newer companion (schema {version}, this one reads "
+            f"{SCHEMA_VERSION}): update the companion; {_LEAVE_IT}"
+        )
+
+
+def _truncated(path: Path, size: int, expected: int | None) -> RecordError:
+    should = f", its header says {expected}" if expected else ""
+    return RecordError(
+        f"{path} is truncated or damaged ({size} bytes{should}): restore it from a backup, or "
+        f"start new records with --db NEWFILE; {_LEAVE_IT}"
+    )
+
+
+def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> RecordError:
+    message = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in message:
+        return RecordError(
+            f"{path} is busy: another companion is writing to it (could not {doing}); "
+            "close the other one or pass another --db"
+        )
+    if "full" in message:
+        return RecordError(f"could not {doing} the game records in {path}: the disk is full")
+    if "readonly" in message or "read-only" in message:
+        return RecordError(f"could not {doing} the game records in {path}: the file is read-only")
+    return RecordError(
+        f"{path} is damaged ({message}) - could not {doing}: restore it from a backup, or copy "
+        "it aside and start new records with --db NEWFILE"
+    )
