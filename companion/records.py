@@ -293,7 +293,9 @@ class Records:
             conn = self._conn
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            tables = [
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
         _check_identity(self.path, app_id, version, tables)
         if self.readonly:
             if not tables:
@@ -487,7 +489,9 @@ class Records:
         tried at falling qualities until the photo fits. A photo that does not fit or is not a
         JPEG is dropped with an "image-dropped" event saying why; the move is recorded anyway.
         """
-        position_json = position_after if isinstance(position_after, dict) else position_after.to_json()
+        position_json = (
+            position_after if isinstance(position_after, dict) else position_after.to_json()
+        )
         if not isinstance(move_text, str) or not move_text.strip():
             raise RecordError(f"a move needs its text, not {move_text!r}")
         image, note = _fit_image(image_jpeg)
@@ -500,7 +504,9 @@ class Records:
                 (game_id, ply, move_text, _dumps(position_json), now),
             )
             if image is not None:
-                c.execute("INSERT INTO images (move_id, jpeg) VALUES (?, ?)", (cursor.lastrowid, image))
+                c.execute(
+                    "INSERT INTO images (move_id, jpeg) VALUES (?, ?)", (cursor.lastrowid, image)
+                )
             if note:
                 c.execute(
                     "INSERT INTO events (game_id, for_ply, kind, data, at) VALUES (?, ?, ?, ?, ?)",
@@ -519,7 +525,9 @@ class Records:
             try:
                 dice = tuple(int(d) for d in roll)
             except (TypeError, ValueError):
-                raise RecordError(f"a roll must be a Roll or a tuple of dice, not {roll!r}") from None
+                raise RecordError(
+                    f"a roll must be a Roll or a tuple of dice, not {roll!r}"
+                ) from None
             value = sum(dice)
         now = _now()
         with self._write(durable=True) as c:
@@ -631,8 +639,12 @@ class Records:
         """Everything stored about a game (`images=False` leaves the photos out)."""
         with self._read() as c:
             self._game_row(c, game_id)
-            summary = _summary(c.execute(self._SUMMARY_SQL + " WHERE g.id = ?", (game_id,)).fetchone())
-            start = json.loads(c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0])
+            summary = _summary(
+                c.execute(self._SUMMARY_SQL + " WHERE g.id = ?", (game_id,)).fetchone()
+            )
+            start = json.loads(
+                c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0]
+            )
             image_sql = "i.jpeg" if images else "NULL"
             moves = [
                 MoveRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6])
@@ -844,7 +856,9 @@ def _check_identity(path: Path, app_id: int, version: int, tables: list[str] | N
     # Our tables and our application id are written in one transaction, so tables without the
     # id (or another id) belong to someone else.
     if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
-        what = f"application id {app_id:#x}" if app_id else "tables " + ", ".join(sorted(tables or []))
+        what = (
+            f"application id {app_id:#x}" if app_id else "tables " + ", ".join(sorted(tables or []))
+        )
         raise RecordError(
             f"{path} is an SQLite database of another program ({what}), not companion game "
             f"records: pass another file with --db; {_LEAVE_IT}"
