@@ -51,6 +51,9 @@ _REFEREES: dict[str, str] = {
 }
 
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
+# Not worth a row in the records: moves and rolls have their own tables; hands and unclear
+# views come and go many times a turn.
+QUIET_EVENTS = frozenset({"move", "roll", "hands", "unclear"})
 
 
 def referee_class(game: str) -> type[Referee]:
@@ -103,8 +106,9 @@ class Referee:
         if records is not None and game_id is None:
             game_id = records.new_game(position.root())
         self.game_id = game_id
-        # A JPEG of the board for the records after each accepted move (the front end sets it).
-        self.snapshot: Callable[[], bytes | None] | None = None
+        # The board photo for the records after each accepted move (the front end sets it):
+        # returns JPEG bytes or an encoder quality -> JPEG bytes (see Records.add_move).
+        self.snapshot: Callable[[], Any] | None = None
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
         self.settled = not position.move_stack  # has the board shown the position since?
         self.hands_on_board = False
@@ -184,9 +188,10 @@ class Referee:
     def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
         plug). The board must then show that position before play goes on."""
-        position = records.load(game_id)
+        position = records.resume(game_id)
         referee = Referee(position, records=records, dice=dice, game_id=game_id)
-        referee.settled = not position.move_stack and not referee._resume_needs_board()
+        referee.settled = False
+        referee._restore_state()
         referee._update()
         return referee
 
@@ -234,8 +239,8 @@ class Referee:
         move = board.pop()
         return board.move_text(move)
 
-    def _resume_needs_board(self) -> bool:
-        return True
+    def _restore_state(self) -> None:
+        """After `resume`: rebuild any game state the position does not hold (none here)."""
 
     # -- shared pieces ------------------------------------------------------------------------------
     def _restore_instruction(self, board: dict[str, str], *, kind: str = "restore") -> Instruction:
@@ -266,7 +271,7 @@ class Referee:
         text = self.position.move_text(move)
         self.position.push(move)  # IllegalMoveError leaves the position unchanged
         try:
-            self._record("add_move", text, self.position, self._snapshot())
+            self._record("add_move", self.position, text, image_jpeg=self._snapshot())
         except BaseException:
             self.position.pop()
             raise
@@ -276,13 +281,13 @@ class Referee:
         self.settled = self.board == self.expected()
         return Event("move", {"move": text, "player": player, **data})
 
-    def _snapshot(self) -> bytes | None:
+    def _snapshot(self) -> Any:
         return self.snapshot() if self.snapshot is not None else None
 
-    def _record(self, method: str, *args: Any) -> Any:
+    def _record(self, method: str, *args: Any, **kwargs: Any) -> Any:
         if self.records is None:
             return None
-        return getattr(self.records, method)(self.game_id, *args)
+        return getattr(self.records, method)(self.game_id, *args, **kwargs)
 
     def _game_over_instruction(self, outcome: Outcome) -> Instruction:
         if outcome.winner:
@@ -312,12 +317,12 @@ class Referee:
         return [Event("undo", {"state": "done", "move": text})]
 
     def _update(self, events: list[Event] | None = None) -> list[Event]:
-        """Derive the instruction from the state; record it when it changed."""
+        """Derive the instruction from the state; log the events, then the instruction (when
+        it changed) to the records - before the caller shows anything."""
         events = list(events or [])
         new = self._derive_instruction()
-        if new != self._instruction:
-            self._instruction = new
-            self._record("add_instruction", new)
+        changed = new != self._instruction
+        if changed:
             if new.kind == "illegal":
                 events.append(Event("illegal", {"text": new.text, "detail": new.detail}))
             elif new.kind == "restore" and self.settled:
@@ -327,6 +332,12 @@ class Referee:
                 events.append(Event("game-over", outcome.to_json() if outcome else {}))
             elif new.kind == "choose":
                 events.append(Event("question", {"text": new.text, "choices": list(new.choices)}))
+        for event in events:
+            if event.kind not in QUIET_EVENTS:
+                self._record("add_event", event)
+        if changed:
+            self._record("add_instruction", new)
+            self._instruction = new
         return events
 
     def _derive_instruction(self) -> Instruction:

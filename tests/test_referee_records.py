@@ -1,0 +1,106 @@
+"""The referee with real SQLite records: written before announced, resumed after a crash."""
+
+from companion import games
+from companion.records import Records
+from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import DONE, UNDO, PlayerInput
+
+OPENING = ["c3", "e3", "b2", "d3", "b4", "c4"]
+
+
+def new_arinama():
+    return games.get("arinama").new({"rows": 5, "cols": 5})
+
+
+def play(referee, board, **changes):
+    for cell, colour in changes.items():
+        if colour is None:
+            board.pop(cell, None)
+        else:
+            board[cell] = colour
+    return referee.observe(observation_of(referee.position.cell_names(), board))
+
+
+def test_every_accepted_move_and_instruction_is_recorded(tmp_path):
+    records = Records(tmp_path / "games.sqlite3")
+    referee = Referee(new_arinama(), records=records)
+    board = {}
+    for cell in OPENING:
+        play(referee, board, **{cell: referee.position.turn})
+    play(referee, board, e5="black")  # illegal: touches no black stone
+    play(referee, board, e5=None)
+    record = records.game(referee.game_id)
+    assert [m.text for m in record.moves] == OPENING
+    texts = [i.instruction["text"] for i in record.instructions]
+    assert texts[0] == "Black: place a stone"
+    assert "Take the black stone off e5" in texts
+    assert texts[-1] == "Black: place a stone"
+    assert [e.kind for e in record.events] == ["illegal"]
+
+
+def test_the_move_is_in_the_records_when_the_instruction_changes(tmp_path):
+    """Records first, then the announcement: at the moment the referee derives the next
+    instruction, the move it follows must already be stored."""
+    records = Records(tmp_path / "games.sqlite3")
+    referee = Referee(new_arinama(), records=records)
+    seen = []
+    original = records.add_instruction
+
+    def spy(game_id, instruction):
+        seen.append((instruction.text, [m.text for m in records.game(game_id).moves]))
+        return original(game_id, instruction)
+
+    records.add_instruction = spy
+    play(referee, {}, c3="black")
+    assert seen == [("White: place a stone", ["c3"])]
+
+
+def test_resume_after_a_crash_continues_with_the_flips_still_to_do(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    records = Records(path)
+    referee = Referee(new_arinama(), records=records)
+    board = {}
+    for cell in OPENING:
+        play(referee, board, **{cell: referee.position.turn})
+    play(referee, board, d4="black")  # accepted; flips announced
+    assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
+    game_id = referee.game_id
+    records.close()
+    del referee  # the process dies here
+
+    again = Referee.resume(Records(path), game_id)
+    assert again.position.move_stack == OPENING + ["d4"]
+    assert again.instruction.kind == "wait"
+    play(again, board)  # the camera sees the board as the players left it
+    assert again.instruction.text == "Turn c4 to black. Turn d4 to white"
+    play(again, board, c4="black", d4="white")
+    assert again.instruction.text == "White: place a stone"
+
+
+def test_undo_is_recorded_and_survives_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    records = Records(path)
+    referee = Referee(new_arinama(), records=records)
+    board = {}
+    play(referee, board, c3="black")
+    play(referee, board, e3="white")
+    referee.handle(PlayerInput(UNDO, player="white"))
+    referee.handle(PlayerInput(DONE, player="black"))
+    assert [m.text for m in records.game(referee.game_id).moves] == ["c3"]
+    again = Referee.resume(Records(path), referee.game_id)
+    assert again.position.move_stack == ["c3"]
+    play(again, board)
+    assert again.instruction.text == "Take the white stone off e3"
+
+
+def test_game_over_finishes_the_record(tmp_path):
+    records = Records(tmp_path / "games.sqlite3")
+    referee = Referee(games.get("arinama").new({"rows": 3, "cols": 3}), records=records)
+    board = {}
+    while not referee.position.is_game_over():
+        play(referee, board, **{referee.position.legal_moves()[0]: referee.position.turn})
+        board = dict(referee.position.cells())
+        play(referee, board)
+    summary = records.game(referee.game_id).summary
+    assert summary.status == "finished"
+    assert records.unfinished_games() == []
