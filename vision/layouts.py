@@ -1,0 +1,197 @@
+"""Layouts: a board placed on a printable mat, with the ArUco markers that identify it.
+
+A `Layout` is everything the camera needs to know about a physical board: the mat's size, its
+four markers (DICT_4X4_50, outside the board's corners) and the cells, all in millimetres in the
+*mat* frame (origin at the mat's top-left, x right, y down, the first player's side at the
+bottom), plus the colour classes a cell can show ("empty" first).
+
+Each built-in layout has marker ids of its own, so the camera alone tells which board - and
+which side of Sensei's reversible board - lies on the table (`layout_for_markers`).
+
+``grid:RxC`` is a board the players already own, without markers: the camera finds it from
+four corners given by hand, and its classes come from the calibration position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import UserError
+from companion.geometry import GRID_PITCH, CellShape, Mark, board_geometry, grid_geometry
+from companion.observation import EMPTY
+
+ARUCO_DICTIONARY = "DICT_4X4_50"
+MARKER_SIZE = 30.0  # mm, the black square including its one-module black border
+MARKER_GAP = 6.0  # mm between a board corner and the nearest corner of its marker (diagonally)
+QUIET_ZONE = 6.0  # mm of white around each marker (at least one module: 30 mm / 6 modules)
+MAT_MARGIN = MARKER_GAP + MARKER_SIZE + QUIET_ZONE  # board edge to mat edge
+
+STONE_CLASSES = {
+    "arinama": ("black", "white"),
+    "arimaa": ("gold", "silver"),
+    "aranea": ("amber", "blue"),
+    "sensei": ("green", "red", "green-character", "red-character"),
+}
+
+# name -> (game, board options, first marker id). Ids are consecutive: TL, TR, BR, BL.
+_BUILT_IN: dict[str, tuple[str, dict[str, Any], int]] = {
+    "arinama5": ("arinama", {"rows": 5, "cols": 5}, 0),
+    "arinama8": ("arinama", {"rows": 8, "cols": 8}, 4),
+    "arimaa": ("arimaa", {}, 8),
+    "aranea": ("aranea", {}, 12),
+    "sensei": ("sensei", {"side": "plain"}, 16),
+    "sensei-storm": ("sensei", {"side": "storm"}, 20),
+}
+
+_GRID = re.compile(r"^grid:(\d+)x(\d+)$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One ArUco marker: `corners` in mm in the mat frame, ArUco order TL, TR, BR, BL."""
+
+    id: int
+    corners: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str  # "arimaa", "sensei-storm", "grid:8x8", ...
+    game: str  # "arinama", "arimaa", "aranea", "sensei" or "grid"
+    size: tuple[float, float]  # mat width, height (mm); for grid:RxC the board itself
+    markers: tuple[Marker, ...]  # empty for grid:RxC
+    cells: tuple[CellShape, ...]  # in the mat frame
+    classes: tuple[str, ...]  # "empty" first; grid:RxC: just "empty" (the calibration adds more)
+    board_origin: tuple[float, float] = (0.0, 0.0)  # the board's top-left corner in the mat frame
+    board_size: tuple[float, float] = (0.0, 0.0)  # the playing area (w, h) in mm
+    marks: tuple[Mark, ...] = ()  # traps, pits, rings - in the mat frame
+
+    @property
+    def has_markers(self) -> bool:
+        return bool(self.markers)
+
+    def cell(self, name: str) -> CellShape:
+        for shape in self.cells:
+            if shape.name == name:
+                return shape
+        raise UserError(f"no cell {name!r} on layout {self.name}")
+
+    def cell_names(self) -> list[str]:
+        return [c.name for c in self.cells]
+
+    def board_corners(self) -> tuple[tuple[float, float], ...]:
+        """The playing area's corners TL, TR, BR, BL in the mat frame (what --corners names)."""
+        x, y = self.board_origin
+        w, h = self.board_size
+        return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+
+    def marker_ids(self) -> tuple[int, ...]:
+        return tuple(m.id for m in self.markers)
+
+    def to_json(self) -> dict[str, Any]:
+        """The geometry as `companion mat LAYOUT --layout-json` prints it (issue 4)."""
+        return {
+            "layout": self.name,
+            "size": [_num(self.size[0]), _num(self.size[1])],
+            "markers": [
+                {"id": m.id, "corners": [[_num(x), _num(y)] for x, y in m.corners]}
+                for m in self.markers
+            ],
+            "cells": [
+                {
+                    "name": c.name,
+                    "center": [_num(c.center[0]), _num(c.center[1])],
+                    "radius": _num(c.radius),
+                    "polygon": [[_num(x), _num(y)] for x, y in c.polygon],
+                }
+                for c in self.cells
+            ],
+            "classes": list(self.classes),
+        }
+
+
+def _num(value: float) -> float | int:
+    value = round(float(value), 3)
+    return int(value) if value.is_integer() else value
+
+
+def layout_names() -> list[str]:
+    """The built-in layouts (``grid:RxC`` is accepted too, and ``auto`` by the CLI)."""
+    return list(_BUILT_IN)
+
+
+def get_layout(name: str) -> Layout:
+    """A layout by name: one of `layout_names()` or ``grid:RxC`` (e.g. ``grid:9x9``)."""
+    key = name.strip().lower()
+    grid = _GRID.match(key)
+    if grid:
+        rows, cols = int(grid.group(1)), int(grid.group(2))
+        board = grid_geometry(rows, cols, GRID_PITCH)
+        return Layout(
+            name=f"grid:{rows}x{cols}",
+            game="grid",
+            size=(board.width, board.height),
+            markers=(),
+            cells=board.cells,
+            classes=(EMPTY,),
+            board_origin=(0.0, 0.0),
+            board_size=(board.width, board.height),
+            marks=board.marks,
+        )
+    if key not in _BUILT_IN:
+        raise UserError(
+            f"unknown layout {name!r}: choose one of {', '.join(layout_names())}, grid:RxC "
+            f"(e.g. grid:9x9 with --corners) or auto"
+        )
+    game, options, first_id = _BUILT_IN[key]
+    board = board_geometry(game, options).translated(MAT_MARGIN, MAT_MARGIN)
+    width, height = board.width + 2 * MAT_MARGIN, board.height + 2 * MAT_MARGIN
+    return Layout(
+        name=key,
+        game=game,
+        size=(width, height),
+        markers=_corner_markers(first_id, width, height),
+        cells=board.cells,
+        classes=(EMPTY, *STONE_CLASSES[game]),
+        board_origin=(MAT_MARGIN, MAT_MARGIN),
+        board_size=(board.width, board.height),
+        marks=board.marks,
+    )
+
+
+def _corner_markers(first_id: int, width: float, height: float) -> tuple[Marker, ...]:
+    """Four markers just outside the board's corners, ids first_id.. for TL, TR, BR, BL."""
+    near, far_x, far_y = (
+        QUIET_ZONE,
+        width - QUIET_ZONE - MARKER_SIZE,
+        height - QUIET_ZONE - MARKER_SIZE,
+    )
+    origins = ((near, near), (far_x, near), (far_x, far_y), (near, far_y))
+    markers = []
+    for offset, (x, y) in enumerate(origins):
+        s = MARKER_SIZE
+        markers.append(Marker(first_id + offset, ((x, y), (x + s, y), (x + s, y + s), (x, y + s))))
+    return tuple(markers)
+
+
+def layout_for_markers(ids: Any) -> Layout | None:
+    """The built-in layout most of whose markers are among `ids` (for layout ``auto``).
+
+    None when no marker of any layout is seen, or when two layouts are seen equally often (two
+    mats in view): the caller says so rather than guessing.
+    """
+    seen = {int(i) for i in ids}
+    counts = []
+    for name in _BUILT_IN:
+        layout = get_layout(name)
+        hits = len(seen & set(layout.marker_ids()))
+        if hits:
+            counts.append((hits, layout))
+    if not counts:
+        return None
+    counts.sort(key=lambda item: -item[0])
+    if len(counts) > 1 and counts[0][0] == counts[1][0]:
+        return None
+    return counts[0][1]
