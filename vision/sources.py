@@ -90,7 +90,9 @@ def open_source(spec: str) -> FrameSource:
         try:
             index = int(rest)
         except ValueError:
-            raise UserError(f"bad camera {spec!r}: usb:N needs a camera number, e.g. usb:0") from None
+            raise UserError(
+                f"bad camera {spec!r}: usb:N needs a camera number, e.g. usb:0"
+            ) from None
         return CameraSource(index, name=spec)
     if spec.startswith("/dev/"):
         return CameraSource(spec, name=spec)

@@ -158,7 +158,9 @@ class OccluderCheck:
             # Clean paper: white and at least two pixels away from any printed line or text,
             # so a slightly imperfect homography never makes a line look like an occluder.
             clean = cv2.erode(printed, np.ones((5, 5), np.uint8)) > 0.8 * float(printed.max())
-            self.clean = clean & cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3))).astype(bool)
+            self.clean = clean & cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3))).astype(
+                bool
+            )
             self.lighting = LightingFit(self.clean)
             if self.lighting.usable:
                 self.printed = np.maximum(printed, 1.0)

@@ -1,0 +1,823 @@
+"""The synthetic table: photographs of a printed mat with pieces and players' hands.
+
+Tests, benchmarks and the demo need thousands of camera frames with known truth - which cell
+holds what and whether a hand is over the board. `SimTable` renders them: the mat of a layout
+(`vision.mat.render_mat`) with shaded stones on it, seen by a camera tilted up to 30 degrees and
+turned a little, under uneven light (0.5x-1.5x with a gradient and a warm or cool tint), with
+blur and sensor noise, and a hand (arm, sleeve, palm, fingers and a soft shadow) reaching in
+from an edge of the picture to move pieces. Everything is drawn from one seed, so the same
+seed gives the same pictures on every machine.
+
+    >>> table = SimTable("arimaa", seed=1)
+    >>> frame = table.render({"a1": "gold", "h8": "silver"})
+    >>> for frame, hand in table.transition({"a1": "gold"}, {"a2": "gold"}):
+    ...     ...   # `hand` is the truth: is a hand over the board in this frame?
+
+`SimSource` plays a script of board states through such transitions as a camera source
+(``sim:arimaa?seed=3`` in `vision.sources.open_source`), with optional dropped and black frames
+and camera shake. `SimTable.nudge` moves the board a few millimetres, as an elbow would.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from companion.observation import EMPTY
+from vision.layouts import Layout, get_layout
+
+BGR = tuple[int, int, int]
+
+# What each class looks like from above (BGR). The camera sees colour only: an Arimaa elephant
+# and rabbit of one side are the same gold disc.
+PIECE_COLOURS: dict[str, BGR] = {
+    "black": (38, 36, 34),
+    "white": (226, 228, 230),
+    "amber": (30, 140, 230),
+    "blue": (170, 90, 25),
+    "green": (60, 145, 45),
+    "red": (45, 40, 195),
+    "gold": (40, 175, 215),
+    "silver": (175, 172, 168),
+}
+FIGURINE_COLOUR: BGR = (215, 225, 232)  # Sensei's characters: an ivory figure on the stone
+CHARACTER_SUFFIX = "-character"
+PIECE_SCALE = 0.8  # stone radius / the cell's inscribed radius
+
+SKIN_TONES: tuple[BGR, ...] = (
+    (180, 200, 235),
+    (150, 180, 225),
+    (120, 155, 205),
+    (90, 125, 175),
+    (60, 90, 140),
+    (45, 65, 100),
+)
+SLEEVE_COLOURS: tuple[BGR, ...] = (
+    (60, 40, 30),
+    (40, 40, 150),
+    (200, 200, 200),
+    (30, 30, 30),
+    (90, 120, 60),
+    (150, 110, 60),
+    (235, 235, 235),
+)
+
+
+def piece_colour(name: str) -> BGR:
+    """The stone colour of a class; unknown class names (grid boards) get a stable colour."""
+    base = name.removesuffix(CHARACTER_SUFFIX)
+    if base in PIECE_COLOURS:
+        return PIECE_COLOURS[base]
+    h = zlib.crc32(base.encode())
+    return (h & 0xFF, (h >> 8) & 0xFF, (h >> 16) & 0xFF)
+
+
+@dataclass(frozen=True)
+class HandPose:
+    """A hand over the table, in image pixels: the arm enters at `entry` (on or beyond the
+    picture's edge) and the fingertips are at `tip`."""
+
+    entry: tuple[float, float]
+    tip: tuple[float, float]
+    width: float = 110.0  # arm width, px
+    skin: BGR = SKIN_TONES[1]
+    sleeve: BGR | None = SLEEVE_COLOURS[0]  # None: a bare arm
+    glove: BGR | None = None  # a gloved hand is this colour instead of skin
+
+
+@dataclass
+class Camera:
+    """Where the camera is: the homography from the mat (mm) to the picture (px), and the
+    light. Random parts are drawn from the table's seed."""
+
+    homography: np.ndarray  # 3x3, mat mm -> image px
+    tilt: float  # degrees from looking straight down
+    gain: np.ndarray = field(repr=False)  # (h, w, 3) float32 light field incl. tint
+    noise: float = 3.0  # sensor noise sigma (8-bit levels)
+    blur: float = 0.6  # Gaussian blur sigma, px
+
+
+class SimTable:
+    """A seeded photographed table for one layout (see the module docstring).
+
+    Parameters not given are drawn from the seed: `tilt` (0-30 degrees), `rotation` (-20..20
+    degrees in the picture), `light` (the (darkest, brightest) gain across the picture, within
+    0.5-1.5), `tint` (-1 cool .. 1 warm), `noise` and `blur`.
+    """
+
+    def __init__(
+        self,
+        layout: Layout | str,
+        *,
+        seed: int = 0,
+        size: tuple[int, int] = (1280, 720),
+        tilt: float | None = None,
+        rotation: float | None = None,
+        light: tuple[float, float] | None = None,
+        tint: float | None = None,
+        noise: float | None = None,
+        blur: float | None = None,
+        fill: float | None = None,
+    ) -> None:
+        self.layout = get_layout(layout) if isinstance(layout, str) else layout
+        self.seed = seed
+        self.size = (int(size[0]), int(size[1]))
+        self.rng = np.random.default_rng(seed)
+        rng = self.rng
+        self.tilt = float(rng.uniform(0, 30) if tilt is None else tilt)
+        self.tilt_direction = float(rng.uniform(0, 360))
+        self.rotation = float(rng.uniform(-20, 20) if rotation is None else rotation)
+        self.fill = float(rng.uniform(0.78, 0.9) if fill is None else fill)
+        self.offset = rng.uniform(-0.04, 0.04, size=2)
+        if light is None:
+            low = float(rng.uniform(0.5, 1.0))
+            light = (low, float(rng.uniform(low, 1.5)))
+        self.light = (float(light[0]), float(light[1]))
+        self.tint = float(rng.uniform(-1, 1) if tint is None else tint)
+        self.noise_sigma = float(rng.uniform(1.5, 4.5) if noise is None else noise)
+        self.blur_sigma = float(rng.uniform(0.0, 1.1) if blur is None else blur)
+        self.table_colour = np.array(
+            [rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(100, 160)], np.float32
+        )
+        self.nudged = np.eye(3)  # mat moves (nudge) before the camera sees it
+        self._cam_homography = self._camera_homography()
+        self._mat, self._ppm = self._render_mat()
+        self._gain = self._light_field()
+        self._background = self._table_background()
+        self._noise_bank = self._make_noise_bank()
+        self._sprites: dict[tuple[str, int], np.ndarray] = {}
+        self._board_cache: dict[Any, np.ndarray] = {}
+        self._jitter = {
+            c.name: rng.uniform(-0.06, 0.06, size=2) * c.radius for c in self.layout.cells
+        }
+
+    # -- geometry ---------------------------------------------------------------------------------
+    @property
+    def homography(self) -> np.ndarray:
+        """Mat millimetres -> image pixels, as the camera sees the board now (truth)."""
+        return self._cam_homography @ self.nudged
+
+    def _camera_homography(self) -> np.ndarray:
+        w_mm, h_mm = self.layout.size
+        corners = np.array(
+            [
+                [-w_mm / 2, -h_mm / 2],
+                [w_mm / 2, -h_mm / 2],
+                [w_mm / 2, h_mm / 2],
+                [-w_mm / 2, h_mm / 2],
+            ]
+        )
+        rot = math.radians(self.rotation)
+        in_plane = np.array([[math.cos(rot), -math.sin(rot)], [math.sin(rot), math.cos(rot)]])
+        pts = corners @ in_plane.T
+        # Tilt: rotate the board plane about an axis in it, then project with a pinhole camera
+        # about 1.3 board-widths away (a moderately wide lens, like the Pi camera's).
+        tilt, axis_angle = math.radians(self.tilt), math.radians(self.tilt_direction)
+        axis = np.array([math.cos(axis_angle), math.sin(axis_angle), 0.0])
+        rotation, _ = cv2.Rodrigues(axis * tilt)
+        distance = 1.3 * max(w_mm, h_mm)
+        p3 = np.column_stack([pts, np.zeros(4)]) @ rotation.T + [0, 0, distance]
+        projected = p3[:, :2] / p3[:, 2:3]
+        width, height = self.size
+        span = projected.max(axis=0) - projected.min(axis=0)
+        scale = self.fill * min(width / span[0], height / span[1])
+        centre = (projected.max(axis=0) + projected.min(axis=0)) / 2
+        image_pts = (projected - centre) * scale + [width / 2, height / 2]
+        image_pts += self.offset * [width, height] * (1 - self.fill) * 4
+        mat_pts = np.array([[0, 0], [w_mm, 0], [w_mm, h_mm], [0, h_mm]], np.float32)
+        return cv2.getPerspectiveTransform(mat_pts, image_pts.astype(np.float32)).astype(np.float64)
+
+    def nudge(self, dx_mm: float, dy_mm: float, degrees: float = 0.0) -> None:
+        """Move the mat on the table by (dx, dy) mm and turn it by `degrees` about its centre."""
+        cx, cy = self.layout.size[0] / 2, self.layout.size[1] / 2
+        a = math.radians(degrees)
+        move = np.array(
+            [
+                [math.cos(a), -math.sin(a), cx - cx * math.cos(a) + cy * math.sin(a) + dx_mm],
+                [math.sin(a), math.cos(a), cy - cx * math.sin(a) - cy * math.cos(a) + dy_mm],
+                [0, 0, 1],
+            ]
+        )
+        self.nudged = move @ self.nudged
+        self._board_cache.clear()
+
+    def cell_pixel(self, name: str) -> tuple[float, float]:
+        """Where the centre of a cell is in the picture."""
+        x, y = self.layout.cell(name).center
+        p = self.homography @ [x, y, 1.0]
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    def mat_quad(self) -> np.ndarray:
+        """The mat's four corners in the picture (float32, 4x2)."""
+        w, h = self.layout.size
+        pts = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+        return cv2.perspectiveTransform(pts, self.homography)[0]
+
+    # -- appearance ---------------------------------------------------------------------------------
+    def _render_mat(self) -> tuple[np.ndarray, float]:
+        from vision.mat import render_mat
+
+        # About 1.5 mat pixels per picture pixel: sharp, and cheap to warp.
+        span = np.linalg.norm(self.mat_quad_unnudged()[1] - self.mat_quad_unnudged()[0])
+        ppm = float(np.clip(1.5 * span / self.layout.size[0], 1.5, 6.0))
+        return render_mat(self.layout, px_per_mm=ppm), ppm
+
+    def mat_quad_unnudged(self) -> np.ndarray:
+        w, h = self.layout.size
+        pts = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+        return cv2.perspectiveTransform(pts, self._cam_homography)[0]
+
+    def _light_field(self) -> np.ndarray:
+        """Gain per pixel: a linear gradient between the light's two levels in a random
+        direction, a soft lamp spot, and the tint (warm: more red, less blue)."""
+        width, height = self.size
+        rng = self.rng
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = rng.uniform(0, 2 * math.pi)
+        u = (x - width / 2) * math.cos(angle) + (y - height / 2) * math.sin(angle)
+        u = (u - u.min()) / max(float(u.max() - u.min()), 1.0)
+        low, high = self.light
+        spot = np.exp(
+            -((x - rng.uniform(0, width)) ** 2 + (y - rng.uniform(0, height)) ** 2)
+            / (2 * (0.6 * width) ** 2)
+        )
+        base = low + (high - low) * np.clip(0.85 * u + 0.15 * spot, 0, 1)
+        tint = np.array([1 - 0.1 * self.tint, 1.0, 1 + 0.1 * self.tint], np.float32)
+        return (base[:, :, None] * tint).astype(np.float32)
+
+    def _table_background(self) -> np.ndarray:
+        """A wooden table: the table colour with soft grain."""
+        width, height = self.size
+        grain = self.rng.normal(0, 1, size=(height // 8 + 1, 4)).astype(np.float32)
+        grain = cv2.resize(grain, (width, height), interpolation=cv2.INTER_CUBIC)
+        return (self.table_colour[None, None, :] * (1 + 0.08 * grain[:, :, None])).astype(
+            np.float32
+        )
+
+    def _make_noise_bank(self) -> list[np.ndarray]:
+        """A few frames of sensor noise, cropped at random offsets for each picture (drawing
+        fresh Gaussian noise for a whole 720p frame would dominate the benchmark's time)."""
+        width, height = self.size
+        bank = []
+        for _ in range(3):
+            noise = np.empty((height + 16, width + 16, 3), np.float32)
+            cv2.randn(noise, 0.0, self.noise_sigma)
+            bank.append(noise)
+        return bank
+
+    def _sprite(self, name: str, radius_px: int) -> np.ndarray:
+        """A stone seen from above as BGRA float32: shaded body, darker rim, a highlight, its
+        shadow in the alpha of the darkening, and for Sensei characters a figure on top."""
+        key = (name, radius_px)
+        if key in self._sprites:
+            return self._sprites[key]
+        r = radius_px
+        pad = int(r * 0.4) + 3
+        size = 2 * (r + pad) + 1
+        c = r + pad
+        y, x = np.mgrid[0:size, 0:size].astype(np.float32)
+        dx, dy = x - c, y - c
+        d = np.sqrt(dx * dx + dy * dy)
+        body = np.clip(r - d + 0.5, 0, 1)
+        shade = 1.0 + 0.18 * (-(dx + dy) / (r * 1.414)) - 0.35 * np.clip(d / r, 0, 1) ** 6
+        colour = np.array(piece_colour(name), np.float32)
+        rgb = colour[None, None, :] * shade[:, :, None]
+        highlight = np.exp(-((dx + 0.35 * r) ** 2 + (dy + 0.35 * r) ** 2) / (2 * (0.18 * r) ** 2))
+        rgb = rgb + (255 - rgb) * 0.35 * highlight[:, :, None]
+        if name.endswith(CHARACTER_SUFFIX):
+            fr = 0.45 * r
+            fd = np.sqrt((dx + 0.05 * r) ** 2 + (dy + 0.05 * r) ** 2)
+            figure = np.clip(fr - fd + 0.5, 0, 1)
+            fshade = 1.0 + 0.2 * (-(dx + dy) / (fr * 1.414)) - 0.3 * np.clip(fd / fr, 0, 1) ** 4
+            fig_rgb = np.array(FIGURINE_COLOUR, np.float32)[None, None, :] * fshade[:, :, None]
+            outline = np.clip(1 - np.abs(fd - fr) / 1.5, 0, 1)[:, :, None] * 0.5
+            fig_rgb = fig_rgb * (1 - outline)
+            rgb = rgb * (1 - figure[:, :, None]) + fig_rgb * figure[:, :, None]
+        shadow_d = np.sqrt((dx - 0.1 * r) ** 2 + (dy - 0.14 * r) ** 2)
+        shadow = np.clip((r * 1.08 - shadow_d) / (0.25 * r), 0, 1) * 0.45
+        sprite = np.dstack([np.clip(rgb, 0, 255), body, shadow]).astype(np.float32)
+        self._sprites[key] = sprite
+        return sprite
+
+    def _board_image(self, cells: dict[str, str]) -> np.ndarray:
+        """The mat with its pieces, in mat pixels (float32 BGR)."""
+        board = self._mat.astype(np.float32)
+        ppm = self._ppm
+        for name, cls in sorted(cells.items()):
+            if cls in (EMPTY, "", None):
+                continue
+            shape = self.layout.cell(name)
+            r = max(3, int(round(shape.radius * PIECE_SCALE * ppm)))
+            sprite = self._sprite(cls, r)
+            jx, jy = self._jitter[name]
+            cx = int(round((shape.center[0] + jx) * ppm - 0.5))  # render_mat's pixel centres
+            cy = int(round((shape.center[1] + jy) * ppm - 0.5))
+            half = sprite.shape[0] // 2
+            y0, x0 = cy - half, cx - half
+            y1, x1 = y0 + sprite.shape[0], x0 + sprite.shape[1]
+            sy0, sx0 = max(0, -y0), max(0, -x0)
+            y0, x0 = max(0, y0), max(0, x0)
+            y1, x1 = min(board.shape[0], y1), min(board.shape[1], x1)
+            part = sprite[sy0 : sy0 + y1 - y0, sx0 : sx0 + x1 - x0]
+            region = board[y0:y1, x0:x1]
+            region *= 1 - part[:, :, 4:5] * (1 - part[:, :, 3:4])  # shadow, outside the stone
+            alpha = part[:, :, 3:4]
+            region[:] = region * (1 - alpha) + part[:, :, :3] * alpha
+        return board
+
+    def _scene(self, cells: dict[str, str]) -> np.ndarray:
+        """The table with the board on it, in picture pixels, before light and noise."""
+        key = (tuple(sorted(cells.items())), self.nudged.tobytes())
+        cached = self._board_cache.get(key)
+        if cached is not None:
+            return cached
+        board = self._board_image(cells)
+        half = 0.5 / self._ppm  # mat pixel (u, v) shows the point (u + 0.5, v + 0.5) / ppm
+        to_image = self.homography @ np.array(
+            [[1 / self._ppm, 0, half], [0, 1 / self._ppm, half], [0, 0, 1.0]]
+        )
+        width, height = self.size
+        warped = cv2.warpPerspective(board, to_image, (width, height), flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(
+            np.ones(board.shape[:2], np.float32), to_image, (width, height), flags=cv2.INTER_LINEAR
+        )[:, :, None]
+        scene = warped * mask + self._background * (1 - mask)
+        if len(self._board_cache) > 8:
+            self._board_cache.clear()
+        self._board_cache[key] = scene
+        return scene
+
+    # -- hands ----------------------------------------------------------------------------------------
+    def hand_towards(self, target: tuple[float, float], reach: float = 1.0) -> HandPose:
+        """A hand coming from the nearest side picture edge (a player sits there) towards
+        `target` (px), `reach` of the way from outside the picture."""
+        rng = self.rng
+        width, height = self.size
+        tx, ty = target
+        edges = {
+            "bottom": (tx + rng.uniform(-0.3, 0.3) * width, height + 60),
+            "top": (tx + rng.uniform(-0.3, 0.3) * width, -60),
+            "left": (-60, ty + rng.uniform(-0.3, 0.3) * height),
+            "right": (width + 60, ty + rng.uniform(-0.3, 0.3) * height),
+        }
+        names = list(edges)
+        edge = names[int(rng.integers(0, len(names)))]
+        return self._pose(edges[edge], target, reach)
+
+    def _pose(self, entry, target, reach) -> HandPose:
+        rng = self.rng
+        ex, ey = entry
+        tip = (ex + (target[0] - ex) * reach, ey + (target[1] - ey) * reach)
+        scale = np.linalg.norm(self.mat_quad()[1] - self.mat_quad()[0]) / self.layout.size[0]
+        glove = (
+            SLEEVE_COLOURS[int(rng.integers(0, len(SLEEVE_COLOURS)))]
+            if rng.random() < 0.2
+            else None
+        )
+        sleeve = (
+            SLEEVE_COLOURS[int(rng.integers(0, len(SLEEVE_COLOURS)))]
+            if rng.random() < 0.7
+            else None
+        )
+        return HandPose(
+            entry=(float(ex), float(ey)),
+            tip=(float(tip[0]), float(tip[1])),
+            width=float(scale * rng.uniform(65, 85)),
+            skin=SKIN_TONES[int(rng.integers(0, len(SKIN_TONES)))],
+            sleeve=sleeve,
+            glove=glove,
+        )
+
+    def _hand_layers(self, hand: HandPose) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(alpha of hand, colour of hand, shadow strength), all full-picture float32.
+
+        Drawn at half resolution and scaled up: four times cheaper, and a moving hand is
+        never sharp anyway."""
+        key = (hand, self.size)
+        if getattr(self, "_hand_cache_key", None) == key:
+            return self._hand_cache
+        width, height = self.size
+        half = (width // 2, height // 2)
+        small = HandPose(
+            (hand.entry[0] / 2, hand.entry[1] / 2),
+            (hand.tip[0] / 2, hand.tip[1] / 2),
+            hand.width / 2,
+            hand.skin,
+            hand.sleeve,
+            hand.glove,
+        )
+        layers = tuple(
+            cv2.resize(layer, (width, height), interpolation=cv2.INTER_LINEAR)
+            for layer in self._hand_layers_at(small, half)
+        )
+        self._hand_cache_key, self._hand_cache = key, layers
+        return layers
+
+    def _hand_layers_at(self, hand: HandPose, size: tuple[int, int]) -> tuple[np.ndarray, ...]:
+        width, height = size
+        ex, ey = hand.entry
+        tx, ty = hand.tip
+        length = max(math.hypot(tx - ex, ty - ey), 1.0)
+        ux, uy = (tx - ex) / length, (ty - ey) / length
+        nx, ny = -uy, ux
+        w = hand.width
+        hand_len = 1.6 * w
+        wrist = (tx - ux * hand_len, ty - uy * hand_len)
+
+        def pt(x, y):
+            return [int(round(x * 4)), int(round(y * 4))]  # 2 fractional bits for LINE_AA
+
+        arm = np.zeros((height, width), np.uint8)
+        skin = np.zeros((height, width), np.uint8)
+        arm_poly = [
+            pt(ex + nx * w * 0.55, ey + ny * w * 0.55),
+            pt(wrist[0] + nx * w * 0.42, wrist[1] + ny * w * 0.42),
+            pt(wrist[0] - nx * w * 0.42, wrist[1] - ny * w * 0.42),
+            pt(ex - nx * w * 0.55, ey - ny * w * 0.55),
+        ]
+        cv2.fillPoly(arm, [np.array(arm_poly, np.int32)], 255, cv2.LINE_AA, 2)
+        palm_c = (wrist[0] + ux * hand_len * 0.4, wrist[1] + uy * hand_len * 0.4)
+        angle = math.degrees(math.atan2(uy, ux))
+        cv2.ellipse(
+            skin,
+            pt(*palm_c),
+            (int(hand_len * 0.42 * 4), int(w * 0.5 * 4)),
+            angle,
+            0,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+            2,
+        )
+        for k, spread in enumerate((-0.33, -0.11, 0.11, 0.33)):
+            base = (
+                palm_c[0] + nx * w * spread + ux * hand_len * 0.3,
+                palm_c[1] + ny * w * spread + uy * hand_len * 0.3,
+            )
+            flen = hand_len * (0.32 if k in (0, 3) else 0.38)
+            fc = (base[0] + ux * flen * 0.5, base[1] + uy * flen * 0.5)
+            cv2.ellipse(
+                skin,
+                pt(*fc),
+                (int(flen * 0.6 * 4), int(w * 0.1 * 4)),
+                angle + spread * 20,
+                0,
+                360,
+                255,
+                -1,
+                cv2.LINE_AA,
+                2,
+            )
+        thumb = (palm_c[0] + nx * w * 0.5, palm_c[1] + ny * w * 0.5)
+        cv2.ellipse(
+            skin,
+            pt(*thumb),
+            (int(w * 0.35 * 4), int(w * 0.12 * 4)),
+            angle - 35,
+            0,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+            2,
+        )
+        arm_a = arm.astype(np.float32) / 255
+        skin_a = skin.astype(np.float32) / 255
+        alpha = np.maximum(arm_a, skin_a)
+        # Round shading across the arm: brighter along its axis, darker at its sides.
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        across = np.abs((x - ex) * nx + (y - ey) * ny) / (0.55 * w)
+        shade = np.clip(1.05 - 0.35 * across**2, 0.6, 1.05)
+        hand_colour = np.array(hand.glove or hand.skin, np.float32)
+        arm_colour = np.array(hand.sleeve, np.float32) if hand.sleeve else hand_colour
+        colour = (
+            arm_colour[None, None, :] * (arm_a * (1 - skin_a))[:, :, None]
+            + hand_colour[None, None, :] * skin_a[:, :, None]
+        ) / np.maximum(alpha, 1e-3)[:, :, None]
+        colour *= shade[:, :, None]
+        # A soft shadow, offset away from the light and blurred: the hand is above the board.
+        offset = np.float32([[1, 0, 0.25 * w], [0, 1, 0.35 * w]])
+        shadow = cv2.warpAffine(alpha, offset, (width, height))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 0.25 * w) * 0.45
+        return alpha, colour, shadow
+
+    def hand_covers_board(self, hand: HandPose | None) -> bool:
+        """Truth: does any part of the hand (or arm) lie over the mat?"""
+        if hand is None:
+            return False
+        alpha, _, _ = self._hand_layers(hand)
+        mat = np.zeros(alpha.shape, np.uint8)
+        cv2.fillConvexPoly(mat, self.mat_quad().astype(np.int32), 1)
+        return bool(((alpha > 0.05) & (mat > 0)).any())
+
+    # -- pictures -------------------------------------------------------------------------------------
+    def render(
+        self,
+        cells: dict[str, str],
+        hand: HandPose | None = None,
+        *,
+        shake: tuple[float, float] = (0.0, 0.0),
+    ) -> np.ndarray:
+        """One camera frame (BGR uint8) of the board holding `cells` (cell -> class; cells not
+        named are empty), with an optional hand over it and an optional camera shake (px)."""
+        frame, _ = self._render(cells, hand, shake)
+        return frame
+
+    def _render(self, cells, hand, shake) -> tuple[np.ndarray, bool]:
+        scene = self._scene(cells)
+        over = False
+        if hand is not None:
+            alpha, colour, shadow = self._hand_layers(hand)
+            scene = scene * (1 - shadow * (1 - alpha))[:, :, None]
+            scene = scene * (1 - alpha[:, :, None]) + colour * alpha[:, :, None]
+            mat = np.zeros(alpha.shape, np.uint8)
+            cv2.fillConvexPoly(mat, self.mat_quad().astype(np.int32), 1)
+            over = bool(((alpha > 0.05) & (mat > 0)).any())
+        image = scene * self._gain
+        if self.blur_sigma > 0.2:
+            image = cv2.GaussianBlur(image, (0, 0), self.blur_sigma)
+        width, height = self.size
+        noise = self._noise_bank[int(self.rng.integers(0, len(self._noise_bank)))]
+        ox, oy = (int(v) for v in self.rng.integers(0, 16, size=2))
+        image = image + noise[oy : oy + height, ox : ox + width]
+        if shake != (0.0, 0.0):
+            move = np.float32([[1, 0, shake[0]], [0, 1, shake[1]]])
+            image = cv2.warpAffine(image, move, (width, height), borderMode=cv2.BORDER_REPLICATE)
+        return np.clip(image, 0, 255).astype(np.uint8), over
+
+    def black_frame(self) -> np.ndarray:
+        """What a glitching camera sends: a dark frame with a little noise."""
+        width, height = self.size
+        noise = np.abs(self._noise_bank[0][:height, :width]) * 0.5
+        return np.clip(noise, 0, 255).astype(np.uint8)
+
+    def transition(
+        self,
+        before: dict[str, str],
+        after: dict[str, str],
+        *,
+        hand_frames: int = 8,
+        still_frames: int = 18,
+    ) -> Iterator[tuple[np.ndarray, bool]]:
+        """Frames of one move: a hand reaches in over the changed cells (the board still shows
+        `before`), the board changes under it, the hand withdraws, then `still_frames` frames of
+        the still board. Yields (frame, a hand is over the board in this frame)."""
+        changed = [
+            c for c in set(before) | set(after) if before.get(c, EMPTY) != after.get(c, EMPTY)
+        ]
+        if not changed:
+            changed = [self.layout.cells[int(self.rng.integers(0, len(self.layout.cells)))].name]
+        points = np.array([self.cell_pixel(c) for c in changed])
+        target = tuple(points.mean(axis=0))
+        first = self.hand_towards(target, 1.0)
+        n_in = max(1, hand_frames // 2)
+        n_out = max(1, hand_frames - n_in)
+        for i in range(hand_frames):
+            if i < n_in:
+                reach, board = 0.55 + 0.45 * (i + 1) / n_in, before
+            else:
+                reach, board = 1.0 - 0.45 * (i - n_in + 1) / n_out, after
+            pose = HandPose(
+                entry=first.entry,
+                tip=(
+                    first.entry[0] + (target[0] - first.entry[0]) * reach,
+                    first.entry[1] + (target[1] - first.entry[1]) * reach,
+                ),
+                width=first.width,
+                skin=first.skin,
+                sleeve=first.sleeve,
+                glove=first.glove,
+            )
+            yield self._render(board, pose, (0.0, 0.0))
+        for _ in range(still_frames):
+            yield self._render(after, None, (0.0, 0.0))
+
+
+def random_cells(
+    layout: Layout, rng: np.random.Generator, fill: float | None = None
+) -> dict[str, str]:
+    """A random board of the layout's classes: each cell occupied with probability `fill`."""
+    classes = [c for c in layout.classes if c != EMPTY] or ["black", "white"]
+    fill = float(rng.uniform(0.2, 0.6)) if fill is None else fill
+    return {
+        c.name: classes[int(rng.integers(0, len(classes)))]
+        for c in layout.cells
+        if rng.random() < fill
+    }
+
+
+def random_script(
+    layout: Layout, rng: np.random.Generator, moves: int = 12
+) -> list[dict[str, str]]:
+    """A plausible sequence of boards: a random start, then each step moves, adds or removes
+    one or two pieces (as a game's turns and captures do)."""
+    names = layout.cell_names()
+    classes = [c for c in layout.classes if c != EMPTY] or ["black", "white"]
+    board = random_cells(layout, rng, fill=0.3)
+    script = [dict(board)]
+    for _ in range(moves):
+        board = dict(board)
+        for _ in range(int(rng.integers(1, 3))):
+            occupied = sorted(board)
+            empty = [n for n in names if n not in board]
+            action = rng.random()
+            if occupied and empty and action < 0.5:
+                src, dst = (
+                    occupied[int(rng.integers(len(occupied)))],
+                    empty[int(rng.integers(len(empty)))],
+                )
+                board[dst] = board.pop(src)
+            elif empty and (action < 0.85 or not occupied):
+                board[empty[int(rng.integers(len(empty)))]] = classes[
+                    int(rng.integers(len(classes)))
+                ]
+            elif occupied:
+                board.pop(occupied[int(rng.integers(len(occupied)))])
+        script.append(board)
+    return script
+
+
+# -- as a camera source -----------------------------------------------------------------------------
+SIM_OPTIONS = {
+    "seed": "the random seed (default 0)",
+    "moves": "how many random moves the script has (default 12)",
+    "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}}',
+    "loop": "1 to play the script forever (default: end after it)",
+    "size": "picture size WxH (default 1280x720)",
+    "tilt": "camera tilt in degrees (default random 0-30)",
+    "hand": "frames with a hand per move (default 8)",
+    "still": "still frames after each move (default 18)",
+    "drop": "fraction of dropped frames (default 0)",
+    "black": "fraction of black frames (default 0)",
+    "shake": "fraction of frames with camera shake (default 0)",
+}
+
+
+class SimSource:
+    """Plays a script of boards on a `SimTable` as a camera would film it: the first board
+    still for `still` frames, then every later board through a hand transition. After the
+    last board the source ends (``ended``; read() returns None), or starts over with `loop`.
+
+    `truth_hand` and `truth_cells` tell what the last frame really showed.
+    """
+
+    def __init__(
+        self,
+        table: SimTable,
+        script: list[dict[str, str]],
+        *,
+        loop: bool = False,
+        hand_frames: int = 8,
+        still_frames: int = 18,
+        drop: float = 0.0,
+        black: float = 0.0,
+        shake: float = 0.0,
+    ) -> None:
+        if not script:
+            raise UserError("a sim script needs at least one board")
+        self.table = table
+        self.script = script
+        self.loop = loop
+        self.hand_frames = hand_frames
+        self.still_frames = still_frames
+        self.drop, self.black, self.shake = drop, black, shake
+        self.ended = False
+        self.frame_index = -1
+        self.truth_hand = False
+        self.truth_cells: dict[str, str] = dict(script[0])
+        self._rng = np.random.default_rng(table.seed + 7919)
+        self._frames = self._play()
+
+    @classmethod
+    def from_spec(cls, rest: str) -> SimSource:
+        """From the part after ``sim:``: ``LAYOUT[?key=value&...]`` (see SIM_OPTIONS)."""
+        name, _, query = rest.partition("?")
+        if not name:
+            raise UserError("sim: needs a layout, e.g. sim:arimaa or sim:sensei?seed=2")
+        options = dict(parse_qsl(query, keep_blank_values=True))
+        unknown = sorted(set(options) - set(SIM_OPTIONS))
+        if unknown:
+            known = ", ".join(f"{k} ({v})" for k, v in SIM_OPTIONS.items())
+            raise UserError(f"unknown sim option {unknown[0]!r}; known: {known}")
+        layout = get_layout(name)
+
+        def number(key: str, default: float, kind: type = float) -> Any:
+            if key not in options:
+                return default
+            try:
+                return kind(options[key])
+            except ValueError:
+                raise UserError(f"sim option {key}={options[key]!r} must be a number") from None
+
+        size = (1280, 720)
+        if "size" in options:
+            try:
+                w, h = (int(v) for v in options["size"].lower().split("x"))
+                size = (w, h)
+            except ValueError:
+                raise UserError(
+                    f"sim option size={options['size']!r} must be WxH, e.g. 1280x720"
+                ) from None
+        seed = number("seed", 0, int)
+        tilt = number("tilt", None) if "tilt" in options else None
+        table = SimTable(layout, seed=seed, size=size, tilt=tilt)
+        if "script" in options:
+            script = load_script(options["script"], layout)
+        else:
+            script = random_script(layout, np.random.default_rng(seed), number("moves", 12, int))
+        return cls(
+            table,
+            script,
+            loop=options.get("loop", "0").lower() in ("1", "true", "yes", ""),
+            hand_frames=number("hand", 8, int),
+            still_frames=number("still", 18, int),
+            drop=number("drop", 0.0),
+            black=number("black", 0.0),
+            shake=number("shake", 0.0),
+        )
+
+    def _play(self) -> Iterator[tuple[np.ndarray, bool, dict[str, str]]]:
+        while True:
+            first = self.script[0]
+            for _ in range(self.still_frames):
+                yield self.table.render(first), False, first
+            for before, after in zip(self.script, self.script[1:], strict=False):
+                for frame, hand in self.table.transition(
+                    before, after, hand_frames=self.hand_frames, still_frames=self.still_frames
+                ):
+                    yield frame, hand, after if not hand else before
+            if not self.loop:
+                return
+
+    def read(self) -> np.ndarray | None:
+        if self.ended:
+            return None
+        try:
+            frame, hand, cells = next(self._frames)
+        except StopIteration:
+            self.ended = True
+            return None
+        self.frame_index += 1
+        self.truth_hand, self.truth_cells = hand, cells
+        roll = self._rng.random(3)
+        if roll[0] < self.drop:
+            return None
+        if roll[1] < self.black:
+            return self.table.black_frame()
+        if roll[2] < self.shake:
+            dx, dy = self._rng.uniform(-4, 4, size=2)
+            frame = cv2.warpAffine(
+                frame,
+                np.float32([[1, 0, dx], [0, 1, dy]]),
+                frame.shape[1::-1],
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+        return frame
+
+    def close(self) -> None:
+        self.ended = True
+
+    def __enter__(self) -> SimSource:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
+    """A list of boards from a JSON file, each checked against the layout's cells."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise UserError(f"cannot read sim script {path!r}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"sim script {path!r} is not valid JSON (line {exc.lineno})") from None
+    if not isinstance(data, list) or not data:
+        raise UserError(f"sim script {path!r} must be a non-empty JSON list of boards")
+    names = set(layout.cell_names())
+    boards = []
+    for number, board in enumerate(data, start=1):
+        if isinstance(board, dict) and isinstance(board.get("cells"), dict):
+            board = board["cells"]
+        if not isinstance(board, dict):
+            raise UserError(
+                f"board {number} of sim script {path!r} is not a {{cell: class}} object"
+            )
+        for cell in board:
+            if cell not in names:
+                raise UserError(
+                    f"board {number} of sim script {path!r}: no cell {cell!r} on layout {layout.name}"
+                )
+        boards.append({str(k): str(v) for k, v in board.items() if v != EMPTY})
+    return boards
