@@ -1,0 +1,483 @@
+"""Game records on real SQLite files: write, reopen, resume, refuse bad files, survive SIGKILL."""
+
+import hashlib
+import importlib.util
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion import games, records
+from companion.dice import Dice
+from companion.errors import RecordError
+from companion.games.base import Outcome
+from companion.records import MAX_IMAGE_BYTES, Records
+from companion.referee.protocol import Event, Instruction
+
+# Every registered game whose engine has landed.
+GAMES = [n for n in games.names() if importlib.util.find_spec(f"companion.games.{n}")]
+
+
+class RecordingDice(Dice):
+    """Real seeded dice that remember their last roll, so the test can record it."""
+
+    last = None
+
+    def roll(self):
+        self.last = super().roll()
+        return self.last
+
+
+def play_recorded(db, name, seed, max_moves=60, image=None):
+    """A random game of `name` written move by move as the referee would; (game_id, position)."""
+    rng = random.Random(seed)
+    dice = RecordingDice(seed=seed)
+    pos = games.get(name).new()
+    game_id = db.new_game(pos, players={p: f"player {i}" for i, p in enumerate(pos.players)})
+    for _ in range(max_moves):
+        if pos.is_game_over():
+            db.finish(game_id, pos.outcome())
+            break
+        if pos.awaiting_roll:
+            move = pos.roll_move(dice)
+            db.add_roll(game_id, dice.last)
+        else:
+            move = pos.random_move(rng)
+        text = pos.move_text(move)
+        pos.push(move)
+        db.add_instruction(game_id, Instruction(text=f"{pos.turn} to move", kind="move"))
+        db.add_move(game_id, pos, text, image_jpeg=image)
+        db.add_event(game_id, Event("move", {"move": text}))
+    return game_id, pos
+
+
+def digest(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "records.sqlite3"
+
+
+# -- writing and reading back ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_survives_reopening_and_resumes_at_its_last_position(db_path, name):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, name, seed=11)
+    with Records(db_path) as db:
+        record = db.game(game_id)
+        texts = [m.text for m in record.moves]
+        resumed = db.resume(game_id)
+    board = pos.root()
+    expected = []
+    for move in pos.move_stack:
+        expected.append(board.move_text(move))
+        board.push(move)
+    assert texts == expected
+    assert [m.ply for m in record.moves] == list(range(1, len(expected) + 1))
+    assert resumed.to_json() == pos.to_json()
+    assert len(resumed.move_stack) == len(pos.move_stack)
+    assert record.summary.game == name and record.summary.moves == len(expected)
+    assert record.summary.players == {p: f"player {i}" for i, p in enumerate(pos.players)}
+    assert record.moves[-1].position == json.loads(json.dumps(pos.to_json()))
+    assert all(e.kind == "move" for e in record.events) and len(record.events) == len(expected)
+
+
+def test_rolls_are_stored_with_their_dice_value_and_the_move_they_were_for(db_path):
+    dice = Dice(seed=3)
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        game_id = db.new_game(pos)
+        first, second = dice.roll(), dice.roll()
+        db.add_roll(game_id, first)
+        pos.push(pos.legal_moves()[0])
+        db.add_move(game_id, pos, pos.move_text(pos.move_stack[-1]))
+        db.add_roll(game_id, second)
+        db.add_roll(game_id, (6, 6, 1))
+        rolls = db.game(game_id).rolls
+    assert [(r.for_ply, r.dice, r.value) for r in rolls] == [
+        (1, (first.a, first.b), first.value),
+        (2, (second.a, second.b), second.value),
+        (2, (6, 6, 1), 13),
+    ]
+    with Records(db_path) as db, pytest.raises(RecordError, match="a roll must be"):
+        db.add_roll(game_id, "six")
+
+
+def test_a_repeated_instruction_is_stored_once(db_path):
+    with Records(db_path) as db:
+        game_id = db.new_game(games.get("arinama").new())
+        wait = Instruction(text="Black to move", kind="move", player="black")
+        for _ in range(5):
+            db.add_instruction(game_id, wait)
+        db.add_instruction(game_id, Instruction(text="Turn d4 to black", kind="flip"))
+        db.add_instruction(game_id, wait)
+        stored = [i.instruction["text"] for i in db.game(game_id).instructions]
+    assert stored == ["Black to move", "Turn d4 to black", "Black to move"]
+
+
+def test_undo_keeps_the_taken_back_move_in_the_history(db_path):
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        game_id = db.new_game(pos)
+        for _ in range(3):
+            move = pos.legal_moves()[0]
+            text = pos.move_text(move)
+            pos.push(move)
+            db.add_move(game_id, pos, text)
+        last = pos.pop()
+        undone = db.undo_move(game_id)
+        assert undone == pos.move_text(last)
+        other = pos.legal_moves()[-1]
+        other_text = pos.move_text(other)
+        pos.push(other)
+        assert db.add_move(game_id, pos, other_text) == 3
+        record = db.game(game_id)
+        assert [m.text for m in record.taken_back] == [undone]
+        assert record.moves[-1].text == other_text and len(record.moves) == 3
+        assert [e.kind for e in record.events] == ["undo"]
+        assert db.resume(game_id).to_json() == pos.to_json()
+
+
+def test_undo_with_no_moves_and_unknown_games_are_clear_errors(db_path):
+    with Records(db_path) as db:
+        game_id = db.new_game(games.get("arinama").new())
+        with pytest.raises(RecordError, match="no move to take back"):
+            db.undo_move(game_id)
+        with pytest.raises(RecordError, match="there is no game 99 .*companion games"):
+            db.game(99)
+        with pytest.raises(RecordError, match="no game 99"):
+            db.add_move(99, games.get("arinama").new(), "c3")
+
+
+def test_unfinished_games_are_offered_until_finished_or_abandoned(db_path):
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        a, b, c = (db.new_game(pos) for _ in range(3))
+        assert [g.id for g in db.unfinished_games()] == [c, b, a]
+        db.finish(b, Outcome("white", "full-board", "White has more stones"))
+        db.abandon(c)
+        assert [g.id for g in db.unfinished_games()] == [a]
+        summaries = {g.id: g for g in db.games()}
+        assert summaries[b].status == "finished" and summaries[b].ended_at
+        assert summaries[b].result == "white wins (full-board): White has more stones"
+        assert summaries[c].status == "abandoned" and summaries[c].result == "abandoned"
+        with pytest.raises(RecordError, match="game 2 is finished"):
+            db.add_move(b, pos, "c3")
+
+
+def test_taking_back_the_last_move_of_a_finished_game_reopens_it(db_path):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "arinama", seed=5, max_moves=200)
+        assert pos.is_game_over() and db.game(game_id).summary.status == "finished"
+        db.undo_move(game_id)
+        summary = db.game(game_id).summary
+        assert summary.status == "playing" and summary.outcome is None
+        assert [g.id for g in db.unfinished_games()] == [game_id]
+
+
+def test_a_game_started_from_a_position_with_moves_keeps_them(db_path):
+    pos = games.get("arinama").new()
+    for _ in range(4):
+        pos.push(pos.legal_moves()[0])
+    with Records(db_path) as db:
+        game_id = db.new_game(pos)
+        assert db.resume(game_id).to_json() == pos.to_json()
+        assert db.game(game_id).start == json.loads(json.dumps(pos.root().to_json()))
+
+
+# -- photos ------------------------------------------------------------------------------------------
+def _board_photo(width):
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (width * 3 // 4, width, 3), dtype=np.uint8)
+    return lambda quality: cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[
+        1
+    ].tobytes()
+
+
+def test_photos_are_stored_fitted_to_the_cap_or_dropped_with_the_reason(db_path):
+    encode = _board_photo(480)  # noise: too big at high quality, fits at a lower one
+    assert len(encode(records.JPEG_QUALITIES[0])) > MAX_IMAGE_BYTES
+    small = _board_photo(64)(80)
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        game_id = db.new_game(pos)
+        photos = [
+            small,
+            encode,
+            _board_photo(1200),
+            b"\x89PNG not a jpeg",
+            small + b"x" * MAX_IMAGE_BYTES,
+        ]
+        for photo in photos:
+            move = pos.legal_moves()[0]
+            text = pos.move_text(move)
+            pos.push(move)
+            db.add_move(game_id, pos, text, image_jpeg=photo)
+        record = db.game(game_id)
+        assert record.moves[0].image == small and db.image(game_id, 1) == small
+        fitted = record.moves[1].image
+        assert fitted.startswith(b"\xff\xd8\xff") and len(fitted) <= MAX_IMAGE_BYTES
+        assert [m.image for m in record.moves[2:]] == [None, None, None]
+        assert len(record.moves) == 5  # a dropped photo never costs the move
+        reasons = {
+            e.data["ply"]: e.data["reason"] for e in record.events if e.kind == "image-dropped"
+        }
+        assert set(reasons) == {3, 4, 5}
+        assert (
+            "still" in reasons[3] and "not a JPEG" in reasons[4] and "over the limit" in reasons[5]
+        )
+        assert db.game(game_id, images=False).moves[0].image is None
+
+
+# -- durability and concurrency -------------------------------------------------------------------
+def test_a_move_commit_is_full_synchronous_in_wal_mode(db_path):
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        game_id = db.new_game(pos)
+        db.add_instruction(game_id, {"text": "Black to move"})
+        assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL for the log
+        pos.push(pos.legal_moves()[0])
+        db.add_move(game_id, pos, pos.move_text(pos.move_stack[-1]))
+        assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert db._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_readers_see_consistent_games_while_the_referee_writes(db_path):
+    writer = Records(db_path)
+    done = threading.Event()
+    errors, seen = [], []
+
+    def review_screen():
+        reader = Records(db_path, readonly=True)
+        try:
+            while not done.is_set():
+                summaries = reader.games()
+                if not summaries:
+                    continue
+                summary = summaries[0]
+                record = reader.game(summary.id)
+                assert record.summary.moves >= summary.moves
+                assert [m.ply for m in record.moves] == list(range(1, len(record.moves) + 1))
+                seen.append(summary.moves)
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            reader.close()
+
+    thread = threading.Thread(target=review_screen)
+    thread.start()
+    try:
+        game_id, pos = play_recorded(writer, "arinama", seed=2, max_moves=200)
+    finally:
+        done.set()
+        thread.join()
+        writer.close()
+    assert not errors
+    assert seen == sorted(seen) and len(seen) > 3  # never goes backwards
+    with Records(db_path, readonly=True) as reader:
+        assert reader.game(game_id).summary.moves == len(pos.move_stack)
+
+
+WRITER = """
+import random, sys
+from companion import games
+from companion.records import Records
+db = Records(sys.argv[1])
+unfinished = db.unfinished_games()
+if unfinished:
+    game_id = unfinished[0].id
+    pos = db.resume(game_id)
+else:
+    pos = games.get("arinama").new(games.get("arinama").options_from({"rows": 12, "cols": 12}))
+    game_id = db.new_game(pos)
+rng = random.Random(int(sys.argv[2]))
+while not pos.is_game_over():
+    move = pos.random_move(rng)
+    text = pos.move_text(move)
+    pos.push(move)
+    ply = db.add_move(game_id, pos, text, image_jpeg=b"\\xff\\xd8\\xff" + bytes(2000))
+    print(ply, text, flush=True)  # announced only once it is recorded
+db.finish(game_id, pos.outcome())
+print("end", flush=True)
+"""
+
+
+def test_no_announced_move_is_lost_when_the_writer_is_killed(db_path):
+    rng = random.Random(7)
+    announced = {}
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    for run in range(6):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(db_path), str(run)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(rng.randint(1, 12)):
+            line = proc.stdout.readline().split()
+            if not line or line[0] == "end":
+                break
+            announced[int(line[0])] = line[1]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    with Records(db_path) as db:
+        [summary] = db.games()
+        record = db.game(summary.id)
+        stored = {m.ply: m.text for m in record.moves}
+        assert db.check() == []
+        resumed = db.resume(summary.id)
+    assert len(announced) >= 6
+    assert all(stored.get(ply) == text for ply, text in announced.items())
+    assert len(resumed.move_stack) == len(record.moves) >= max(announced)
+
+
+# -- files that are not ours, damaged or newer ----------------------------------------------------
+def _written_db(path, n_games=3):
+    with Records(path) as db:
+        for seed in range(n_games):
+            play_recorded(db, "arinama", seed, image=_board_photo(48)(70))
+    return path
+
+
+def test_a_truncated_database_is_refused_and_left_untouched(db_path):
+    _written_db(db_path)
+    data = db_path.read_bytes()
+    assert len(data) > 8 * 4096
+    db_path.write_bytes(data[: len(data) // 2 + 100])
+    before = digest(db_path)
+    with pytest.raises(RecordError, match="is truncated or damaged .*the file was left untouched"):
+        Records(db_path)
+    with pytest.raises(RecordError, match="truncated"):
+        Records(db_path, readonly=True)
+    assert digest(db_path) == before
+    assert not Path(f"{db_path}-wal").exists()
+
+
+def test_a_damaged_page_is_a_record_error_not_a_traceback(db_path):
+    _written_db(db_path)
+    data = bytearray(db_path.read_bytes())
+    page = 4096
+    data[2 * page : 6 * page] = b"\x07" * (4 * page)  # garbage over pages 3-6
+    db_path.write_bytes(bytes(data))
+    with pytest.raises(RecordError, match="damaged|malformed"):
+        with Records(db_path, readonly=True) as db:
+            for summary in db.games():
+                db.game(summary.id)
+            assert db.check() == []
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\n" * 20)
+    before = digest(path)
+    with pytest.raises(RecordError, match="not a companion record database .*--db"):
+        Records(path)
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_another_programs_sqlite_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "photos.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE albums (name TEXT)")
+    conn.commit()
+    conn.close()
+    before = digest(path)
+    with pytest.raises(RecordError, match="another program \\(tables albums\\)"):
+        Records(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id=1234")
+    conn.close()
+    before = digest(path)
+    with pytest.raises(RecordError, match="another program \\(application id 0x4d2\\)"):
+        Records(path)
+    assert digest(path) == before
+
+
+def test_a_database_from_a_newer_companion_is_refused_and_left_untouched(db_path):
+    _written_db(db_path, n_games=1)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA user_version=3")
+    conn.close()
+    before = digest(db_path)
+    message = (
+        "was written by a newer companion \\(schema 3, this one reads 1\\): "
+        "update the companion; the file was left untouched"
+    )
+    with pytest.raises(RecordError, match=message):
+        Records(db_path)
+    with pytest.raises(RecordError, match=message):
+        Records(db_path, readonly=True)
+    assert digest(db_path) == before
+
+
+def test_an_older_schema_is_copied_aside_before_it_is_upgraded(db_path, monkeypatch):
+    _written_db(db_path, n_games=2)
+    with Records(db_path) as db:
+        old_games = [g.to_json() for g in db.games()]
+    monkeypatch.setattr(records, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(records, "_MIGRATIONS", {1: "ALTER TABLE games ADD COLUMN table_name TEXT"})
+    with pytest.raises(RecordError, match="older record schema 1"):
+        Records(db_path, readonly=True)
+    with Records(db_path) as db:
+        assert [g.to_json() for g in db.games()] == old_games
+        assert db._conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    [copy] = [p for p in db_path.parent.iterdir() if ".schema1-" in p.name]
+    conn = sqlite3.connect(copy)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 2
+    conn.close()
+
+
+def test_missing_files_folders_and_readonly_opening(tmp_path):
+    missing = tmp_path / "nothing.sqlite3"
+    with pytest.raises(RecordError, match="no game records at .*play a game first"):
+        Records(missing, readonly=True)
+    assert not missing.exists()
+    with pytest.raises(RecordError, match="is a folder: --db takes a file"):
+        Records(tmp_path)
+    nested = tmp_path / "new" / "dir" / "records.sqlite3"
+    Records(nested).close()
+    with Records(nested, readonly=True) as db:
+        assert db.games() == []
+        with pytest.raises(RecordError, match="read-only"):
+            db.new_game(games.get("arinama").new())
+
+
+def test_a_record_that_no_longer_replays_names_the_move_and_keeps_a_fallback(db_path):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "arinama", seed=4, max_moves=10)
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE moves SET move='a1' WHERE game_id=? AND ply=3", (game_id,))
+    conn.commit()
+    conn.close()
+    with Records(db_path) as db:
+        with pytest.raises(RecordError, match=f"game {game_id}, move 3 \\('a1'\\)"):
+            db.resume(game_id)
+        fallback = db.last_position(game_id)
+    assert fallback.to_json() == pos.to_json() and fallback.move_stack == []
+
+
+# -- where the file lives --------------------------------------------------------------------------
+def test_the_state_directory_comes_from_systemd_or_the_platform(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/svc:{tmp_path}/other")
+    assert records.default_db_path() == tmp_path / "svc" / "records.sqlite3"
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert records.default_db_path() == tmp_path / "xdg" / "tabletop-companion" / "records.sqlite3"
+    with Records() as db:
+        db.new_game(games.get("arinama").new())
+    assert (tmp_path / "xdg" / "tabletop-companion" / "records.sqlite3").exists()
