@@ -148,6 +148,8 @@ class Referee:
             self.settled = self.settled or self.board == self.expected()
             return self._update(events)
         if not self.settled:
+            if self.board != self.expected():
+                events += self._catch_up(self.board)
             if self.board == self.expected():
                 self.settled = True
                 if self._instruction is not None and self._instruction.kind == "restore":
@@ -212,6 +214,11 @@ class Referee:
         """A settled referee saw `board`: accept a move or leave it to `_board_instruction`."""
         return []
 
+    def _catch_up(self, board: dict[str, str]) -> list[Event]:
+        """Not settled (after a restart or an undo) and the board differs: games whose turns
+        are several physical actions may explain it as a turn in progress. Default: no."""
+        return []
+
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
         return []
 
@@ -270,6 +277,11 @@ class Referee:
         player = self.position.turn
         text = self.position.move_text(move)
         self.position.push(move)  # IllegalMoveError leaves the position unchanged
+        return self._commit(player, text, **data)
+
+    def _commit(self, player: str, text: str, **data: Any) -> Event:
+        """The move `text` by `player` is now the last of `position.move_stack`: store it (and
+        the outcome, if it ended the game) - undone in the position if the records fail."""
         try:
             self._record("add_move", self.position, text, image_jpeg=self._snapshot())
         except BaseException:

@@ -1,0 +1,187 @@
+"""Refereeing Sensei: one to three actions seen in any order, DONE ends the turn.
+
+Every still board is explained afresh from the start of the turn: the shortest sequence of
+legal actions (stone, stone, character - each at most once, any order) that turns the board at
+the start of the turn into the board seen. So a stone moved and moved back is no action, two
+actions made between two looks at the board are both found, and an order that matters (the
+character landing on a stone that has just arrived) is respected. A board no legal sequence
+explains is an illegal action: the referee names the rule it breaks and what to put back.
+DONE ends the turn (a pass, when no action is possible); a character reaching home ends the
+game at once.
+"""
+
+from __future__ import annotations
+
+from companion.games.sensei import CHARACTER, STONE, Action
+from companion.referee import phrases
+from companion.referee.core import Referee
+from companion.referee.protocol import DONE, ERROR, FROM, TO, Event, Instruction, PlayerInput
+
+MAX_ACTIONS = 3
+
+
+class SenseiReferee(Referee):
+    game = "sensei"
+    piece_word = "stone"
+
+    def name_at(self, cell: str, cls: str) -> str:
+        if cls.endswith("-character"):
+            return f"the {cls.removesuffix('-character')} stone with its character"
+        return f"the {cls} stone"
+
+    # -- explaining a board -------------------------------------------------------------------------
+    def _turn_start(self):
+        board = self.position.copy()
+        while board.actions_this_turn:
+            board.pop_action()
+        return board
+
+    def explain(self, board: dict[str, str]) -> tuple[Action, ...] | None:
+        """The shortest legal sequence of actions from the start of this turn that gives
+        `board`; None when there is none. Only actions touching a cell that differs are tried
+        (a piece that ends where it started did not move)."""
+        start = self._turn_start()
+        if start.cells() == board:
+            return ()
+        changed = phrases.BoardDiff.between(start.cells(), board).cells()
+        frontier = [(start, ())]
+        seen = {_key(start)}
+        for _depth in range(MAX_ACTIONS):
+            following = []
+            for position, sequence in frontier:
+                for action in position.legal_actions():
+                    if action.src not in changed and action.dst not in changed:
+                        continue
+                    after = position.copy()
+                    after.push_action(action)
+                    cells = after.cells()
+                    if cells == board:
+                        return sequence + (action,)
+                    key = _key(after)
+                    if key not in seen and not after.is_game_over():
+                        seen.add(key)
+                        following.append((after, sequence + (action,)))
+            frontier = following
+        return None
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        sequence = self.explain(board)
+        if sequence is None or sequence == self.position.actions_this_turn:
+            return []
+        return self._play_actions(sequence)
+
+    def _catch_up(self, board: dict[str, str]) -> list[Event]:
+        # After a restart (or an undo) the board may show a turn in progress: carry on with it.
+        sequence = self.explain(board)
+        return [] if sequence is None else self._play_actions(sequence)
+
+    def _play_actions(self, sequence: tuple[Action, ...]) -> list[Event]:
+        position = self.position
+        kept = 0  # the actions already made that the new sequence starts with
+        current = position.actions_this_turn
+        while kept < min(len(current), len(sequence)) and current[kept] == sequence[kept]:
+            kept += 1
+        while len(position.actions_this_turn) > kept:
+            position.pop_action()
+        player = position.turn
+        turns_before = len(position.move_stack)
+        events = []
+        for action in sequence[kept:]:
+            events.append(
+                Event("action", {"action": str(action), "text": position.describe_action(action)})
+            )
+            position.push_action(action)
+        if len(position.move_stack) > turns_before:  # a character came home: the turn is over
+            events.append(self._commit(player, position.move_text(position.move_stack[-1])))
+        return events
+
+    def _on_input(self, player_input: PlayerInput) -> list[Event]:
+        if player_input.kind != DONE or self.board != self.expected():
+            return []
+        position = self.position
+        if not position.can_end_turn():
+            return []
+        player = position.turn
+        text = position.move_text(position.actions_this_turn)
+        position.end_turn()
+        return [self._commit(player, text)]
+
+    # -- instructions ---------------------------------------------------------------------------
+    def _turn_instruction(self) -> Instruction:
+        position = self.position
+        player = position.turn
+        name = player.capitalize()
+        actions = position.actions_this_turn
+        if not actions and not position.legal_actions():
+            return Instruction(
+                text=f"{name} cannot move: press DONE to pass", kind="confirm", player=player,
+                expected=self.expected(),
+            )
+        highlights = {}
+        for action in actions:
+            highlights.setdefault(action.src, FROM)
+            highlights[action.dst] = TO
+        if not actions:
+            return Instruction(
+                text=f"{name}: move a stone or your character",
+                kind="move",
+                player=player,
+                expected=self.expected(),
+                detail="Up to two stone moves and one character move, then press DONE",
+            )
+        left = _actions_left(actions)
+        return Instruction(
+            text=f"{name}: press DONE to end your turn",
+            kind="move",
+            player=player,
+            highlights=highlights,
+            expected=self.expected(),
+            detail=f"So far {position.move_text(actions)}" + (f"; you may still {left}" if left else ""),
+        )
+
+    def _board_instruction(self, board: dict[str, str]) -> Instruction:
+        expected = self.expected()
+        action = _single_action(expected, board)
+        error = self.position.action_error(action) if action is not None else None
+        if action is not None and error:
+            fix = phrases.fix_sentences(expected, board, name_at=self.name_at)
+            return Instruction(
+                text=phrases.join_sentences(fix),
+                kind="illegal",
+                player=self.position.turn,
+                highlights={action.src: ERROR, action.dst: ERROR},
+                expected=expected,
+                detail=phrases.capitalise(error),
+            )
+        return self._restore_instruction(board)
+
+
+def _key(position) -> tuple:
+    return tuple(sorted(position.cells().items())), len(position.actions_this_turn)
+
+
+def _actions_left(actions: tuple[Action, ...]) -> str:
+    stones = sum(1 for a in actions if a.piece == STONE)
+    character = any(a.piece == CHARACTER for a in actions)
+    left = []
+    if stones < 2:
+        left.append("move a stone")
+    if not character:
+        left.append("move your character")
+    return " or ".join(left)
+
+
+def _single_action(expected: dict[str, str], board: dict[str, str]) -> Action | None:
+    """The one physical action that turns `expected` into `board`, if it looks like one."""
+    diff = phrases.BoardDiff.between(expected, board)
+    if len(diff.removed) == 1 and len(diff.added) == 1 and not diff.changed:
+        (src, was), (dst, now) = next(iter(diff.removed.items())), next(iter(diff.added.items()))
+        if was == now:
+            return Action(STONE, src, dst)
+    if len(diff.changed) == 2 and not diff.added and not diff.removed:
+        src = [c for c, (was, now) in diff.changed.items() if was.endswith("-character")]
+        dst = [c for c, (was, now) in diff.changed.items() if now.endswith("-character")]
+        if len(src) == 1 and len(dst) == 1:
+            return Action(CHARACTER, src[0], dst[0])
+    return None

@@ -1,0 +1,143 @@
+"""The Sensei referee driven by hand-made observations: actions in any order, DONE, wins."""
+
+from companion import games
+from companion.games.sensei import SenseiPosition
+from companion.records import Records
+from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import DONE, ERROR, PlayerInput
+
+
+class Table:
+    def __init__(self, position=None, records=None):
+        self.position = position or games.get("sensei").new()
+        self.board = dict(self.position.cells())
+        self.referee = Referee(self.position.copy(), records=records)
+        self.names = self.position.cell_names()
+        self.show()
+
+    def show(self, **changes):
+        for cell, kind in changes.items():
+            if kind is None:
+                self.board.pop(cell, None)
+            else:
+                self.board[cell] = kind
+        return self.referee.observe(observation_of(self.names, self.board))
+
+    def done(self, player=None):
+        return self.referee.handle(PlayerInput(DONE, player=player))
+
+    @property
+    def text(self):
+        return self.referee.instruction.text
+
+
+def test_actions_in_any_order_then_done_records_the_turn():
+    table = Table()
+    assert table.text == "Green: move a stone or your character"
+    events = table.show(b1=None, b4="green")
+    assert [e.data["action"] for e in events] == ["b1-b4"]
+    assert table.text == "Green: press DONE to end your turn"
+    # the character first lands on c1, then its stone cannot move - so c1 moved first
+    events = table.show(c1=None, c2="green")
+    events = table.show(d1="green", c2="green-character")
+    assert [e.data["action"] for e in events] == ["@d1-c2"]
+    assert "So far b1-b4 c1-c2 @d1-c2" in table.referee.instruction.detail
+    events = table.done()
+    assert events[0].kind == "move" and events[0].data["move"] == "b1-b4 c1-c2 @d1-c2"
+    assert table.text == "Red: move a stone or your character"
+
+
+def test_two_actions_between_two_looks_are_both_found():
+    table = Table()
+    events = table.show(b1=None, b3="green", f1=None, f5="green")
+    assert sorted(e.data["action"] for e in events) == ["b1-b3", "f1-f5"]
+
+
+def test_a_stone_moved_back_is_no_action():
+    table = Table()
+    table.show(b1=None, b4="green")
+    table.show(b4=None, b1="green")
+    assert table.referee.position.actions_this_turn == ()
+    assert table.done() == []  # DONE needs an action first
+    assert table.text == "Green: move a stone or your character"
+
+
+def test_illegal_actions_are_named():
+    table = Table()
+    events = table.show(d1=None, d3="green-character")  # the character's stone moves
+    assert events[0].kind == "illegal"
+    instruction = table.referee.instruction
+    assert instruction.detail == "The stone on d1 carries the character and cannot move"
+    assert instruction.text == (
+        "Take the green stone with its character off d3. "
+        "Put the green stone with its character back on d1"
+    )
+    assert instruction.highlights == {"d1": ERROR, "d3": ERROR}
+    table.show(d3=None, d1="green-character")
+    table.show(g1=None, g3="green")
+    table.show(b1=None, c2="green")  # diagonal (and one stone move left, so not b1-b2-c2)
+    assert table.referee.instruction.detail == "Stones move along a row or column, never diagonally"
+    assert table.done() == []  # no DONE on an illegal board
+    table.show(c2=None, b1="green", g3=None, g1="green")
+    table.show(a7=None, a5="red")  # the other player's stone
+    assert table.referee.instruction.detail == "The stone on a7 is red: it is Green's turn"
+
+
+def test_a_third_stone_move_is_refused():
+    table = Table()
+    table.show(a1=None, a3="green")
+    table.show(b1=None, b3="green")
+    table.show(c1=None, c3="green")
+    assert table.referee.instruction.detail == "You already moved two stones this turn"
+    assert table.referee.position.actions_this_turn != ()
+
+
+def test_character_home_wins_at_once(tmp_path):
+    records = Records(tmp_path / "r.sqlite3")
+    position = SenseiPosition.from_rows("""
+        g r r R r r r
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        G g g g g g .
+    """)
+    table = Table(position, records=records)
+    events = table.show(a1="green", a7="green-character")
+    assert [e.kind for e in events] == ["action", "move", "game-over"]
+    assert table.text == "Green wins"
+    assert "reached a7" in table.referee.instruction.detail
+    record = records.game(table.referee.game_id)
+    assert [m.text for m in record.moves] == ["@a1-a7"]
+    assert record.summary.status == "finished"
+
+
+def test_unfair_game_is_announced_with_the_reason():
+    position = SenseiPosition.from_rows("""
+        . . . R r r .
+        . . . . . . .
+        r r r . . . .
+        g g g G g g .
+        . . . . . . .
+        . . . . . . g
+        . . . . . . .
+    """)
+    table = Table(position)
+    table.show(g2=None, g3="green")
+    assert table.referee.instruction.kind == "move"  # not over until DONE ends the turn
+    events = table.done()
+    assert [e.kind for e in events] == ["move", "game-over"]
+    assert table.text == "Red wins"
+    assert "cannot be crossed" in table.referee.instruction.detail
+
+
+def test_restart_mid_turn_carries_on_with_the_actions_on_the_board(tmp_path):
+    path = tmp_path / "r.sqlite3"
+    table = Table(records=Records(path))
+    table.show(b1=None, b4="green")
+    game_id = table.referee.game_id
+    again = Referee.resume(Records(path), game_id)
+    again.observe(observation_of(table.names, table.board))
+    assert again.position.actions_this_turn == table.referee.position.actions_this_turn
+    assert again.instruction.text == "Green: press DONE to end your turn"
