@@ -49,7 +49,10 @@ def test_flips_and_self_flip_are_announced_and_awaited():
     table = Table(OPENING)
     events = table.show(d4="black")
     assert events[0].data == {
-        "move": "d4", "player": "black", "flips": ["c4"], "self_flip": True,
+        "move": "d4",
+        "player": "black",
+        "flips": ["c4"],
+        "self_flip": True,
     }
     instruction = table.referee.instruction
     assert instruction.text == "Turn c4 to black. Turn d4 to white"

@@ -307,7 +307,10 @@ class Referee:
         else:
             text = "The game is a draw"
         return Instruction(
-            text=text, kind="game-over", player=outcome.winner, detail=outcome.detail or outcome.reason
+            text=text,
+            kind="game-over",
+            player=outcome.winner,
+            detail=outcome.detail or outcome.reason,
         )
 
     def _request_undo(self, by: str | None) -> list[Event]:
@@ -407,7 +410,11 @@ def illegal_reason(position: Position, move: Any) -> str:
 
 
 def observation_of(
-    cell_names: list[str], occupied: dict[str, str], *, unknown: tuple[str, ...] = (), frame: int = 0
+    cell_names: list[str],
+    occupied: dict[str, str],
+    *,
+    unknown: tuple[str, ...] = (),
+    frame: int = 0,
 ) -> Observation:
     """An Observation of a board holding `occupied` (cell -> class), with `unknown` cells the
     reader was unsure of: what a front end without a camera (or a test) feeds the referee."""

@@ -115,7 +115,9 @@ class SenseiReferee(Referee):
         actions = position.actions_this_turn
         if not actions and not position.legal_actions():
             return Instruction(
-                text=f"{name} cannot move: press DONE to pass", kind="confirm", player=player,
+                text=f"{name} cannot move: press DONE to pass",
+                kind="confirm",
+                player=player,
                 expected=self.expected(),
             )
         highlights = {}
@@ -137,7 +139,8 @@ class SenseiReferee(Referee):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=f"So far {position.move_text(actions)}" + (f"; you may still {left}" if left else ""),
+            detail=f"So far {position.move_text(actions)}"
+            + (f"; you may still {left}" if left else ""),
         )
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
