@@ -53,6 +53,7 @@ PIECE_COLOURS: dict[str, BGR] = {
 FIGURINE_COLOUR: BGR = (215, 225, 232)  # Sensei's characters: an ivory figure on the stone
 CHARACTER_SUFFIX = "-character"
 PIECE_SCALE = 0.8  # stone radius / the cell's inscribed radius
+RETREAT_MM = 35.0  # how far the fingertips are from their target while reaching in or out
 
 SKIN_TONES: tuple[BGR, ...] = (
     (180, 200, 235),
@@ -211,6 +212,11 @@ class SimTable:
         self.nudged = move @ self.nudged
         self._board_cache.clear()
 
+    def px_per_mm(self) -> float:
+        """About how many picture pixels one millimetre of the mat spans."""
+        quad = self.mat_quad()
+        return float(np.linalg.norm(quad[1] - quad[0]) / self.layout.size[0])
+
     def cell_pixel(self, name: str) -> tuple[float, float]:
         """Where the centre of a cell is in the picture."""
         x, y = self.layout.cell(name).center
@@ -364,11 +370,12 @@ class SimTable:
         rng = self.rng
         width, height = self.size
         tx, ty = target
+        out = 0.08 * min(width, height)  # the shoulder is outside the picture
         edges = {
-            "bottom": (tx + rng.uniform(-0.3, 0.3) * width, height + 60),
-            "top": (tx + rng.uniform(-0.3, 0.3) * width, -60),
-            "left": (-60, ty + rng.uniform(-0.3, 0.3) * height),
-            "right": (width + 60, ty + rng.uniform(-0.3, 0.3) * height),
+            "bottom": (tx + rng.uniform(-0.3, 0.3) * width, height + out),
+            "top": (tx + rng.uniform(-0.3, 0.3) * width, -out),
+            "left": (-out, ty + rng.uniform(-0.3, 0.3) * height),
+            "right": (width + out, ty + rng.uniform(-0.3, 0.3) * height),
         }
         names = list(edges)
         edge = names[int(rng.integers(0, len(names)))]
@@ -378,7 +385,7 @@ class SimTable:
         rng = self.rng
         ex, ey = entry
         tip = (ex + (target[0] - ex) * reach, ey + (target[1] - ey) * reach)
-        scale = np.linalg.norm(self.mat_quad()[1] - self.mat_quad()[0]) / self.layout.size[0]
+        scale = self.px_per_mm()
         glove = (
             SLEEVE_COLOURS[int(rng.integers(0, len(SLEEVE_COLOURS)))]
             if rng.random() < 0.2
@@ -581,19 +588,23 @@ class SimTable:
         points = np.array([self.cell_pixel(c) for c in changed])
         target = tuple(points.mean(axis=0))
         first = self.hand_towards(target, 1.0)
+        # The fingertips come in along the arm and stop over the target; on the way in and out
+        # they stay within RETREAT_MM of it, so every hand frame has the hand over the board.
+        ex, ey = first.entry
+        length = max(math.hypot(target[0] - ex, target[1] - ey), 1.0)
+        retreat = min(RETREAT_MM * self.px_per_mm(), 0.9 * length)
+        ux, uy = (target[0] - ex) / length, (target[1] - ey) / length
         n_in = max(1, hand_frames // 2)
         n_out = max(1, hand_frames - n_in)
         for i in range(hand_frames):
             if i < n_in:
-                reach, board = 0.55 + 0.45 * (i + 1) / n_in, before
+                back, board = 1.0 - (i + 1) / n_in, before
             else:
-                reach, board = 1.0 - 0.45 * (i - n_in + 1) / n_out, after
+                back, board = (i - n_in + 1) / n_out, after
+            tip = (target[0] - ux * retreat * back, target[1] - uy * retreat * back)
             pose = HandPose(
                 entry=first.entry,
-                tip=(
-                    first.entry[0] + (target[0] - first.entry[0]) * reach,
-                    first.entry[1] + (target[1] - first.entry[1]) * reach,
-                ),
+                tip=tip,
                 width=first.width,
                 skin=first.skin,
                 sleeve=first.sleeve,

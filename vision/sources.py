@@ -28,9 +28,11 @@ tries, at most twice a second, to open it again; the referee keeps running meanw
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -107,6 +109,17 @@ def open_source(spec: str) -> FrameSource:
     raise UserError(f"unknown camera source {spec!r}: {SPEC_HELP}")
 
 
+@contextlib.contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """Silence OpenCV's own warnings while opening devices: our UserError says it better."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 def is_black(frame: np.ndarray, level: float = 12.0) -> bool:
     """A frame with (almost) no light in it: a covered lens or a camera glitch."""
     small = frame[::8, ::8]
@@ -147,7 +160,8 @@ class CameraSource(_Source):
             )
 
     def _open(self) -> Any:
-        capture = cv2.VideoCapture(self.device)
+        with quiet_opencv():
+            capture = cv2.VideoCapture(self.device)
         if not capture.isOpened():
             capture.release()
             return None
@@ -276,7 +290,8 @@ class VideoFileSource(_Source):
         if not Path(path).is_file():
             raise UserError(f"video file {path!r} does not exist")
         self.path = path
-        self._capture = cv2.VideoCapture(path)
+        with quiet_opencv():
+            self._capture = cv2.VideoCapture(path)
         if not self._capture.isOpened():
             self._capture.release()
             raise UserError(f"cannot read video {path!r}: not a video OpenCV can decode")

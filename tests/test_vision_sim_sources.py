@@ -1,0 +1,173 @@
+"""Camera sources (vision.sources): every spec, its errors, endings and a camera that vanishes."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import UserError
+from vision.sources import (
+    CameraSource,
+    FrameSource,
+    ImageDirSource,
+    VideoFileSource,
+    is_black,
+    open_source,
+)
+
+
+def write_video(path, frames: int = 5, size=(64, 48)) -> None:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, size)
+    assert writer.isOpened()
+    for i in range(frames):
+        writer.write(np.full((size[1], size[0], 3), 30 + i * 40, np.uint8))
+    writer.release()
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("", "no camera source"),
+        ("webcam", "unknown camera source"),
+        ("usb:first", "usb:N needs a camera number"),
+        ("usb:97", "cannot open camera usb:97"),
+        ("/dev/video-not-here", "cannot open camera /dev/video-not-here"),
+        ("file:", "file: needs a video file"),
+        ("file:/no/such/video.mp4", "does not exist"),
+        ("dir:", "dir: needs a folder"),
+        ("dir:/no/such/folder/*.png", "no images match"),
+        ("sim:", "sim: needs a layout"),
+        ("sim:chess", "unknown layout"),
+        ("sim:arimaa?speed=3", "unknown sim option 'speed'"),
+        ("sim:arimaa?seed=x", "must be a number"),
+        ("sim:arimaa?size=big", "must be WxH"),
+    ],
+)
+def test_bad_specs_are_user_errors_that_say_what_to_do(spec, words):
+    with pytest.raises(UserError, match=words):
+        open_source(spec)
+
+
+def test_picamera_off_a_pi_names_the_way_out():
+    with pytest.raises(UserError) as err:
+        open_source("picamera")
+    message = str(err.value)
+    assert "picamera2 is not installed" in message
+    assert "usb:0" in message and "sim:" in message
+
+
+def test_video_file_plays_once_then_ends(tmp_path):
+    path = tmp_path / "game.avi"
+    write_video(path, frames=5)
+    with open_source(f"file:{path}") as source:
+        assert isinstance(source, VideoFileSource) and isinstance(source, FrameSource)
+        frames = [source.read() for _ in range(5)]
+        assert all(f is not None and f.shape == (48, 64, 3) for f in frames)
+        assert frames[0].mean() < frames[4].mean()
+        assert source.read() is None
+        assert source.ended
+        assert source.read() is None  # None forever after the end
+
+
+def test_a_file_that_is_not_a_video(tmp_path):
+    path = tmp_path / "notes.avi"
+    path.write_text("not a video")
+    with pytest.raises(UserError, match="not a video OpenCV can decode"):
+        open_source(f"file:{path}")
+
+
+def test_image_folder_in_sorted_order(tmp_path):
+    for name, level in (("b.png", 200), ("a.png", 100), ("c.jpg", 50)):
+        cv2.imwrite(str(tmp_path / name), np.full((20, 30, 3), level, np.uint8))
+    (tmp_path / "readme.txt").write_text("ignored")
+    for spec in (f"dir:{tmp_path}", f"dir:{tmp_path}/*"):
+        source = open_source(spec)
+        assert isinstance(source, ImageDirSource)
+        levels = []
+        while not source.ended:
+            levels.append(int(source.read().mean()))
+        assert levels == [100, 200, 50]
+        assert source.read() is None
+
+
+def test_a_broken_image_in_the_folder_is_named(tmp_path):
+    (tmp_path / "a.png").write_bytes(b"\x89PNG broken")
+    source = open_source(f"dir:{tmp_path}/*.png")
+    with pytest.raises(UserError, match="a.png"):
+        source.read()
+
+
+def test_a_camera_that_vanishes_returns_none_then_reopens(tmp_path):
+    # A device path that runs dry behaves like a camera that went away: read() gives None
+    # (never raises) and the source opens the device again once it answers.
+    path = tmp_path / "camera.avi"
+    write_video(path, frames=3)
+    camera = CameraSource(str(path), reopen_after=2, retry_seconds=0.0)
+    got = [camera.read() for _ in range(8)]
+    kinds = ["frame" if f is not None else None for f in got]
+    assert kinds[:3] == ["frame"] * 3
+    assert kinds[3:5] == [None, None]  # the camera went quiet
+    assert "frame" in kinds[5:]  # ... and came back
+    assert camera.reopens == 1
+    camera.close()
+    assert camera.read() is None
+
+
+def test_a_camera_whose_device_disappears_keeps_trying(tmp_path):
+    path = tmp_path / "camera.avi"
+    write_video(path, frames=2)
+    camera = CameraSource(str(path), reopen_after=1, retry_seconds=0.0)
+    path.unlink()  # unplugged
+    frames = [camera.read() for _ in range(6)]
+    assert all(f is None for f in frames[2:])
+    write_video(path, frames=2)  # plugged back in
+    assert any(camera.read() is not None for _ in range(3))
+    camera.close()
+
+
+def test_sim_source_plays_its_script_and_ends(tmp_path):
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"a1": "gold"}, {"cells": {"a2": "gold"}}]))
+    spec = f"sim:arimaa?seed=2&size=320x180&still=3&hand=2&script={script}"
+    with open_source(spec) as source:
+        truth = []
+        while True:
+            frame = source.read()
+            if source.ended:
+                break
+            assert frame.shape == (180, 320, 3)
+            truth.append((source.truth_hand, dict(source.truth_cells)))
+    assert len(truth) == 3 + 2 + 3
+    assert [hand for hand, _ in truth] == [False] * 3 + [True] * 2 + [False] * 3
+    assert truth[0][1] == {"a1": "gold"} and truth[-1][1] == {"a2": "gold"}
+
+
+def test_sim_script_errors_name_the_board_and_cell(tmp_path):
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"a1": "gold"}, {"z9": "gold"}]))
+    with pytest.raises(UserError, match="board 2 .* no cell 'z9'"):
+        open_source(f"sim:arimaa?script={script}")
+    script.write_text("[")
+    with pytest.raises(UserError, match="not valid JSON"):
+        open_source(f"sim:arimaa?script={script}")
+
+
+def test_sim_dropped_and_black_frames():
+    with open_source("sim:arinama5?size=320x180&drop=1") as source:
+        assert all(source.read() is None for _ in range(5))
+        assert not source.ended
+    with open_source("sim:arinama5?size=320x180&black=1") as source:
+        frames = [source.read() for _ in range(3)]
+        assert all(is_black(f) for f in frames)
+    with open_source("sim:arinama5?size=320x180") as source:
+        assert not is_black(source.read())
+
+
+def test_sim_loop_never_ends():
+    with open_source("sim:arinama5?size=160x90&moves=1&still=1&hand=1&loop=1") as source:
+        for _ in range(12):
+            source.read()
+        assert not source.ended
