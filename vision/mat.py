@@ -1,7 +1,8 @@
 """Printable mats: a layout drawn as an image, and written as PNG or PDF.
 
-The mat is white paper with the board in a pale sand tone (so white and black stones both stand
-out against it and a bright lamp does not wash it out to pure white), dark cell lines, small
+The mat is white paper with the board in a mid wood tone - dark enough that a bright lamp never
+washes it out to pure white (a camera clips at 255; the reader needs the board's own colour
+as its light reference), light enough that black stones stand out - dark cell lines, small
 cell names in a corner of each cell, the marks of the game (Arimaa's traps, Sensei's pits,
 Aranea's web), and the four ArUco markers in white quiet zones outside the board's corners.
 
@@ -27,11 +28,11 @@ from companion.errors import UserError
 from vision.layouts import MARKER_GAP, QUIET_ZONE, Layout
 
 PAPER_WHITE = (255, 255, 255)
-BOARD_TONE = (170, 206, 228)  # BGR of a pale sand: the board's background
+BOARD_TONE = (112, 138, 150)  # BGR of a mid wood tone: the board's background, < 155 per channel
 LINE_COLOUR = (50, 45, 40)
-TRAP_COLOUR = (95, 120, 200)  # terracotta corners around Arimaa's traps
-PIT_COLOUR = (70, 70, 70)  # dark corners around Sensei's Storm pits
-LABEL_COLOUR = (95, 110, 125)
+TRAP_COLOUR = (60, 75, 170)  # terracotta corners around Arimaa's traps
+PIT_COLOUR = (45, 45, 45)  # dark corners around Sensei's Storm pits
+LABEL_COLOUR = (60, 75, 85)
 MARK_INNER = 0.8  # marks fill a cell outside this fraction of its inner circle
 LINE_WIDTH_MM = 0.6
 
