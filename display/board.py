@@ -1,0 +1,246 @@
+"""A diagram of the physical board: cells, marks, pieces and highlighted cells.
+
+Drawn from `companion.geometry.board_geometry` (millimetres, first player at the bottom), the
+same description the camera and the SVG export use, so all four boards - grids, Arimaa's traps,
+Sensei's pits, Aranea's web - come out of one function. `BoardView` remembers where each cell
+landed on the screen, for hit-testing and for tests that check a highlighted cell's pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from companion.geometry import BoardGeometry, CellShape
+from companion.observation import EMPTY, UNKNOWN
+from display import theme
+
+
+@dataclass
+class BoardView:
+    """Where a board was drawn: mm -> px is `origin + scale * point`."""
+
+    geometry: BoardGeometry
+    rect: pygame.Rect
+    scale: float = 1.0
+    origin: tuple[float, float] = (0.0, 0.0)
+    cell_polygons: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    def to_px(self, point: tuple[float, float]) -> tuple[int, int]:
+        return (round(self.origin[0] + point[0] * self.scale), round(self.origin[1] + point[1] * self.scale))
+
+    def cell_center(self, name: str) -> tuple[int, int]:
+        return self.to_px(self.geometry.cell(name).center)
+
+    def cell_at(self, pos: tuple[int, int]) -> str | None:
+        """The cell under a screen point, or None."""
+        x = (pos[0] - self.origin[0]) / self.scale
+        y = (pos[1] - self.origin[1]) / self.scale
+        for cell in self.geometry.cells:
+            if _inside((x, y), cell.polygon):
+                return cell.name
+        return None
+
+
+def fit(geometry: BoardGeometry, rect: pygame.Rect, flip: bool = False) -> BoardView:
+    """The largest scale at which the board fits `rect`, centred."""
+    scale = min(rect.width / geometry.width, rect.height / geometry.height)
+    ox = rect.left + (rect.width - geometry.width * scale) / 2
+    oy = rect.top + (rect.height - geometry.height * scale) / 2
+    return BoardView(geometry, pygame.Rect(rect), scale, (ox, oy))
+
+
+def draw_board(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    geometry: BoardGeometry,
+    cells: dict[str, str] | None = None,
+    highlights: dict[str, str] | None = None,
+    *,
+    labels: bool = True,
+) -> BoardView:
+    """Draw the board inside `rect`; `cells` maps cell -> piece class (as `Position.cells()`
+    or an Observation), `highlights` cell -> role (companion.referee.protocol)."""
+    view = fit(geometry, rect)
+    board_rect = pygame.Rect(
+        round(view.origin[0]), round(view.origin[1]), round(geometry.width * view.scale), round(geometry.height * view.scale)
+    )
+    pygame.draw.rect(surface, theme.BOARD, board_rect, border_radius=max(2, round(view.scale * 3)))
+    line = max(1, round(view.scale * 0.6))
+
+    for mark in geometry.marks:
+        points = [view.to_px(p) for p in mark.polygon]
+        if len(points) < 3:
+            continue
+        if mark.kind == "trap":
+            pygame.draw.polygon(surface, (196, 160, 112), points)
+        elif mark.kind == "pit":
+            pygame.draw.polygon(surface, (120, 92, 60), points)
+        elif mark.kind in ("ring", "centre"):
+            pygame.draw.lines(surface, theme.BOARD_LINE, True, points, line)
+
+    for cell in geometry.cells:
+        points = [view.to_px(p) for p in cell.polygon]
+        view.cell_polygons[cell.name] = points
+        pygame.draw.polygon(surface, theme.BOARD_LINE, points, line)
+
+    if labels:
+        _draw_labels(surface, view)
+
+    cells = cells or {}
+    highlights = highlights or {}
+    for name, role in highlights.items():
+        if name in view.cell_polygons:
+            _draw_highlight_under(surface, view, geometry.cell(name), role)
+    for name, piece in cells.items():
+        if name in view.cell_polygons and piece != EMPTY:
+            _draw_piece(surface, view, geometry.cell(name), piece)
+    for name, role in highlights.items():
+        if name in view.cell_polygons:
+            _draw_highlight_over(surface, view, geometry.cell(name), role)
+    return view
+
+
+def _draw_labels(surface: pygame.Surface, view: BoardView) -> None:
+    """Cell names, small and faint, in the corner of each cell (helps players match the
+    instruction "turn d4" to the board); skipped when the cells are too small to read them."""
+    from display.paint import font
+
+    cells = view.geometry.cells
+    if not cells:
+        return
+    size = round(min(c.radius for c in cells) * view.scale * 0.42)
+    if size < 10:
+        return
+    f = font(size)
+    for cell in cells:
+        image = f.render(cell.name, True, (150, 122, 84))
+        xs = [p[0] for p in view.cell_polygons[cell.name]]
+        ys = [p[1] for p in view.cell_polygons[cell.name]]
+        if len(cell.polygon) == 4:  # grid square: top-left corner
+            pos = image.get_rect(topleft=(min(xs) + 3, min(ys) + 2))
+        else:  # web sector: below the centre
+            cx, cy = view.cell_center(cell.name)
+            pos = image.get_rect(center=(cx, cy + round(cell.radius * view.scale * 0.55)))
+        surface.blit(image, pos)
+
+
+def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece: str) -> None:
+    centre = view.to_px(cell.center)
+    r = max(3, round(cell.radius * view.scale * 0.78))
+    if piece == UNKNOWN:
+        pygame.draw.circle(surface, (140, 140, 140), centre, r, width=max(2, r // 5))
+        from display.paint import font
+
+        image = font(max(10, r)).render("?", True, (80, 80, 80))
+        surface.blit(image, image.get_rect(center=centre))
+        return
+    fill, rim = theme.PIECES.get(piece, theme.UNKNOWN_PIECE)
+    pygame.draw.circle(surface, (0, 0, 0), (centre[0] + max(1, r // 10), centre[1] + max(1, r // 10)), r)
+    pygame.draw.circle(surface, fill, centre, r)
+    pygame.draw.circle(surface, rim, centre, r, width=max(2, r // 7))
+    if piece.endswith("-character"):  # Sensei: a figurine stands on the stone
+        head = max(2, r // 3)
+        pygame.draw.circle(surface, (250, 246, 230), (centre[0], centre[1] - head // 2), head)
+        pygame.draw.rect(
+            surface, (250, 246, 230), pygame.Rect(centre[0] - head, centre[1], 2 * head, head), border_radius=head // 2
+        )
+
+
+def _draw_highlight_under(surface: pygame.Surface, view: BoardView, cell: CellShape, role: str) -> None:
+    """The tinted, patterned fill of a highlighted cell (under the piece)."""
+    style = theme.HIGHLIGHTS.get(role)
+    if style is None:
+        return
+    points = view.cell_polygons[cell.name]
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    box = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
+    local = [(x - box.left, y - box.top) for x, y in points]
+    pygame.draw.polygon(layer, (*style.colour, 110), local)
+    stroke = max(2, round(view.scale * 1.6))
+    if style.pattern == "stripes":
+        step = max(6, round(view.scale * 6))
+        for k in range(-box.height, box.width, step):
+            pygame.draw.line(layer, (*style.colour, 255), (k, box.height), (k + box.height, 0), stroke)
+    elif style.pattern == "dots":
+        step = max(6, round(view.scale * 6))
+        for y in range(step // 2, box.height, step):
+            for x in range(step // 2, box.width, step):
+                pygame.draw.circle(layer, (*style.colour, 255), (x, y), max(2, stroke))
+    # clip the pattern to the cell's outline
+    mask = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), local)
+    layer.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    surface.blit(layer, box)
+
+
+def _draw_highlight_over(surface: pygame.Surface, view: BoardView, cell: CellShape, role: str) -> None:
+    """The outline/cross/ring of a highlight (over the piece, so it is never hidden)."""
+    style = theme.HIGHLIGHTS.get(role)
+    if style is None:
+        return
+    points = view.cell_polygons[cell.name]
+    width = max(3, round(view.scale * 1.8))
+    centre = view.to_px(cell.center)
+    r = max(4, round(cell.radius * view.scale))
+    if style.pattern in ("outline", "stripes", "dots"):
+        pygame.draw.polygon(surface, style.colour, points, width)
+    elif style.pattern == "dotted":
+        _dashed_polygon(surface, style.colour, points, width, dash=width, gap=width * 2)
+    elif style.pattern == "ring":
+        _dashed_circle(surface, style.colour, centre, round(r * 0.9), width)
+        pygame.draw.polygon(surface, style.colour, points, max(2, width // 2))
+    elif style.pattern == "cross":
+        d = round(r * 0.7)
+        for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
+            pygame.draw.line(surface, (255, 255, 255), _add(centre, a), _add(centre, b), width + 4)
+            pygame.draw.line(surface, style.colour, _add(centre, a), _add(centre, b), width)
+        pygame.draw.polygon(surface, style.colour, points, width)
+
+
+def _add(p: tuple[int, int], d: tuple[int, int]) -> tuple[int, int]:
+    return (p[0] + d[0], p[1] + d[1])
+
+
+def _dashed_polygon(surface, colour, points, width, dash, gap) -> None:
+    import math
+
+    for i, a in enumerate(points):
+        b = points[(i + 1) % len(points)]
+        length = math.dist(a, b)
+        if length == 0:
+            continue
+        t = 0.0
+        while t < length:
+            e = min(length, t + dash)
+            p = (a[0] + (b[0] - a[0]) * t / length, a[1] + (b[1] - a[1]) * t / length)
+            q = (a[0] + (b[0] - a[0]) * e / length, a[1] + (b[1] - a[1]) * e / length)
+            pygame.draw.line(surface, colour, p, q, width)
+            t += dash + gap
+
+
+def _dashed_circle(surface, colour, centre, radius, width, segments: int = 16) -> None:
+    import math
+
+    for i in range(segments):
+        if i % 2:
+            continue
+        a0 = 2 * math.pi * i / segments
+        a1 = 2 * math.pi * (i + 1) / segments
+        rect = pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius, 2 * radius)
+        pygame.draw.arc(surface, colour, rect, a0, a1, width)
+
+
+def _inside(point: tuple[float, float], polygon: tuple[tuple[float, float], ...]) -> bool:
+    x, y = point
+    inside = False
+    n = len(polygon)
+    for i in range(n):
+        x1, y1 = polygon[i]
+        x2, y2 = polygon[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            inside = not inside
+    return inside

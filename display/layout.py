@@ -1,0 +1,69 @@
+"""How a page divides the screen, landscape or portrait.
+
+Landscape (800x480): a header bar, the board as a square on the left, a side panel on the
+right for the instruction and the buttons. Portrait (720x1280): header, the board across the
+full width, the panel below it. Pages ask for these rectangles instead of hard-coding pixels,
+so every page adapts to any panel size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from display import theme
+from display.paint import Painter
+
+
+@dataclass(frozen=True)
+class Frame:
+    header: pygame.Rect
+    board: pygame.Rect  # the square-ish area for a diagram or camera view
+    panel: pygame.Rect  # text and buttons
+    body: pygame.Rect  # everything under the header (for pages without a board)
+
+
+def frame(size: tuple[int, int], painter: Painter, *, board_share: float = 0.58) -> Frame:
+    w, h = size
+    m = painter.m
+    pad = m.gap
+    header = pygame.Rect(0, 0, w, m.mm(9.5))
+    body = pygame.Rect(pad, header.bottom + pad, w - 2 * pad, h - header.bottom - 2 * pad)
+    if w >= h:  # landscape: board left, panel right
+        side = min(body.height, round(body.width * board_share))
+        board = pygame.Rect(body.left, body.top, side, body.height)
+        panel = pygame.Rect(board.right + pad, body.top, body.right - board.right - pad, body.height)
+    else:  # portrait: board on top, panel below
+        side = min(body.width, round(body.height * board_share))
+        board = pygame.Rect(body.left, body.top, body.width, side)
+        panel = pygame.Rect(body.left, board.bottom + pad, body.width, body.bottom - board.bottom - pad)
+    return Frame(header, board, panel, body)
+
+
+def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = "") -> None:
+    """The top bar: the page title on the left, a short status on the right."""
+    pygame.draw.rect(painter.surface, theme.PANEL, rect)
+    m = painter.m
+    painter.text(title, (rect.left + m.gap * 2, rect.centery), m.font_body, bold=True, anchor="midleft")
+    if right:
+        painter.text(right, (rect.right - m.gap * 2, rect.centery), m.font_small, theme.MUTED, anchor="midright")
+
+
+def button_bar(
+    painter: Painter, rect: pygame.Rect, count: int, min_width_mm: float = 22.0
+) -> list[pygame.Rect]:
+    """`count` button boxes along the bottom of `rect` (one row, or two when narrow)."""
+    m = painter.m
+    h = m.button_height
+    min_w = m.mm(min_width_mm)
+    per_row = max(1, min(count, (rect.width + m.gap) // (min_w + m.gap)))
+    rows = -(-count // per_row)
+    boxes: list[pygame.Rect] = []
+    top = rect.bottom - rows * h - (rows - 1) * m.gap
+    for r in range(rows):
+        n = min(per_row, count - r * per_row)
+        w = (rect.width - (n - 1) * m.gap) // n
+        y = top + r * (h + m.gap)
+        boxes += [pygame.Rect(rect.left + i * (w + m.gap), y, w, h) for i in range(n)]
+    return boxes

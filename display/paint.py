@@ -1,0 +1,191 @@
+"""The small drawing kit every page uses: text that fits, buttons that register as touch
+targets, and swatches. Sizes come from `display.theme.Metrics` (millimetres on the glass).
+
+Text is rendered with pygame's bundled font (`pygame.font.Font(None, size)`), which ships with
+pygame-ce, so a fresh Pi or CI needs no system fonts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from display import theme
+from display.theme import Colour, Metrics
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a tap or a button asks for; the app decides what it means on the current page."""
+
+    kind: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Target:
+    rect: pygame.Rect
+    action: Action
+    label: str = ""
+
+
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    key = (size, bold)
+    if key not in _fonts:
+        f = pygame.font.Font(None, size)
+        f.bold = bold
+        _fonts[key] = f
+    return _fonts[key]
+
+
+class Painter:
+    """Draws on one surface and remembers the touch targets drawn (in order)."""
+
+    def __init__(self, surface: pygame.Surface, metrics: Metrics) -> None:
+        self.surface = surface
+        self.m = metrics
+        self.targets: list[Target] = []
+        self.texts: list[str] = []  # every string rendered, in order: what tests read back
+        self.board_view = None  # display.board.BoardView of the page's diagram, if it has one
+        self.instruction_rect: pygame.Rect | None = None  # where the big instruction went
+
+    # -- text ---------------------------------------------------------------------------------
+    def text(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        size: int,
+        colour: Colour = theme.TEXT,
+        *,
+        bold: bool = False,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
+        image = font(size, bold).render(text, True, colour)
+        rect = image.get_rect(**{anchor: pos})
+        self.surface.blit(image, rect)
+        self.texts.append(text)
+        return rect
+
+    def wrapped(
+        self,
+        text: str,
+        rect: pygame.Rect,
+        size: int,
+        colour: Colour = theme.TEXT,
+        *,
+        bold: bool = False,
+        min_size: int | None = None,
+        align: str = "left",
+        valign: str = "top",
+    ) -> pygame.Rect:
+        """Text broken into lines inside `rect`, shrunk (down to `min_size`) until it fits."""
+        min_size = min_size or max(8, size * 2 // 3)
+        while True:
+            lines = wrap(text, font(size, bold), rect.width)
+            line_h = font(size, bold).get_linesize()
+            if len(lines) * line_h <= rect.height or size <= min_size:
+                break
+            size = max(min_size, size - 2)
+        total = len(lines) * line_h
+        y = rect.top if valign == "top" else rect.top + max(0, (rect.height - total) // 2)
+        used = pygame.Rect(rect.left, y, 0, 0)
+        for line in lines:
+            if y + line_h > rect.bottom + line_h // 3:
+                break  # never draw outside the box
+            image = font(size, bold).render(line, True, colour)
+            if align == "center":
+                r = image.get_rect(midtop=(rect.centerx, y))
+            else:
+                r = image.get_rect(topleft=(rect.left, y))
+            self.surface.blit(image, r)
+            used = used.union(r) if used.width else r
+            y += line_h
+        self.texts.append(text)
+        return used
+
+    # -- shapes -------------------------------------------------------------------------------
+    def panel(self, rect: pygame.Rect, colour: Colour = theme.PANEL, radius: int | None = None) -> None:
+        pygame.draw.rect(self.surface, colour, rect, border_radius=self.m.mm(2) if radius is None else radius)
+
+    def button(
+        self,
+        rect: pygame.Rect,
+        label: str,
+        action: Action,
+        *,
+        style: str = "normal",  # "normal", "primary", "selected", "disabled"
+        size: int | None = None,
+    ) -> Target:
+        """A labelled touch target; never smaller than 9 mm (it grows to fit if needed)."""
+        rect = pygame.Rect(rect)
+        if rect.height < self.m.target:
+            rect.inflate_ip(0, self.m.target - rect.height)
+        if rect.width < self.m.target:
+            rect.inflate_ip(self.m.target - rect.width, 0)
+        colour = {
+            "primary": theme.BUTTON_PRIMARY,
+            "selected": theme.BUTTON_SELECTED,
+            "disabled": theme.BUTTON_DISABLED,
+        }.get(style, theme.BUTTON)
+        self.panel(rect, colour)
+        if style == "selected":  # not colour alone: a white frame as well
+            pygame.draw.rect(self.surface, theme.TEXT, rect, width=max(2, self.m.mm(0.7)), border_radius=self.m.mm(2))
+        text_colour = theme.MUTED if style == "disabled" else theme.TEXT
+        label_size = size or self.m.font_body
+        inner = rect.inflate(-self.m.mm(2), -self.m.mm(1))
+        while font(label_size, True).size(label)[0] > inner.width and label_size > self.m.font_small * 2 // 3:
+            label_size -= 2
+        self.text(label, rect.center, label_size, text_colour, bold=True, anchor="center")
+        target = Target(rect, action, label)
+        if style != "disabled":
+            self.targets.append(target)
+        return target
+
+    def swatch(self, centre: tuple[int, int], radius: int, piece_class: str) -> None:
+        fill, rim = theme.PIECES.get(piece_class, theme.UNKNOWN_PIECE)
+        pygame.draw.circle(self.surface, theme.TEXT, centre, radius + 2)  # visible on dark too
+        pygame.draw.circle(self.surface, fill, centre, radius)
+        pygame.draw.circle(self.surface, rim, centre, radius, width=max(2, radius // 6))
+
+    def hit(self, pos: tuple[int, int]) -> Action | None:
+        """The action under a tap (the last drawn target wins where they overlap)."""
+        for target in reversed(self.targets):
+            if target.rect.collidepoint(pos):
+                return target.action
+        return None
+
+
+def wrap(text: str, f: pygame.font.Font, width: int) -> list[str]:
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if f.size(candidate)[0] <= width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def row(rect: pygame.Rect, count: int, gap: int) -> list[pygame.Rect]:
+    """`rect` split into `count` equal boxes side by side."""
+    if count <= 0:
+        return []
+    w = (rect.width - gap * (count - 1)) // count
+    return [pygame.Rect(rect.left + i * (w + gap), rect.top, w, rect.height) for i in range(count)]
+
+
+def column(rect: pygame.Rect, count: int, gap: int, height: int | None = None) -> list[pygame.Rect]:
+    """`rect` split into `count` boxes stacked (each `height` tall, or equal shares)."""
+    if count <= 0:
+        return []
+    h = height or (rect.height - gap * (count - 1)) // count
+    return [pygame.Rect(rect.left, rect.top + i * (h + gap), rect.width, h) for i in range(count)]

@@ -1,0 +1,49 @@
+"""Game over: who won and why, over the final board; new game, review, or home."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from companion.geometry import BoardGeometry
+from display import theme
+from display.board import draw_board
+from display.layout import button_bar, draw_header, frame
+from display.paint import Action, Painter
+
+
+@dataclass
+class GameOverModel:
+    title: str  # "Arinama"
+    geometry: BoardGeometry
+    cells: dict[str, str]
+    headline: str  # "White wins"
+    detail: str  # "Full board: 14 stones to 11"
+    winner: str | None  # piece class of the winner for the swatch (None: draw)
+    moves: int = 0
+
+
+def draw(p: Painter, model: GameOverModel) -> None:
+    m = p.m
+    p.surface.fill(theme.BACKGROUND)
+    f = frame(p.surface.get_size(), p)
+    draw_header(p, f.header, f"{model.title} · game over", f"{model.moves} moves")
+    p.board_view = draw_board(p.surface, f.board, model.geometry, model.cells, {})
+    panel = f.panel
+    y = panel.top + m.gap
+    if model.winner:
+        r = m.mm(6)
+        p.swatch((panel.centerx, y + r), r, theme.PLAYER_CLASS.get(model.winner, model.winner))
+        y += 2 * r + m.gap * 2
+    boxes = button_bar(p, panel, 3)
+    text_box = pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y - m.gap)
+    used = p.wrapped(model.headline, text_box, m.font_huge, bold=True, align="center")
+    p.instruction_rect = used
+    if model.detail:
+        detail_box = pygame.Rect(panel.left, used.bottom + m.gap, panel.width, text_box.bottom - used.bottom - m.gap)
+        p.wrapped(model.detail, detail_box, m.font_body, theme.MUTED, align="center", min_size=m.font_small)
+    for box, (label, kind, style) in zip(
+        boxes, [("Home", "home", "normal"), ("Review", "review", "normal"), ("New game", "new-game", "primary")], strict=True
+    ):
+        p.button(box, label, Action(kind), style=style)

@@ -1,0 +1,101 @@
+"""Review: the recorded games, and one game stepped through move by move with its diagram.
+
+By touch: the arrows (first, back, forward, last) and the list. By the table buttons: DONE
+steps forward, ROLL steps back, BACK leaves (the app maps them), so a game can be replayed
+without reaching for the screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from companion.geometry import BoardGeometry
+from display import theme
+from display.board import draw_board
+from display.layout import button_bar, draw_header, frame
+from display.paint import Action, Painter, column
+
+
+@dataclass
+class ReviewListModel:
+    games: list[tuple[int, str, str]]  # (id, "#12 Arinama", "finished · 34 moves · white wins")
+    page: int = 0
+    per_page: int = 4
+
+
+def draw_list(p: Painter, model: ReviewListModel) -> None:
+    m = p.m
+    w, h = p.surface.get_size()
+    p.surface.fill(theme.BACKGROUND)
+    f = frame((w, h), p)
+    draw_header(p, f.header, "Review games", f"{len(model.games)} recorded")
+    body = f.body
+    bar = pygame.Rect(body.left, body.bottom - m.button_height, body.width, m.button_height)
+    boxes = button_bar(p, bar, 3)
+    list_area = pygame.Rect(body.left, body.top, body.width, bar.top - body.top - m.gap)
+    row_h = m.mm(13)
+    per_page = max(1, (list_area.height + m.gap) // (row_h + m.gap))
+    model.per_page = per_page
+    pages = max(1, -(-len(model.games) // per_page))
+    page = min(model.page, pages - 1)
+    shown = model.games[page * per_page : (page + 1) * per_page]
+    if not shown:
+        p.wrapped("No games recorded yet. Play one and it appears here.", list_area, m.font_large, theme.MUTED, align="center", valign="middle")
+    for box, (game_id, title, line) in zip(column(list_area, len(shown), m.gap, row_h), shown, strict=True):
+        target = p.button(box, "", Action("open-game", game_id))
+        inner = target.rect.inflate(-m.mm(4), -m.mm(1.5))
+        p.text(title, inner.topleft, m.font_body, bold=True)
+        p.text(line, inner.bottomleft, m.font_small, theme.MUTED, anchor="bottomleft")
+    p.button(boxes[0], "Back", Action("back"))
+    p.button(boxes[1], "Newer", Action("page", page - 1), style="normal" if page > 0 else "disabled")
+    p.button(boxes[2], "Older", Action("page", page + 1), style="normal" if page + 1 < pages else "disabled")
+
+
+@dataclass
+class ReviewGameModel:
+    title: str  # "#12 Arinama"
+    geometry: BoardGeometry
+    boards: list[dict[str, str]]  # the cells after 0, 1, 2, ... moves
+    moves: list[str]  # move texts, moves[i] leads to boards[i + 1]
+    ply: int = 0  # which board is shown
+    result: str = ""  # "white wins (full-board)"
+    highlights: dict[str, str] = field(default_factory=dict)
+
+
+def draw_game(p: Painter, model: ReviewGameModel) -> None:
+    m = p.m
+    p.surface.fill(theme.BACKGROUND)
+    f = frame(p.surface.get_size(), p)
+    ply = max(0, min(model.ply, len(model.boards) - 1))
+    draw_header(p, f.header, model.title, f"move {ply} of {len(model.moves)}")
+    p.board_view = draw_board(p.surface, f.board, model.geometry, model.boards[ply], model.highlights)
+    panel = f.panel
+    arrows = button_bar(p, panel, 4, min_width_mm=11)
+    back_row = pygame.Rect(panel.left, arrows[0].top - m.gap - m.button_height, panel.width, m.button_height)
+    boxes = [back_row, *arrows]
+    y = panel.top
+    if ply == 0:
+        line = "Start position"
+    else:
+        line = f"Move {ply}: {model.moves[ply - 1]}"
+    used = p.wrapped(line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True)
+    p.instruction_rect = used
+    y = used.bottom + m.gap
+    around = [f"{i}. {model.moves[i - 1]}" for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)]
+    if around:
+        p.wrapped("   ".join(around), pygame.Rect(panel.left, y, panel.width, m.font_body * 2), m.font_body, theme.MUTED)
+        y += m.font_body * 2
+    if model.result and ply == len(model.moves):
+        p.wrapped(model.result, pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y), m.font_body, theme.YELLOW)
+    last = len(model.boards) - 1
+    specs = [
+        ("Back", Action("back"), "normal"),
+        ("|<", Action("ply", 0), "normal" if ply > 0 else "disabled"),
+        ("<", Action("ply", ply - 1), "normal" if ply > 0 else "disabled"),
+        (">", Action("ply", ply + 1), "primary" if ply < last else "disabled"),
+        (">|", Action("ply", last), "normal" if ply < last else "disabled"),
+    ]
+    for box, (label, action, style) in zip(boxes, specs, strict=True):
+        p.button(box, label, action, style=style, size=m.font_large)

@@ -1,0 +1,61 @@
+"""Settings: one row per setting with its value and - / + (or a toggle), in sections: screen
+rotation, colour names, the chosen game's options, button pins. The app builds the rows from
+its settings object and applies the actions; this page only shows them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from display import theme
+from display.layout import button_bar, draw_header, frame
+from display.paint import Action, Painter, column
+
+
+@dataclass(frozen=True)
+class SettingRow:
+    section: str  # "Screen", "Colour names", "Arinama options", "Buttons"
+    label: str
+    value: str
+    key: str  # what the app changes, e.g. "rotation", "colour:black", "option:rows", "pin:done"
+
+
+@dataclass
+class SettingsModel:
+    rows: list[SettingRow]
+    page: int = 0
+    note: str = ""  # e.g. "Saved" or "Pins apply after a restart"
+
+
+def draw(p: Painter, model: SettingsModel) -> None:
+    m = p.m
+    w, h = p.surface.get_size()
+    p.surface.fill(theme.BACKGROUND)
+    f = frame((w, h), p)
+    body = f.body
+    bar = pygame.Rect(body.left, body.bottom - m.button_height, body.width, m.button_height)
+    boxes = button_bar(p, bar, 3)
+    area = pygame.Rect(body.left, body.top, body.width, bar.top - body.top - m.gap)
+    row_h = m.button_height
+    per_page = max(1, (area.height + m.gap) // (row_h + m.gap))
+    pages = max(1, -(-len(model.rows) // per_page))
+    page = min(model.page, pages - 1)
+    draw_header(p, f.header, "Settings", model.note or f"page {page + 1} of {pages}")
+    shown = model.rows[page * per_page : (page + 1) * per_page]
+    step = min(m.mm(14), area.width // 7)
+    value_w = min(m.mm(28), area.width // 4)
+    for box, setting in zip(column(area, len(shown), m.gap, row_h), shown, strict=True):
+        p.panel(box, theme.PANEL)
+        label_w = box.width - 2 * step - value_w - 4 * m.gap
+        p.text(setting.section, (box.left + m.gap * 2, box.top + m.mm(0.8)), m.font_small * 3 // 4, theme.MUTED)
+        p.wrapped(setting.label, pygame.Rect(box.left + m.gap * 2, box.top + m.mm(3), label_w, box.height - m.mm(3)), m.font_body, valign="middle", min_size=m.font_small * 3 // 4)
+        plus = pygame.Rect(box.right - step, box.top, step, box.height)
+        value = pygame.Rect(plus.left - m.gap - value_w, box.top, value_w, box.height)
+        minus = pygame.Rect(value.left - m.gap - step, box.top, step, box.height)
+        p.button(minus, "-", Action("setting-down", setting.key), size=m.font_huge)
+        p.wrapped(setting.value, value, m.font_body, theme.TEXT, bold=True, align="center", valign="middle", min_size=m.font_small * 3 // 4)
+        p.button(plus, "+", Action("setting-up", setting.key), size=m.font_huge)
+    p.button(boxes[0], "Back", Action("back"))
+    p.button(boxes[1], "Previous", Action("page", page - 1), style="normal" if page > 0 else "disabled")
+    p.button(boxes[2], "More", Action("page", page + 1), style="normal" if page + 1 < pages else "disabled")

@@ -1,0 +1,96 @@
+"""Setup and calibration: the live camera view with the markers found and the cell grid drawn
+over it, the start position to place (cells still wrong are marked on the diagram), and a
+Confirm button once the board shows the start position.
+
+The page does no vision itself: the app hands it the frame and the overlay already projected
+into image pixels (`vision` knows homographies, the display only draws polygons).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygame
+
+from companion.geometry import BoardGeometry
+from display import theme
+from display.board import draw_board
+from display.layout import button_bar, draw_header, frame
+from display.paint import Action, Painter
+
+Polygon = list[tuple[float, float]]
+
+
+@dataclass
+class SetupModel:
+    title: str  # "Set up Arinama"
+    geometry: BoardGeometry
+    start_cells: dict[str, str]  # the start position to place
+    wrong: dict[str, str] = field(default_factory=dict)  # cell -> highlight role (still to fix)
+    frame: object | None = None  # the camera image: a BGR numpy array or a pygame Surface
+    markers: list[Polygon] = field(default_factory=list)  # marker outlines, image px
+    grid: list[Polygon] = field(default_factory=list)  # cell outlines, image px
+    text: str = "Place the start position"
+    detail: str = ""
+    status: str = ""  # "4 markers seen", "searching..."
+    ready: bool = False  # the board shows the start position: Confirm is live
+
+
+def draw(p: Painter, model: SetupModel) -> None:
+    m = p.m
+    p.surface.fill(theme.BACKGROUND)
+    f = frame(p.surface.get_size(), p, board_share=0.55)
+    draw_header(p, f.header, model.title, model.status)
+
+    view = f.board
+    if model.frame is not None:
+        _camera_view(p, view, model)
+    else:
+        p.panel(view, theme.PANEL)
+        p.wrapped("No camera picture yet", view.inflate(-m.mm(4), -m.mm(4)), m.font_body, theme.MUTED, align="center", valign="middle")
+
+    panel = f.panel
+    buttons = [("Back", Action("back"), "normal"), ("Confirm", Action("confirm-setup"), "primary" if model.ready else "disabled")]
+    boxes = button_bar(p, panel, len(buttons))
+    top_of_buttons = min(b.top for b in boxes)
+    diagram_h = min(panel.width, (top_of_buttons - panel.top) // 2)
+    diagram = pygame.Rect(panel.left, panel.top, panel.width, diagram_h)
+    p.board_view = draw_board(p.surface, diagram, model.geometry, model.start_cells, model.wrong, labels=False)
+    text_box = pygame.Rect(panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap)
+    used = p.wrapped(model.text, text_box, m.font_large, bold=True, min_size=m.font_body)
+    if model.detail:
+        p.wrapped(model.detail, pygame.Rect(text_box.left, used.bottom + m.gap, text_box.width, max(0, text_box.bottom - used.bottom - m.gap)), m.font_small, theme.MUTED)
+    for box, (label, action, style) in zip(boxes, buttons, strict=True):
+        p.button(box, label, action, style=style)
+
+
+def frame_surface(image: object) -> pygame.Surface:
+    """A camera frame (BGR numpy array, as OpenCV gives) as a pygame Surface."""
+    if isinstance(image, pygame.Surface):
+        return image
+    import numpy as np
+
+    array = np.ascontiguousarray(image[:, :, ::-1])  # BGR -> RGB
+    h, w = array.shape[:2]
+    return pygame.image.frombuffer(array.tobytes(), (w, h), "RGB")
+
+
+def _camera_view(p: Painter, rect: pygame.Rect, model: SetupModel) -> None:
+    image = frame_surface(model.frame)
+    iw, ih = image.get_size()
+    scale = min(rect.width / iw, rect.height / ih)
+    size = (max(1, round(iw * scale)), max(1, round(ih * scale)))
+    shown = pygame.transform.smoothscale(image, size)
+    at = shown.get_rect(center=rect.center)
+    p.surface.blit(shown, at)
+
+    def px(point: tuple[float, float]) -> tuple[int, int]:
+        return (round(at.left + point[0] * scale), round(at.top + point[1] * scale))
+
+    width = max(1, p.m.mm(0.4))
+    for polygon in model.grid:
+        if len(polygon) >= 3:
+            pygame.draw.polygon(p.surface, theme.SKY_BLUE, [px(q) for q in polygon], width)
+    for polygon in model.markers:
+        if len(polygon) >= 3:
+            pygame.draw.polygon(p.surface, theme.YELLOW, [px(q) for q in polygon], width + 2)
