@@ -12,15 +12,15 @@ from dataclasses import dataclass
 MAX_LISTED = 4  # name at most this many cells in one sentence; the screen highlights them all
 
 
-def cell_list(cells: list[str] | tuple[str, ...] | set[str]) -> str:
-    """'d4', 'd4 and e5', 'c3, d4 and e5', 'c3, d4, e5, f6 and 3 more'."""
+def cell_list(cells: list[str] | tuple[str, ...] | set[str], conjunction: str = "and") -> str:
+    """'d4', 'd4 and e5', 'c3, d4 and e5', 'c3, d4, e5 and 3 more' ("or" lists choices)."""
     items = sorted(cells, key=cell_sort_key)
     if len(items) > MAX_LISTED:
         shown = items[: MAX_LISTED - 1]
-        return ", ".join(shown) + f" and {len(items) - len(shown)} more"
+        return ", ".join(shown) + f" {conjunction} {len(items) - len(shown)} more"
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
 def cell_sort_key(cell: str) -> tuple:

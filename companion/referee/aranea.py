@@ -1,0 +1,256 @@
+"""Refereeing Aranea: ROLL -> the value and its legal uses -> the move seen is checked.
+
+The dice are rolled by the companion (`companion.dice`), so every roll is recorded the moment
+it is shown and can never be rolled again after a crash or an undo. Then the players move and
+the referee compares the board with what each use of the roll would do (`use_effects`):
+
+- exactly the board after a legal use: accepted;
+- part of the way there: the rest is said - "Your stone goes on inward to r3-4" (the landing
+  cascade), "Give the blue stone on r2-7 back to Blue" (a knock-off);
+- a use that ends on a taken centre square: "Centre 4 is taken: use the roll another way";
+- anything else: put the board back.
+
+With no legal use of the roll the turn passes by itself (the Decision of rules.md), with
+`must_use_roll=False` DONE passes. The game ends when a move makes three in a line or five in
+the centre.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.errors import IllegalMoveError
+from companion.games.aranea import PASS, PLACE, RING_MOVE, ROLL, WEB, AraneaMove, UseEffects
+from companion.referee import phrases
+from companion.referee.core import Referee
+from companion.referee.protocol import DONE, ERROR, FROM, REMOVE, TARGET, TO, Event, Instruction
+from companion.referee.protocol import ROLL as ROLL_INPUT
+
+
+@dataclass(frozen=True)
+class Use:
+    """One possible use of the roll and what it does to the board."""
+
+    move: AraneaMove
+    effects: UseEffects
+    after: dict[str, str] | None  # the board after it (None: void)
+
+
+class AraneaReferee(Referee):
+    game = "aranea"
+    piece_word = "stone"
+
+    # -- the roll -------------------------------------------------------------------------------
+    def _on_input(self, player_input) -> list[Event]:
+        position = self.position
+        if player_input.kind == ROLL_INPUT and position.awaiting_roll:
+            if self.board is not None and self.board != self.expected():
+                return []  # first the board must be right
+            player = position.turn
+            move = position.roll_move(self.dice)
+            self._record("add_roll", move.roll)
+            event = self._accept(move)
+            roll = move.roll
+            events = [
+                Event(
+                    "roll",
+                    {"player": player, "dice": [roll.a, roll.b], "value": roll.value},
+                ),
+                event,
+            ]
+            if not position.awaiting_roll and position.legal_moves() == [AraneaMove(PASS)]:
+                events.append(self._accept(AraneaMove(PASS), reason="no legal use"))
+            return events
+        if player_input.kind == DONE and not position.awaiting_roll:
+            if AraneaMove(PASS) in position.legal_moves() and self.board == self.expected():
+                return [self._accept(AraneaMove(PASS))]
+        return []
+
+    def _last_move_text(self) -> str | None:
+        # Rolls are never taken back (no rolling again), and nor are automatic passes.
+        stack = self.position.move_stack
+        if not stack or stack[-1].kind in (ROLL, PASS):
+            return None
+        return super()._last_move_text()
+
+    # -- uses of the roll -------------------------------------------------------------------------
+    def uses(self) -> list[Use]:
+        """Every use of the roll now, legal or void, with the board after it."""
+        position = self.position
+        if position.awaiting_roll or position.is_game_over():
+            return []
+        player = position.turn
+        candidates = [AraneaMove(PLACE)] + [
+            AraneaMove(RING_MOVE, cell=c)
+            for c, owner in position.stones.items()
+            if owner == player and not WEB[c].is_centre
+        ]
+        found = []
+        for move in candidates:
+            try:
+                effects = position.use_effects(move)
+            except IllegalMoveError:
+                continue
+            after = None
+            if not effects.void:
+                board = position.copy()
+                board.push(move)
+                after = board.cells()
+            found.append(Use(move, effects, after))
+        return found
+
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        for use in self.uses():
+            if use.after == board:
+                effects = use.effects
+                return [
+                    self._accept(
+                        use.move,
+                        path=list(effects.path),
+                        knocked_off=[k.cell for k in effects.knocked_off],
+                    )
+                ]
+        return []
+
+    def _partial(self, board: dict[str, str]) -> Use | None:
+        """The use the board is on its way to: its origin lifted, its knock-off taken away,
+        or the stone put down part of the way along its landing path."""
+        expected = self.expected()
+        diff = phrases.BoardDiff.between(expected, board)
+        if not diff:
+            return None
+        player = self.position.turn
+        for use in self.uses():
+            effects = use.effects
+            knocked = {k.cell for k in effects.knocked_off}
+            allowed = set(effects.path) | knocked | ({effects.origin} if effects.origin else set())
+            if not diff.cells() <= allowed or diff.changed:
+                continue
+            if effects.origin and effects.origin in board:
+                continue  # the stone that moves is still where it was
+            placed = [c for c, k in diff.added.items() if k == player]
+            if len(placed) > 1 or any(k != player for k in diff.added.values()):
+                continue
+            if effects.origin is None and not placed and not (set(diff.removed) & knocked):
+                continue  # nothing of a placement to see yet
+            return use
+        return None
+
+    # -- instructions ---------------------------------------------------------------------------
+    def _turn_instruction(self) -> Instruction:
+        position = self.position
+        player = position.turn
+        name = player.capitalize()
+        if position.awaiting_roll:
+            if position.phase == "opening":
+                return Instruction(
+                    text=f"{name}: press ROLL to see who starts",
+                    kind="roll",
+                    player=player,
+                    expected=self.expected(),
+                    detail="The higher roll starts; a tie rolls again",
+                )
+            return Instruction(
+                text=f"{name}: press ROLL",
+                kind="roll",
+                player=player,
+                expected=self.expected(),
+                detail=self._last_turn_detail(),
+            )
+        value = position.roll.value
+        legal = [u for u in self.uses() if u.after is not None]
+        parts = []
+        highlights = {}
+        if any(u.move.kind == PLACE for u in legal):
+            parts.append(f"place a stone on r1-{value}")
+        origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE]
+        if origins:
+            parts.append(f"move {phrases.cell_list(origins, 'or')}")
+        for use in legal:
+            if use.effects.origin:
+                highlights[use.effects.origin] = FROM
+            highlights[use.effects.final] = TARGET
+        detail = "A 3 and a 4 count as 1" if {position.roll.a, position.roll.b} == {3, 4} else ""
+        if AraneaMove(PASS) in position.legal_moves():
+            parts.append("press DONE to pass")
+        return Instruction(
+            text=f"{name} rolled {value}: " + " or ".join(parts),
+            kind="move",
+            player=player,
+            highlights=highlights,
+            expected=self.expected(),
+            detail=detail or f"Roll {position.roll.text}",
+        )
+
+    def _last_turn_detail(self) -> str:
+        stack = self.position.move_stack
+        if len(stack) >= 2 and stack[-1].kind == PASS and stack[-2].kind == ROLL:
+            passer = stack[-2]
+            who = [p for p in self.position.players if p != self.position.turn][0]
+            return f"{who.capitalize()} could not use the {passer.roll.value}: the turn passed"
+        return ""
+
+    def _board_instruction(self, board: dict[str, str]) -> Instruction:
+        position = self.position
+        if position.awaiting_roll:
+            instruction = self._restore_instruction(board, kind="illegal")
+            return Instruction(
+                text=instruction.text,
+                kind="illegal",
+                player=position.turn,
+                highlights=instruction.highlights,
+                expected=instruction.expected,
+                detail=f"Roll first: {position.turn.capitalize()} presses ROLL",
+            )
+        use = self._partial(board)
+        if use is None:
+            instruction = self._restore_instruction(board)
+            return Instruction(
+                text=instruction.text,
+                kind="restore",
+                player=position.turn,
+                highlights=instruction.highlights,
+                expected=instruction.expected,
+                detail=f"That is not a use of the {position.roll.value}",
+            )
+        effects = use.effects
+        player = position.turn
+        if use.after is None:
+            centre = WEB[effects.blocked_by].number
+            fix = phrases.fix_sentences(self.expected(), board, name_at=self.name_at)
+            return Instruction(
+                text=f"Centre {centre} is taken: use the roll another way",
+                kind="illegal",
+                player=player,
+                highlights={effects.blocked_by: ERROR, **{c: ERROR for c in effects.path}},
+                expected=self.expected(),
+                detail=phrases.join_sentences(fix),
+            )
+        sentences = []
+        highlights: dict[str, str] = {}
+        for knock in effects.knocked_off:
+            if board.get(knock.cell) == knock.owner:
+                owner = knock.owner.capitalize()
+                sentences.append(f"Give the {knock.owner} stone on {knock.cell} back to {owner}")
+                highlights[knock.cell] = REMOVE
+        if board.get(effects.final) != player:
+            if len(effects.path) > 1:
+                sentences.append(f"Your stone goes on inward to {effects.final}")
+            else:
+                sentences.append(f"Put your stone on {effects.final}")
+            highlights[effects.final] = TO
+            for cell in effects.path[:-1]:
+                highlights.setdefault(cell, FROM if board.get(cell) == player else TARGET)
+        extra = [c for c, k in board.items() if k == player and c not in position.stones]
+        for cell in extra:
+            if cell != effects.final:
+                sentences.append(f"Take your stone off {cell}")
+                highlights[cell] = REMOVE
+        return Instruction(
+            text=phrases.join_sentences(sentences),
+            kind="move",
+            player=player,
+            highlights=highlights,
+            expected=use.after,
+            detail=f"{player.capitalize()} rolled {position.roll.value}",
+        )

@@ -1,0 +1,179 @@
+"""The Aranea referee: ROLL, the uses of the value, the landing cascade, knock-offs, void
+moves, passes and the win, driven by hand-made observations (positions from seeded games)."""
+
+from companion import games
+from companion.dice import Dice
+from companion.records import Records
+from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import DONE, ROLL, UNDO, PlayerInput
+
+# Move lists of seeded random games (underscores stand for spaces), each stopping at a roll
+# whose use shows one rule.
+CASCADE = "roll_4-4 place roll_1-3 place roll_5-4 place roll_4-3 r1-4 roll_4-3"
+CASCADE_KNOCK = "roll_5-1 place roll_4-3 place roll_1-1 r1-6 roll_2-6 place roll_5-4 place roll_6-3 place roll_3-1 place roll_3-4 r1-8 roll_2-6 r1-4 roll_4-5 place roll_5-6 r1-12 roll_1-2 r2-9 roll_5-5 place roll_6-6 place roll_3-6 r1-11 roll_5-6 r2-12 roll_1-4 r1-10 roll_3-1 place roll_3-4 place roll_3-4 r2-11 roll_6-1 r1-3 roll_2-6 r3-9 roll_6-3 place roll_1-1 r2-12 roll_5-2 r1-8 roll_6-3 place roll_4-2 r1-3 roll_5-5 r2-2 roll_6-6 place roll_5-1 r3-5 roll_6-3 place roll_2-5 r1-4 roll_4-3 r2-9 roll_3-5 r2-12 roll_1-1 place roll_5-6 place roll_5-2 r1-10 roll_1-5 r1-11 roll_6-3 r2-10 roll_3-6 r2-8 roll_2-4 r1-9 roll_4-2 r1-5 roll_2-5 r1-12 roll_2-6 r3-11 roll_5-1"
+VOID = "roll_3-2 place roll_4-6 place roll_1-1 r1-5 roll_5-1 place roll_3-5 place roll_1-5 r1-10 roll_2-1 place roll_1-4 r1-4 roll_4-1 place roll_2-1 r1-9 roll_5-4 r1-3 roll_1-5 place roll_1-2 place roll_6-6 place roll_5-1 r1-7 roll_5-5 place roll_4-1 r1-1 roll_2-1 place roll_5-2 r1-8 roll_3-4 place roll_2-5 place roll_1-5 r1-1 roll_3-5 place roll_6-2 r2-6 roll_1-5 r1-8 roll_5-6 r1-12 roll_2-3 place roll_1-5 r1-7 roll_6-1 place roll_5-1 r2-2 roll_5-2 r2-5 roll_4-6 r1-1 roll_5-4 r1-3 roll_3-4 r2-8 roll_5-4 r1-2 roll_3-3 place roll_2-2 r1-12 roll_6-2 r1-10 roll_1-5 r1-11 roll_3-5 r1-6 roll_4-3 place roll_6-4 r2-11 roll_3-5 r1-7 roll_1-1 r1-2 roll_5-4 r1-3 roll_2-3 place roll_2-4 r2-12 roll_4-1 place roll_6-1 place roll_5-5 r2-9 roll_3-3 r1-1 roll_6-3 r2-5 roll_5-4 r2-7 roll_5-4 r2-2 roll_1-1 r1-12 roll_3-4 r2-11 roll_6-6 place roll_1-1 r1-5 roll_6-6 place roll_3-6 r1-4 roll_5-6 r1-2 roll_4-3 r3-9 roll_6-4 r1-1 roll_6-3 place roll_1-4 r2-6 roll_3-2 r1-9 roll_5-1 r2-11 roll_4-1 r3-10 roll_2-3 r1-12 roll_2-6 r3-3 roll_2-4 r1-11 roll_4-4 place roll_1-2 place roll_4-4 r3-11 roll_5-3 r2-4 roll_2-4 r1-2 roll_5-3 r3-12 roll_6-4 r1-8 roll_3-6 r1-3 roll_4-2 r2-8 roll_2-1 r2-5 roll_2-2 place roll_2-6 r3-5 roll_2-1 place roll_4-5 r3-8 roll_2-3 r1-7 roll_3-1 r3-1 roll_2-4 r3-7 roll_5-3 r2-8 roll_5-5 r1-4 roll_3-2 r2-4 roll_6-5 r1-12 roll_5-6 r2-12 roll_6-6 place roll_1-4 place roll_6-5 r1-2 roll_4-4"
+
+
+def position_after(moves: str, **options):
+    position = games.get("aranea").new({"first": "amber", **options})
+    for text in moves.split():
+        position.push(position.parse_move(text.replace("_", " ")))
+    return position
+
+
+class Table:
+    def __init__(self, position=None, records=None, seed=1):
+        self.position = position or games.get("aranea").new({"first": "amber"})
+        self.board = dict(self.position.cells())
+        self.referee = Referee(self.position.copy(), records=records, dice=Dice(seed=seed))
+        self.names = self.position.cell_names()
+        self.show()
+
+    def show(self, **changes):
+        for cell, kind in changes.items():
+            cell = cell.replace("_", "-")
+            if kind is None:
+                self.board.pop(cell, None)
+            else:
+                self.board[cell] = kind
+        return self.referee.observe(observation_of(self.names, self.board))
+
+    def press(self, kind, player=None):
+        return self.referee.handle(PlayerInput(kind, player=player))
+
+    @property
+    def text(self):
+        return self.referee.instruction.text
+
+
+def test_roll_shows_the_value_and_its_uses_and_is_recorded(tmp_path):
+    records = Records(tmp_path / "r.sqlite3")
+    table = Table(records=records, seed=1)
+    assert table.text == "Amber: press ROLL"
+    events = table.press(ROLL)
+    roll = events[0]
+    assert roll.kind == "roll" and roll.data["value"] == 7
+    assert table.text == "Amber rolled 7: place a stone on r1-7"
+    assert table.referee.instruction.highlights == {"r1-7": "target"}
+    events = table.show(r1_7="amber")
+    assert events[0].data["move"] == "place"
+    assert table.text == "Blue: press ROLL"
+    record = records.game(table.referee.game_id)
+    assert [r.value for r in record.rolls] == [7]
+    assert [m.text for m in record.moves] == ["roll 2-5", "place"]
+
+
+def test_a_move_before_the_roll_is_refused():
+    table = Table()
+    table.show(r1_5="amber")
+    instruction = table.referee.instruction
+    assert instruction.kind == "illegal"
+    assert instruction.text == "Take the amber stone off r1-5"
+    assert instruction.detail == "Roll first: Amber presses ROLL"
+    assert table.press(ROLL) == []  # no roll until the board is right
+    table.show(r1_5=None)
+    assert table.press(ROLL)[0].kind == "roll"
+
+
+def test_the_landing_cascade_is_announced():
+    table = Table(position_after(CASCADE))
+    assert table.text == "Amber rolled 1: place a stone on r1-1 or move r1-8 or r1-9"
+    table.show(r1_8=None)  # the stone is lifted: it lands on its own stone on r1-9
+    assert table.text == "Your stone goes on inward to r2-9"
+    assert table.referee.instruction.expected["r2-9"] == "amber"
+    events = table.show(r2_9="amber")
+    assert events[0].data == {
+        "move": "r1-8",
+        "player": "amber",
+        "path": ["r1-9", "r2-9"],
+        "knocked_off": [],
+    }
+    assert table.text == "Blue: press ROLL"
+
+
+def test_knock_off_and_cascade_together():
+    table = Table(position_after(CASCADE_KNOCK))
+    table.show(r1_1=None)
+    assert table.text == (
+        "Give the blue stone on r3-7 back to Blue. Your stone goes on inward to r3-7"
+    )
+    table.show(r3_7=None)
+    assert table.text == "Your stone goes on inward to r3-7"
+    events = table.show(r3_7="amber")
+    assert events[0].data["knocked_off"] == ["r3-7"]
+    assert table.referee.position.stock["blue"] == position_after(CASCADE_KNOCK).stock["blue"] + 1
+
+
+def test_a_void_move_asks_for_another_use():
+    table = Table(position_after(VOID))
+    table.show(r2_9=None)  # its way inward ends on centre 5, which is taken
+    instruction = table.referee.instruction
+    assert instruction.text == "Centre 5 is taken: use the roll another way"
+    assert instruction.kind == "illegal"
+    assert instruction.detail == "Put the amber stone back on r2-9"
+    table.show(r2_9="amber")
+    assert table.text.startswith("Amber rolled 8:")
+
+
+def test_a_wrong_destination_is_put_back():
+    table = Table(position_after(CASCADE))
+    table.show(r1_8=None, r1_10="amber")
+    instruction = table.referee.instruction
+    assert instruction.kind == "restore"
+    assert instruction.text == "Take the amber stone off r1-10. Put the amber stone back on r1-8"
+    assert instruction.detail == "That is not a use of the 1"
+
+
+def test_undo_takes_back_the_use_but_never_the_roll():
+    table = Table(position_after(CASCADE))
+    table.show(r1_8=None, r2_9="amber")
+    assert table.press(UNDO, "amber")[0].data["state"] == "requested"
+    table.press(DONE, "blue")
+    assert table.referee.position.move_stack[-1].kind == "roll"
+    assert table.text == "Take the amber stone off r2-9. Put the amber stone back on r1-8"
+    table.show(r2_9=None, r1_8="amber")
+    assert table.text.startswith("Amber rolled 1:")
+    assert table.press(UNDO) == []  # a roll stands
+
+
+def test_no_legal_use_passes_by_itself():
+    # Amber's only stone sits where every use is impossible: find a seed whose roll is unusable.
+    position = position_after(VOID)
+    position.pop()  # back to before Amber's roll... then take away Amber's stock
+    position.stock["amber"] = 0
+    for seed in range(50):
+        board = position.copy()
+        move = board.roll_move(Dice(seed=seed))
+        board.push(move)
+        if [str(m) for m in board.legal_moves()] == ["pass"]:
+            break
+    table = Table(position, seed=seed)
+    events = table.press(ROLL)
+    assert [e.kind for e in events] == ["roll", "move", "move"]
+    assert events[-1].data["move"] == "pass"
+    assert table.text == "Blue: press ROLL"
+    assert table.referee.instruction.detail.startswith("Amber could not use the")
+
+
+def test_the_win_is_announced():
+    for seed in range(400):
+        position = games.get("aranea").new({"first": "amber"})
+        dice, rng = Dice(seed=seed), __import__("random").Random(seed)
+        while not position.is_game_over() and len(position.move_stack) < 600:
+            position.push(
+                position.roll_move(dice) if position.awaiting_roll else position.random_move(rng)
+            )
+        if position.is_game_over():
+            break
+    last = position.pop()
+    table = Table(position)
+    board = dict(table.board)
+    after = position.copy()
+    after.push(last)
+    table.board = after.cells()
+    events = table.show()
+    assert [e.kind for e in events] == ["move", "game-over"]
+    outcome = after.outcome()
+    assert table.text == f"{outcome.winner.capitalize()} wins"
+    assert table.referee.instruction.detail == outcome.detail
+    assert board != table.board
