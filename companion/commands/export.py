@@ -1,0 +1,63 @@
+"""`companion export ID --format json|arimaa|html [-o FILE]`: write a recorded game out."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from companion.commands.games import add_db_argument
+
+EXAMPLES = """examples:
+  companion export 12 --format html -o game12.html    a page to review the game at home
+  companion export 12 --format json -o game12.json    then: companion replay game12.json
+  companion export 7 --format arimaa                   the arimaa.com move list, on stdout
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from companion.export import FORMATS
+
+    parser = subparsers.add_parser(
+        "export",
+        help="write a recorded game as JSON, an Arimaa move list or an HTML page",
+        description="Write a recorded game (ids from `companion games`). The game is replayed "
+        "by its engine first, so what is written always follows the rules.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("id", type=int, help="the game's id (see `companion games`)")
+    parser.add_argument(
+        "--format",
+        "-f",
+        choices=FORMATS,
+        default="json",
+        help="json: our game record (default); arimaa: arimaa.com move list (Arimaa games); "
+        "html: one self-contained page with a diagram per move",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    parser.add_argument(
+        "--force", action="store_true", help="replace FILE if it exists (otherwise it is kept)"
+    )
+    parser.add_argument(
+        "--no-photos", action="store_true", help="html: leave the board photos out (smaller page)"
+    )
+    add_db_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.export import export_game, write_output
+    from companion.records import Records
+
+    with Records(args.db, readonly=True) as db:
+        record = db.game(args.id, images=args.format == "html" and not args.no_photos)
+    text = export_game(record, args.format, images=not args.no_photos)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        return 0
+    path = write_output(text, args.output, force=args.force)
+    print(
+        f"Wrote game {record.id} ({record.game}, {len(record.moves)} moves) to {path}",
+        file=sys.stderr,
+    )
+    return 0

@@ -1,0 +1,84 @@
+"""`companion games`: the recorded games, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """The shared ``--db FILE`` option (also used by `companion export`)."""
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the game record database (default: $STATE_DIRECTORY/records.sqlite3 under "
+        "systemd, else ~/.local/state/tabletop-companion/records.sqlite3)",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "games",
+        help="list the recorded games",
+        description="List the recorded games, newest first: id, game, date, status, moves and "
+        "result. Use the id with `companion export`.",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
+    parser.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="only the games still in play (the ones the companion offers to continue)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="also run SQLite's integrity check on the whole file (exit 1 when it finds damage)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.records import Records, default_db_path
+
+    path = args.db or default_db_path()
+    if not args.db and not path.exists():
+        print(f"No games recorded yet ({path} does not exist).")
+        return 0
+    with Records(path, readonly=True) as db:
+        games = db.unfinished_games() if args.unfinished else db.games()
+        problems = db.check() if args.check else []
+    if args.json:
+        for game in games:
+            print(json.dumps(game.to_json(), ensure_ascii=False))
+    elif not games:
+        print(f"No games recorded in {path}.")
+    else:
+        print(_table(games))
+    if problems:
+        print(f"{path} is damaged: " + "; ".join(problems[:5]))
+        return 1
+    if args.check and not args.json:
+        print(f"{path}: integrity check ok")
+    return 0
+
+
+def _table(games: list) -> str:
+    header = ("ID", "GAME", "STARTED (UTC)", "STATUS", "MOVES", "RESULT")
+    rows = [
+        (
+            str(g.id),
+            g.game,
+            g.started_at[:16].replace("T", " "),
+            g.status,
+            str(g.moves),
+            g.result if g.outcome else "",
+        )
+        for g in games
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)] + [row[-1]]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)

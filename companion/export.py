@@ -1,0 +1,394 @@
+"""Writing a recorded game out: our JSON record, an arimaa.com move list, or one HTML page.
+
+- ``json``: the shared game record of `companion.games.base.game_to_json` (what `companion
+  replay` reads back), plus what the table knew: players, times of every move, the moves taken
+  back, dice rolls, the referee's instructions and the events.
+- ``arimaa``: the arimaa.com move list of an Arimaa game (``1g Ra1 ...``, ``1s ...``), which
+  `companion replay` and the aei tools read.
+- ``html``: one self-contained page for reviewing at home: an SVG diagram of every position (the
+  cells a move changed outlined), the move list, the result, the dice rolls and the board photos,
+  with a step-through control (buttons, a slider and the arrow keys). No network, no external
+  files; with JavaScript off it shows every diagram one under the other.
+
+Every export replays the game with its engine first (`companion.records.replay`), so a record
+that no longer follows the rules is reported instead of exported.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.errors import UserError
+from companion.records import GameRecord, replay
+
+FORMATS = ("json", "arimaa", "html")
+
+
+def export_game(record: GameRecord, fmt: str, *, images: bool = True) -> str:
+    """The text of `record` in format `fmt` (one of FORMATS)."""
+    if fmt == "json":
+        return json.dumps(game_json(record), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "arimaa":
+        return arimaa_move_list(record)
+    if fmt == "html":
+        return game_html(record, images=images)
+    raise UserError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
+
+
+# -- json ------------------------------------------------------------------------------------------
+def game_json(record: GameRecord) -> dict[str, Any]:
+    """Our game record (game_to_json shape, read back by game_from_json) with the table's log."""
+    from companion.games.base import game_to_json
+
+    position = replay(record)
+    data = game_to_json(position)
+    summary = record.summary
+    if data["outcome"] is None and summary.outcome is not None:
+        data["outcome"] = summary.outcome  # ended by the players (resignation, agreement)
+    data.update(
+        {
+            "id": summary.id,
+            "status": summary.status,
+            "players": summary.players,
+            "meta": summary.meta,
+            "started_at": summary.started_at,
+            "ended_at": summary.ended_at,
+            "exported_by": f"companion {__version__}",
+            "plies": [
+                {
+                    "ply": m.ply,
+                    "move": m.text,
+                    "played_at": m.played_at,
+                    "photo": m.image is not None,
+                }
+                for m in record.moves
+            ],
+            "taken_back": [
+                {
+                    "ply": m.ply,
+                    "move": m.text,
+                    "played_at": m.played_at,
+                    "taken_back_at": m.taken_back_at,
+                }
+                for m in record.taken_back
+            ],
+            "rolls": [
+                {
+                    "for_ply": r.for_ply,
+                    "dice": list(r.dice),
+                    "value": r.value,
+                    "rolled_at": r.rolled_at,
+                }
+                for r in record.rolls
+            ],
+            "instructions": [
+                {"for_ply": i.for_ply, "given_at": i.given_at, "instruction": i.instruction}
+                for i in record.instructions
+            ],
+            "events": [
+                {"for_ply": e.for_ply, "at": e.at, "kind": e.kind, "data": e.data}
+                for e in record.events
+            ],
+        }
+    )
+    return data
+
+
+# -- arimaa ----------------------------------------------------------------------------------------
+def arimaa_move_list(record: GameRecord) -> str:
+    """The arimaa.com move list of an Arimaa game; UserError for any other game."""
+    if record.game != "arimaa":
+        raise UserError(
+            f"game {record.id} is {record.game.capitalize()}: the arimaa move list is only for "
+            "Arimaa games; use --format json or html"
+        )
+    from companion.games.arimaa import game_to_move_list
+
+    text = game_to_move_list(replay(record))
+    return text if text.endswith("\n") else text + "\n"
+
+
+# -- html ------------------------------------------------------------------------------------------
+def game_html(record: GameRecord, *, images: bool = True) -> str:
+    """One self-contained HTML page for reviewing the game (see the module docstring)."""
+    from companion.geometry import board_geometry
+    from companion.svg import board_defs, changed_cells, position_svg
+
+    final = replay(record)
+    summary = record.summary
+    board = final.root()
+    geometry = board_geometry(board.name, board.options)
+    ref = "board"
+    title = f"{board.title} - game {summary.id}"
+
+    frames: list[str] = []
+    rows: list[str] = []
+    cells = board.cells()
+    frames.append(
+        _frame(
+            0,
+            "Start position",
+            position_svg(board, title="Start position", board_ref=ref),
+            None,
+            _in_hand(board),
+        )
+    )
+    for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
+        player = board.turn
+        text = board.move_text(move)
+        board.push(move)
+        after = board.cells()
+        caption = f"{number}. {_player(player)}: {text}"
+        svg = position_svg(
+            board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
+        )
+        photo = stored.image if images else None
+        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
+        rows.append(
+            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
+            f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
+            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
+        )
+        cells = after
+
+    facts = [
+        ("Game", board.title),
+        ("Players", _players(summary.players)),
+        ("Started", _when(summary.started_at)),
+        ("Ended", _when(summary.ended_at) if summary.ended_at else ""),
+        ("Result", _result(record, final)),
+        ("Moves", str(len(record.moves))),
+        ("Options", ", ".join(f"{k}={_value(v)}" for k, v in sorted(summary.options.items()))),
+    ]
+    fact_rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in facts if v)
+    sections = [
+        f"<h1>{escape(title)}</h1>",
+        f'<table class="facts">{fact_rows}</table>',
+        '<section id="viewer" aria-label="Positions">',
+        '<div class="controls" hidden>'
+        '<button type="button" data-go="first" title="First position (Home)">&#x23EE;</button>'
+        '<button type="button" data-go="prev" title="Previous (Left arrow)">&#x25C0;</button>'
+        f'<input type="range" min="0" max="{len(record.moves)}" value="0" aria-label="Position">'
+        '<button type="button" data-go="next" title="Next (Right arrow)">&#x25B6;</button>'
+        '<button type="button" data-go="last" title="Last position (End)">&#x23ED;</button>'
+        '<span class="where" aria-live="polite"></span></div>',
+        board_defs(geometry, ref),
+        "".join(frames),
+        "</section>",
+        "<h2>Moves</h2>",
+        '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th><th>Time (UTC)</th>'
+        f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=4>No moves.</td></tr>'}"
+        "</tbody></table>",
+    ]
+    if record.rolls:
+        roll_rows = "".join(
+            f"<tr><td>{r.for_ply}</td><td>{escape(' + '.join(map(str, r.dice)))}</td>"
+            f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
+            for r in record.rolls
+        )
+        sections.append(
+            "<h2>Dice rolls</h2><table><thead><tr><th>For move</th><th>Dice</th><th>Value</th>"
+            f"<th>Time (UTC)</th></tr></thead><tbody>{roll_rows}</tbody></table>"
+        )
+    if record.taken_back:
+        back_rows = "".join(
+            f"<tr><td>{m.ply}</td><td><code>{escape(m.text)}</code></td>"
+            f"<td>{escape(_clock(m.played_at))}</td><td>{escape(_clock(m.taken_back_at or ''))}"
+            "</td></tr>"
+            for m in record.taken_back
+        )
+        sections.append(
+            "<h2>Moves taken back</h2><table><thead><tr><th>Move</th><th>Text</th><th>Played</th>"
+            f"<th>Taken back</th></tr></thead><tbody>{back_rows}</tbody></table>"
+        )
+    if record.instructions:
+        items = "".join(
+            f"<li><span class=t>{escape(_clock(i.given_at))}</span> "
+            f"{escape(str(i.instruction.get('text', '')))}</li>"
+            for i in record.instructions
+        )
+        sections.append(
+            f"<details><summary>What the referee said ({len(record.instructions)})</summary>"
+            f"<ol>{items}</ol></details>"
+        )
+    sections.append(
+        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
+        "</footer>"
+    )
+    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+
+
+def _in_hand(position: Any) -> str:
+    """Stones off the board (Aranea's stocks), from the position's JSON when it has them."""
+    stock = position.to_json().get("stock")
+    if not isinstance(stock, dict) or not stock:
+        return ""
+    return "In stock: " + ", ".join(f"{_player(p)} {n}" for p, n in stock.items())
+
+
+def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str = "") -> str:
+    img = ""
+    if photo:
+        data = base64.b64encode(photo).decode("ascii")
+        img = (
+            f'<img class="photo" alt="The board photographed after move {number}" '
+            f'src="data:image/jpeg;base64,{data}">'
+        )
+    return (
+        f'<figure class="step" id="p{number}" data-step="{number}">{svg}{img}'
+        f"<figcaption>{escape(caption)}"
+        + (f' <span class="detail">{escape(detail)}</span>' if detail else "")
+        + "</figcaption></figure>"
+    )
+
+
+def _player(name: str) -> str:
+    return str(name).capitalize()
+
+
+def _players(players: Any) -> str:
+    if not players:
+        return ""
+    if isinstance(players, dict):
+        return ", ".join(f"{_player(side)}: {who}" for side, who in players.items())
+    if isinstance(players, (list, tuple)):
+        return ", ".join(map(str, players))
+    return str(players)
+
+
+def _result(record: GameRecord, final: Any) -> str:
+    from companion.games.base import Outcome
+
+    outcome = final.outcome()
+    if outcome is None and record.summary.outcome:
+        outcome = Outcome.from_json(record.summary.outcome)
+    if outcome is None:
+        return {"playing": "not finished", "abandoned": "abandoned"}.get(
+            record.summary.status, record.summary.status
+        )
+    who = f"{_player(outcome.winner)} wins" if outcome.winner else "Draw"
+    return f"{who} ({outcome.reason})" + (f": {outcome.detail}" if outcome.detail else "")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _when(stamp: str | None) -> str:
+    return (stamp or "").replace("T", " ").rstrip("Z")[:16] + (" UTC" if stamp else "")
+
+
+def _clock(stamp: str) -> str:
+    return stamp[11:19] if len(stamp) >= 19 else stamp
+
+
+# -- writing files ---------------------------------------------------------------------------------
+def write_output(text: str, output: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write `text` to `output` atomically; an existing file is kept unless `force`."""
+    path = Path(output)
+    if path.is_dir():
+        raise UserError(f"{path} is a folder: give a file name, e.g. {path / 'game.html'}")
+    if path.exists() and not force:
+        raise UserError(f"{path} already exists: choose another name, or add --force to replace it")
+    if not path.parent.is_dir():
+        raise UserError(f"the folder {path.parent} does not exist: create it first")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private 0600
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    return path
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+{body}
+<script>{js}</script>
+</body>
+</html>
+"""
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 62rem; padding: 0 1rem;
+       color: #222; background: #fdfbf6; line-height: 1.4; }
+h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.2rem; margin-top: 2rem; }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: .15rem .8rem .15rem 0; vertical-align: top; }
+table.moves tbody tr:nth-child(odd) { background: #f3ecdc; }
+table.moves tr.current { background: #ffe8a3; }
+.facts th { font-weight: 600; color: #555; }
+figure.step { margin: 1rem 0; display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+figure.step svg.board { width: min(100%, 30rem); height: auto; }
+figure.step img.photo { max-width: min(100%, 24rem); height: auto; border-radius: 4px; }
+figcaption { flex-basis: 100%; font-size: 1.15rem; font-weight: 600; }
+figcaption .detail { font-weight: 400; color: #555; margin-left: 1rem; }
+.controls { display: flex; gap: .5rem; align-items: center; margin: 1rem 0; flex-wrap: wrap; }
+.controls button { font-size: 1.3rem; min-width: 3rem; min-height: 2.6rem; }
+.controls input { flex: 1; min-width: 8rem; }
+.js figure.step { display: none; }
+.js figure.step.current { display: flex; }
+footer { margin-top: 2rem; color: #777; font-size: .85rem; }
+@media print { .controls { display: none !important; } .js figure.step { display: flex; } }
+"""
+
+_JS = """
+(function () {
+  var steps = Array.prototype.slice.call(document.querySelectorAll('figure.step'));
+  if (!steps.length) return;
+  document.documentElement.classList.add('js');
+  var controls = document.querySelector('.controls');
+  var slider = controls.querySelector('input');
+  var where = controls.querySelector('.where');
+  var rows = document.querySelectorAll('table.moves tbody tr');
+  var current = 0;
+  controls.hidden = false;
+  function show(n) {
+    current = Math.max(0, Math.min(steps.length - 1, n));
+    steps.forEach(function (s, i) { s.classList.toggle('current', i === current); });
+    Array.prototype.forEach.call(rows, function (r, i) { r.classList.toggle('current', i + 1 === current); });
+    slider.value = current;
+    where.textContent = current ? 'after move ' + current + ' of ' + (steps.length - 1) : 'start';
+  }
+  var go = { first: function () { show(0); }, prev: function () { show(current - 1); },
+             next: function () { show(current + 1); }, last: function () { show(steps.length - 1); } };
+  controls.addEventListener('click', function (e) {
+    var b = e.target.closest('button'); if (b) go[b.dataset.go]();
+  });
+  slider.addEventListener('input', function () { show(parseInt(slider.value, 10)); });
+  document.addEventListener('keydown', function (e) {
+    if (e.target.tagName === 'INPUT') return;  // the slider moves itself
+    var key = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[e.key];
+    if (key) { go[key](); e.preventDefault(); }
+  });
+  document.querySelectorAll('a[data-step]').forEach(function (a) {
+    a.addEventListener('click', function (e) { e.preventDefault(); show(parseInt(a.dataset.step, 10)); });
+  });
+  var hash = /^#p(\\d+)$/.exec(location.hash);
+  show(hash ? parseInt(hash[1], 10) : 0);
+})();
+"""
