@@ -184,7 +184,9 @@ def test_illegal_move_signal_beeps_and_blinks(factory, panel):
 
 
 def test_pins_are_configurable_and_checked():
-    assert ButtonPins.parse("done=5, roll=6,back=13,buzzer=none") == ButtonPins(5, 6, 13, None, None)
+    assert ButtonPins.parse("done=5, roll=6,back=13,buzzer=none") == ButtonPins(
+        5, 6, 13, None, None
+    )
     with pytest.raises(UserError, match="both done and roll"):
         ButtonPins(done=5, roll=5)
     with pytest.raises(UserError, match="BCM"):
@@ -196,7 +198,9 @@ def test_pins_are_configurable_and_checked():
 def test_panel_on_other_pins(factory):
     actions: list[str] = []
     clock = FakeClock()
-    with ButtonPanel(actions.append, ButtonPins.parse("done=5,roll=6,back=13"), clock=clock, threaded=False) as p:
+    with ButtonPanel(
+        actions.append, ButtonPins.parse("done=5,roll=6,back=13"), clock=clock, threaded=False
+    ) as p:
         factory.pin(6).drive_low()
         clock.advance(0.05)
         p.poll()
