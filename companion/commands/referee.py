@@ -1,0 +1,264 @@
+"""`companion referee`: the referee at a terminal - a camera (or the synthetic table) watches
+the board, the instructions are printed one a line, and inputs are typed.
+
+    companion referee --game arinama --source usb:0 --layout arinama8 --calibration cal.json
+    companion referee --game arinama --source sim:arinama5?script=game.json \\
+        --layout arinama5 --calibration cal.json --json
+    companion vision track usb:0 --layout arimaa --calibration cal.json --json \\
+        | companion referee --game arimaa --observations - --setup "Ra1 ..." --setup "ra8 ..."
+
+Every accepted move goes to the game records (``--db``) before it is announced. Started again
+after a crash, the command continues the newest unfinished game of the same game and options
+at its last accepted position (``--new`` starts a fresh one instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import select
+import sys
+import time
+from typing import Any
+
+GAMES = ("arinama", "arimaa", "aranea", "sensei")
+DEFAULT_LAYOUT = {"arimaa": "arimaa", "aranea": "aranea"}
+NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "referee",
+        help="referee a game from a camera or the synthetic table, one instruction a line",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "Inputs (typed, or piped in): done, roll, undo, cancel, choose X; with --observations "
+            "also JSON observation lines and 'hands on' / 'hands off'. Examples:\n"
+            "  companion referee --game sensei --source usb:0 --layout sensei "
+            "--calibration cal.json\n"
+            "  companion referee --game arinama --observations seen.jsonl --db /tmp/t.sqlite3"
+        ),
+    )
+    parser.add_argument("--game", required=True, choices=GAMES, help="the game on the table")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--source",
+        metavar="SPEC",
+        help="camera frames: picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB, sim:LAYOUT[?...]",
+    )
+    where.add_argument(
+        "--observations",
+        metavar="FILE",
+        help="read observations (JSON lines, as `companion vision track --json` prints) and "
+        "inputs from FILE instead of a camera; - is standard input",
+    )
+    parser.add_argument(
+        "--layout",
+        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, grid:RxC or "
+        "auto (default: the game's own mat)",
+    )
+    parser.add_argument(
+        "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
+    )
+    parser.add_argument(
+        "--corners",
+        metavar="X,Y,...",
+        help="the playing area's corners in image pixels, TL TR BR BL (boards without markers)",
+    )
+    parser.add_argument("--db", metavar="FILE", help="the game records (default: the state dir)")
+    parser.add_argument(
+        "--new", action="store_true", help="start a new game even if one is unfinished"
+    )
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option (see docs/referee.md and docs/games.md), e.g. -o rows=5",
+    )
+    parser.add_argument(
+        "--setup",
+        action="append",
+        default=[],
+        metavar="LINE",
+        help='Arimaa: a setup turn, Gold\'s first ("Ra1 Rb1 ... " then "ra8 ..."); the camera '
+        "sees colours, not piece types",
+    )
+    parser.add_argument("--seed", type=int, help="seed the dice (repeatable rolls, for tests)")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument(
+        "--max-frames", type=int, metavar="N", help="stop after N camera frames (for tests)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion import games
+    from companion.dice import Dice
+    from companion.errors import UserError
+    from companion.records import Records
+    from companion.referee.core import Referee
+    from companion.referee.runner import Session
+
+    cls = games.get(args.game)
+    options = _options(args)
+    layout_name = args.layout or _default_layout(args.game, options)
+    if args.game == "arinama" and not {"rows", "cols"} & set(options):
+        options.update(_arinama_size(layout_name))
+    position = cls.new(cls.options_from(options))
+    if args.setup and args.game != "arimaa":
+        raise UserError("--setup is for Arimaa's setup turns only")
+    if len(args.setup) > 2:
+        raise UserError("--setup takes at most two lines: Gold's setup, then Silver's")
+
+    records = Records(args.db)
+    dice = Dice(seed=args.seed)
+    referee, resumed = None, False
+    if not args.new:
+        for summary in records.unfinished_games():
+            if summary.game == args.game and summary.options == _plain(position.options):
+                referee = Referee.resume(records, summary.id, dice=dice)
+                resumed = True
+                break
+    if referee is None:
+        referee = Referee(position, records=records, dice=dice)
+    session = Session(referee, json_lines=args.json, emit=_print)
+    session.start(resumed=resumed)
+    for line in args.setup:
+        if resumed and len(referee.position.move_stack) >= 2:
+            break
+        session.handle_line(f"choose {line}")
+
+    if args.observations is not None:
+        return _run_observations(session, args.observations)
+    if not args.calibration:
+        raise UserError(
+            "--calibration CAL is needed with --source (make one with `companion vision calibrate`)"
+        )
+    return _run_camera(session, args, layout_name)
+
+
+def _run_observations(session: Any, path: str) -> int:
+    from companion.errors import UserError
+
+    if path == "-":
+        for line in sys.stdin:
+            _handle(session, line)
+        return 0
+    try:
+        handle = open(path)
+    except OSError as exc:
+        raise UserError(f"cannot read observations from {path}: {exc.strerror}") from None
+    with handle:
+        for line in handle:
+            _handle(session, line)
+    return 0
+
+
+def _handle(session: Any, line: str) -> None:
+    """One input line; a mistyped line is reported and the referee goes on."""
+    from companion.errors import UserError
+
+    try:
+        session.handle_line(line)
+    except UserError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+
+
+def _run_camera(session: Any, args: argparse.Namespace, layout_name: str) -> int:
+    from vision.calibration import load_calibration
+    from vision.locate import parse_corners
+    from vision.sources import open_source
+    from vision.tracker import Tracker
+
+    calibration = load_calibration(args.calibration)
+    corners = parse_corners(args.corners) if args.corners else None
+    session.tracker = Tracker(layout_name, calibration, corners=corners)
+    stdin_open = True
+    frames = 0
+    last_frame = time.monotonic()
+    warned = False
+    with open_source(args.source) as source:
+        while not source.ended:
+            if args.max_frames is not None and frames >= args.max_frames:
+                break
+            stdin_open = stdin_open and _read_ready_lines(session)
+            frame = source.read()
+            frames += 1
+            if frame is None:
+                if not warned and time.monotonic() - last_frame > NO_FRAMES_WARNING:
+                    print("companion: no camera frames; waiting for the camera", file=sys.stderr)
+                    warned = True
+                if not getattr(source, "ended", False):
+                    time.sleep(0.005)
+                session.feed_frame(None)
+                continue
+            if warned:
+                print("companion: the camera is back", file=sys.stderr)
+                warned = False
+            last_frame = time.monotonic()
+            session.feed_frame(frame)
+    return 0
+
+
+def _read_ready_lines(session: Any) -> bool:
+    """Handle the input lines waiting on stdin without blocking; False once stdin is closed."""
+    try:
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError):
+        return False
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0)
+        if not ready:
+            return True
+        line = sys.stdin.readline()
+        if not line:
+            return False
+        _handle(session, line)
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def _options(args: argparse.Namespace) -> dict[str, str]:
+    from companion.errors import OptionError
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"an option is KEY=VALUE, e.g. -o rows=5, not {item!r}")
+        options[key.strip().replace("-", "_")] = value.strip()
+    return options
+
+
+def _default_layout(game: str, options: dict[str, str]) -> str:
+    if game == "arinama":
+        return (
+            "arinama5"
+            if options.get("rows") == "5" and options.get("cols", "5") == "5"
+            else "arinama8"
+        )
+    if game == "sensei":
+        return "sensei-storm" if options.get("side") == "storm" else "sensei"
+    return DEFAULT_LAYOUT[game]
+
+
+def _arinama_size(layout_name: str) -> dict[str, str]:
+    match = re.fullmatch(r"arinama(\d+)|grid:(\d+)x(\d+)", layout_name.strip().lower())
+    if not match:
+        return {}
+    if match.group(1):
+        return {"rows": match.group(1), "cols": match.group(1)}
+    return {"rows": match.group(2), "cols": match.group(3)}
+
+
+def _plain(options: Any) -> dict[str, Any]:
+    import json
+
+    from companion.games.base import options_to_dict
+
+    return json.loads(json.dumps(options_to_dict(options)))

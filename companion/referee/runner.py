@@ -1,0 +1,178 @@
+"""Driving a referee from a stream: camera frames (through a tracker), observation lines and
+typed inputs in; one line per new instruction out. `companion referee` is a thin shell round
+this, and tests and the benchmark use it directly.
+
+Input lines (`handle_line`), as typed at a terminal or piped in:
+
+- ``done``, ``roll``, ``undo``, ``cancel``, ``choose X`` (also ``enter``, ``r``, ``back``);
+- ``hands on`` / ``hands off`` - the "hands on the board" state, when no tracker gives it;
+- a JSON object - an Observation, as `companion vision track --json` prints it
+  (``{"frame": 12, "cells": {"a1": "black", ...}}``).
+
+Output: text lines ``[3] White: place a stone`` (the number is the count of accepted moves),
+or with `json_lines` one JSON object per line: ``{"type": "instruction", "ply": 3,
+"instruction": {...}, "events": [...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import UserError
+from companion.observation import Observation
+from companion.referee.core import Referee
+from companion.referee.protocol import CANCEL, CHOOSE, DONE, ROLL, UNDO, Event, PlayerInput
+
+WORDS = {
+    "done": DONE,
+    "enter": DONE,
+    "d": DONE,
+    "roll": ROLL,
+    "r": ROLL,
+    "undo": UNDO,
+    "back": UNDO,
+    "u": UNDO,
+    "cancel": CANCEL,
+    "c": CANCEL,
+}
+INPUT_HELP = "type done, roll, undo, cancel, choose X, hands on/off, or an observation as JSON"
+
+
+def parse_input(line: str) -> PlayerInput:
+    """A typed input line -> PlayerInput; UserError naming what is accepted."""
+    words = line.strip().split(None, 1)
+    if not words:
+        raise UserError(f"an empty input: {INPUT_HELP}")
+    head = words[0].lower()
+    if head == CHOOSE:
+        if len(words) < 2:
+            raise UserError("choose needs the choice, e.g. choose d")
+        return PlayerInput(CHOOSE, words[1].strip())
+    if head in WORDS and len(words) == 1:
+        return PlayerInput(WORDS[head])
+    raise UserError(f"unknown input {line.strip()!r}: {INPUT_HELP}")
+
+
+def observation_from_json(data: Any) -> Observation:
+    """An Observation from the JSON of `Observation.to_json` (or `vision track --json`)."""
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), dict):
+        raise UserError('an observation line needs "cells": {"a1": "black", ...}')
+    cells = {str(c): str(k) for c, k in data["cells"].items()}
+    confidence = data.get("confidence") or {}
+    try:
+        return Observation(
+            cells=cells,
+            confidence={str(c): float(v) for c, v in confidence.items()},
+            frame=int(data.get("frame", 0)),
+            timestamp=float(data.get("timestamp", 0.0)),
+            markers_seen=int(data.get("markers_seen", 0)),
+            layout=str(data.get("layout", "")),
+        )
+    except (TypeError, ValueError):
+        raise UserError("an observation line has a bad frame, timestamp or confidence") from None
+
+
+class Session:
+    """One referee with its input streams; `emit(line)` receives each output line."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        *,
+        emit: Callable[[str], None] = print,
+        json_lines: bool = False,
+        tracker: Any = None,
+    ) -> None:
+        self.referee = referee
+        self.emit = emit
+        self.json_lines = json_lines
+        self.tracker = tracker
+        self.pending: list[Event] = []
+        self.shown = None
+        self.latencies: list[float] = []  # seconds from an observation to its instruction line
+
+    # -- the streams --------------------------------------------------------------------------------
+    def start(self, *, resumed: bool = False) -> None:
+        referee = self.referee
+        if self.json_lines:
+            self.emit(
+                json.dumps(
+                    {
+                        "type": "game",
+                        "game": referee.position.name,
+                        "game_id": referee.game_id,
+                        "resumed": resumed,
+                        "ply": len(referee.position.move_stack),
+                    }
+                )
+            )
+        else:
+            where = f" at move {len(referee.position.move_stack)}" if resumed else ""
+            number = f" {referee.game_id}" if referee.game_id is not None else ""
+            verb = "Continuing" if resumed else "New"
+            self.emit(f"{verb} {referee.position.title} game{number}{where}")
+        self._flush()
+
+    def feed_frame(self, frame: Any, t: float | None = None) -> Observation | None:
+        """One camera frame through the tracker; the observation it gave, if any."""
+        observation = self.tracker.feed(frame, t)
+        self.pending += self.referee.hands(self.tracker.status == "hands")
+        if observation is not None:
+            self.observe(observation)
+        return observation
+
+    def observe(self, observation: Observation) -> None:
+        started = time.perf_counter()
+        self.pending += self.referee.observe(observation)
+        if self._flush():
+            self.latencies.append(time.perf_counter() - started)
+
+    def handle(self, player_input: PlayerInput) -> None:
+        self.pending += self.referee.handle(player_input)
+        self._flush()
+
+    def handle_line(self, line: str) -> None:
+        """One input line: a word, ``hands on|off`` or an observation as JSON."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise UserError(f"an observation line is not valid JSON: {exc.msg}") from None
+            self.observe(observation_from_json(data))
+            return
+        words = text.lower().split()
+        if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
+            self.pending += self.referee.hands(words[1] == "on")
+            self._flush()
+            return
+        self.handle(parse_input(text))
+
+    # -- output --------------------------------------------------------------------------------------
+    def _flush(self) -> bool:
+        """Print the instruction when it changed (with the events since the last line)."""
+        instruction = self.referee.instruction
+        if instruction == self.shown:
+            return False
+        self.shown = instruction
+        events, self.pending = self.pending, []
+        ply = len(self.referee.position.move_stack)
+        if self.json_lines:
+            line = {
+                "type": "instruction",
+                "ply": ply,
+                "instruction": instruction.to_json(),
+                "events": [e.to_json() for e in events],
+            }
+            self.emit(json.dumps(line))
+        else:
+            text = f"[{ply}] {instruction.text}"
+            if instruction.detail:
+                text += f" ({instruction.detail})"
+            self.emit(text)
+        return True
