@@ -832,3 +832,24 @@ def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
                 )
         boards.append({str(k): str(v) for k, v in board.items() if v != EMPTY})
     return boards
+
+
+# -- calibrating against the sim ----------------------------------------------------------------------
+def calibration_position(layout: Layout) -> dict[str, str]:
+    """A position for `vision.calibration.calibrate` with every class of the layout on several
+    cells spread over the board (every third cell), the rest empty."""
+    classes = [c for c in layout.classes if c != EMPTY] or ["black", "white"]
+    names = layout.cell_names()
+    return {name: classes[(i // 3) % len(classes)] for i, name in enumerate(names) if i % 3 == 0}
+
+
+def calibrate_table(table: SimTable, position: dict[str, str] | None = None) -> Any:
+    """Calibrate the reader on this table, as a player would: photograph a known position,
+    locate the board by its markers and learn the colours. Returns the Calibration."""
+    from vision.calibration import calibrate
+    from vision.locate import locate
+
+    position = calibration_position(table.layout) if position is None else position
+    frame = table.render(position)
+    located = locate(frame, table.layout)
+    return calibrate(frame, located.homography, table.layout, position)

@@ -95,34 +95,35 @@ class StillnessClock:
 
 
 class LightingFit:
-    """A smooth lighting field fitted over known-white paper: log(observed / printed) as a
-    quadratic in x and y. The least-squares solve is precomputed, so a fit is one small
-    matrix product."""
+    """A smooth lighting field fitted over known paper: log(observed / printed) as a quadratic
+    in x and y. Fitted on every `step`-th pixel of the mask, evaluated on the whole mask; the
+    first round's least squares is precomputed, so a fit is two small matrix products."""
 
-    def __init__(self, sample_mask: np.ndarray, step: int = 2) -> None:
-        h, w = sample_mask.shape
-        ys, xs = np.nonzero(sample_mask)
-        keep = (ys % step == 0) & (xs % step == 0)
-        self.ys, self.xs = ys[keep], xs[keep]
-        self.usable = len(self.ys) >= 50
-        if not self.usable:
-            return
-        self._basis_full = _quadratic_basis(w, h)  # (6, h, w)
-        design = self._basis_full[:, self.ys, self.xs].T  # (n, 6)
-        self._solve = np.linalg.pinv(design).astype(np.float32)  # (6, n)
+    def __init__(self, mask: np.ndarray, step: int = 2) -> None:
+        h, w = mask.shape
+        ys, xs = np.nonzero(mask)
+        self.ys, self.xs = ys, xs  # where the field is evaluated
+        basis = _quadratic_basis(w, h)
+        self._basis = basis[:, ys, xs].astype(np.float32)  # (6, n)
+        sample = (ys % step == 0) & (xs % step == 0)
+        self.sample = np.nonzero(sample)[0]
+        self.usable = len(self.sample) >= 50
+        if self.usable:
+            self._design = self._basis[:, self.sample].T.copy()  # (k, 6)
+            self._solve = np.linalg.pinv(self._design).astype(np.float32)  # (6, k)
 
-    def field(self, ratio_log_samples: np.ndarray) -> np.ndarray:
-        """The fitted field (h, w) of log-gain, from log(observed/printed) at the samples.
-
-        Two rounds: the second ignores samples the first could not explain (the hand)."""
-        coef = self._solve @ ratio_log_samples
-        design = self._basis_full[:, self.ys, self.xs]
-        residual = np.abs(np.tensordot(coef, design, axes=1) - ratio_log_samples)
-        inliers = residual < max(0.1, float(np.median(residual)) * 3)
-        if 50 <= inliers.sum() < len(inliers):
-            sub = design[:, inliers].T
-            coef = np.linalg.lstsq(sub, ratio_log_samples[inliers], rcond=None)[0]
-        return np.tensordot(coef.astype(np.float32), self._basis_full, axes=1)
+    def field(self, log_ratio: np.ndarray) -> np.ndarray:
+        """The fitted log-gain at every mask pixel, from log(observed/printed) at the mask
+        pixels. Two rounds: the second ignores samples the first could not explain (a hand)."""
+        target = log_ratio[self.sample]
+        coef = self._solve @ target
+        residual = np.abs(self._design @ coef - target)
+        inliers = residual < max(0.08, 3.0 * float(np.median(residual)))
+        if 50 <= int(inliers.sum()) < len(inliers):
+            design = self._design[inliers]
+            normal = design.T @ design
+            coef = np.linalg.solve(normal + 1e-6 * np.eye(6), design.T @ target[inliers])
+        return coef.astype(np.float32) @ self._basis
 
 
 def _quadratic_basis(w: int, h: int) -> np.ndarray:
@@ -155,17 +156,17 @@ class OccluderCheck:
         self.printed: np.ndarray | None = None
         if printed is not None:
             printed = printed.astype(np.float32)
-            # Clean paper: white and at least two pixels away from any printed line or text,
-            # so a slightly imperfect homography never makes a line look like an occluder.
-            clean = cv2.erode(printed, np.ones((5, 5), np.uint8)) > 0.8 * float(printed.max())
-            self.clean = clean & cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3))).astype(
-                bool
-            )
+            # Clean paper: flat print (no line, text or edge within two pixels), so a slightly
+            # imperfect homography never makes a printed line look like an occluder.
+            kernel = np.ones((5, 5), np.uint8)
+            flat = cv2.dilate(printed, kernel) - cv2.erode(printed, kernel) < 12.0
+            paper_inner = cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3), np.uint8))
+            self.clean = flat & (paper_inner > 0) & (printed > 60)
             self.lighting = LightingFit(self.clean)
             if self.lighting.usable:
                 self.printed = np.maximum(printed, 1.0)
-                self._log_printed = np.log(self.printed[self.lighting.ys, self.lighting.xs])
-                self._clean_u8 = self.clean.astype(np.uint8)
+                self._printed_samples = self.printed[self.lighting.ys, self.lighting.xs]
+                self._log_printed = np.log(self._printed_samples)
 
     def set_reference(self, gray: np.ndarray) -> None:
         """The last accepted still board, as the baseline for `against_reference`."""
@@ -187,8 +188,10 @@ class OccluderCheck:
         """Occluder pixels on the clean paper that the fitted lighting cannot explain."""
         if self.printed is None:
             return 0
-        samples = np.log(np.maximum(gray[self.lighting.ys, self.lighting.xs], 1.0))
-        field = np.exp(self.lighting.field(samples - self._log_printed))
-        expected = self.printed * field
-        changed = (relative_change(gray, expected) > self.threshold * 1.25) & self.clean
+        fit = self.lighting
+        observed = gray[fit.ys, fit.xs]
+        log_ratio = np.log(np.maximum(observed, 1.0)) - self._log_printed
+        expected = self._printed_samples * np.exp(fit.field(log_ratio))
+        changed = np.zeros(gray.shape, bool)
+        changed[fit.ys, fit.xs] = relative_change(observed, expected) > self.threshold * 1.25
         return _significant(changed, self.min_area_px)
