@@ -52,7 +52,9 @@ def play_recorded(db, name, seed, max_moves=60, image=None):
             move = pos.random_move(rng)
         text = pos.move_text(move)
         pos.push(move)
-        db.add_instruction(game_id, Instruction(text=f"{pos.turn} to move", kind="move"))
+        db.add_instruction(
+            game_id, Instruction(text=f"move {len(pos.move_stack)}: {text}", kind="move")
+        )
         db.add_move(game_id, pos, text, image_jpeg=image)
         db.add_event(game_id, Event("move", {"move": text}))
     return game_id, pos

@@ -1,0 +1,291 @@
+"""`companion games` and `companion export` on real record files: JSON, HTML and errors."""
+
+import json
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+from test_records import GAMES, _board_photo, play_recorded
+
+from companion import cli, games
+from companion.errors import UserError
+from companion.games.base import game_from_json
+from companion.geometry import board_geometry
+from companion.records import Records
+from companion.svg import HIGHLIGHTS, board_svg, changed_cells, position_svg
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "records.sqlite3"
+
+
+def run_cli(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class Page(HTMLParser):
+    """What an HTML export holds: figures with their pieces and highlights, links, scripts."""
+
+    def __init__(self):
+        super().__init__()
+        self.figures = []  # one dict per position
+        self.external = []  # anything loaded from elsewhere
+        self.tags = []
+        self.controls_hidden = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        if tag == "figure":
+            self.figures.append({"id": a.get("id"), "pieces": {}, "highlights": {}, "photo": False})
+        elif self.figures and tag == "g" and "piece" in (a.get("class") or ""):
+            self.figures[-1]["pieces"][a["data-cell"]] = True
+        elif self.figures and tag == "polygon" and "highlight" in (a.get("class") or ""):
+            role = a["class"].split("highlight-")[1]
+            self.figures[-1]["highlights"][a["data-cell"]] = role
+        elif tag == "img":
+            assert a["src"].startswith("data:image/jpeg;base64,")
+            self.figures[-1]["photo"] = True
+        elif tag == "div" and a.get("class") == "controls":
+            self.controls_hidden = "hidden" in a
+        for name, value in attrs:
+            if name in ("src", "href") and value and not value.startswith(("#", "data:")):
+                self.external.append((tag, name, value))
+        if tag in ("link", "iframe", "object", "embed"):
+            self.external.append((tag, "", ""))
+
+
+def parse(html):
+    page = Page()
+    page.feed(html)
+    return page
+
+
+# -- json --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_json_export_reads_back_as_the_same_game_with_the_tables_log(
+    db_path, tmp_path, capsys, name
+):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, name, seed=21, max_moves=40)
+        rolls = db.game(game_id).rolls
+    out = tmp_path / "game.json"
+    code, _, err = run_cli(
+        capsys, "export", game_id, "--format", "json", "-o", out, "--db", db_path
+    )
+    assert code == 0 and f"Wrote game {game_id}" in err
+    data = json.loads(out.read_text())
+    again = game_from_json(data)
+    assert again.to_json() == pos.to_json()
+    assert len(again.move_stack) == len(pos.move_stack) == len(data["plies"])
+    assert [p["ply"] for p in data["plies"]] == list(range(1, len(pos.move_stack) + 1))
+    assert all(
+        re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", p["played_at"])
+        for p in data["plies"]
+    )
+    assert [(r["for_ply"], tuple(r["dice"]), r["value"]) for r in data["rolls"]] == [
+        (r.for_ply, r.dice, r.value) for r in rolls
+    ]
+    assert len(data["instructions"]) == len(pos.move_stack)
+    assert data["instructions"][0]["instruction"]["kind"] == "move"
+    assert data["status"] in ("playing", "finished") and data["players"]
+    if pos.is_game_over():
+        assert data["outcome"] == pos.outcome().to_json()
+
+
+def test_json_export_keeps_taken_back_moves_and_a_players_outcome(db_path, capsys):
+    with Records(db_path) as db:
+        pos = games.get("arinama").new()
+        game_id = db.new_game(pos)
+        for _ in range(2):
+            move = pos.legal_moves()[0]
+            text = pos.move_text(move)
+            pos.push(move)
+            db.add_move(game_id, pos, text)
+        db.undo_move(game_id)
+        db.finish(game_id, {"winner": "white", "reason": "resignation", "detail": "Black resigned"})
+    code, out, _ = run_cli(capsys, "export", game_id, "--db", db_path)
+    data = json.loads(out)
+    assert code == 0 and len(data["moves"]) == 1
+    assert [t["ply"] for t in data["taken_back"]] == [2] and data["taken_back"][0]["taken_back_at"]
+    assert data["outcome"]["reason"] == "resignation" and data["status"] == "finished"
+    assert [e["kind"] for e in data["events"]] == ["undo"]
+
+
+# -- html --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_html_export_shows_every_position_and_needs_nothing_from_the_network(
+    db_path, tmp_path, capsys, name
+):
+    photo = _board_photo(64)(70)
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, name, seed=8, max_moves=25, image=photo)
+    out = tmp_path / "game.html"
+    code, _, _ = run_cli(capsys, "export", game_id, "-f", "html", "-o", out, "--db", db_path)
+    assert code == 0
+    html = out.read_text()
+    page = parse(html)
+    assert page.external == []
+    assert html.count("<script>") == 1 and "<script src" not in html
+    assert page.controls_hidden is True  # shown by the script; with JS off every diagram shows
+    assert ".js figure.step { display: none; }" in html
+    assert len(page.figures) == len(pos.move_stack) + 1
+    board = pos.root()
+    expected = [set(board.cells())]
+    changes = [{}]
+    for move in pos.move_stack:
+        before = board.cells()
+        board.push(move)
+        expected.append(set(board.cells()))
+        changes.append(changed_cells(before, board.cells()))
+    assert [set(f["pieces"]) for f in page.figures] == expected
+    assert [f["highlights"] for f in page.figures] == changes
+    assert [f["photo"] for f in page.figures] == [False] + [True] * len(pos.move_stack)
+    assert [f["id"] for f in page.figures] == [f"p{i}" for i in range(len(page.figures))]
+    title = games.get(name).title
+    assert f"<title>{title} - game {game_id}</title>" in html
+
+
+def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, capsys):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "aranea", seed=1, max_moves=30, image=_board_photo(64)(70))
+        record = db.game(game_id)
+    code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--no-photos", "--db", db_path)
+    assert code == 0
+    page = parse(out)
+    assert not any(f["photo"] for f in page.figures)
+    assert "<h2>Dice rolls</h2>" in out and "In stock: Amber" in out
+    for r in record.rolls:
+        assert f"<td>{' + '.join(map(str, r.dice))}</td><td>{r.value}</td>" in out
+    for number, move in enumerate(record.moves, 1):
+        assert f'data-step="{number}">{number}</a>' in out and f"<code>{move.text}</code>" in out
+    assert "not finished" in out
+
+
+def test_html_export_of_a_finished_game_names_the_winner(db_path, capsys):
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "arinama", seed=3, max_moves=200)
+    assert pos.is_game_over()
+    code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    outcome = pos.outcome()
+    assert code == 0
+    assert f"{outcome.winner.capitalize()} wins ({outcome.reason})" in out
+
+
+# -- arimaa ------------------------------------------------------------------------------------------
+def test_arimaa_format_of_another_game_is_a_clear_error(db_path, capsys):
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    code, out, err = run_cli(capsys, "export", game_id, "-f", "arimaa", "--db", db_path)
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"companion: error: game {game_id} is Arinama: the arimaa move list is only for Arimaa "
+        "games; use --format json or html"
+    )
+
+
+# -- games -------------------------------------------------------------------------------------------
+def test_games_lists_id_game_date_status_moves_and_result(db_path, capsys):
+    with Records(db_path) as db:
+        done_id, done = play_recorded(db, "arinama", seed=3, max_moves=200)
+        open_id, _ = play_recorded(db, "arinama", seed=4, max_moves=5)
+    code, out, _ = run_cli(capsys, "games", "--db", db_path)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == [
+        "ID",
+        "GAME",
+        "STARTED",
+        "(UTC)",
+        "STATUS",
+        "MOVES",
+        "RESULT",
+    ]
+    assert lines[1].split()[:6] == [str(open_id), "arinama", *lines[1].split()[2:4], "playing", "5"]
+    assert lines[2].split()[4:6] == ["finished", str(len(done.move_stack))]
+    assert lines[2].endswith(str(done.outcome()).split(": ")[0] + ": " + done.outcome().detail)
+    code, out, _ = run_cli(capsys, "games", "--db", db_path, "--json", "--unfinished")
+    assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == [open_id]
+    code, out, _ = run_cli(capsys, "games", "--db", db_path, "--check")
+    assert code == 0 and out.splitlines()[-1].endswith("integrity check ok")
+
+
+def test_games_without_records_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    code, out, _ = run_cli(capsys, "games")
+    assert code == 0 and out.startswith("No games recorded yet")
+    code, out, err = run_cli(capsys, "games", "--db", tmp_path / "missing.sqlite3")
+    assert code == 2 and "no game records at" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "missing.sqlite3").exists()
+
+
+# -- export errors ------------------------------------------------------------------------------------
+def test_export_never_overwrites_a_file_without_force(db_path, tmp_path, capsys):
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    out = tmp_path / "mine.json"
+    out.write_text("my notes")
+    code, _, err = run_cli(capsys, "export", game_id, "-o", out, "--db", db_path)
+    assert code == 2 and "already exists: choose another name, or add --force" in err
+    assert out.read_text() == "my notes"
+    code, _, _ = run_cli(capsys, "export", game_id, "-o", out, "--force", "--db", db_path)
+    assert code == 0 and json.loads(out.read_text())["id"] == game_id
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["export", "99"], "there is no game 99 in"),
+        (["export", "1", "-o", "{tmp}/nowhere/x.json"], "does not exist: create it first"),
+        (["export", "1", "-o", "{tmp}"], "is a folder: give a file name"),
+    ],
+)
+def test_export_errors_are_one_line(db_path, tmp_path, capsys, argv, message):
+    with Records(db_path) as db:
+        play_recorded(db, "arinama", seed=1, max_moves=3)
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = run_cli(capsys, *argv, "--db", db_path)
+    assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+def test_export_of_a_file_that_is_not_records_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "game.json"
+    bad.write_text("{}")
+    code, _, err = run_cli(capsys, "export", "1", "--db", bad)
+    assert code == 2 and "not a companion record database" in err
+    assert bad.read_text() == "{}"
+
+
+# -- svg ---------------------------------------------------------------------------------------------
+def test_svg_draws_a_piece_per_occupied_cell_and_outlines_highlights():
+    geometry = board_geometry("arinama", {"rows": 5, "cols": 5})
+    svg = board_svg(
+        geometry,
+        {"a1": "black", "b2": "white", "c3": "empty", "d4": "unknown"},
+        highlights={"c3": "flip", "e5": "remove"},
+        title="Turn c3",
+    )
+    page = parse(f"<figure>{svg}</figure>")
+    assert page.figures[0]["pieces"] == {"a1": True, "b2": True}
+    assert page.figures[0]["highlights"] == {"c3": "flip", "e5": "remove"}
+    assert f'stroke="{HIGHLIGHTS["flip"][0]}"' in svg and 'stroke-dasharray="4 1.5"' in svg
+    assert ">a</text>" in svg and ">5</text>" in svg  # coordinates round a grid board
+    with pytest.raises(UserError, match="no cell 'z9' on the arinama board"):
+        board_svg(geometry, {"z9": "black"})
+
+
+def test_svg_marks_arimaa_traps_and_names_pieces_and_draws_the_aranea_web():
+    pos = games.get("arimaa").new()
+    rng = random.Random(1)
+    for _ in range(2):  # the two setup turns
+        pos.push(pos.random_move(rng))
+    svg = position_svg(pos)
+    letters = re.findall(r'font-weight="bold"[^>]*>([A-Z])</text>', svg)
+    assert sorted(letters) == sorted("EMHHDDCCRRRRRRRR" * 2)
+    assert svg.count('fill="#c79b6b"') == 4  # the four traps
+    web = position_svg(games.get("aranea").new())
+    assert web.count("<polygon") >= 36 + 12 and "board-aranea" in web
