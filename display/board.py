@@ -28,7 +28,10 @@ class BoardView:
     cell_polygons: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
     def to_px(self, point: tuple[float, float]) -> tuple[int, int]:
-        return (round(self.origin[0] + point[0] * self.scale), round(self.origin[1] + point[1] * self.scale))
+        return (
+            round(self.origin[0] + point[0] * self.scale),
+            round(self.origin[1] + point[1] * self.scale),
+        )
 
     def cell_center(self, name: str) -> tuple[int, int]:
         return self.to_px(self.geometry.cell(name).center)
@@ -64,7 +67,10 @@ def draw_board(
     or an Observation), `highlights` cell -> role (companion.referee.protocol)."""
     view = fit(geometry, rect)
     board_rect = pygame.Rect(
-        round(view.origin[0]), round(view.origin[1]), round(geometry.width * view.scale), round(geometry.height * view.scale)
+        round(view.origin[0]),
+        round(view.origin[1]),
+        round(geometry.width * view.scale),
+        round(geometry.height * view.scale),
     )
     pygame.draw.rect(surface, theme.BOARD, board_rect, border_radius=max(2, round(view.scale * 3)))
     line = max(1, round(view.scale * 0.6))
@@ -137,18 +143,25 @@ def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece
         surface.blit(image, image.get_rect(center=centre))
         return
     fill, rim = theme.PIECES.get(piece, theme.UNKNOWN_PIECE)
-    pygame.draw.circle(surface, (0, 0, 0), (centre[0] + max(1, r // 10), centre[1] + max(1, r // 10)), r)
+    pygame.draw.circle(
+        surface, (0, 0, 0), (centre[0] + max(1, r // 10), centre[1] + max(1, r // 10)), r
+    )
     pygame.draw.circle(surface, fill, centre, r)
     pygame.draw.circle(surface, rim, centre, r, width=max(2, r // 7))
     if piece.endswith("-character"):  # Sensei: a figurine stands on the stone
         head = max(2, r // 3)
         pygame.draw.circle(surface, (250, 246, 230), (centre[0], centre[1] - head // 2), head)
         pygame.draw.rect(
-            surface, (250, 246, 230), pygame.Rect(centre[0] - head, centre[1], 2 * head, head), border_radius=head // 2
+            surface,
+            (250, 246, 230),
+            pygame.Rect(centre[0] - head, centre[1], 2 * head, head),
+            border_radius=head // 2,
         )
 
 
-def _draw_highlight_under(surface: pygame.Surface, view: BoardView, cell: CellShape, role: str) -> None:
+def _draw_highlight_under(
+    surface: pygame.Surface, view: BoardView, cell: CellShape, role: str
+) -> None:
     """The tinted, patterned fill of a highlighted cell (under the piece)."""
     style = theme.HIGHLIGHTS.get(role)
     if style is None:
@@ -164,7 +177,9 @@ def _draw_highlight_under(surface: pygame.Surface, view: BoardView, cell: CellSh
     if style.pattern == "stripes":
         step = max(6, round(view.scale * 6))
         for k in range(-box.height, box.width, step):
-            pygame.draw.line(layer, (*style.colour, 255), (k, box.height), (k + box.height, 0), stroke)
+            pygame.draw.line(
+                layer, (*style.colour, 255), (k, box.height), (k + box.height, 0), stroke
+            )
     elif style.pattern == "dots":
         step = max(6, round(view.scale * 6))
         for y in range(step // 2, box.height, step):
@@ -177,7 +192,9 @@ def _draw_highlight_under(surface: pygame.Surface, view: BoardView, cell: CellSh
     surface.blit(layer, box)
 
 
-def _draw_highlight_over(surface: pygame.Surface, view: BoardView, cell: CellShape, role: str) -> None:
+def _draw_highlight_over(
+    surface: pygame.Surface, view: BoardView, cell: CellShape, role: str
+) -> None:
     """The outline/cross/ring of a highlight (over the piece, so it is never hidden)."""
     style = theme.HIGHLIGHTS.get(role)
     if style is None:

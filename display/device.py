@@ -172,7 +172,9 @@ def set_screen_factory(factory: ScreenFactory) -> None:
     _factory = factory
 
 
-def open_screen(size: tuple[int, int] = (800, 480), rotation: int = 0, fullscreen: bool = False) -> Screen:
+def open_screen(
+    size: tuple[int, int] = (800, 480), rotation: int = 0, fullscreen: bool = False
+) -> Screen:
     """Open the screen with the current factory (pygame is initialised here)."""
     init_pygame(headless=_factory is headless_screen or not has_display())
     return _factory(size, rotation, fullscreen)

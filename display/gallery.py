@@ -22,12 +22,24 @@ SIZES = ((800, 480), (720, 1280))
 
 
 def _arinama_cells() -> dict[str, str]:
-    return {"d4": "white", "e5": "white", "d5": "black", "e4": "black", "c3": "black", "c4": "white"}
+    return {
+        "d4": "white",
+        "e5": "white",
+        "d5": "black",
+        "e4": "black",
+        "c3": "black",
+        "c4": "white",
+    }
 
 
 def home_example() -> tuple[Callable, object]:
     model = home.HomeModel(
-        games=[("arinama", "Arinama"), ("arimaa", "Arimaa"), ("aranea", "Aranea"), ("sensei", "Sensei")],
+        games=[
+            ("arinama", "Arinama"),
+            ("arimaa", "Arimaa"),
+            ("aranea", "Aranea"),
+            ("sensei", "Sensei"),
+        ],
         selected="arinama",
         recognised="arinama",
         options_text="8 x 8 board, Black first",
@@ -46,8 +58,16 @@ def setup_example() -> tuple[Callable, object]:
     image[40:320, 180:460] = (200, 215, 225)
     grid = []
     for cell in geometry.cells:
-        grid.append([(190 + x * 260 / geometry.width, 50 + y * 260 / geometry.height) for x, y in cell.polygon])
-    markers = [[(150, 20), (176, 20), (176, 46), (150, 46)], [(464, 20), (490, 20), (490, 46), (464, 46)]]
+        grid.append(
+            [
+                (190 + x * 260 / geometry.width, 50 + y * 260 / geometry.height)
+                for x, y in cell.polygon
+            ]
+        )
+    markers = [
+        [(150, 20), (176, 20), (176, 46), (150, 46)],
+        [(464, 20), (490, 20), (490, 46), (464, 46)],
+    ]
     model = setup.SetupModel(
         title="Set up Arinama",
         geometry=geometry,
@@ -87,12 +107,23 @@ def play_example() -> tuple[Callable, object]:
 
 
 def dice_example() -> tuple[Callable, object]:
-    model = dice.DiceModel(dice=(3, 4), value=1, rule="A 3 and a 4 count as 1", title="Aranea · dice", who="Amber rolls", continue_label="Play")
+    model = dice.DiceModel(
+        dice=(3, 4),
+        value=1,
+        rule="A 3 and a 4 count as 1",
+        title="Aranea · dice",
+        who="Amber rolls",
+        continue_label="Play",
+    )
     return dice.draw, model
 
 
 def gameover_example() -> tuple[Callable, object]:
-    cells = {f"{f}{r}": ("white" if (ord(f) + r) % 3 else "black") for f in "abcdefgh" for r in range(1, 9)}
+    cells = {
+        f"{f}{r}": ("white" if (ord(f) + r) % 3 else "black")
+        for f in "abcdefgh"
+        for r in range(1, 9)
+    }
     model = gameover.GameOverModel(
         title="Arinama",
         geometry=board_geometry("arinama"),

@@ -33,11 +33,15 @@ def frame(size: tuple[int, int], painter: Painter, *, board_share: float = 0.58)
     if w >= h:  # landscape: board left, panel right
         side = min(body.height, round(body.width * board_share))
         board = pygame.Rect(body.left, body.top, side, body.height)
-        panel = pygame.Rect(board.right + pad, body.top, body.right - board.right - pad, body.height)
+        panel = pygame.Rect(
+            board.right + pad, body.top, body.right - board.right - pad, body.height
+        )
     else:  # portrait: board on top, panel below
         side = min(body.width, round(body.height * board_share))
         board = pygame.Rect(body.left, body.top, body.width, side)
-        panel = pygame.Rect(body.left, board.bottom + pad, body.width, body.bottom - board.bottom - pad)
+        panel = pygame.Rect(
+            body.left, board.bottom + pad, body.width, body.bottom - board.bottom - pad
+        )
     return Frame(header, board, panel, body)
 
 
@@ -45,9 +49,17 @@ def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = ""
     """The top bar: the page title on the left, a short status on the right."""
     pygame.draw.rect(painter.surface, theme.PANEL, rect)
     m = painter.m
-    painter.text(title, (rect.left + m.gap * 2, rect.centery), m.font_body, bold=True, anchor="midleft")
+    painter.text(
+        title, (rect.left + m.gap * 2, rect.centery), m.font_body, bold=True, anchor="midleft"
+    )
     if right:
-        painter.text(right, (rect.right - m.gap * 2, rect.centery), m.font_small, theme.MUTED, anchor="midright")
+        painter.text(
+            right,
+            (rect.right - m.gap * 2, rect.centery),
+            m.font_small,
+            theme.MUTED,
+            anchor="midright",
+        )
 
 
 def button_bar(

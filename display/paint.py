@@ -109,8 +109,12 @@ class Painter:
         return used
 
     # -- shapes -------------------------------------------------------------------------------
-    def panel(self, rect: pygame.Rect, colour: Colour = theme.PANEL, radius: int | None = None) -> None:
-        pygame.draw.rect(self.surface, colour, rect, border_radius=self.m.mm(2) if radius is None else radius)
+    def panel(
+        self, rect: pygame.Rect, colour: Colour = theme.PANEL, radius: int | None = None
+    ) -> None:
+        pygame.draw.rect(
+            self.surface, colour, rect, border_radius=self.m.mm(2) if radius is None else radius
+        )
 
     def button(
         self,
@@ -134,11 +138,20 @@ class Painter:
         }.get(style, theme.BUTTON)
         self.panel(rect, colour)
         if style == "selected":  # not colour alone: a white frame as well
-            pygame.draw.rect(self.surface, theme.TEXT, rect, width=max(2, self.m.mm(0.7)), border_radius=self.m.mm(2))
+            pygame.draw.rect(
+                self.surface,
+                theme.TEXT,
+                rect,
+                width=max(2, self.m.mm(0.7)),
+                border_radius=self.m.mm(2),
+            )
         text_colour = theme.MUTED if style == "disabled" else theme.TEXT
         label_size = size or self.m.font_body
         inner = rect.inflate(-self.m.mm(2), -self.m.mm(1))
-        while font(label_size, True).size(label)[0] > inner.width and label_size > self.m.font_small * 2 // 3:
+        while (
+            font(label_size, True).size(label)[0] > inner.width
+            and label_size > self.m.font_small * 2 // 3
+        ):
             label_size -= 2
         self.text(label, rect.center, label_size, text_colour, bold=True, anchor="center")
         target = Target(rect, action, label)

@@ -52,10 +52,21 @@ def draw(p: Painter, model: DiceModel) -> None:
     faces = model.dice if landed and model.dice else _tumbling_faces(model.phase)
     for i, face in enumerate(faces):
         cx = area.left + area.width * (0.28 + 0.44 * i)
-        bounce = 0 if landed else abs(math.sin(model.phase * math.pi * 3)) * side * 0.25 * (1 - model.phase)
+        bounce = (
+            0
+            if landed
+            else abs(math.sin(model.phase * math.pi * 3)) * side * 0.25 * (1 - model.phase)
+        )
         cy = area.centery - bounce
         angle = 0 if landed else (1 - model.phase) * (200 + 90 * i)
-        _die(p.surface, (round(cx), round(cy)), round(side), face, angle, highlight=landed and bool(model.rule))
+        _die(
+            p.surface,
+            (round(cx), round(cy)),
+            round(side),
+            face,
+            angle,
+            highlight=landed and bool(model.rule),
+        )
 
     panel = f.panel
     boxes = button_bar(p, panel, 2)
@@ -65,18 +76,50 @@ def draw(p: Painter, model: DiceModel) -> None:
         p.text(f"{a} + {b}", (panel.centerx, top), m.font_large, theme.MUTED, anchor="midtop")
         top += m.font_large
         value_rect = p.text(
-            f"= {model.value}", (panel.centerx, top), m.font_huge * 2, theme.TEXT, bold=True, anchor="midtop"
+            f"= {model.value}",
+            (panel.centerx, top),
+            m.font_huge * 2,
+            theme.TEXT,
+            bold=True,
+            anchor="midtop",
         )
         p.value_rect = value_rect
         top = value_rect.bottom + m.gap
         if model.rule:
-            rule_box = pygame.Rect(panel.left, top, panel.width, min(m.mm(22), boxes[0].top - top - m.gap))
-            pygame.draw.rect(p.surface, theme.ORANGE, rule_box.inflate(0, 0).clip(rule_box), width=3, border_radius=m.mm(1.5))
-            p.wrapped(model.rule, rule_box.inflate(-m.mm(3), -m.mm(2)), m.font_large, theme.ORANGE, bold=True, align="center", valign="middle")
+            rule_box = pygame.Rect(
+                panel.left, top, panel.width, min(m.mm(22), boxes[0].top - top - m.gap)
+            )
+            pygame.draw.rect(
+                p.surface,
+                theme.ORANGE,
+                rule_box.inflate(0, 0).clip(rule_box),
+                width=3,
+                border_radius=m.mm(1.5),
+            )
+            p.wrapped(
+                model.rule,
+                rule_box.inflate(-m.mm(3), -m.mm(2)),
+                m.font_large,
+                theme.ORANGE,
+                bold=True,
+                align="center",
+                valign="middle",
+            )
     elif not model.dice:
-        p.wrapped("Press ROLL or tap Roll", pygame.Rect(panel.left, top, panel.width, boxes[0].top - top), m.font_large, align="center")
+        p.wrapped(
+            "Press ROLL or tap Roll",
+            pygame.Rect(panel.left, top, panel.width, boxes[0].top - top),
+            m.font_large,
+            align="center",
+        )
     else:
-        p.text("Rolling...", (panel.centerx, top + m.font_large), m.font_large, theme.MUTED, anchor="midtop")
+        p.text(
+            "Rolling...",
+            (panel.centerx, top + m.font_large),
+            m.font_large,
+            theme.MUTED,
+            anchor="midtop",
+        )
     p.button(boxes[0], model.continue_label, Action("dice-close"))
     p.button(boxes[1], "Roll", Action("roll"), style="primary")
 
@@ -86,16 +129,31 @@ def _tumbling_faces(phase: float) -> tuple[int, int]:
     return ((step * 5) % 6 + 1, (step * 3 + 2) % 6 + 1)
 
 
-def _die(surface: pygame.Surface, centre: tuple[int, int], side: int, face: int, angle: float, highlight: bool) -> None:
+def _die(
+    surface: pygame.Surface,
+    centre: tuple[int, int],
+    side: int,
+    face: int,
+    angle: float,
+    highlight: bool,
+) -> None:
     die = pygame.Surface((side, side), pygame.SRCALPHA)
     rect = die.get_rect()
     radius = side // 7
     pygame.draw.rect(die, (250, 248, 240), rect, border_radius=radius)
-    pygame.draw.rect(die, theme.ORANGE if highlight else (120, 120, 120), rect, width=max(3, side // 30), border_radius=radius)
+    pygame.draw.rect(
+        die,
+        theme.ORANGE if highlight else (120, 120, 120),
+        rect,
+        width=max(3, side // 30),
+        border_radius=radius,
+    )
     pip = max(3, side // 11)
     step = side * 0.27
     for dx, dy in PIPS[face]:
-        pygame.draw.circle(die, (20, 20, 24), (round(side / 2 + dx * step), round(side / 2 + dy * step)), pip)
+        pygame.draw.circle(
+            die, (20, 20, 24), (round(side / 2 + dx * step), round(side / 2 + dy * step)), pip
+        )
     if angle:
         die = pygame.transform.rotate(die, angle)
     surface.blit(die, die.get_rect(center=centre))

@@ -41,9 +41,24 @@ def draw(p: Painter, model: GameOverModel) -> None:
     used = p.wrapped(model.headline, text_box, m.font_huge, bold=True, align="center")
     p.instruction_rect = used
     if model.detail:
-        detail_box = pygame.Rect(panel.left, used.bottom + m.gap, panel.width, text_box.bottom - used.bottom - m.gap)
-        p.wrapped(model.detail, detail_box, m.font_body, theme.MUTED, align="center", min_size=m.font_small)
+        detail_box = pygame.Rect(
+            panel.left, used.bottom + m.gap, panel.width, text_box.bottom - used.bottom - m.gap
+        )
+        p.wrapped(
+            model.detail,
+            detail_box,
+            m.font_body,
+            theme.MUTED,
+            align="center",
+            min_size=m.font_small,
+        )
     for box, (label, kind, style) in zip(
-        boxes, [("Home", "home", "normal"), ("Review", "review", "normal"), ("New game", "new-game", "primary")], strict=True
+        boxes,
+        [
+            ("Home", "home", "normal"),
+            ("Review", "review", "normal"),
+            ("New game", "new-game", "primary"),
+        ],
+        strict=True,
     ):
         p.button(box, label, Action(kind), style=style)

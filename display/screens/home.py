@@ -40,17 +40,37 @@ def draw(p: Painter, model: HomeModel) -> None:
     tile_h = m.mm(16) if portrait else m.mm(14)
     for r in range(rows):
         names = model.games[r * per_row : (r + 1) * per_row]
-        for box, (game, title) in zip(row(pygame.Rect(body.left, y, body.width, tile_h), len(names), m.gap), names, strict=True):
+        for box, (game, title) in zip(
+            row(pygame.Rect(body.left, y, body.width, tile_h), len(names), m.gap),
+            names,
+            strict=True,
+        ):
             style = "selected" if game == model.selected else "normal"
             p.button(box, title, Action("select-game", game), style=style, size=m.font_large)
             if game == model.recognised:
-                p.text("on the table", (box.centerx, box.bottom - m.mm(1)), m.font_small, theme.YELLOW, anchor="midbottom")
+                p.text(
+                    "on the table",
+                    (box.centerx, box.bottom - m.mm(1)),
+                    m.font_small,
+                    theme.YELLOW,
+                    anchor="midbottom",
+                )
         y += tile_h + m.gap
 
     options = pygame.Rect(body.left, y + m.gap, body.width, m.button_height)
     label_w = options.width - m.mm(30) - m.gap
-    p.wrapped(model.options_text or "Standard rules", pygame.Rect(options.left, options.top, label_w, options.height), m.font_body, valign="middle", min_size=m.font_small)
-    p.button(pygame.Rect(options.right - m.mm(30), options.top, m.mm(30), options.height), "Options", Action("options"))
+    p.wrapped(
+        model.options_text or "Standard rules",
+        pygame.Rect(options.left, options.top, label_w, options.height),
+        m.font_body,
+        valign="middle",
+        min_size=m.font_small,
+    )
+    p.button(
+        pygame.Rect(options.right - m.mm(30), options.top, m.mm(30), options.height),
+        "Options",
+        Action("options"),
+    )
     y = options.bottom + m.gap * 2
 
     for game_id, text in model.unfinished[:2]:

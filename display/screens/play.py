@@ -37,7 +37,9 @@ def draw(p: Painter, model: PlayModel) -> None:
     f = frame(size, p)
     right = model.camera
     draw_header(p, f.header, f"{model.title} · move {model.move_number + 1}", right)
-    p.board_view = draw_board(p.surface, f.board, model.geometry, model.cells, model.instruction.highlights)
+    p.board_view = draw_board(
+        p.surface, f.board, model.geometry, model.cells, model.instruction.highlights
+    )
 
     panel = f.panel
     y = panel.top
@@ -46,7 +48,13 @@ def draw(p: Painter, model: PlayModel) -> None:
         p.swatch((panel.left + r + 2, y + r + 2), r, theme.PLAYER_CLASS.get(model.turn, model.turn))
         who = name(model.turn, model.colour_names).capitalize()
         label = f"{who} to play" if model.instruction.kind != "game-over" else who
-        p.text(label, (panel.left + 2 * r + m.gap * 2, y + r + 2), m.font_body, bold=True, anchor="midleft")
+        p.text(
+            label,
+            (panel.left + 2 * r + m.gap * 2, y + r + 2),
+            m.font_body,
+            bold=True,
+            anchor="midleft",
+        )
         y += 2 * r + m.gap * 2
 
     if model.hands:  # a yellow striped banner with black text: not colour alone
@@ -68,9 +76,20 @@ def draw(p: Painter, model: PlayModel) -> None:
     )
     p.instruction_rect = used
     if model.instruction.detail:
-        detail_box = pygame.Rect(panel.left, used.bottom + m.gap, panel.width, max(0, text_box.bottom - used.bottom - m.gap))
+        detail_box = pygame.Rect(
+            panel.left,
+            used.bottom + m.gap,
+            panel.width,
+            max(0, text_box.bottom - used.bottom - m.gap),
+        )
         if detail_box.height >= m.font_small:
-            p.wrapped(say(model.instruction.detail, model.colour_names), detail_box, m.font_body, theme.MUTED, min_size=m.font_small)
+            p.wrapped(
+                say(model.instruction.detail, model.colour_names),
+                detail_box,
+                m.font_body,
+                theme.MUTED,
+                min_size=m.font_small,
+            )
     _legend(p, model, pygame.Rect(panel.left, bottom - legend_h, panel.width, legend_h))
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
@@ -82,7 +101,10 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     if kind == "choose":
         return buttons + [(c, Action("choose", c), "primary") for c in model.instruction.choices]
     if kind == "game-over":
-        return buttons + [("Review", Action("review"), "normal"), ("New game", Action("new-game"), "primary")]
+        return buttons + [
+            ("Review", Action("review"), "normal"),
+            ("New game", Action("new-game"), "primary"),
+        ]
     buttons.append(("Undo", Action("undo"), "normal"))
     if model.can_roll or kind == "roll":
         buttons.append(("Roll", Action("roll"), "primary" if kind == "roll" else "normal"))
@@ -132,7 +154,13 @@ def _legend(p: Painter, model: PlayModel, rect: pygame.Rect) -> None:
         if style.pattern == "dots":
             pygame.draw.circle(p.surface, theme.BACKGROUND, swatch.center, max(2, box // 6))
         pygame.draw.rect(p.surface, theme.TEXT, swatch, 1)
-        label_rect = p.text(style.label, (swatch.right + p.m.gap, swatch.centery), p.m.font_small, theme.MUTED, anchor="midleft")
+        label_rect = p.text(
+            style.label,
+            (swatch.right + p.m.gap, swatch.centery),
+            p.m.font_small,
+            theme.MUTED,
+            anchor="midleft",
+        )
         x = label_rect.right + p.m.gap * 2
         if x > rect.right - box * 3:
             break
@@ -156,5 +184,9 @@ def say(text: str, colour_names: dict[str, str]) -> str:
             return word
         return new.capitalize() if word[0].isupper() else new
 
-    pattern = r"\b(" + "|".join(re.escape(k) for k in sorted(colour_names, key=len, reverse=True)) + r")\b"
+    pattern = (
+        r"\b("
+        + "|".join(re.escape(k) for k in sorted(colour_names, key=len, reverse=True))
+        + r")\b"
+    )
     return re.sub(pattern, swap, text, flags=re.IGNORECASE)

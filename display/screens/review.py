@@ -42,15 +42,31 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     page = min(model.page, pages - 1)
     shown = model.games[page * per_page : (page + 1) * per_page]
     if not shown:
-        p.wrapped("No games recorded yet. Play one and it appears here.", list_area, m.font_large, theme.MUTED, align="center", valign="middle")
-    for box, (game_id, title, line) in zip(column(list_area, len(shown), m.gap, row_h), shown, strict=True):
+        p.wrapped(
+            "No games recorded yet. Play one and it appears here.",
+            list_area,
+            m.font_large,
+            theme.MUTED,
+            align="center",
+            valign="middle",
+        )
+    for box, (game_id, title, line) in zip(
+        column(list_area, len(shown), m.gap, row_h), shown, strict=True
+    ):
         target = p.button(box, "", Action("open-game", game_id))
         inner = target.rect.inflate(-m.mm(4), -m.mm(1.5))
         p.text(title, inner.topleft, m.font_body, bold=True)
         p.text(line, inner.bottomleft, m.font_small, theme.MUTED, anchor="bottomleft")
     p.button(boxes[0], "Back", Action("back"))
-    p.button(boxes[1], "Newer", Action("page", page - 1), style="normal" if page > 0 else "disabled")
-    p.button(boxes[2], "Older", Action("page", page + 1), style="normal" if page + 1 < pages else "disabled")
+    p.button(
+        boxes[1], "Newer", Action("page", page - 1), style="normal" if page > 0 else "disabled"
+    )
+    p.button(
+        boxes[2],
+        "Older",
+        Action("page", page + 1),
+        style="normal" if page + 1 < pages else "disabled",
+    )
 
 
 @dataclass
@@ -70,25 +86,44 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     f = frame(p.surface.get_size(), p)
     ply = max(0, min(model.ply, len(model.boards) - 1))
     draw_header(p, f.header, model.title, f"move {ply} of {len(model.moves)}")
-    p.board_view = draw_board(p.surface, f.board, model.geometry, model.boards[ply], model.highlights)
+    p.board_view = draw_board(
+        p.surface, f.board, model.geometry, model.boards[ply], model.highlights
+    )
     panel = f.panel
     arrows = button_bar(p, panel, 4, min_width_mm=11)
-    back_row = pygame.Rect(panel.left, arrows[0].top - m.gap - m.button_height, panel.width, m.button_height)
+    back_row = pygame.Rect(
+        panel.left, arrows[0].top - m.gap - m.button_height, panel.width, m.button_height
+    )
     boxes = [back_row, *arrows]
     y = panel.top
     if ply == 0:
         line = "Start position"
     else:
         line = f"Move {ply}: {model.moves[ply - 1]}"
-    used = p.wrapped(line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True)
+    used = p.wrapped(
+        line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True
+    )
     p.instruction_rect = used
     y = used.bottom + m.gap
-    around = [f"{i}. {model.moves[i - 1]}" for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)]
+    around = [
+        f"{i}. {model.moves[i - 1]}"
+        for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
+    ]
     if around:
-        p.wrapped("   ".join(around), pygame.Rect(panel.left, y, panel.width, m.font_body * 2), m.font_body, theme.MUTED)
+        p.wrapped(
+            "   ".join(around),
+            pygame.Rect(panel.left, y, panel.width, m.font_body * 2),
+            m.font_body,
+            theme.MUTED,
+        )
         y += m.font_body * 2
     if model.result and ply == len(model.moves):
-        p.wrapped(model.result, pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y), m.font_body, theme.YELLOW)
+        p.wrapped(
+            model.result,
+            pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y),
+            m.font_body,
+            theme.YELLOW,
+        )
     last = len(model.boards) - 1
     specs = [
         ("Back", Action("back"), "normal"),

@@ -48,14 +48,41 @@ def draw(p: Painter, model: SettingsModel) -> None:
     for box, setting in zip(column(area, len(shown), m.gap, row_h), shown, strict=True):
         p.panel(box, theme.PANEL)
         label_w = box.width - 2 * step - value_w - 4 * m.gap
-        p.text(setting.section, (box.left + m.gap * 2, box.top + m.mm(0.8)), m.font_small * 3 // 4, theme.MUTED)
-        p.wrapped(setting.label, pygame.Rect(box.left + m.gap * 2, box.top + m.mm(3), label_w, box.height - m.mm(3)), m.font_body, valign="middle", min_size=m.font_small * 3 // 4)
+        p.text(
+            setting.section,
+            (box.left + m.gap * 2, box.top + m.mm(0.8)),
+            m.font_small * 3 // 4,
+            theme.MUTED,
+        )
+        p.wrapped(
+            setting.label,
+            pygame.Rect(box.left + m.gap * 2, box.top + m.mm(3), label_w, box.height - m.mm(3)),
+            m.font_body,
+            valign="middle",
+            min_size=m.font_small * 3 // 4,
+        )
         plus = pygame.Rect(box.right - step, box.top, step, box.height)
         value = pygame.Rect(plus.left - m.gap - value_w, box.top, value_w, box.height)
         minus = pygame.Rect(value.left - m.gap - step, box.top, step, box.height)
         p.button(minus, "-", Action("setting-down", setting.key), size=m.font_huge)
-        p.wrapped(setting.value, value, m.font_body, theme.TEXT, bold=True, align="center", valign="middle", min_size=m.font_small * 3 // 4)
+        p.wrapped(
+            setting.value,
+            value,
+            m.font_body,
+            theme.TEXT,
+            bold=True,
+            align="center",
+            valign="middle",
+            min_size=m.font_small * 3 // 4,
+        )
         p.button(plus, "+", Action("setting-up", setting.key), size=m.font_huge)
     p.button(boxes[0], "Back", Action("back"))
-    p.button(boxes[1], "Previous", Action("page", page - 1), style="normal" if page > 0 else "disabled")
-    p.button(boxes[2], "More", Action("page", page + 1), style="normal" if page + 1 < pages else "disabled")
+    p.button(
+        boxes[1], "Previous", Action("page", page - 1), style="normal" if page > 0 else "disabled"
+    )
+    p.button(
+        boxes[2],
+        "More",
+        Action("page", page + 1),
+        style="normal" if page + 1 < pages else "disabled",
+    )

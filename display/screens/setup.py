@@ -47,19 +47,43 @@ def draw(p: Painter, model: SetupModel) -> None:
         _camera_view(p, view, model)
     else:
         p.panel(view, theme.PANEL)
-        p.wrapped("No camera picture yet", view.inflate(-m.mm(4), -m.mm(4)), m.font_body, theme.MUTED, align="center", valign="middle")
+        p.wrapped(
+            "No camera picture yet",
+            view.inflate(-m.mm(4), -m.mm(4)),
+            m.font_body,
+            theme.MUTED,
+            align="center",
+            valign="middle",
+        )
 
     panel = f.panel
-    buttons = [("Back", Action("back"), "normal"), ("Confirm", Action("confirm-setup"), "primary" if model.ready else "disabled")]
+    buttons = [
+        ("Back", Action("back"), "normal"),
+        ("Confirm", Action("confirm-setup"), "primary" if model.ready else "disabled"),
+    ]
     boxes = button_bar(p, panel, len(buttons))
     top_of_buttons = min(b.top for b in boxes)
     diagram_h = min(panel.width, (top_of_buttons - panel.top) // 2)
     diagram = pygame.Rect(panel.left, panel.top, panel.width, diagram_h)
-    p.board_view = draw_board(p.surface, diagram, model.geometry, model.start_cells, model.wrong, labels=False)
-    text_box = pygame.Rect(panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap)
+    p.board_view = draw_board(
+        p.surface, diagram, model.geometry, model.start_cells, model.wrong, labels=False
+    )
+    text_box = pygame.Rect(
+        panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap
+    )
     used = p.wrapped(model.text, text_box, m.font_large, bold=True, min_size=m.font_body)
     if model.detail:
-        p.wrapped(model.detail, pygame.Rect(text_box.left, used.bottom + m.gap, text_box.width, max(0, text_box.bottom - used.bottom - m.gap)), m.font_small, theme.MUTED)
+        p.wrapped(
+            model.detail,
+            pygame.Rect(
+                text_box.left,
+                used.bottom + m.gap,
+                text_box.width,
+                max(0, text_box.bottom - used.bottom - m.gap),
+            ),
+            m.font_small,
+            theme.MUTED,
+        )
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
 

@@ -1,0 +1,1232 @@
+"""The companion on the table: camera, referee, records, dice, buttons and screen wired together.
+
+`App` is the controller. It owns the current page and its state and reacts to four kinds of
+input, all on the main thread:
+
+- taps (`tap`) and button actions (`button`: "done", "roll", "back", "menu" - from the GPIO
+  panel, the keyboard stand-in, or a simulated player);
+- still boards from the camera (`on_observation`) and the tracker's state (`on_vision_status`,
+  which drives the "hands on the board" indicator);
+- camera frames while setting up (`on_setup_frame`: the live view with markers and grid);
+- time (`tick`), only while the dice animate.
+
+It draws only when something changed (`render` returns False otherwise), so the loop in
+`run_window` blocks in `pygame.event.wait` between events: no busy loop, near-zero idle CPU.
+The camera runs in a `CameraWorker` thread that posts its results as pygame events.
+
+`run_demo` is the same App driven synchronously by the synthetic table: simulated hands play a
+real game (a seeded random game from the engine) through SimTable -> Tracker -> Referee (+ dice
+and Records) -> screen, pressing real gpiozero buttons on mock pins, writing screenshots.
+Nothing in the core (`companion.games`, the referee, the records) imports this module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from companion.errors import UserError
+from companion.games.base import Position, options_from_dict, options_to_dict
+from companion.geometry import board_geometry
+from companion.observation import EMPTY, Observation
+from companion.referee.protocol import (
+    CANCEL,
+    CHOOSE,
+    DONE,
+    ROLL,
+    UNDO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
+
+PAGES = ("home", "setup", "play", "dice", "gameover", "review-list", "review-game", "settings")
+DICE_ANIMATION = 0.7  # seconds the dice tumble
+DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
+FRAME_INTERVAL = 1 / 30  # redraw pace while animating
+
+
+# -- settings ------------------------------------------------------------------------------------
+@dataclass
+class Settings:
+    """What the players set on the Settings screen; saved as JSON next to the records."""
+
+    game: str = "arinama"
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> options
+    rotation: int = 0
+    size: tuple[int, int] = (800, 480)
+    diagonal_in: float = 7.0
+    colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
+    pins: str = "done=17,roll=27,back=22"  # hardware.buttons.ButtonPins.parse
+
+    def game_options(self, game: str | None = None) -> Any:
+        game = game or self.game
+        return games.get(game).options_from(self.options.get(game, {}))
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["size"] = list(self.size)
+        return {"format": "tabletop-companion/settings", "version": 1, **data}
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "settings") -> Settings:
+        if not isinstance(data, dict):
+            raise UserError(f"{source}: settings must be a JSON object")
+        if data.get("version", 1) > 1:
+            raise UserError(
+                f"{source} was written by a newer companion: update it, or remove the file"
+            )
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        try:
+            settings = cls(**values)
+            settings.size = (int(settings.size[0]), int(settings.size[1]))
+            settings.rotation = int(settings.rotation)
+            games.get(settings.game)
+        except (TypeError, ValueError, IndexError) as exc:
+            raise UserError(
+                f"{source}: a setting has a bad value ({exc}): fix or remove the file"
+            ) from None
+        return settings
+
+    @classmethod
+    def load(cls, path: Path) -> Settings:
+        """The saved settings, or the defaults when there are none yet. A damaged file is
+        reported (UserError) and never overwritten."""
+        if not path.exists():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise UserError(
+                f"cannot read the settings file {path} ({exc}): fix or remove it"
+            ) from None
+        return cls.from_json(data, str(path))
+
+    def save(self, path: Path) -> None:
+        """Write atomically (a temporary file renamed over the old one)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def layout_name(game: str, options: Any) -> str:
+    """The printed mat (vision layout) for a game played with these options."""
+    if game == "arinama":
+        rows, cols = getattr(options, "rows", 8), getattr(options, "cols", 8)
+        if rows == cols and rows in (5, 8):
+            return f"arinama{rows}"
+        raise UserError(
+            f"there is no printed mat for a {rows} x {cols} Arinama board: play 5 x 5 or 8 x 8, "
+            "or use `companion referee --layout grid:RxC --corners ...`"
+        )
+    if game == "sensei":
+        return "sensei-storm" if getattr(options, "side", "plain") == "storm" else "sensei"
+    return game
+
+
+def game_for_layout(layout: str) -> str | None:
+    for game in games.names():
+        if layout == game or layout.startswith(game):
+            return game
+    return None
+
+
+def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str, str]:
+    """What to put on the board for the camera to learn the colours: the start position, plus
+    two pieces of every colour it lacks (Arimaa and Aranea start with an empty board) on free
+    cells far apart. The referee then asks for the extra pieces to be taken off."""
+    cells = dict(position.cells())
+    names = position.cell_names()
+    free = [c for c in names if c not in cells]
+    missing = [c for c in classes if c != EMPTY and c not in cells.values()]
+    picks: list[str] = []
+    if missing and free:
+        stride = max(1, len(free) // (2 * len(missing) + 1))
+        picks = free[stride // 2 :: stride]
+    for i, cls in enumerate(missing):
+        for cell in picks[2 * i : 2 * i + 2]:
+            cells[cell] = cls
+    return cells
+
+
+# -- the camera side -------------------------------------------------------------------------------
+class TableVision:
+    """Frames -> observations for one layout: finds the mat, learns the colours from the
+    setup position, then tracks (vision.tracker). Thread-safe: the camera thread feeds it, the
+    main thread calibrates it."""
+
+    def __init__(self, layout: str, *, fps: float = 30.0, still_seconds: float = 0.5) -> None:
+        from vision.layouts import get_layout
+
+        self.layout = get_layout(layout)
+        self.fps = fps
+        self.still_seconds = still_seconds
+        self.located: Any = None
+        self.tracker: Any = None
+        self.latest: Any = None  # the last usable frame
+        self.problem = ""
+        self._lock = threading.Lock()
+        self._last_find = -1e9
+
+    @property
+    def status(self) -> str:
+        if self.tracker is not None:
+            return self.tracker.status
+        return "found" if self.located is not None else "searching"
+
+    def look(self, frame: Any, now: float) -> None:
+        """Before calibration: remember the frame and find the mat (a few times a second)."""
+        if frame is None:
+            return
+        with self._lock:
+            self.latest = frame
+            if now - self._last_find < 0.25:
+                return
+            self._last_find = now
+            from vision.locate import locate
+
+            try:
+                self.located = locate(frame, self.layout)
+                self.problem = ""
+            except UserError as exc:
+                self.located = None
+                self.problem = str(exc)
+
+    def calibrate(self, cells: dict[str, str]) -> None:
+        """Learn the colours from the latest frame, which shows `cells`; start tracking."""
+        from vision.calibration import calibrate
+        from vision.tracker import Tracker
+
+        with self._lock:
+            if self.latest is None or self.located is None:
+                raise UserError(
+                    self.problem or "the camera does not see the mat yet: is all of it in view?"
+                )
+            calibration = calibrate(self.latest, self.located.homography, self.layout, cells)
+            self.tracker = Tracker(
+                self.layout, calibration, fps=self.fps, still_seconds=self.still_seconds
+            )
+            self.tracker.request()
+
+    def feed(self, frame: Any, now: float) -> Observation | None:
+        with self._lock:
+            if frame is not None:
+                self.latest = frame
+            if self.tracker is None:
+                return None
+            return self.tracker.feed(frame, now)
+
+    def overlay(self) -> tuple[list, list]:
+        """Marker outlines and cell outlines in image pixels (for the setup screen)."""
+        located = self.located
+        if located is None:
+            return [], []
+        markers = [corners.tolist() for corners in located.marker_corners.values()]
+        grid = [located.to_image(cell.polygon).tolist() for cell in self.layout.cells]
+        return markers, grid
+
+
+# -- the controller ----------------------------------------------------------------------------------
+@dataclass
+class DiceState:
+    dice: tuple[int, int] | None = None
+    value: int | None = None
+    thrown_at: float = 0.0
+    in_game: bool = False
+    who: str = ""
+
+
+class App:
+    """See the module docstring. `screen` is a display.device.Screen."""
+
+    def __init__(
+        self,
+        screen: Any,
+        settings: Settings | None = None,
+        *,
+        records: Any = None,
+        dice: Any = None,
+        vision_factory: Callable[[str], TableVision] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        signal: Callable[[], None] | None = None,
+        settings_path: Path | None = None,
+        status: str = "",
+    ) -> None:
+        from companion.dice import Dice
+        from display.theme import Metrics
+
+        self.screen = screen
+        self.settings = settings or Settings()
+        self.settings_path = settings_path
+        self.records = records
+        self.dice = dice or Dice()
+        self.vision_factory = vision_factory
+        self.vision: TableVision | None = None
+        self.clock = clock
+        self.signal = signal or (lambda: None)
+        self.status = status
+        self.metrics = Metrics(screen.size, self.settings.diagonal_in)
+        self.page = "home"
+        self.dirty = True
+        self.painter: Any = None  # the last frame's display.paint.Painter (targets, texts)
+        self.message = ""  # a one-line problem to show (setup)
+        self.recognised: str | None = None
+        self.referee: Any = None
+        self.position: Position | None = None
+        self.setup_position: Position | None = None
+        self.resume_id: int | None = None
+        self.hands = False
+        self.vision_status = ""
+        self.events: list[Event] = []  # everything the referee said, in order
+        self.dice_state = DiceState()
+        self.review_list_page = 0
+        self.review: Any = None  # display.screens.review.ReviewGameModel
+        self.settings_page = 0
+        self.settings_note = ""
+        self.quit = False
+        self.setup_frame: Any = None
+
+    # -- inputs --------------------------------------------------------------------------------------
+    def tap(self, pos: tuple[int, int]) -> None:
+        """A finger (or mouse) tap on the upright canvas."""
+        if self.painter is None:
+            self.render()
+        action = self.painter.hit(pos) if self.painter else None
+        if action is not None:
+            self.act(action.kind, action.value)
+
+    def button(self, action: str) -> None:
+        """A table button (or its keyboard stand-in): "done", "roll", "back", "menu"."""
+        page = self.page
+        if action == "menu":
+            self.act("menu")
+        elif page == "play":
+            self.act({"done": "done", "roll": "roll", "back": "undo"}[action])
+        elif page == "dice":
+            self.act("roll" if action == "roll" else "dice-close")
+        elif page == "home":
+            self.act({"done": "start", "roll": "dice", "back": "noop"}[action])
+        elif page == "setup":
+            self.act({"done": "confirm-setup", "roll": "noop", "back": "back"}[action])
+        elif page == "gameover":
+            self.act({"done": "new-game", "roll": "review", "back": "home"}[action])
+        elif page == "review-game":
+            ply = self.review.ply if self.review else 0
+            self.act(
+                {"done": "ply", "roll": "ply", "back": "back"}[action],
+                ply + 1 if action == "done" else ply - 1,
+            )
+        elif page == "review-list":
+            games_list = self._review_games()
+            if action == "done" and games_list:
+                self.act("open-game", games_list[0][0])
+            elif action == "back":
+                self.act("back")
+        elif page == "settings" and action == "back":
+            self.act("back")
+
+    def act(self, kind: str, value: Any = None) -> None:
+        """Do what an Action asks on the current page."""
+        handler = getattr(self, f"_on_{self.page.replace('-', '_')}", None)
+        if kind == "menu":
+            self._go("home")
+        elif kind == "noop":
+            return
+        elif handler is not None:
+            handler(kind, value)
+        self.dirty = True
+
+    # -- pages' actions --------------------------------------------------------------------------------
+    def _on_home(self, kind: str, value: Any) -> None:
+        if kind == "select-game":
+            self.settings.game = value
+            self._save_settings()
+        elif kind == "start":
+            self.start_game(self.settings.game)
+        elif kind == "resume":
+            self.resume_game(int(value))
+        elif kind == "dice":
+            self.dice_state = DiceState()
+            self._go("dice")
+        elif kind == "review":
+            self.review_list_page = 0
+            self._go("review-list")
+        elif kind in ("settings", "options"):
+            self.settings_page = 0
+            self.settings_note = ""
+            self._go("settings")
+
+    def _on_setup(self, kind: str, value: Any) -> None:
+        if kind == "back":
+            self.setup_position = None
+            self.resume_id = None
+            self._go("home")
+        elif kind == "confirm-setup":
+            self.confirm_setup()
+
+    def _on_play(self, kind: str, value: Any) -> None:
+        inputs = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
+        if kind in inputs and self.referee is not None:
+            self.player_input(PlayerInput(inputs[kind], value))
+        elif kind == "review":
+            self._go("review-list")
+        elif kind == "new-game":
+            self.start_game(self.settings.game)
+
+    def _on_dice(self, kind: str, value: Any) -> None:
+        if kind == "roll":
+            if self.dice_state.in_game:
+                if self.referee is not None and self.referee.instruction.kind == "roll":
+                    self.player_input(PlayerInput(ROLL))
+                return
+            roll = self.dice.roll()
+            self.dice_state = DiceState((roll.a, roll.b), roll.value, self.clock())
+        elif kind == "dice-close":
+            self._go("play" if self.dice_state.in_game and self.referee is not None else "home")
+
+    def _on_gameover(self, kind: str, value: Any) -> None:
+        if kind == "new-game":
+            self.start_game(self.settings.game)
+        elif kind == "review":
+            if self.referee is not None and self.referee.game_id is not None:
+                self.open_review(self.referee.game_id)
+            else:
+                self._go("review-list")
+        elif kind == "home":
+            self._go("home")
+
+    def _on_review_list(self, kind: str, value: Any) -> None:
+        if kind == "open-game":
+            self.open_review(int(value))
+        elif kind == "page":
+            self.review_list_page = max(0, int(value))
+        elif kind == "back":
+            self._go("home")
+
+    def _on_review_game(self, kind: str, value: Any) -> None:
+        if kind == "ply" and self.review is not None:
+            self.review.ply = max(0, min(int(value), len(self.review.boards) - 1))
+            self.review.highlights = self._review_highlights()
+        elif kind == "back":
+            self._go("review-list")
+
+    def _on_settings(self, kind: str, value: Any) -> None:
+        if kind == "page":
+            self.settings_page = max(0, int(value))
+        elif kind == "back":
+            self._go("home")
+        elif kind in ("setting-up", "setting-down"):
+            self.change_setting(value, +1 if kind == "setting-up" else -1)
+
+    # -- games ------------------------------------------------------------------------------------------
+    def start_game(self, game: str) -> None:
+        """A new game: on to setup (the camera learns the colours from the start position)."""
+        options = self.settings.game_options(game)
+        self.settings.game = game
+        self.setup_position = games.get(game).new(options)
+        self.resume_id = None
+        self.referee = None
+        self._begin_setup()
+
+    def resume_game(self, game_id: int) -> None:
+        """Continue an unfinished game (after a crash or a menu visit) at its last accepted
+        position: the board must show that position again first."""
+        if (
+            self.referee is not None
+            and self.referee.game_id == game_id
+            and not self.referee.position.is_game_over()
+        ):
+            self._go("play")
+            return
+        assert self.records is not None
+        self.setup_position = self.records.resume(game_id)
+        self.settings.game = self.setup_position.name
+        self.resume_id = game_id
+        self.referee = None
+        self._begin_setup()
+
+    def _begin_setup(self) -> None:
+        position = self.setup_position
+        assert position is not None
+        self.message = ""
+        if self.vision_factory is None:
+            self._start_referee()
+            return
+        layout = layout_name(position.name, position.options)
+        if self.vision is None or self.vision.layout.name != layout:
+            self.vision = self.vision_factory(layout)
+        self.vision.tracker = None  # learn the colours again under today's light
+        self._go("setup")
+
+    def confirm_setup(self) -> None:
+        position = self.setup_position
+        if position is None or self.vision is None:
+            return
+        try:
+            self.vision.calibrate(calibration_cells(position, self.vision.layout.classes))
+        except UserError as exc:
+            self.message = str(exc)
+            self.signal()
+            return
+        self._start_referee()
+
+    def _start_referee(self) -> None:
+        from companion.referee import Referee
+
+        position = self.setup_position
+        assert position is not None
+        if self.resume_id is not None:
+            self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
+        else:
+            self.referee = Referee(position, records=self.records, dice=self.dice)
+        self.position = self.referee.position
+        self.setup_position = None
+        self.resume_id = None
+        self.events = []
+        self.hands = False
+        self._go("play")
+
+    def player_input(self, player_input: PlayerInput) -> None:
+        try:
+            events = self.referee.handle(player_input)
+        except UserError as exc:
+            self.message = str(exc)
+            events = []
+        self._after(events)
+
+    def on_observation(self, observation: Observation) -> None:
+        """A still board from the camera."""
+        if self.referee is None or self.page not in ("play", "dice", "gameover"):
+            return
+        try:
+            events = self.referee.observe(observation)
+        except UserError as exc:  # e.g. the wrong mat on the table
+            self.message = str(exc)
+            events = []
+        self._after(events)
+
+    def on_vision_status(self, status: str) -> None:
+        """The tracker's state: "hands" lights the indicator (and pauses the referee)."""
+        if status == self.vision_status:
+            return
+        self.vision_status = status
+        hands = status == "hands"
+        if self.referee is not None:
+            self._after(self.referee.hands(hands))
+        if hands != self.hands:
+            self.hands = hands
+            if self.page in ("play", "setup"):
+                self.dirty = True
+        elif self.page in ("play", "setup"):
+            self.dirty = True  # the camera state in the header
+
+    def on_setup_frame(self, frame: Any) -> None:
+        self.setup_frame = frame
+        if self.page == "setup":
+            self.dirty = True
+
+    def recognise(self, layout: str | None) -> None:
+        """The camera sees this mat: preselect its game on the home screen."""
+        game = game_for_layout(layout) if layout else None
+        if game and game != self.recognised:
+            self.recognised = game
+            self.settings.game = game
+            self.dirty = True
+
+    def _after(self, events: list[Event]) -> None:
+        if not events and self.referee is None:
+            return
+        self.events += events
+        for event in events:
+            if event.kind == "illegal":
+                self.signal()
+            elif event.kind == "roll":
+                dice = event.data.get("dice", [1, 1])
+                self.dice_state = DiceState(
+                    (int(dice[0]), int(dice[1])),
+                    event.data.get("value"),
+                    self.clock(),
+                    True,
+                    str(event.data.get("player", "")),
+                )
+                self._go("dice")
+        if (
+            self.referee is not None
+            and self.referee.instruction.kind == "game-over"
+            and self.page != "dice"
+        ):
+            self._go("gameover")
+        self.dirty = True
+
+    # -- review -------------------------------------------------------------------------------------------
+    def _review_games(self) -> list[tuple[int, str, str]]:
+        if self.records is None:
+            return []
+        rows = []
+        for summary in reversed(self.records.games()):
+            title = f"#{summary.id} {games.get(summary.game).title}"
+            line = f"{summary.status} · {summary.moves} moves · {summary.started_at[:16].replace('T', ' ')}"
+            if summary.outcome:
+                line = f"{summary.status} · {summary.moves} moves · {summary.result}"
+            rows.append((summary.id, title, line))
+        return rows
+
+    def open_review(self, game_id: int) -> None:
+        from display.screens.review import ReviewGameModel
+
+        assert self.records is not None
+        record = self.records.game(game_id, images=False)
+        cls = games.get(record.game)
+        start = cls.from_json(record.start)
+        boards = [start.cells()] + [cls.from_json(m.position).cells() for m in record.moves]
+        options = start.options
+        self.review = ReviewGameModel(
+            title=f"#{record.id} {cls.title}",
+            geometry=board_geometry(record.game, options),
+            boards=boards,
+            moves=[m.text for m in record.moves],
+            ply=len(boards) - 1,
+            result=record.summary.result if record.summary.outcome else "",
+        )
+        self.review.highlights = self._review_highlights()
+        self._go("review-game")
+
+    def _review_highlights(self) -> dict[str, str]:
+        """The cells that changed with the move shown: from (emptied) and to (filled)."""
+        from companion.referee.protocol import FLIP, FROM, TO
+
+        r = self.review
+        if r is None or r.ply == 0:
+            return {}
+        before, after = r.boards[r.ply - 1], r.boards[r.ply]
+        marks = {}
+        for cell in set(before) | set(after):
+            a, b = before.get(cell), after.get(cell)
+            if a == b:
+                continue
+            marks[cell] = FROM if b is None else TO if a is None else FLIP
+        return marks
+
+    # -- settings -------------------------------------------------------------------------------------------
+    def setting_rows(self) -> list[Any]:
+        from display.screens.settings import SettingRow
+
+        s = self.settings
+        rows = [SettingRow("Screen", "Rotation", f"{s.rotation}°", "rotation")]
+        cls = games.get(s.game)
+        for piece in cls.cell_classes():
+            rows.append(
+                SettingRow(
+                    "Colour names",
+                    f"{piece} pieces are called",
+                    s.colour_names.get(piece, piece),
+                    f"colour:{piece}",
+                )
+            )
+        options = s.game_options()
+        for f in dataclasses.fields(options):
+            value = getattr(options, f.name)
+            if isinstance(value, (tuple, list)):
+                continue  # lists (Sensei's pits) are set in the settings file
+            rows.append(
+                SettingRow(
+                    f"{cls.title} options",
+                    f.name.replace("_", " "),
+                    _show(value),
+                    f"option:{f.name}",
+                )
+            )
+        from hardware.buttons import ButtonPins
+
+        pins = ButtonPins.parse(s.pins)
+        for name in ("done", "roll", "back", "buzzer", "led"):
+            rows.append(
+                SettingRow(
+                    "Buttons (BCM, after a restart)",
+                    f"{name.upper()} pin",
+                    _show(getattr(pins, name)),
+                    f"pin:{name}",
+                )
+            )
+        return rows
+
+    def change_setting(self, key: str, step: int) -> None:
+        s = self.settings
+        try:
+            if key == "rotation":
+                s.rotation = (s.rotation + 90 * step) % 360
+                self.screen.set_rotation(s.rotation)
+                from display.theme import Metrics
+
+                self.metrics = Metrics(self.screen.size, s.diagonal_in)
+            elif key.startswith("colour:"):
+                piece = key.split(":", 1)[1]
+                words = [piece, *(w for w in COLOUR_WORDS if w != piece)]
+                current = s.colour_names.get(piece, piece)
+                index = words.index(current) if current in words else 0
+                new = words[(index + step) % len(words)]
+                if new == piece:
+                    s.colour_names.pop(piece, None)
+                else:
+                    s.colour_names[piece] = new
+            elif key.startswith("option:"):
+                self._step_option(key.split(":", 1)[1], step)
+            elif key.startswith("pin:"):
+                self._step_pin(key.split(":", 1)[1], step)
+            self.settings_note = "Saved"
+            self._save_settings()
+        except UserError as exc:
+            self.settings_note = str(exc)
+
+    def _step_option(self, name: str, step: int) -> None:
+        import typing
+
+        s = self.settings
+        cls = games.get(s.game)
+        options = s.game_options()
+        hint = typing.get_type_hints(type(options))[name]
+        value = getattr(options, name)
+        if typing.get_origin(hint) is typing.Literal:
+            choices = list(typing.get_args(hint))
+            value = choices[(choices.index(value) + step) % len(choices)]
+        elif isinstance(value, bool):
+            value = not value
+        elif isinstance(value, int):
+            value = value + step
+        elif value is None:
+            value = 100 if step > 0 else None
+        try:
+            new = options_from_dict(
+                cls.Options, options_to_dict(options) | {name: value}, game=cls.name
+            )
+        except UserError:
+            return  # out of range: stay at the limit
+        s.options[s.game] = {
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in options_to_dict(new).items()
+        }
+
+    def _step_pin(self, name: str, step: int) -> None:
+        from hardware.buttons import ButtonPins
+
+        pins = ButtonPins.parse(self.settings.pins)
+        current = getattr(pins, name)
+        taken = {getattr(pins, n) for n in ("done", "roll", "back", "buzzer", "led")} - {
+            current,
+            None,
+        }
+        candidates = (
+            [None] + [p for p in range(2, 28) if p not in taken]
+            if name in ("buzzer", "led")
+            else [p for p in range(2, 28) if p not in taken]
+        )
+        index = candidates.index(current) if current in candidates else 0
+        new = candidates[(index + step) % len(candidates)]
+        updated = dataclasses.replace(pins, **{name: new})
+        self.settings.pins = ",".join(
+            f"{n}={_show(getattr(updated, n))}" for n in ("done", "roll", "back", "buzzer", "led")
+        )
+
+    def _save_settings(self) -> None:
+        if self.settings_path is not None:
+            try:
+                self.settings.save(self.settings_path)
+            except OSError as exc:
+                self.settings_note = f"not saved: {exc}"
+
+    # -- drawing --------------------------------------------------------------------------------------------
+    def _go(self, page: str) -> None:
+        assert page in PAGES, page
+        if page != self.page:
+            self.page = page
+            self.painter = None
+        self.dirty = True
+
+    def tick(self, now: float | None = None) -> float | None:
+        """Advance animations; returns seconds until the next frame is due (None: nothing
+        animates, sleep until an event)."""
+        if self.page != "dice" or self.dice_state.dice is None:
+            return None
+        now = self.clock() if now is None else now
+        age = now - self.dice_state.thrown_at
+        if age < DICE_ANIMATION + FRAME_INTERVAL:
+            self.dirty = True
+            return FRAME_INTERVAL
+        if self.dice_state.in_game:
+            if age >= DICE_ANIMATION + DICE_SHOW:
+                self._go(
+                    "gameover" if self.referee and self.referee.position.is_game_over() else "play"
+                )
+                return None
+            return DICE_ANIMATION + DICE_SHOW - age
+        return None
+
+    def render(self, force: bool = False) -> bool:
+        """Draw the current page if anything changed; True when it drew."""
+        if not (self.dirty or force):
+            return False
+        from display.paint import Painter
+
+        surface = self.screen.canvas
+        painter = Painter(surface, self.metrics)
+        draw, model = self.page_model()
+        draw(painter, model)
+        if self.message and self.page in ("setup", "play"):
+            _message_bar(painter, self.message)
+        self.painter = painter
+        self.screen.present()
+        self.dirty = False
+        return True
+
+    def page_model(self) -> tuple[Callable, Any]:
+        """The current page's draw function and its model (pure data)."""
+        from display.screens import dice, gameover, home, play, review, settings, setup
+
+        s = self.settings
+        if self.page == "home":
+            unfinished = []
+            if self.records is not None:
+                for summary in reversed(self.records.unfinished_games()[-2:]):
+                    unfinished.append(
+                        (
+                            summary.id,
+                            f"#{summary.id} {games.get(summary.game).title}, move {summary.moves + 1}",
+                        )
+                    )
+            cls = games.get(s.game)
+            model = home.HomeModel(
+                games=[(n, games.get(n).title) for n in games.names()],
+                selected=s.game,
+                recognised=self.recognised,
+                options_text=_options_text(cls, s.game_options()),
+                unfinished=unfinished,
+                status=self.status,
+            )
+            return home.draw, model
+        if self.page == "setup":
+            position = self.setup_position
+            assert position is not None and self.vision is not None
+            want = calibration_cells(position, self.vision.layout.classes)
+            markers, grid = self.vision.overlay()
+            found = self.vision.located is not None
+            model = setup.SetupModel(
+                title=f"Set up {position.title}",
+                geometry=board_geometry(position.name, position.options),
+                start_cells=want,
+                frame=self.setup_frame if self.setup_frame is not None else self.vision.latest,
+                markers=markers,
+                grid=grid,
+                text="Put the pieces as shown, then press DONE"
+                if found
+                else "Show the camera the whole mat",
+                detail=self.vision.problem
+                if not found
+                else "The camera learns your pieces' colours from this position",
+                status=f"{len(markers)} markers seen" if found else "searching...",
+                ready=found,
+            )
+            return setup.draw, model
+        if self.page == "play":
+            referee = self.referee
+            position = referee.position
+            board = referee.board if referee.board is not None else position.cells()
+            instruction: Instruction = referee.instruction
+            model = play.PlayModel(
+                title=position.title,
+                geometry=board_geometry(position.name, position.options),
+                cells=board,
+                instruction=instruction,
+                turn=position.turn if not position.is_game_over() else None,
+                move_number=len(position.move_stack),
+                hands=self.hands,
+                camera=f"camera: {self.vision_status}" if self.vision_status else "",
+                can_roll=position.awaiting_roll,
+                colour_names=s.colour_names,
+            )
+            return play.draw, model
+        if self.page == "dice":
+            d = self.dice_state
+            phase = 1.0
+            if d.dice is not None:
+                phase = min(1.0, (self.clock() - d.thrown_at) / DICE_ANIMATION)
+            rule = "A 3 and a 4 count as 1" if d.dice and sorted(d.dice) == [3, 4] else ""
+            title = f"{self.position.title} · dice" if d.in_game and self.position else "Dice"
+            who = f"{d.who.capitalize()} rolls" if d.who else ""
+            model = dice.DiceModel(
+                d.dice, d.value, rule, phase, title, who, "Play" if d.in_game else "Back"
+            )
+            return dice.draw, model
+        if self.page == "gameover":
+            position = self.referee.position
+            outcome = position.outcome()
+            instruction = self.referee.instruction
+            model = gameover.GameOverModel(
+                title=position.title,
+                geometry=board_geometry(position.name, position.options),
+                cells=self.referee.board if self.referee.board is not None else position.cells(),
+                headline=instruction.text,
+                detail=instruction.detail,
+                winner=outcome.winner if outcome else None,
+                moves=len(position.move_stack),
+            )
+            return gameover.draw, model
+        if self.page == "review-list":
+            return review.draw_list, review.ReviewListModel(
+                self._review_games(), self.review_list_page
+            )
+        if self.page == "review-game":
+            return review.draw_game, self.review
+        return settings.draw, settings.SettingsModel(
+            self.setting_rows(), self.settings_page, self.settings_note
+        )
+
+
+COLOUR_WORDS = (
+    "black",
+    "white",
+    "dark",
+    "light",
+    "gold",
+    "silver",
+    "amber",
+    "blue",
+    "green",
+    "red",
+    "yellow",
+    "brown",
+    "orange",
+    "purple",
+)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _options_text(cls: type[Position], options: Any) -> str:
+    parts = []
+    defaults = cls.Options() if dataclasses.fields(cls.Options) else None
+    if hasattr(options, "rows") and hasattr(options, "cols"):
+        parts.append(f"{options.rows} x {options.cols} board")
+    for f in dataclasses.fields(options) if dataclasses.is_dataclass(options) else ():
+        if f.name in ("rows", "cols"):
+            continue
+        value = getattr(options, f.name)
+        if defaults is not None and value != getattr(defaults, f.name):
+            parts.append(f"{f.name.replace('_', ' ')}: {_show(value)}")
+    return ", ".join(parts) or "Standard rules"
+
+
+def _message_bar(painter: Any, text: str) -> None:
+    import pygame
+
+    from display import theme
+
+    m = painter.m
+    w, h = painter.surface.get_size()
+    rect = pygame.Rect(0, h - m.mm(8), w, m.mm(8))
+    pygame.draw.rect(painter.surface, theme.VERMILLION, rect)
+    painter.wrapped(
+        text,
+        rect.inflate(-m.mm(3), -m.mm(1)),
+        m.font_small,
+        (255, 255, 255),
+        valign="middle",
+        min_size=m.font_small // 2,
+    )
+
+
+# -- the simulated players (the demo) ---------------------------------------------------------------------
+class SimulatedPlayers:
+    """Two careful players for the synthetic table: they do what the screen says.
+
+    They place a piece for a move chosen at random (seeded) from the engine's legal moves -
+    Arinama: the stone alone, then the flips when told; other games: the whole move - fix the
+    board when asked to, press ROLL when the dice are wanted and DONE when a turn needs ending
+    or a take-back confirming. Their hands go through `SimTable.transition`, so the camera sees
+    real arms over the board.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.target: dict[str, str] | None = None  # the board the hands are making
+        self.done_for: tuple[int, str] | None = None  # (plies, text) DONE was pressed for
+
+    def next_board(self, referee: Any, board: dict[str, str]) -> dict[str, str] | None:
+        """The board the players make next, or None when it is a button's turn."""
+        instruction = referee.instruction
+        position = referee.position
+        if (
+            instruction.kind in ("restore", "flip", "illegal", "wait")
+            and instruction.expected is not None
+        ):
+            if instruction.expected != board:
+                return dict(instruction.expected)
+            return None
+        if instruction.kind == "move" and board == referee.expected():
+            if position.awaiting_roll:
+                return None
+            moves = [m for m in position.legal_moves() if position.move_text(m) != "pass"]
+            if not moves:
+                return None
+            move = self.rng.choice(moves)
+            after = position.copy()
+            after.push(move)
+            if position.name == "arinama":  # the stone first; the referee then asks for flips
+                placed = dict(board)
+                placed[position.move_text(move)] = position.turn
+                return placed
+            return after.cells()  # Sensei: a whole turn of actions, then DONE
+        return None
+
+    def button(self, referee: Any, board: dict[str, str]) -> str | None:
+        """The button the players press now, if any."""
+        instruction = referee.instruction
+        key = (len(referee.position.move_stack), instruction.text)
+        if key == self.done_for:
+            return None
+        press = None
+        if instruction.kind == "roll":
+            press = "roll"
+        elif instruction.kind == "confirm":
+            press = "done"
+        elif (
+            instruction.kind == "move"
+            and "DONE" in instruction.text
+            and board != referee.expected()
+        ):
+            press = None
+        elif instruction.kind == "move" and "DONE" in instruction.text:
+            press = "done"
+        if press:
+            self.done_for = key
+        return press
+
+
+@dataclass
+class DemoResult:
+    game: str
+    game_id: int | None
+    moves: int
+    outcome: str
+    screenshots: list[Path]
+    frames: int
+    seconds: float
+
+
+def run_demo(
+    game: str = "arinama",
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    records: Any = None,
+    screenshots: Path | None = None,
+    size: tuple[int, int] = (800, 480),
+    camera_size: tuple[int, int] = (480, 270),
+    max_moves: int = 200,
+    max_frames: int = 20000,
+    log: Callable[[str], None] = lambda text: None,
+    review_steps: int = 3,
+) -> DemoResult:
+    """A whole game on the synthetic table, headless and deterministic (see the module doc).
+
+    The simulated players press the real gpiozero DONE/ROLL buttons (on gpiozero's mock pins)
+    and tap the real touch path; time is the camera's (frame / fps), so the demo runs as fast
+    as the machine can render and is the same on every machine.
+    """
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.dice import Dice
+    from display.device import headless_screen, init_pygame
+    from hardware.buttons import ButtonPanel, ButtonPins
+    from vision.sim import SimTable
+
+    started = time.monotonic()
+    init_pygame(headless=True)
+    fps = 30.0
+    frame_no = 0
+    now = 0.0
+
+    def clock() -> float:
+        return now
+
+    screen = headless_screen(size)
+    settings = Settings(game=game)
+    if options:
+        settings.options[game] = options
+    cls = games.get(game)
+    opts = settings.game_options(game)
+    layout = layout_name(game, opts)
+    table = SimTable(layout, seed=seed, size=camera_size)
+    app = App(
+        screen,
+        settings,
+        records=records,
+        dice=Dice(seed=seed),
+        vision_factory=lambda name: TableVision(name, fps=fps, still_seconds=0.3),
+        clock=clock,
+        status="demo: synthetic table",
+    )
+
+    previous_factory = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    pins = ButtonPins.parse(settings.pins)
+    panel = ButtonPanel(app.button, pins, clock=clock, threaded=False)
+    shots: list[Path] = []
+    shot_names: set[str] = set()
+
+    def shot(name: str) -> None:
+        app.render()
+        if screenshots is None or name in shot_names:
+            return
+        shot_names.add(name)
+        shots.append(screen.save(screenshots / f"{len(shots):02d}-{name}.png"))
+
+    def press(action: str) -> None:
+        """Press and release a real button on its mock pin; the panel debounces it."""
+        nonlocal now
+        pin = Device.pin_factory.pin(getattr(pins, action))
+        pin.drive_low()
+        now += 0.05
+        panel.poll(now)
+        pin.drive_high()
+        now += 0.05
+        panel.poll(now)
+
+    def tap(kind: str) -> None:
+        app.render()
+        for target in app.painter.targets:
+            if target.action.kind == kind:
+                app.tap(target.rect.center)
+                return
+        raise RuntimeError(f"no {kind!r} button on the {app.page} screen")
+
+    board: dict[str, str] = {}
+    pending: list[tuple[Any, bool]] = []
+    players = SimulatedPlayers(seed)
+    last_instruction = None
+
+    try:
+        # Home: the camera sees the mat, and the game is preselected.
+        app.recognise(layout)
+        shot("home")
+        tap("start")  # the Start button, through the touch path
+        board = calibration_cells(app.setup_position, app.vision.layout.classes)
+        still = table.render(board)
+        while app.vision.located is None and frame_no < 40:
+            app.vision.look(still, now)
+            app.on_setup_frame(still)
+            frame_no += 1
+            now = frame_no / fps
+        shot("setup")
+        press("done")  # confirm: the camera learns the colours from this position
+        if app.page != "play":
+            raise UserError(f"the demo could not start: {app.message}")
+        log(f"demo: {cls.title} on the synthetic table ({layout}), seed {seed}")
+        still_frame = still
+        stalled = 0
+        while frame_no < max_frames and not app.quit:
+            if pending:
+                frame, hand = pending.pop(0)
+                if not hand and not pending:
+                    still_frame = frame
+            else:
+                frame = still_frame
+            frame_no += 1
+            now += 1 / fps
+            observation = app.vision.feed(frame, now)
+            app.on_vision_status(app.vision.status)
+            if observation is not None:
+                app.on_observation(observation)
+            while app.page == "dice":  # the dice tumble and land; play resumes by itself
+                wait = app.tick(now)
+                if wait is None:
+                    break
+                app.render()
+                age = now - app.dice_state.thrown_at
+                if 0.2 < age < DICE_ANIMATION:
+                    shot("dice-rolling")
+                elif age >= DICE_ANIMATION:
+                    shot("dice")
+                now += wait
+            app.render()
+            referee = app.referee
+            instruction = referee.instruction
+            if instruction != last_instruction:
+                last_instruction = instruction
+                stalled = 0
+                log(f"  {len(referee.position.move_stack):3d}  {instruction.text}")
+                shot(f"play-{instruction.kind}")
+            if app.hands:
+                shot("play-hands")
+            if app.page == "gameover" or referee.position.is_game_over():
+                break
+            if len(referee.position.move_stack) >= max_moves:
+                break
+            if pending or app.vision.status != "still":
+                continue
+            if referee.board != board:  # the referee has not seen the last change yet
+                stalled += 1
+                if stalled % 60 == 0:
+                    app.vision.tracker.request()  # read the still board again
+                continue
+            target = players.next_board(referee, board)
+            if target is not None and target != board:
+                pending = list(table.transition(board, target, hand_frames=4, still_frames=12))
+                board = target
+                continue
+            action = players.button(referee, board)
+            if action:
+                press(action)
+        # The end: game over, then a look at the records and the other screens.
+        app.render()
+        if app.page == "gameover":
+            shot("gameover")
+        outcome = referee.position.outcome()
+        if records is not None and app.page == "gameover":
+            press("roll")  # ROLL on the game-over screen: review this game
+            shot("review-game")
+            for _ in range(review_steps):
+                press("roll")  # step back through the moves with the buttons
+            shot("review-game-back")
+            press("back")
+            shot("review-list")
+        app.act("menu")
+        app.act("dice")
+        tap("roll")
+        now += DICE_ANIMATION + 0.1
+        app.tick(now)
+        shot("dice-roller")
+        app.act("dice-close")
+        app.act("settings")
+        shot("settings")
+        app.act("back")
+        shot("home-after")
+        return DemoResult(
+            game=game,
+            game_id=referee.game_id,
+            moves=len(referee.position.move_stack),
+            outcome=str(outcome) if outcome else "unfinished",
+            screenshots=shots,
+            frames=frame_no,
+            seconds=time.monotonic() - started,
+        )
+    finally:
+        panel.close()
+        Device.pin_factory.close()
+        Device.pin_factory = previous_factory
