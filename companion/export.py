@@ -348,6 +348,7 @@ figure.step img.photo { max-width: min(100%, 24rem); height: auto; border-radius
 figcaption { flex-basis: 100%; font-size: 1.15rem; font-weight: 600; }
 figcaption .detail { font-weight: 400; color: #555; margin-left: 1rem; }
 .controls { display: flex; gap: .5rem; align-items: center; margin: 1rem 0; flex-wrap: wrap; }
+.controls[hidden] { display: none; }
 .controls button { font-size: 1.3rem; min-width: 3rem; min-height: 2.6rem; }
 .controls input { flex: 1; min-width: 8rem; }
 .js figure.step { display: none; }
