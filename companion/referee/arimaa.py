@@ -1,0 +1,548 @@
+"""Refereeing Arimaa: the setup, then every physical step checked as it happens.
+
+The camera sees colours, not piece types. So:
+
+- **Setup.** The players give the types: ``choose standard`` (the aei "basic" setup), ``choose
+  previous`` (the setup of the last Arimaa game in the records) or a typed setup line (``choose
+  Ra1 Rb1 ...``; `companion referee --setup`). The side's setup is accepted once the board shows
+  those colours on those squares.
+- **Play.** Each still board is explained afresh from the start of the turn: every sequence of
+  legal steps (pushes, pulls and trap captures included) whose board - seen in colours - is the
+  board seen, allowing for captured pieces the players have not yet taken off. One typed result:
+  the turn goes on from there. Several typed results (two pieces that could have swapped
+  places): the referee asks which piece is where (an Instruction of kind "choose"). None: the
+  last physical step is named and why it is illegal ("the gold dog on d4 is frozen by the silver
+  camel on d5"), with what to put back.
+- A captured piece still on its trap: "Remove the silver cat from c6".
+- The turn ends with DONE, or by itself after the fourth step; a turn that leaves the position
+  unchanged, repeats a position a third time or leaves a push unfinished cannot end.
+- Goal, elimination and immobilisation end the game with the reason (the engine's
+  end-of-turn checks, in the official order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.errors import UserError
+from companion.games.arimaa import (
+    SIDE_NAMES,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    Capture,
+    Step,
+)
+from companion.referee import phrases
+from companion.referee.core import Referee
+from companion.referee.protocol import (
+    CHOOSE,
+    DONE,
+    ERROR,
+    FROM,
+    REMOVE,
+    RESTORE,
+    TARGET,
+    TO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
+
+# The aei package's BASIC_SETUP (rabbits behind, officers in front), for "choose standard".
+STANDARD_SETUP = {
+    "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
+    "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
+}
+SEARCH_BUDGET = 6000  # steps tried per observation before giving up (an illegal board)
+LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
+NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A way the board seen came about: the steps from the turn start, the typed board they
+    give, and the captured pieces the players have not taken off yet."""
+
+    steps: tuple[Step, ...]
+    typed: tuple[tuple[str, str], ...]  # (square, letter) of every piece after the steps
+    uncleared: tuple[Capture, ...]
+
+
+class ArimaaReferee(Referee):
+    game = "arimaa"
+    piece_word = "piece"
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.setups: dict[str, str] = {}  # side -> the setup line chosen for it
+        self.captures: tuple[Capture, ...] = ()  # captured in the turn in progress
+        self.question: tuple[Explanation, ...] = ()  # candidates while asking
+        self.answers: dict[str, str] = {}  # square -> letter the players said
+        super().__init__(*args, **kwargs)
+
+    # -- names ---------------------------------------------------------------------------------------
+    def name_at(self, cell: str, cls: str) -> str:
+        letter = self.position.piece_at(cell) if cell in SQUARE_INDEX else None
+        if letter and SIDE_NAMES[letter.islower()] == cls:
+            return f"the {cls} {LETTER_NAMES[letter.lower()]}"
+        for capture in self.captures:
+            if SQUARE_NAMES[capture.square] == cell:
+                return _describe(capture.piece)
+        return f"the {cls} piece"
+
+    # -- setup -----------------------------------------------------------------------------------------
+    def setup_choices(self) -> tuple[str, ...]:
+        choices = ["standard"]
+        if self._previous_setup(self.position.turn):
+            choices.append("previous")
+        return tuple(choices)
+
+    def _previous_setup(self, side: str) -> str | None:
+        if self.records is None:
+            return None
+        for summary in self.records.games():
+            if summary.game != "arimaa" or summary.id == self.game_id or summary.moves < 2:
+                continue
+            moves = self.records.game(summary.id, images=False).moves
+            return moves[0 if side == "gold" else 1].text
+        return None
+
+    def _setup_move(self, side: str):
+        text = self.setups.get(side)
+        return None if text is None else self.position.parse_move(text)
+
+    def _choose_setup(self, value: str) -> list[Event]:
+        position = self.position
+        side = position.turn
+        word = value.strip()
+        if word.lower() == "standard":
+            text = STANDARD_SETUP[side]
+        elif word.lower() == "previous":
+            text = self._previous_setup(side)
+            if text is None:
+                raise UserError("there is no previous Arimaa game in the records to copy")
+        else:
+            text = word
+        move = position.parse_move(text)  # NotationError names the bad token
+        error = position.setup_error(move)
+        if error:
+            raise UserError(f"that setup cannot be played: {error}")
+        self.setups[side] = position.move_text(move)
+        events = [Event("answer", {"setup": self.setups[side], "player": side})]
+        if self.board is not None and self.board == self._after(move):
+            events.append(self._accept_setup())
+        return events
+
+    def _after(self, move) -> dict[str, str]:
+        board = self.position.copy()
+        board.push(move)
+        return board.cells()
+
+    def _accept_setup(self) -> Event:
+        side = self.position.turn
+        event = self._accept(self._setup_move(side))
+        return event
+
+    # -- explaining a board -----------------------------------------------------------------------------
+    def explain(self, board: dict[str, str]) -> list[Explanation]:
+        """The simplest ways the board seen came about this turn: legal step sequences whose
+        board, seen in colours, is the board seen (captured pieces may still stand on their
+        traps). One per typed board, all with the fewest steps - a longer way to the same
+        colours is never preferred to a shorter one.
+
+        The steps already accepted this turn are kept when they can be: the search starts
+        after all of them, then after fewer (a step taken back), down to the turn start; and
+        it deepens one step at a time. So the usual case - one more step, or a push (two steps
+        done as one movement) since the last look - is a search one or two steps deep."""
+        current = self.position.steps_this_turn
+        budget = [SEARCH_BUDGET]
+        for kept in range(len(current), -1, -1):
+            base = self.position.turn_start_position()
+            for step in current[:kept]:
+                base.push_step(step)
+            for depth in range(0, base.steps_left + 1):
+                found = self._search(base, board, depth, budget)
+                if found:
+                    return found
+                if budget[0] <= 0:
+                    return []
+        return []
+
+    def _search(
+        self, base, board: dict[str, str], depth: int, budget: list[int]
+    ) -> list[Explanation]:
+        """Sequences of exactly `depth` steps from `base` (a position with some steps of the
+        turn made) whose board shows as `board`. A step is tried only next to a square that
+        differs or that an earlier step of the sequence touched: pieces far from every change
+        did not move."""
+        prefix = base.steps_this_turn
+        base_cells = base.cells()
+        earlier = _captures_of(base)
+        if depth == 0:
+            shown = _shows(base_cells, earlier, board)
+            return [] if shown is None else [Explanation(prefix, _typed(base), shown)]
+        changed = {SQUARE_INDEX[c] for c in phrases.BoardDiff.between(base_cells, board).cells()}
+        if not changed:
+            return []
+        found: dict[tuple, Explanation] = {}
+        steps: list[Step] = []
+        captured: list[Capture] = list(earlier)
+
+        def near(square: int, touched: set[int]) -> bool:
+            return any(
+                square == t
+                or (abs(square - t) == 8)
+                or (abs(square - t) == 1 and square // 8 == t // 8)
+                for t in touched
+            )
+
+        def visit(level: int, touched: set[int]) -> None:
+            for step in base.legal_steps():
+                if budget[0] <= 0:
+                    return
+                if not (near(step.origin, touched) or near(step.dest, touched)):
+                    continue
+                budget[0] -= 1
+                caps = base.push_step(step)
+                steps.append(step)
+                captured.extend(caps)
+                if level + 1 == depth:
+                    shown = _shows(base.cells(), captured, board)
+                    if shown is not None:
+                        typed = _typed(base)
+                        found.setdefault(typed, Explanation(prefix + tuple(steps), typed, shown))
+                else:
+                    visit(level + 1, touched | {step.origin, step.dest})
+                del captured[len(captured) - len(caps) :]
+                steps.pop()
+                base.pop_step()
+
+        visit(0, changed)
+        return sorted(found.values(), key=lambda e: e.steps)
+
+    def _apply(self, explanation: Explanation) -> list[Event]:
+        position = self.position
+        current = position.steps_this_turn
+        kept = 0
+        while (
+            kept < min(len(current), len(explanation.steps))
+            and current[kept] == explanation.steps[kept]
+        ):
+            kept += 1
+        while len(position.steps_this_turn) > kept:
+            position.pop_step()
+        events = []
+        board = position.turn_start_position()
+        captures: list[Capture] = []
+        for step in explanation.steps:
+            captures += board.push_step(step)
+        self.captures = tuple(captures)
+        for step in explanation.steps[kept:]:
+            text = position.step_text(step)
+            caps = position.push_step(step)
+            events.append(Event("step", {"step": text, "captures": [str(c) for c in caps]}))
+        return events
+
+    def _choose_explanation(self, board: dict[str, str]) -> tuple[list[Event], bool]:
+        """Explain the board and carry the turn on; (events, explained)."""
+        candidates = self.explain(board)
+        for square, letter in self.answers.items():
+            narrowed = [c for c in candidates if (square, letter) in c.typed]
+            if narrowed:
+                candidates = narrowed
+        if not candidates:
+            self.question = ()
+            return [], False
+        if len({c.typed for c in candidates}) > 1:
+            self.question = tuple(candidates)
+            return [], True
+        self.question = ()
+        self.answers = {}
+        chosen = candidates[0]
+        if chosen.steps == self.position.steps_this_turn:
+            return [], True
+        return self._apply(chosen), True
+
+    # -- moves ----------------------------------------------------------------------------------------
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        position = self.position
+        if position.in_setup:
+            move = self._setup_move(position.turn)
+            if move is not None and board == self._after(move):
+                return [self._accept_setup()]
+            return []
+        events, explained = self._choose_explanation(board)
+        if not explained:
+            return events
+        if (
+            not self.question
+            and position.steps_left == 0
+            and board == self.expected()
+            and position.can_end_turn()
+        ):
+            events += self._end_turn()
+        return events
+
+    def _catch_up(self, board: dict[str, str]) -> list[Event]:
+        if self.position.in_setup:
+            return self._on_board(board)
+        events, _explained = self._choose_explanation(board)
+        return events
+
+    def _end_turn(self) -> list[Event]:
+        position = self.position
+        player = position.turn
+        steps = position.steps_this_turn
+        text_board = position.turn_start_position()
+        position.end_turn()
+        text = text_board.move_text(steps)
+        self.captures = ()
+        return [self._commit(player, text)]
+
+    def _on_input(self, player_input: PlayerInput) -> list[Event]:
+        position = self.position
+        if player_input.kind == CHOOSE:
+            value = str(player_input.value or "").strip()
+            if position.in_setup:
+                return self._choose_setup(value)
+            if self.question:
+                return self._answer(value)
+            return []
+        if player_input.kind == DONE and not position.in_setup and not self.question:
+            if self.board == self.expected() and position.can_end_turn():
+                return self._end_turn()
+        return []
+
+    def _answer(self, value: str) -> list[Event]:
+        square, letters = self._question_square()
+        word = value.lower().strip()
+        letter = NAME_LETTERS.get(word, word[:1])
+        wanted = letter.upper() if self.position.turn == "gold" else letter
+        options = {dict(c.typed).get(square) for c in self.question}
+        match = [o for o in options if o and o.lower() == letter.lower()]
+        if not match:
+            names = ", ".join(LETTER_NAMES[o.lower()] for o in sorted(letters))
+            raise UserError(f"on {square} the piece can be: {names}")
+        self.answers[square] = match[0] if match else wanted
+        events = [Event("answer", {"square": square, "piece": self.answers[square]})]
+        if self.board is not None:
+            more, _ = self._choose_explanation(self.board)
+            events += more
+            position = self.position
+            if not self.question and position.steps_left == 0 and self.board == self.expected():
+                if position.can_end_turn():
+                    events += self._end_turn()
+        return events
+
+    def _question_square(self) -> tuple[str, list[str]]:
+        """The first square where the candidate typed boards differ, and what may be there."""
+        boards = [dict(c.typed) for c in self.question]
+        for square in SQUARE_NAMES:
+            letters = {b.get(square) for b in boards}
+            if len(letters) > 1:
+                return square, sorted(x for x in letters if x)
+        return SQUARE_NAMES[0], []
+
+    def _undo_last(self) -> str:
+        while self.position.steps_this_turn:
+            self.position.pop_step()
+        self.captures = ()
+        return super()._undo_last()
+
+    def _last_move_text(self) -> str | None:
+        position = self.position
+        if not position.move_stack:
+            return None
+        board = position.turn_start_position()
+        move = board.pop()
+        return board.move_text(move)
+
+    # -- instructions ----------------------------------------------------------------------------------
+    def _turn_instruction(self) -> Instruction:
+        position = self.position
+        player = position.turn
+        name = player.capitalize()
+        if position.in_setup:
+            return self._setup_instruction()
+        steps = position.steps_this_turn
+        if not steps:
+            return Instruction(
+                text=f"{name}: move up to four steps, then press DONE",
+                kind="move",
+                player=player,
+                expected=self.expected(),
+                detail=f"Turn {position.turn_label}",
+            )
+        highlights: dict[str, str] = {}
+        start = position.turn_start_position()
+        for step in steps:
+            highlights.setdefault(SQUARE_NAMES[step.origin], FROM)
+            highlights[SQUARE_NAMES[step.dest]] = TO
+        done_text = start.move_text(steps)
+        error = position.end_turn_error()
+        if position.pending_push is not None:
+            return Instruction(
+                text=f"{name}: finish the push",
+                kind="move",
+                player=player,
+                highlights=highlights,
+                expected=self.expected(),
+                detail=phrases.capitalise(error or ""),
+            )
+        left = position.steps_left
+        if error:
+            text = f"{name}: go on ({left} step{'s' if left != 1 else ''} left)"
+            detail = phrases.capitalise(error)
+        else:
+            text = f"{name}: press DONE, or go on ({left} step{'s' if left != 1 else ''} left)"
+            detail = f"So far {done_text}"
+        return Instruction(
+            text=text,
+            kind="move",
+            player=player,
+            highlights=highlights,
+            expected=self.expected(),
+            detail=detail,
+        )
+
+    def _setup_instruction(self, board: dict[str, str] | None = None) -> Instruction:
+        position = self.position
+        side = position.turn
+        name = side.capitalize()
+        ranks = "1 and 2" if side == "gold" else "7 and 8"
+        move = self._setup_move(side)
+        if move is None:
+            return Instruction(
+                text=f"{name}: which setup? Choose one or type it",
+                kind="choose",
+                player=side,
+                choices=self.setup_choices(),
+                expected=self.expected(),
+                detail=f"Set up on ranks {ranks}; the camera sees colours, not piece types",
+            )
+        after = self._after(move)
+        diff = phrases.BoardDiff.between(after, board if board is not None else {})
+        highlights = {c: TARGET for c in diff.removed}
+        highlights.update({c: ERROR for c in diff.added})
+        return Instruction(
+            text=f"{name}: set up your pieces as shown",
+            kind="setup",
+            player=side,
+            highlights=highlights,
+            expected=after,
+            detail=self.setups[side],
+        )
+
+    def _board_instruction(self, board: dict[str, str]) -> Instruction:
+        position = self.position
+        if position.in_setup:
+            return self._setup_instruction(board)
+        if self.question:
+            square, letters = self._question_square()
+            side = position.turn
+            choices = tuple(LETTER_NAMES[letter.lower()] for letter in letters)
+            return Instruction(
+                text=f"Which {side} piece is on {square} now?",
+                kind="choose",
+                player=side,
+                highlights={square: TARGET},
+                expected=None,
+                choices=choices,
+                detail="Two pieces could have moved there; the camera sees only colours",
+            )
+        expected = self.expected()
+        diff = phrases.BoardDiff.between(expected, board)
+        captured = {SQUARE_NAMES[c.square]: c for c in self.captures}
+        if diff.added and not diff.removed and not diff.changed:
+            if all(cell in captured for cell in diff.added):
+                cells = sorted(diff.added, key=phrases.cell_sort_key)
+                texts = [f"Remove {_describe(captured[c].piece)} from {c}" for c in cells]
+                return Instruction(
+                    text=phrases.join_sentences(texts),
+                    kind="remove",
+                    player=position.turn,
+                    highlights={c: REMOVE for c in cells},
+                    expected=expected,
+                    detail="Captured on a trap with no friendly piece beside it",
+                )
+        step = _single_step(expected, board)
+        if step is not None:
+            error = position.step_error(step)
+            if error:
+                origin = SQUARE_NAMES[step.origin]
+                piece = self.name_at(origin, expected[origin])
+                return Instruction(
+                    text=f"Put {piece} back on {origin}",
+                    kind="illegal",
+                    player=position.turn,
+                    highlights={origin: RESTORE, SQUARE_NAMES[step.dest]: ERROR},
+                    expected=expected,
+                    detail=phrases.capitalise(error),
+                )
+        instruction = self._restore_instruction(board)
+        return instruction
+
+    def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
+        if self.question:
+            return self._board_instruction(board)
+        return self._restore_instruction(board)
+
+
+def _describe(letter: str) -> str:
+    side = "silver" if letter.islower() else "gold"
+    return f"the {side} {LETTER_NAMES[letter.lower()]}"
+
+
+def _typed(position) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (SQUARE_NAMES[sq], position.piece_at(sq))
+        for sq in range(64)
+        if position.piece_at(sq) is not None
+    )
+
+
+def _captures_of(position) -> list[Capture]:
+    """The pieces captured by the steps made so far this turn."""
+    board = position.turn_start_position()
+    captured: list[Capture] = []
+    for step in position.steps_this_turn:
+        captured += board.push_step(step)
+    return captured
+
+
+def _shows(
+    cells: dict[str, str], captured: list[Capture], board: dict[str, str]
+) -> tuple[Capture, ...] | None:
+    """Whether `board` is `cells` with some captured pieces still standing on their traps;
+    those pieces (None: it is not)."""
+    if cells == board:
+        return ()
+    if not captured or len(board) < len(cells):
+        return None
+    uncleared = []
+    by_square = {SQUARE_NAMES[c.square]: c for c in captured}
+    for square, colour in board.items():
+        if square in cells:
+            if cells[square] != colour:
+                return None
+            continue
+        capture = by_square.get(square)
+        if capture is None or SIDE_NAMES[capture.piece.islower()] != colour:
+            return None
+        uncleared.append(capture)
+    if any(square not in board for square in cells):
+        return None
+    return tuple(uncleared)
+
+
+def _single_step(expected: dict[str, str], board: dict[str, str]) -> Step | None:
+    """The one orthogonal step that turns `expected` into `board`, if it looks like one."""
+    diff = phrases.BoardDiff.between(expected, board)
+    if len(diff.removed) != 1 or len(diff.added) != 1 or diff.changed:
+        return None
+    (origin, was), (dest, now) = next(iter(diff.removed.items())), next(iter(diff.added.items()))
+    if was != now:
+        return None
+    o, d = SQUARE_INDEX[origin], SQUARE_INDEX[dest]
+    if d - o not in (8, -8, 1, -1) or (abs(d - o) == 1 and o // 8 != d // 8):
+        return None
+    return Step(o, d)
