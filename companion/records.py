@@ -513,6 +513,7 @@ class Records:
                     (game_id, ply, "image-dropped", _dumps({"ply": ply, "reason": note}), now),
                 )
             self._touch(c, game_id, now)
+        self._last_instruction.pop(game_id, None)
         return ply
 
     def add_roll(self, game_id: int, roll: Any) -> None:
@@ -537,22 +538,26 @@ class Records:
                 (game_id, self._live_moves(c, game_id) + 1, _dumps(list(dice)), value, now),
             )
             self._touch(c, game_id, now)
+        self._last_instruction.pop(game_id, None)
 
     def add_instruction(self, game_id: int, instruction: Any) -> None:
         """Record what the referee told the players (an Instruction or its JSON). The same
-        instruction given again in a row is stored once."""
+        instruction repeated with no move, roll or take-back in between is stored once (the
+        referee may re-announce it on every still frame)."""
         data = instruction if isinstance(instruction, dict) else instruction.to_json()
         text = _dumps(data)
-        if self._last_instruction.get(game_id) == text:
-            return
-        now = _now()
-        with self._write(durable=False) as c:
-            self._game_row(c, game_id)
-            c.execute(
-                "INSERT INTO instructions (game_id, for_ply, instruction, given_at) VALUES (?, ?, ?, ?)",
-                (game_id, self._live_moves(c, game_id) + 1, text, now),
-            )
-        self._last_instruction[game_id] = text
+        with self._lock:
+            if self._last_instruction.get(game_id) == text:
+                return
+            now = _now()
+            with self._write(durable=False) as c:
+                self._game_row(c, game_id)
+                c.execute(
+                    "INSERT INTO instructions (game_id, for_ply, instruction, given_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, self._live_moves(c, game_id) + 1, text, now),
+                )
+            self._last_instruction[game_id] = text
 
     def add_event(self, game_id: int, event: Any, data: dict | None = None) -> None:
         """Record an event: a companion.referee.protocol.Event, or a kind and its data."""
@@ -593,6 +598,7 @@ class Records:
                 "UPDATE games SET status=?, outcome=NULL, ended_at=NULL, updated_at=? WHERE id=?",
                 (PLAYING, now, game_id),
             )
+        self._last_instruction.pop(game_id, None)
         return text
 
     def finish(self, game_id: int, outcome: Any) -> None:
@@ -612,6 +618,7 @@ class Records:
                 "UPDATE games SET status=?, outcome=?, ended_at=?, updated_at=? WHERE id=?",
                 (status, _dumps(outcome) if outcome is not None else None, now, now, game_id),
             )
+        self._last_instruction.pop(game_id, None)
 
     # -- reading ------------------------------------------------------------------------------
     _SUMMARY_SQL = (

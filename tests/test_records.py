@@ -114,7 +114,7 @@ def test_rolls_are_stored_with_their_dice_value_and_the_move_they_were_for(db_pa
         db.add_roll(game_id, "six")
 
 
-def test_a_repeated_instruction_is_stored_once(db_path):
+def test_a_repeated_instruction_is_stored_once_until_something_happens(db_path):
     with Records(db_path) as db:
         game_id = db.new_game(games.get("arinama").new())
         wait = Instruction(text="Black to move", kind="move", player="black")
@@ -122,8 +122,16 @@ def test_a_repeated_instruction_is_stored_once(db_path):
             db.add_instruction(game_id, wait)
         db.add_instruction(game_id, Instruction(text="Turn d4 to black", kind="flip"))
         db.add_instruction(game_id, wait)
-        stored = [i.instruction["text"] for i in db.game(game_id).instructions]
-    assert stored == ["Black to move", "Turn d4 to black", "Black to move"]
+        db.add_roll(game_id, (1, 2))  # a new roll: the same words are a new instruction
+        db.add_instruction(game_id, wait)
+        db.add_instruction(game_id, wait)
+        stored = [(i.for_ply, i.instruction["text"]) for i in db.game(game_id).instructions]
+    assert stored == [
+        (1, "Black to move"),
+        (1, "Turn d4 to black"),
+        (1, "Black to move"),
+        (1, "Black to move"),
+    ]
 
 
 def test_undo_keeps_the_taken_back_move_in_the_history(db_path):
