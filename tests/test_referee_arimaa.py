@@ -1,0 +1,154 @@
+"""The Arimaa referee: setup choices, each physical step checked from colours alone, captures,
+questions when two pieces could be where, the end of the turn and of the game."""
+
+import pytest
+
+from companion import games
+from companion.errors import UserError
+from companion.games.arimaa import ArimaaPosition
+from companion.referee.arimaa import STANDARD_SETUP
+from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import CHOOSE, DONE, PlayerInput
+
+FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
+
+
+class Table:
+    def __init__(self, position):
+        self.referee = Referee(position.copy())
+        self.board = dict(position.cells())
+        self.names = position.cell_names()
+        self.show()
+
+    def show(self, **changes):
+        for cell, kind in changes.items():
+            if kind is None:
+                self.board.pop(cell, None)
+            else:
+                self.board[cell] = kind
+        return self.referee.observe(observation_of(self.names, self.board))
+
+    def step(self, origin, dest):
+        colour = self.board.pop(origin)
+        self.board[dest] = colour
+        return self.show()
+
+    def press(self, kind, value=None):
+        return self.referee.handle(PlayerInput(kind, value))
+
+    @property
+    def instruction(self):
+        return self.referee.instruction
+
+
+def position(pieces, side="gold"):
+    return ArimaaPosition.from_board({**FAR, **pieces}, side=side)
+
+
+def test_setup_by_choice_then_by_typed_line():
+    table = Table(games.get("arimaa").new())
+    assert table.instruction.kind == "choose"
+    assert table.instruction.choices == ("standard",)
+    table.press(CHOOSE, "standard")
+    assert table.instruction.text == "Gold: set up your pieces as shown"
+    assert table.instruction.detail == STANDARD_SETUP["gold"]
+    for cell in table.instruction.expected:
+        table.board[cell] = "gold"
+    events = table.show()
+    assert events[0].kind == "move" and events[0].data["move"] == STANDARD_SETUP["gold"]
+    line = "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 md7 ee7 cf7 dg7 hh7"
+    for cell in [f"{f}{r}" for f in "abcdefgh" for r in (7, 8)]:
+        table.board[cell] = "silver"
+    table.show()  # the board first, the types after: accepted when they are given
+    events = table.press(CHOOSE, line)
+    assert [e.kind for e in events] == ["answer", "move"]
+    assert table.instruction.text == "Gold: move up to four steps, then press DONE"
+
+
+def test_a_bad_setup_line_is_refused_with_the_reason():
+    table = Table(games.get("arimaa").new())
+    with pytest.raises(UserError, match="must place 8 rabbits"):
+        table.press(CHOOSE, "Ra1 Rb1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2 Rc1 Rd1 Re1 Rf1 Rg1 Ch1")
+
+
+def test_each_step_is_followed_and_done_ends_the_turn():
+    table = Table(position({"d2": "D", "e2": "R"}))
+    events = table.step("d2", "d3")
+    assert [e.data["step"] for e in events] == ["Dd2n"]
+    assert table.instruction.text == "Gold: press DONE, or go on (3 steps left)"
+    events = table.press(DONE)
+    assert events[0].data["move"] == "Dd2n"
+    assert table.instruction.text == "Silver: move up to four steps, then press DONE"
+
+
+def test_the_fourth_step_ends_the_turn_by_itself():
+    table = Table(position({"d2": "D"}))
+    for origin, dest in [("d2", "d3"), ("d3", "d4"), ("d4", "d5")]:
+        table.step(origin, dest)
+    events = table.step("d5", "e5")
+    assert [e.kind for e in events] == ["step", "move"]
+    assert events[-1].data["move"] == "Dd2n Dd3n Dd4n Dd5e"
+    events = table.step("e5", "e4")  # a fifth step is not Gold's to make
+    assert table.instruction.kind == "illegal"
+    assert table.instruction.text == "Put the gold dog back on e5"
+
+
+def test_frozen_piece_and_rabbit_backwards_are_named():
+    table = Table(position({"d4": "D", "d5": "m", "b4": "R"}))
+    table.step("d4", "c4")
+    assert table.instruction.kind == "illegal"
+    assert table.instruction.text == "Put the gold dog back on d4"
+    assert "frozen" in table.instruction.detail
+    table.step("c4", "d4")
+    assert table.instruction.kind == "move"
+    table.step("b4", "b3")
+    assert table.instruction.text == "Put the gold rabbit back on b4"
+    assert "backward" in table.instruction.detail.lower()
+
+
+def test_a_capture_must_be_taken_off_the_trap():
+    table = Table(position({"c4": "E", "c5": "c"}))
+    table.show(c4=None, c5="gold", c6="silver")  # the push, cat onto the trap c6
+    instruction = table.instruction
+    assert instruction.text == "Remove the silver cat from c6"
+    assert instruction.kind == "remove"
+    assert instruction.highlights == {"c6": "remove"}
+    table.show(c6=None)
+    assert table.instruction.text == "Gold: press DONE, or go on (2 steps left)"
+    events = table.press(DONE)
+    assert events[0].data["move"] == "cc5n cc6x Ec4n"
+
+
+def test_an_unfinished_push_cannot_end_the_turn():
+    table = Table(position({"c4": "E", "c5": "c", "d6": "d"}))
+    table.show(c5=None, c6="silver")  # the cat pushed, the elephant not yet in
+    assert table.instruction.text == "Gold: finish the push"
+    assert table.press(DONE) == []
+    table.show(c4=None, c5="gold")
+    assert table.press(DONE)[0].data["move"] == "cc5n Ec4n"
+
+
+def test_two_pieces_that_could_be_where_are_asked_about():
+    table = Table(position({"a1": "D", "b1": "C"}))
+    table.show(b1=None, a2="gold")  # Da1n Cb1w or Cb1n Cb2w: the colours are the same
+    instruction = table.instruction
+    assert instruction.kind == "choose"
+    assert instruction.text == "Which gold piece is on a1 now?"
+    assert instruction.choices == ("cat", "dog")
+    with pytest.raises(UserError, match="on a1 the piece can be: cat, dog"):
+        table.press(CHOOSE, "horse")
+    table.press(CHOOSE, "cat")
+    assert table.referee.position.piece_at("a1") == "C"
+    assert table.referee.position.piece_at("a2") == "D"
+    assert table.instruction.text == "Gold: press DONE, or go on (2 steps left)"
+
+
+def test_goal_ends_the_game_with_the_reason():
+    table = Table(position({"a7": "R"}))
+    table.step("a7", "a8")
+    events = table.press(DONE)
+    assert [e.kind for e in events] == ["move", "game-over"]
+    assert table.instruction.text == "Gold wins"
+    outcome = table.referee.position.outcome()
+    assert outcome.reason == "goal"
+    assert table.instruction.detail == outcome.detail
