@@ -296,6 +296,9 @@ class App:
         self.settings_note = ""
         self.quit = False
         self.setup_frame: Any = None
+        # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
+        # that posts a pygame event, so the app is only ever touched from the main thread.
+        self.post_button: Callable[[str], None] = self.button
 
     # -- inputs --------------------------------------------------------------------------------------
     def tap(self, pos: tuple[int, int]) -> None:
@@ -1017,6 +1020,23 @@ class SimulatedPlayers:
         return press
 
 
+def _pace(started: float, now: float) -> bool:
+    """Wait until `now` seconds after `started` (real time), keeping the window responsive;
+    False when the window was closed or Escape pressed."""
+    import pygame
+
+    while True:
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (
+                event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+            ):
+                return False
+        left = started + now - time.monotonic()
+        if left <= 0:
+            return True
+        pygame.time.wait(int(min(left, 0.05) * 1000))
+
+
 @dataclass
 class DemoResult:
     game: str
@@ -1041,12 +1061,16 @@ def run_demo(
     max_frames: int = 20000,
     log: Callable[[str], None] = lambda text: None,
     review_steps: int = 3,
+    screen: Any = None,
+    realtime: bool = False,
 ) -> DemoResult:
     """A whole game on the synthetic table, headless and deterministic (see the module doc).
 
     The simulated players press the real gpiozero DONE/ROLL buttons (on gpiozero's mock pins)
     and tap the real touch path; time is the camera's (frame / fps), so the demo runs as fast
-    as the machine can render and is the same on every machine.
+    as the machine can render and is the same on every machine. With `realtime` (a window on
+    a desktop) it is paced to the camera's 30 frames a second so people can watch; closing the
+    window or pressing Escape ends it.
     """
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
@@ -1057,7 +1081,8 @@ def run_demo(
     from vision.sim import SimTable
 
     started = time.monotonic()
-    init_pygame(headless=True)
+    if screen is None:
+        init_pygame(headless=True)
     fps = 30.0
     frame_no = 0
     now = 0.0
@@ -1065,7 +1090,7 @@ def run_demo(
     def clock() -> float:
         return now
 
-    screen = headless_screen(size)
+    screen = screen or headless_screen(size)
     settings = Settings(game=game)
     if options:
         settings.options[game] = options
@@ -1090,8 +1115,12 @@ def run_demo(
     shots: list[Path] = []
     shot_names: set[str] = set()
 
-    def shot(name: str) -> None:
+    def shot(name: str, hold: float = 0.0) -> None:
+        nonlocal now
         app.render()
+        if realtime and hold:  # let the people watching read it
+            now += hold
+            _pace(started, now)
         if screenshots is None or name in shot_names:
             return
         shot_names.add(name)
@@ -1149,6 +1178,8 @@ def run_demo(
                 frame = still_frame
             frame_no += 1
             now += 1 / fps
+            if realtime and not _pace(started, now):
+                break
             observation = app.vision.feed(frame, now)
             app.on_vision_status(app.vision.status)
             if observation is not None:
@@ -1164,6 +1195,8 @@ def run_demo(
                 elif age >= DICE_ANIMATION:
                     shot("dice")
                 now += wait
+                if realtime and not _pace(started, now):
+                    break
             app.render()
             referee = app.referee
             instruction = referee.instruction
@@ -1196,25 +1229,25 @@ def run_demo(
         # The end: game over, then a look at the records and the other screens.
         app.render()
         if app.page == "gameover":
-            shot("gameover")
+            shot("gameover", hold=2.0)
         outcome = referee.position.outcome()
         if records is not None and app.page == "gameover":
             press("roll")  # ROLL on the game-over screen: review this game
-            shot("review-game")
+            shot("review-game", hold=2.0)
             for _ in range(review_steps):
                 press("roll")  # step back through the moves with the buttons
-            shot("review-game-back")
+            shot("review-game-back", hold=2.0)
             press("back")
-            shot("review-list")
+            shot("review-list", hold=2.0)
         app.act("menu")
         app.act("dice")
         tap("roll")
         now += DICE_ANIMATION + 0.1
         app.tick(now)
-        shot("dice-roller")
+        shot("dice-roller", hold=2.0)
         app.act("dice-close")
         app.act("settings")
-        shot("settings")
+        shot("settings", hold=2.0)
         app.act("back")
         shot("home-after")
         return DemoResult(
@@ -1230,3 +1263,170 @@ def run_demo(
         panel.close()
         Device.pin_factory.close()
         Device.pin_factory = previous_factory
+
+
+# -- the real table: a camera thread and the event loop ------------------------------------------------
+class CameraWorker:
+    """Reads the camera in its own thread and hands the results to the main loop as pygame
+    events (`pygame.event.post` is thread-safe): still boards, the tracker's state, setup frames,
+    and the mat it recognises while the home screen is up.
+
+    Pacing: a real camera blocks in read() until its next frame; sources that do not (files,
+    the synthetic table) are paced to `fps`. While the board has been still for a while the
+    worker drops to `idle_fps` - the players are thinking - and is back at full rate at the
+    first movement.
+    """
+
+    def __init__(
+        self,
+        source: Any,
+        app: App,
+        *,
+        fps: float = 30.0,
+        idle_fps: float = 10.0,
+        paced: bool = True,
+    ):
+        import pygame
+
+        self.source = source
+        self.app = app
+        self.fps = fps
+        self.idle_fps = idle_fps
+        self.paced = paced
+        self.event_type = pygame.event.custom_type()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._status = ""
+        self._still_since: float | None = None
+        self._last_setup_frame = 0.0
+        self._last_recognise = -1e9
+        self.frames = 0
+
+    def start(self) -> CameraWorker:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+
+    def _post(self, what: str, **data: Any) -> None:
+        import pygame
+
+        try:
+            pygame.event.post(pygame.event.Event(self.event_type, what=what, **data))
+        except pygame.error:
+            pass  # the display is shutting down
+
+    def _run(self) -> None:
+        next_due = time.monotonic()
+        while not self._stop.is_set():
+            frame = self.source.read()
+            now = time.monotonic()
+            if frame is None:
+                if getattr(self.source, "ended", False):
+                    self._post("ended")
+                    return
+                self._stop.wait(0.05)  # the camera is reconnecting: do not spin
+                continue
+            self.frames += 1
+            vision = self.app.vision
+            if vision is None or self.app.page == "home":
+                self._recognise(frame, now)
+            elif vision.tracker is None:
+                vision.look(frame, now)
+                if now - self._last_setup_frame > 0.2:  # the live view: 5 pictures a second
+                    self._last_setup_frame = now
+                    self._post("setup-frame", frame=frame)
+            else:
+                observation = vision.feed(frame, now)
+                status = vision.status
+                if status != self._status:
+                    self._status = status
+                    self._post("status", status=status)
+                if observation is not None:
+                    self._post("observation", observation=observation)
+                self._still_since = (self._still_since or now) if status == "still" else None
+            if self.paced:
+                idle = self._still_since is not None and now - self._still_since > 3.0
+                next_due = max(next_due + 1 / (self.idle_fps if idle else self.fps), now)
+                self._stop.wait(max(0.0, next_due - time.monotonic()))
+
+    def _recognise(self, frame: Any, now: float) -> None:
+        if now - self._last_recognise < 2.0:
+            self._stop.wait(0.1)
+            return
+        self._last_recognise = now
+        from vision.layouts import layout_for_markers
+        from vision.locate import detect_markers
+
+        layout = layout_for_markers(list(detect_markers(frame)))
+        if layout is not None:
+            self._post("recognised", layout=layout.name)
+
+    def handle(self, event: Any) -> None:
+        """Apply one of this worker's events to the app (on the main thread)."""
+        what = event.what
+        if what == "observation":
+            self.app.on_observation(event.observation)
+        elif what == "status":
+            self.app.on_vision_status(event.status)
+        elif what == "setup-frame":
+            self.app.on_setup_frame(event.frame)
+        elif what == "recognised":
+            self.app.recognise(event.layout)
+        elif what == "ended":
+            self.app.message = "the camera source ended"
+            self.app.dirty = True
+
+
+def run_table(
+    app: App,
+    screen: Any,
+    *,
+    worker: CameraWorker | None = None,
+    watchdog: Any = None,
+    screenshots: Path | None = None,
+    until: Callable[[], bool] | None = None,
+) -> int:
+    """The event loop of the real table. Blocks in `pygame.event.wait` until something happens
+    (a touch, a key, a camera result, a button) or a timer is due (dice animation, watchdog);
+    draws only when the page changed. Returns the exit code."""
+    import pygame
+
+    from display.touch import Key, Tap, TouchInput
+
+    touch = TouchInput(screen, app.metrics.px_per_mm)
+    button_event = pygame.event.custom_type()
+    app.post_button = lambda action: pygame.event.post(
+        pygame.event.Event(button_event, action=action)
+    )
+    app.render(force=True)
+    if watchdog is not None:
+        watchdog.ready(f"{app.page} screen up")
+    shot_count = 0
+    while not app.quit and not (until and until()):
+        waits = [w for w in (app.tick(), watchdog.due_in() if watchdog else None) if w is not None]
+        timeout_ms = int(min(waits, default=1.0) * 1000)
+        event = pygame.event.wait(max(1, min(timeout_ms, 1000)))
+        for e in [event, *pygame.event.get()]:
+            if e.type == pygame.QUIT:
+                app.quit = True
+            elif worker is not None and e.type == worker.event_type:
+                worker.handle(e)
+            elif e.type == button_event:
+                app.button(e.action)
+            else:
+                result = touch.translate(e)
+                if isinstance(result, Tap):
+                    app.tap(result.pos)
+                elif isinstance(result, Key):
+                    app.button(result.action)
+        if app.render() and screenshots is not None:
+            shot_count += 1
+            screen.save(screenshots / f"{shot_count:04d}-{app.page}.png")
+        if watchdog is not None:
+            watchdog.ping()
+    if watchdog is not None:
+        watchdog.stopping()
+    return 0

@@ -1,0 +1,226 @@
+"""`companion run`: the companion on the table - the README's main command (`./dev run`).
+
+With a camera (the Pi camera, or `--source usb:0`) it runs the touchscreen app. Without one it
+runs the synthetic table: simulated hands play a real game through vision, referee, dice,
+records and screen - in a window when there is a display, headless otherwise, writing
+screenshots to a folder it names and finishing on its own with the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from companion.errors import UserError
+
+EXAMPLES = """examples:
+  companion run                          Pi camera if there is one, else the synthetic-table demo
+  companion run --headless --screenshots shots/    the demo without a screen, screenshots in shots/
+  companion run --game aranea --seed 4   the demo with another game (dice included)
+  companion run --source usb:0           a webcam over the printed mat makes a table
+  companion run --fullscreen --rotation 180        on the Pi's panel, mounted upside down
+"""
+
+DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from companion.commands.games import add_db_argument
+
+    parser = subparsers.add_parser(
+        "run",
+        help="run the companion on the table (camera, touchscreen, buttons) or its demo",
+        description=__doc__.split("\n\n", 1)[1],
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--source",
+        metavar="SPEC",
+        help="camera: picamera, usb:N, a device path, file:VIDEO, dir:GLOB or sim:LAYOUT "
+        "(default: the Pi camera when there is one, else the synthetic-table demo)",
+    )
+    parser.add_argument(
+        "--game",
+        metavar="G",
+        help="the game (arinama, arimaa, aranea, sensei); default: the last one played, or for "
+        "the demo arinama on a 5 x 5 board",
+    )
+    parser.add_argument(
+        "--headless", action="store_true", help="no window, even if there is a display"
+    )
+    parser.add_argument(
+        "--screenshots",
+        metavar="DIR",
+        help="save a PNG of the screen here whenever it changes (demo: the key moments)",
+    )
+    add_db_argument(parser)
+    parser.add_argument("--seed", type=int, default=1, help="demo: the random seed (default 1)")
+    parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
+    parser.add_argument("--size", metavar="WxH", help="window size (default 800x480)")
+    parser.add_argument(
+        "--rotation",
+        type=int,
+        choices=(0, 90, 180, 270),
+        help="turn the picture (degrees clockwise)",
+    )
+    parser.add_argument(
+        "--settings", metavar="FILE", help="settings file (default: next to the records)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.app import Settings
+
+    size = _size(args.size) if args.size else None
+    settings_path = Path(args.settings) if args.settings else _default_settings_path(args.db)
+    if args.game:
+        from companion import games
+
+        games.get(args.game)  # a clear error for an unknown game
+    source = args.source or _default_source()
+    if source is None or source.startswith("sim:") and not args.source:
+        return _run_demo(args, size)
+    settings = Settings.load(settings_path)
+    if args.game:
+        settings.game = args.game
+    if size:
+        settings.size = size
+    if args.rotation is not None:
+        settings.rotation = args.rotation
+    return _run_table(args, source, settings, settings_path)
+
+
+def _default_source() -> str | None:
+    """The Pi camera when this machine has one; None sends `run` to the demo."""
+    try:
+        import picamera2  # noqa: F401
+    except ImportError:
+        return None
+    if not any(Path("/dev").glob("media*")) and not os.environ.get("COMPANION_FORCE_PICAMERA"):
+        return None
+    return "picamera"
+
+
+def _default_settings_path(db: str | None) -> Path:
+    from companion.records import default_db_path
+
+    return (Path(db).parent if db else default_db_path().parent) / "settings.json"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {text!r} must be WIDTHxHEIGHT, e.g. 800x480 or 720x1280") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise UserError(f"--size {text!r} is not a screen size")
+    return w, h
+
+
+def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+    from companion.app import run_demo
+    from companion.records import Records
+    from display.device import has_display, init_pygame, window_screen
+
+    game = (args.game or "arinama").lower()
+    headless = args.headless or not has_display()
+    folder = Path(args.screenshots) if args.screenshots else None
+    if folder is None and headless:
+        folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    db = (
+        Path(args.db)
+        if args.db
+        else (folder or Path(tempfile.mkdtemp(prefix="companion-demo-"))) / "demo-records.sqlite3"
+    )
+    screen = None
+    if not headless:
+        init_pygame()
+        screen = window_screen(size or (800, 480), args.rotation or 0, args.fullscreen)
+    print(
+        f"companion: no camera here - the synthetic table plays a game of {game} (seed {args.seed})"
+    )
+    with Records(db) as records:
+        result = run_demo(
+            game,
+            options=DEMO_GAMES.get(game) or None,
+            seed=args.seed,
+            records=records,
+            screenshots=folder,
+            size=size or (800, 480),
+            log=print,
+            screen=screen,
+            realtime=not headless,
+        )
+    print(
+        f"companion: {result.outcome} after {result.moves} moves ({result.frames} camera frames, {result.seconds:.1f} s)"
+    )
+    print(f"companion: game #{result.game_id} recorded in {db}")
+    if folder is not None:
+        print(f"companion: {len(result.screenshots)} screenshots in {folder}")
+    sys.stdout.flush()
+    return 0
+
+
+def _run_table(args, source_spec: str, settings, settings_path: Path) -> int:
+    import pygame
+
+    from companion.app import App, CameraWorker, TableVision, run_table
+    from companion.records import Records
+    from display.device import (
+        has_display,
+        headless_screen,
+        init_pygame,
+        open_screen,
+        set_screen_factory,
+    )
+    from hardware.buttons import ButtonPins, open_buttons
+    from hardware.sdnotify import Watchdog
+    from vision.sources import open_source
+
+    headless = args.headless or not has_display()
+    if headless:
+        set_screen_factory(headless_screen)
+    folder = Path(args.screenshots) if args.screenshots else None
+    watchdog = Watchdog()
+    watchdog.status("opening the camera")
+    source = open_source(source_spec)
+    try:
+        init_pygame(headless=headless)
+        screen = open_screen(settings.size, settings.rotation, args.fullscreen)
+        with Records(args.db) as records:
+            app = App(
+                screen,
+                settings,
+                records=records,
+                vision_factory=lambda layout: TableVision(layout),
+                settings_path=settings_path,
+                status=f"camera: {source_spec}",
+            )
+            panel, why = open_buttons(
+                lambda action: app.post_button(action), ButtonPins.parse(settings.pins)
+            )
+            if panel is not None:
+                app.signal = panel.signal_illegal
+            else:
+                print(f"companion: {why}", file=sys.stderr)
+            paced = not source_spec.startswith(("picamera", "usb:", "/dev/"))
+            worker = CameraWorker(source, app, paced=paced).start()
+            try:
+                print(
+                    f"companion: running on {source_spec}; {'headless' if headless else 'window'}"
+                )
+                return run_table(app, screen, worker=worker, watchdog=watchdog, screenshots=folder)
+            finally:
+                worker.stop()
+                if panel is not None:
+                    panel.close()
+    finally:
+        source.close()
+        pygame.quit()
