@@ -104,3 +104,18 @@ def test_game_over_finishes_the_record(tmp_path):
     summary = records.game(referee.game_id).summary
     assert summary.status == "finished"
     assert records.unfinished_games() == []
+
+
+def test_a_stone_placed_while_the_companion_was_down_is_accepted_after_restart(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    referee = Referee(new_arinama(), records=Records(path))
+    board = {}
+    play(referee, board, c3="black")
+    game_id = referee.game_id
+    del referee  # down; meanwhile White places e3
+    board["e3"] = "white"
+    again = Referee.resume(Records(path), game_id)
+    events = play(again, board)
+    assert [e.kind for e in events] == ["move"]
+    assert again.position.move_stack == ["c3", "e3"]
+    assert again.instruction.text == "Black: place a stone"

@@ -282,12 +282,6 @@ class ArimaaReferee(Referee):
             events += self._end_turn()
         return events
 
-    def _catch_up(self, board: dict[str, str]) -> list[Event]:
-        if self.position.in_setup:
-            return self._on_board(board)
-        events, _explained = self._choose_explanation(board)
-        return events
-
     def _end_turn(self) -> list[Event]:
         position = self.position
         player = position.turn

@@ -112,6 +112,7 @@ class Referee:
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
         self.settled = not position.move_stack  # has the board shown the position since?
         self.hands_on_board = False
+        self.resumed = False  # started by `resume` and not yet settled
         self.unclear: list[str] = []
         self.undo_request: UndoRequest | None = None
         self.last_observation: Observation | None = None
@@ -152,6 +153,7 @@ class Referee:
                 events += self._catch_up(self.board)
             if self.board == self.expected():
                 self.settled = True
+                self.resumed = False
                 if self._instruction is not None and self._instruction.kind == "restore":
                     events.append(Event("restored"))
             return self._update(events)
@@ -193,6 +195,7 @@ class Referee:
         position = records.resume(game_id)
         referee = Referee(position, records=records, dice=dice, game_id=game_id)
         referee.settled = False
+        referee.resumed = not _ended_with_undo(records.game(game_id, images=False))
         referee._restore_state()
         referee._update()
         return referee
@@ -215,9 +218,11 @@ class Referee:
         return []
 
     def _catch_up(self, board: dict[str, str]) -> list[Event]:
-        """Not settled (after a restart or an undo) and the board differs: games whose turns
-        are several physical actions may explain it as a turn in progress. Default: no."""
-        return []
+        """Not settled and the board differs. Just after a restart the board may show what the
+        players did while the companion was down - a move it never got to accept, a turn in
+        progress: take it as if it had been watching. After an undo, never (the board shows
+        the move that was just taken back)."""
+        return self._on_board(board) if self.resumed else []
 
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
         return []
@@ -327,6 +332,7 @@ class Referee:
 
     def _perform_undo(self) -> list[Event]:
         self.undo_request = None
+        self.resumed = False  # the board now shows the move taken back: never catch up to it
         text = self._undo_last()
         self.settled = self.board is not None and self.board == self.expected()
         return [Event("undo", {"state": "done", "move": text})]
@@ -397,6 +403,16 @@ class Referee:
             return None
         a, b = self.position.players
         return b if player == a else a if player == b else None
+
+
+def _ended_with_undo(record: Any) -> bool:
+    """Whether the last thing the players did was to take a move back: then the board may
+    still show that move, and it must be restored, not accepted again."""
+    if not record.taken_back:
+        return False
+    last_undo = max(m.taken_back_at or "" for m in record.taken_back)
+    last_move = record.moves[-1].played_at if record.moves else ""
+    return last_undo > last_move
 
 
 def illegal_reason(position: Position, move: Any) -> str:

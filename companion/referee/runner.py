@@ -6,6 +6,7 @@ Input lines (`handle_line`), as typed at a terminal or piped in:
 
 - ``done``, ``roll``, ``undo``, ``cancel``, ``choose X`` (also ``enter``, ``r``, ``back``);
 - ``hands on`` / ``hands off`` - the "hands on the board" state, when no tracker gives it;
+- ``show`` - print the current instruction again;
 - a JSON object - an Observation, as `companion vision track --json` prints it
   (``{"frame": 12, "cells": {"a1": "black", ...}}``).
 
@@ -38,7 +39,9 @@ WORDS = {
     "cancel": CANCEL,
     "c": CANCEL,
 }
-INPUT_HELP = "type done, roll, undo, cancel, choose X, hands on/off, or an observation as JSON"
+INPUT_HELP = (
+    "type done, roll, undo, cancel, choose X, hands on/off, show, or an observation as JSON"
+)
 
 
 def parse_input(line: str) -> PlayerInput:
@@ -147,6 +150,10 @@ class Session:
             self.observe(observation_from_json(data))
             return
         words = text.lower().split()
+        if words == ["show"]:
+            self.shown = None
+            self._flush()
+            return
         if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
             self.pending += self.referee.hands(words[1] == "on")
             self._flush()

@@ -71,11 +71,6 @@ class SenseiReferee(Referee):
             return []
         return self._play_actions(sequence)
 
-    def _catch_up(self, board: dict[str, str]) -> list[Event]:
-        # After a restart (or an undo) the board may show a turn in progress: carry on with it.
-        sequence = self.explain(board)
-        return [] if sequence is None else self._play_actions(sequence)
-
     def _play_actions(self, sequence: tuple[Action, ...]) -> list[Event]:
         position = self.position
         kept = 0  # the actions already made that the new sequence starts with
