@@ -360,6 +360,11 @@ class SenseiPosition(Position):
     def pit_cells(self) -> list[str]:
         return _names(self._pits)
 
+    def board_key(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """A cheap hashable summary of the board (stones and characters of both players):
+        equal keys, equal boards."""
+        return self._stones, self._characters
+
     def _state(self) -> _State:
         return (self._stones, self._characters, self._turn_index, self._turns_played, self._outcome)
 
@@ -796,13 +801,19 @@ class SenseiPosition(Position):
     def to_json(self) -> dict[str, Any]:
         """``{"game", "options", "turn", "turns_played", "stones": {"green": [...], "red": [...]},
         "characters": {"green": "d1", "red": "d7"}, "actions": [...the turn in progress]}``."""
+
+        # With a turn in progress, the board is the one at the start of that turn and "actions"
+        # replays what was done since: the JSON then holds the whole turn, as the referee saw it.
+        stones, characters, turn_index, turns_played, _ = (
+            self._action_undo[0] if self._actions else self._state()
+        )
         return {
             "game": self.name,
             "options": _options_json(self.options),
-            "turn": self.turn,
-            "turns_played": self._turns_played,
-            "stones": {p: self.stone_cells(p) for p in PLAYERS},
-            "characters": {p: self.character_cell(p) for p in PLAYERS},
+            "turn": PLAYERS[turn_index],
+            "turns_played": turns_played,
+            "stones": {p: _names(stones[i]) for i, p in enumerate(PLAYERS)},
+            "characters": {p: CELLS[characters[i]] for i, p in enumerate(PLAYERS)},
             "actions": [action_text(a) for a in self._actions],
         }
 
