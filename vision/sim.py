@@ -217,6 +217,14 @@ class SimTable:
         quad = self.mat_quad()
         return float(np.linalg.norm(quad[1] - quad[0]) / self.layout.size[0])
 
+    def relight(self, light: tuple[float, float], tint: float | None = None) -> None:
+        """Change the light (a lamp switched on, a cloud): the new (darkest, brightest) gain
+        across the picture, and optionally the tint."""
+        self.light = (float(light[0]), float(light[1]))
+        if tint is not None:
+            self.tint = float(tint)
+        self._gain = self._light_field()
+
     def cell_pixel(self, name: str) -> tuple[float, float]:
         """Where the centre of a cell is in the picture."""
         x, y = self.layout.cell(name).center

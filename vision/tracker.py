@@ -55,7 +55,7 @@ BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
 
 PIECE_DISC = 1.12  # piece discs in the top view: this times the cell's inscribed radius
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
-LIGHT_REBASE_SECONDS = 1.5  # still, mat clean, only the old reference differs: light changed
+LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: light changed
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
 
 

@@ -1,0 +1,226 @@
+"""vision.tracker on the synthetic table: real OpenCV on rendered frames, real hands.
+
+The rule under test above all: a frame with a hand over the board never yields an observation.
+Frames are 640x360 to keep the suite fast; the benchmark (bench/bench_vision.py) runs 1280x720.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.errors import UserError
+from companion.observation import EMPTY
+from vision.calibration import calibrate
+from vision.layouts import get_layout, layout_names
+from vision.locate import from_corners, locate
+from vision.reader import read_cells
+from vision.sim import HandPose, SimTable, calibrate_table, random_cells, random_script
+from vision.tracker import BOARD_MOVED, HANDS, SEARCHING, STILL, Tracker
+
+SIZE = (640, 360)
+STILL_FRAMES = 18  # 0.6 s at 30 fps: enough for the 0.5 s window after the hand has gone
+
+
+def truth(layout, cells):
+    return {name: cells.get(name, EMPTY) for name in layout.cell_names()}
+
+
+@pytest.fixture(scope="module")
+def arimaa():
+    table = SimTable("arimaa", seed=5, size=SIZE, tilt=22)
+    return table, calibrate_table(table)
+
+
+def feed_all(tracker, frames):
+    """Feed frames; return [(index, observation, hand_truth)] for every observation."""
+    out = []
+    for index, (frame, hand) in enumerate(frames):
+        observation = tracker.feed(frame)
+        if observation is not None:
+            out.append((index, observation, hand))
+    return out
+
+
+def still(table, cells, n=STILL_FRAMES + 2):
+    return [(table.render(cells), False) for _ in range(n)]
+
+
+def test_one_observation_per_move_and_never_from_a_hand_frame(arimaa):
+    table, calibration = arimaa
+    tracker = Tracker(table.layout, calibration)
+    script = random_script(table.layout, np.random.default_rng(3), moves=3)
+    frames = still(table, script[0])
+    ends = [len(frames)]
+    for before, after in zip(script, script[1:], strict=False):
+        frames += list(table.transition(before, after, hand_frames=6, still_frames=STILL_FRAMES))
+        ends.append(len(frames))
+    seen = feed_all(tracker, frames)
+    assert sum(hand for _, hand in frames) == 3 * 6  # the sim really put hands in
+    assert [hand for _, _, hand in seen] == [False] * 4
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, b) for b in script]
+    for (index, obs, _), end in zip(seen, ends, strict=True):
+        assert index < end  # each board was read before the next hand came
+        assert obs.frame == index and obs.layout == "arimaa" and obs.markers_seen == 4
+        assert obs.timestamp == pytest.approx(index / 30)
+
+
+def test_a_hand_resting_on_the_board_blocks_reading_until_it_goes(arimaa):
+    table, calibration = arimaa
+    cells = {"d4": "gold", "e5": "silver"}
+    hand = table.hand_towards(table.cell_pixel("d4"))
+    tracker = Tracker(table.layout, calibration)
+    resting = table.render(cells, hand)  # the very first frames: a still hand, no reference
+    statuses = []
+    for _ in range(40):
+        assert tracker.feed(resting) is None
+        statuses.append(tracker.status)
+    assert statuses[-1] == HANDS
+    seen = feed_all(tracker, still(table, cells, 25))
+    assert len(seen) == 1 and seen[0][1].cells == truth(table.layout, cells)
+    assert seen[0][0] >= 14  # about half a second of stillness first
+    assert tracker.status == STILL
+
+
+@pytest.mark.parametrize(
+    ("sleeve", "glove"),
+    [
+        ((235, 235, 235), (240, 240, 240)),  # white sleeve, white glove: paper-coloured
+        ((30, 30, 30), None),  # dark sleeve, bare hand
+        (None, (60, 90, 140)),  # bare arm, brown glove
+    ],
+)
+def test_hands_are_seen_whatever_their_colour(arimaa, sleeve, glove):
+    table, calibration = arimaa
+    cells = {"a1": "gold", "h8": "silver"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    base = table.hand_towards(table.cell_pixel("c6"))
+    hand = HandPose(base.entry, base.tip, base.width, base.skin, sleeve, glove)
+    for _ in range(25):
+        assert tracker.feed(table.render(cells, hand)) is None
+    assert tracker.status == HANDS
+
+
+def test_a_board_moved_on_the_table_is_noticed_and_followed():
+    table = SimTable("sensei", seed=8, size=SIZE, tilt=15)
+    calibration = calibrate_table(table)
+    cells = {"d4": "green-character", "c2": "red"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    table.nudge(6.0, -4.0, 1.5)  # an elbow shoves the mat
+    statuses = []
+    for frame, _ in still(table, cells, 40):
+        assert tracker.feed(frame) is None  # same board: nothing new to report
+        statuses.append(tracker.status)
+    assert BOARD_MOVED in statuses
+    assert tracker.board_moves == 1
+    assert statuses[-1] == STILL
+    expected = table.homography @ np.array(get_layout("sensei").board_corners()[0] + (1.0,))
+    found = tracker.located.board_corners_px()[0]
+    assert np.allclose(found, expected[:2] / expected[2], atol=1.5)
+    # ... and the moved board is read correctly afterwards.
+    after = {"d4": "green-character", "c3": "red"}
+    seen = feed_all(tracker, list(table.transition(cells, after, hand_frames=4, still_frames=20)))
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+
+
+def test_dropped_black_and_garbage_frames_never_crash_and_restart_the_window(arimaa):
+    table, calibration = arimaa
+    cells = {"b2": "gold"}
+    tracker = Tracker(table.layout, calibration)
+    frame = table.render(cells)
+    for _ in range(10):
+        tracker.feed(frame)
+    for junk in (None, table.black_frame(), np.zeros((4, 4), np.uint8), np.zeros((10, 10, 3))):
+        assert tracker.feed(junk) is None
+    # The black frame restarted the window: a full half second of stillness is needed again.
+    seen = feed_all(tracker, [(frame, False)] * 30)
+    assert len(seen) == 1 and seen[0][0] >= 14
+
+
+def test_nothing_but_table_keeps_searching_without_raising():
+    layout = get_layout("arinama8")
+    tracker = Tracker(layout, calibration=None)
+    table = SimTable("arinama8", seed=1, size=SIZE)
+    empty_table = np.ascontiguousarray(np.clip(table._background, 0, 255).astype(np.uint8))
+    for _ in range(30):
+        assert tracker.feed(empty_table) is None
+    assert tracker.status == SEARCHING
+    assert "no markers of layout arinama8" in tracker.problem
+    assert tracker.detections <= 6  # full detections are rate-limited (every 0.2 s)
+
+
+def test_request_repeats_the_same_board_and_camera_shake_is_only_motion(arimaa):
+    table, calibration = arimaa
+    cells = {"f6": "silver", "c3": "gold"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    shaken = [(table.render(cells, shake=(dx, dy)), False) for dx, dy in ((3, -2), (-2, 3), (2, 2))]
+    assert feed_all(tracker, shaken + still(table, cells)) == []  # same board: not repeated
+    tracker.request()
+    seen = feed_all(tracker, still(table, cells, 3))
+    assert len(seen) == 1 and seen[0][1].cells == truth(table.layout, cells)
+
+
+def test_a_lamp_switched_on_does_not_freeze_the_tracker():
+    table = SimTable("aranea", seed=3, size=SIZE, light=(0.9, 1.0))
+    calibration = calibrate_table(table)
+    cells = {"r1-1": "amber", "c5": "blue"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    table.relight((0.55, 1.4))  # a strong gradient appears
+    after = {"r1-1": "amber", "c6": "blue"}
+    frames = still(table, cells, 60) + list(table.transition(cells, after, hand_frames=4))
+    seen = feed_all(tracker, frames)
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+
+
+def test_auto_layout_and_a_grid_board_from_corners():
+    table = SimTable("sensei-storm", seed=2, size=SIZE)
+    calibration = calibrate_table(table)
+    tracker = Tracker("auto", calibration)
+    seen = feed_all(tracker, still(table, {"e5": "red"}))
+    assert tracker.layout.name == "sensei-storm" and len(seen) == 1
+
+    grid = get_layout("grid:9x9")
+    board = SimTable(grid, seed=4, size=SIZE, tilt=10)
+    corners = [board.homography @ np.array([x, y, 1.0]) for x, y in grid.board_corners()]
+    corners = [(p[0] / p[2], p[1] / p[2]) for p in corners]
+    position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "i9": "black"}
+    position.update({"b8": "white", "h2": "black", "d6": "white"})
+    frame = board.render(position)
+    calibration = calibrate(frame, from_corners(grid, corners).homography, grid, position)
+    tracker = Tracker(grid, calibration, corners=corners)
+    cells = {"e5": "white", "a9": "black"}
+    seen = feed_all(tracker, still(board, cells))
+    assert [obs.cells for _, obs, _ in seen] == [truth(grid, cells)]
+
+
+def test_bad_tracker_settings_are_user_errors():
+    with pytest.raises(UserError):
+        Tracker("arimaa", None, still_seconds=-1)
+    with pytest.raises(UserError, match="unknown layout"):
+        Tracker("chess", None)
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_reading_accuracy_small_benchmark(name):
+    """The benchmark's smaller sibling: calibrated once on an evenly lit table, read on two
+    other tables (tilt up to 30, light 0.5x-1.5x with a gradient, noise, blur)."""
+    reference = SimTable(name, seed=10_000, size=SIZE, tilt=12, light=(1.0, 1.0), tint=0.0)
+    calibration = calibrate_table(reference)
+    rng = np.random.default_rng(7)
+    wrong = []
+    for seed in (11, 12):
+        table = SimTable(name, seed=seed, size=SIZE, tilt=30 if seed == 11 else None)
+        for _ in range(2):
+            cells = random_cells(table.layout, rng)
+            frame = table.render(cells)
+            located = locate(frame, table.layout)
+            seen = read_cells(frame, located.homography, table.layout, calibration).cells
+            expected = truth(table.layout, cells)
+            wrong += [
+                f"{c}: {seen[c]} != {expected[c]}" for c in expected if seen[c] != expected[c]
+            ]
+    assert wrong == []
