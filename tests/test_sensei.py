@@ -719,6 +719,39 @@ def test_stone_in_a_pit_is_a_record_error():
         )
 
 
+def test_parse_position_reads_the_diagram_back():
+    rng = random.Random(2)
+    for options in (SenseiOptions(), SenseiOptions(movement="shizukana", side="storm")):
+        pos = SenseiPosition.new(options)
+        for _ in range(7):
+            pos.push(pos.random_move(rng))
+        again = SenseiPosition.parse_position(pos.diagram())
+        assert again.to_json() == pos.to_json()
+        assert again.diagram() == pos.diagram()
+    rows_only = SenseiPosition.parse_position("rrrRrrr\n" + ".......\n" * 5 + "gggGggg")
+    assert rows_only.to_json() == SenseiPosition.new().to_json()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("hello", "cannot read 'hello' as a row of a Sensei board"),
+        ("rrrRrrr\n.......\ngggGggg", "needs 7 rows of 7 cells"),
+        ("rrrRrrx\n" + ".......\n" * 5 + "gggGggg", "g7 is on a start row"),
+    ],
+)
+def test_unreadable_board_text_is_a_record_error(text, message):
+    with pytest.raises(RecordError, match=message):
+        SenseiPosition.parse_position(text)
+
+
+def test_diagram_of_a_turn_in_progress_is_refused_with_a_pointer_to_json():
+    pos = SenseiPosition.new()
+    pos.push_action(stone("a1", "a2"))
+    with pytest.raises(RecordError, match="use the JSON form"):
+        SenseiPosition.parse_position(pos.diagram())
+
+
 # -- properties of random games ---------------------------------------------------------------------
 option_sets = st.builds(
     SenseiOptions,

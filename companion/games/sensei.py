@@ -189,6 +189,13 @@ for _src in range(SIZE * SIZE):
             _STONE_ACTION[_src, _dst] = Action(STONE, CELLS[_src], CELLS[_dst])
 
 _ACTION_RE = re.compile(r"(@?)([a-z]+\d+)-?([a-z]+\d+)")
+# The lines of `diagram()`, read back by `parse_position`.
+_DIAGRAM_HEADER = re.compile(r"Sensei \((arashi|shizukana), (plain|storm) side\)", re.IGNORECASE)
+_DIAGRAM_STATUS = re.compile(
+    r"(green|red) to move(?: \(turn (\d+)\))?(, this turn so far: .*)?", re.IGNORECASE
+)
+_DIAGRAM_ROW = re.compile(r"(?:[1-7]\s+)?((?:[.gGrRx]\s*){7})")
+_FILE_LETTERS = re.compile(r"a\s*b\s*c\s*d\s*e\s*f\s*g")
 
 
 def action_text(action: Action) -> str:
@@ -319,6 +326,57 @@ class SenseiPosition(Position):
                 "characters": characters,
             }
         )
+
+    @classmethod
+    def parse_position(cls, text: str) -> SenseiPosition:
+        """A position from `to_json` JSON, or from the text `diagram()` prints (or just its 7
+        board rows, rank 7 first): the header sets the movement, ``x`` cells are the pits of the
+        storm side, and the last line says whose turn it is. RecordError when unreadable."""
+        if text.lstrip().startswith("{"):
+            return super().parse_position(text)
+        rows: list[str] = []
+        movement, side = "arashi", "plain"
+        turn, turns_played = "green", 0
+        for line in text.splitlines():
+            stripped = line.strip()
+            if (
+                not stripped
+                or _FILE_LETTERS.fullmatch(stripped)
+                or stripped.startswith("Game over")
+            ):
+                continue
+            if header := _DIAGRAM_HEADER.fullmatch(stripped):
+                movement, side = header.group(1).lower(), header.group(2).lower()
+            elif status := _DIAGRAM_STATUS.fullmatch(stripped):
+                if status.group(3):
+                    raise RecordError(
+                        "a diagram of a turn in progress does not show where the pieces started: "
+                        "use the JSON form of the position"
+                    )
+                turn, turns_played = status.group(1).lower(), int(status.group(2) or 1) - 1
+            elif row := _DIAGRAM_ROW.fullmatch(stripped):
+                rows.append(row.group(1))
+            else:
+                raise RecordError(
+                    f"cannot read {stripped!r} as a row of a Sensei board: write 7 rows of "
+                    "g r G R . x (rank 7 first), or the JSON form"
+                )
+        pit_cells = [
+            f"{file}{SIZE - number}"
+            for number, row in enumerate(rows)
+            for file, symbol in zip(FILES, row.replace(" ", ""), strict=False)
+            if symbol == "x"
+        ]
+        pits = sorted(pit_cells, key=INDEX.__getitem__)
+        try:
+            options = SenseiOptions(
+                movement=movement,
+                side="storm" if pits else side,
+                **({"pits": tuple(pits)} if pits else {}),
+            )
+        except OptionError as exc:
+            raise RecordError(f"this board cannot be read: {exc}") from None
+        return cls.from_rows(rows, turn=turn, options=options, turns_played=turns_played)
 
     def copy(self) -> SenseiPosition:
         other = object.__new__(SenseiPosition)
