@@ -1,0 +1,1026 @@
+"""Arimaa (rules.md section 2): the rules engine, turn by turn and step by step.
+
+Board and pieces
+    Squares are numbered 0..63 with a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63 (so "north",
+    towards Silver, is +8). A piece is a small int: strength 1..6 (rabbit, cat, dog, horse, camel,
+    elephant) plus 8 for Silver - the same codes as the `aei` package, which keeps the
+    differential tests simple. In text a piece is its arimaa.com letter: ``RCDHME`` for Gold,
+    ``rcdhme`` for Silver.
+
+Moves of the shared model (`companion.games.base.Position`)
+    A move is one whole turn: a tuple of `Step` (1 to 4 steps, pushes and pulls included), or
+    during the setup phase a tuple of `Placement` (all sixteen pieces of the side to move). Its
+    text is the arimaa.com notation with capture tokens: ``Ed2n Ed3n rb6s rb5x``; setups
+    ``Ra1 Rb1 ...``. Gold sets up, then Silver, then Gold makes the first turn.
+
+Step-level API (for the referee and for move inference; kept stable)
+    The referee sees one physical step at a time, so a turn can also be built step by step:
+
+    - ``legal_steps() -> list[Step]``: every step allowed now, including the enemy step that
+      starts a push and the enemy step that completes a pull.
+    - ``step_error(step) -> str | None``: None when the step is legal, else a plain sentence,
+      e.g. "the gold dog on d4 is frozen by the silver camel on d5".
+    - ``push_step(step) -> list[Capture]``: play one step (IllegalMoveError with that sentence
+      when illegal); returns the pieces the step captured on traps.
+    - ``pop_step() -> Step``: take the last step of the turn in progress back.
+    - ``steps_this_turn``: the steps played so far this turn (a tuple of `Step`).
+    - ``pending_push``: a `PendingPush` when an enemy piece has been pushed and the next step must
+      be a stronger own piece moving into the square it left; else None.
+    - ``can_end_turn() -> bool`` and ``end_turn_error() -> str | None`` (why not).
+    - ``end_turn()``: close the turn; it joins `move_stack` like a `push`ed move.
+    - ``piece_at(square) -> str | None``: the letter on a square (index or name), or None.
+    - ``step_text(step)``, ``parse_step(text)``; ``turn_start_position()``.
+
+Counting turns
+    ``count_legal_moves()`` is the number of distinct legal turns: distinct resulting positions,
+    a turn that leaves the position unchanged and turns that would create a position for the third
+    time not counted. It walks the steps depth-first with a transposition set keyed by (position
+    hash, steps left, pending push, pull that is still possible), so every intermediate state is
+    expanded once, and collects the Zobrist hashes of the final boards (64-bit keys: a collision
+    among the ~10^5 finals of even the widest position is ~10^-9 likely). The last step is never
+    played on the board: its final hash is computed from the step alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
+from companion.games.base import Outcome, Position
+
+# -- board geometry -------------------------------------------------------------------------------
+FILES = "abcdefgh"
+SQUARE_NAMES = [f"{FILES[i % 8]}{i // 8 + 1}" for i in range(64)]
+SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
+TRAPS = (18, 21, 42, 45)  # c3 f3 c6 f6
+TRAP_SET = frozenset(TRAPS)
+NORTH, SOUTH, EAST, WEST = 8, -8, 1, -1
+DIRECTION_OF = {NORTH: "n", SOUTH: "s", EAST: "e", WEST: "w"}
+OFFSET_OF = {v: k for k, v in DIRECTION_OF.items()}
+
+GOLD, SILVER = 0, 1
+COLOR_BIT = 8
+RABBIT, CAT, DOG, HORSE, CAMEL, ELEPHANT = 1, 2, 3, 4, 5, 6
+PIECE_LETTERS = " RCDHMExxrcdhme"  # index = piece code (aei's PCHARS)
+PIECE_NAMES = {1: "rabbit", 2: "cat", 3: "dog", 4: "horse", 5: "camel", 6: "elephant"}
+SIDE_NAMES = ("gold", "silver")
+SETUP_PIECES = {RABBIT: 8, CAT: 2, DOG: 2, HORSE: 2, CAMEL: 1, ELEPHANT: 1}
+MAX_STEPS = 4
+
+
+def _neighbours(sq: int) -> tuple[int, ...]:
+    out = []
+    if sq % 8 > 0:
+        out.append(sq - 1)
+    if sq % 8 < 7:
+        out.append(sq + 1)
+    if sq >= 8:
+        out.append(sq - 8)
+    if sq < 56:
+        out.append(sq + 8)
+    return tuple(out)
+
+
+NEIGHBOURS = [_neighbours(sq) for sq in range(64)]
+# Destinations of a rabbit of each side (never backwards): RABBIT_DESTS[side][sq].
+RABBIT_DESTS = [
+    [tuple(d for d in NEIGHBOURS[sq] if d != sq - 8) for sq in range(64)],
+    [tuple(d for d in NEIGHBOURS[sq] if d != sq + 8) for sq in range(64)],
+]
+# The trap next to a square (each square touches at most one), or -1.
+TRAP_NEXT_TO = [next((t for t in TRAPS if t in NEIGHBOURS[sq]), -1) for sq in range(64)]
+
+
+def _zobrist_keys() -> tuple[list[list[int]], int]:
+    rng = random.Random(0xA81AA)
+    keys = [[0] * 64 for _ in range(15)]
+    for piece in range(15):
+        if PIECE_LETTERS[piece].strip() and PIECE_LETTERS[piece] != "x":
+            keys[piece] = [rng.getrandbits(64) for _ in range(64)]
+    return keys, rng.getrandbits(64)
+
+
+ZOBRIST, SILVER_TO_MOVE_KEY = _zobrist_keys()
+_KEY_RNG = random.Random(0x57E95)
+STEPS_LEFT_KEY = [_KEY_RNG.getrandbits(64) for _ in range(MAX_STEPS + 1)]
+PENDING_KEY = [[_KEY_RNG.getrandbits(64) for _ in range(64)] for _ in range(7)]
+PULL_KEY = [[_KEY_RNG.getrandbits(64) for _ in range(64)] for _ in range(7)]
+
+
+def square_index(square: int | str) -> int:
+    """A square as an index 0..63 from an index or a name like "d4"; NotationError if neither."""
+    if isinstance(square, int) and not isinstance(square, bool) and 0 <= square < 64:
+        return square
+    if isinstance(square, str) and square.strip().lower() in SQUARE_INDEX:
+        return SQUARE_INDEX[square.strip().lower()]
+    raise NotationError(f"unknown square {square!r}: squares are a1..h8")
+
+
+def piece_description(piece: int) -> str:
+    """"the gold dog" for a piece code."""
+    return f"the {SIDE_NAMES[piece >> 3]} {PIECE_NAMES[piece & 7]}"
+
+
+# -- moves ----------------------------------------------------------------------------------------
+class Step(NamedTuple):
+    """One piece moving one square: origin and destination square indices."""
+
+    origin: int
+    dest: int
+
+    @property
+    def direction(self) -> str:
+        return DIRECTION_OF[self.dest - self.origin]
+
+    def __str__(self) -> str:
+        return f"{SQUARE_NAMES[self.origin]}{self.direction}"
+
+
+class Turn(tuple):
+    """A played turn: a tuple of `Step` that also remembers its arimaa.com text (with capture
+    tokens), since the text depends on the position it was played in. Equal to the plain tuple."""
+
+    text: str
+
+    def __new__(cls, steps: Any, text: str = "") -> Turn:
+        turn = super().__new__(cls, steps)
+        turn.text = text
+        return turn
+
+    def __reduce__(self) -> Any:
+        return (Turn, (tuple(self), self.text))
+
+
+class Placement(NamedTuple):
+    """One piece placed during a setup turn: its letter (``R``..``e``) and square index."""
+
+    piece: str
+    square: int
+
+    def __str__(self) -> str:
+        return f"{self.piece}{SQUARE_NAMES[self.square]}"
+
+
+class Capture(NamedTuple):
+    """A piece taken off a trap: its letter and the trap's square index."""
+
+    piece: str
+    square: int
+
+    def __str__(self) -> str:
+        return f"{self.piece}{SQUARE_NAMES[self.square]}x"
+
+
+class PendingPush(NamedTuple):
+    """An enemy piece was pushed off `square`: a stronger own piece must move into it next."""
+
+    square: int
+    pushed: str  # the letter of the pushed piece
+
+
+@dataclass(frozen=True)
+class ArimaaOptions:
+    """Arimaa has no house rules: rules.md section 2 takes no **Decision**."""
+
+
+# -- the step generator shared by the public API and the turn walk ------------------------------
+def _is_frozen(board: list[int], sq: int, piece: int) -> bool:
+    color = piece & COLOR_BIT
+    strength = piece & 7
+    threatened = False
+    for n in NEIGHBOURS[sq]:
+        q = board[n]
+        if q:
+            if q & COLOR_BIT == color:
+                return False
+            if q & 7 > strength:
+                threatened = True
+    return threatened
+
+
+def _generate_steps(
+    board: list[int], side: int, steps_left: int, pending: tuple[int, int] | None,
+    pull: tuple[int, int] | None,
+) -> list[tuple[int, int]]:
+    """Every legal (origin, dest) now. `pending` = (square, strength) of an unfinished push;
+    `pull` = (square, strength) of the own piece that just stepped away (it may pull)."""
+    color = side << 3
+    steps: list[tuple[int, int]] = []
+    append = steps.append
+    if pending is not None:
+        target, weaker = pending
+        for n in NEIGHBOURS[target]:
+            q = board[n]
+            if q and q & COLOR_BIT == color and q & 7 > weaker and not _is_frozen(board, n, q):
+                append((n, target))
+        return steps
+    pull_from = -1
+    if pull is not None:
+        pull_from, puller = pull
+        for n in NEIGHBOURS[pull_from]:
+            q = board[n]
+            if q and q & COLOR_BIT != color and q & 7 < puller:
+                append((n, pull_from))
+    rabbit_dests = RABBIT_DESTS[side]
+    may_push = steps_left >= 2
+    for sq in range(64):
+        p = board[sq]
+        if not p:
+            continue
+        strength = p & 7
+        if p & COLOR_BIT == color:
+            if _is_frozen(board, sq, p):
+                continue
+            for d in rabbit_dests[sq] if strength == RABBIT else NEIGHBOURS[sq]:
+                if not board[d]:
+                    append((sq, d))
+        elif may_push and strength < ELEPHANT:
+            pushable = False
+            for n in NEIGHBOURS[sq]:
+                q = board[n]
+                if q and q & COLOR_BIT == color and q & 7 > strength and not _is_frozen(board, n, q):
+                    pushable = True
+                    break
+            if not pushable:
+                continue
+            pulled_here = pull is not None and pull_from in NEIGHBOURS[sq] and strength < puller
+            for d in NEIGHBOURS[sq]:
+                if not board[d] and not (pulled_here and d == pull_from):
+                    append((sq, d))
+    return steps
+
+
+def _capture_after(board: list[int], origin: int, mover: int) -> int:
+    """The trap square emptied by a step of `mover` from `origin` (board already updated), or -1.
+    Only the mover's side can lose a trap guard, and only on the trap next to `origin` (which is
+    also the destination when the mover stepped onto a trap)."""
+    t = TRAP_NEXT_TO[origin]
+    if t < 0:
+        return -1
+    q = board[t]
+    if not q or (q ^ mover) & COLOR_BIT:
+        return -1
+    color = q & COLOR_BIT
+    for n in NEIGHBOURS[t]:
+        r = board[n]
+        if r and r & COLOR_BIT == color:
+            return -1
+    return t
+
+
+class _FoundTurn(Exception):
+    """Raised by _walk_turns to stop at the first allowed turn."""
+
+
+def _walk_turns(
+    board: list[int], side: int, h: int, steps_left: int,
+    pending: tuple[int, int] | None, pull: tuple[int, int] | None,
+    paths: dict[int, tuple[tuple[int, int], ...]] | None,
+    forbidden: set[int] | None = None,
+) -> set[int] | dict[int, tuple[tuple[int, int], ...]]:
+    """All final board hashes reachable by finishing the turn (`paths`: also one step sequence
+    to each). Includes the current board itself when the turn may stop here. `board` is
+    modified during the walk and restored. With `forbidden`, stop (raising _FoundTurn) at the
+    first final board not in it."""
+    seen: set[int] = set()
+    finals: set[int] = set()
+    color = side << 3
+    zob = ZOBRIST
+
+    def visit(h: int, left: int, pending, pull, path) -> None:
+        key = h ^ STEPS_LEFT_KEY[left]
+        if pending is not None:
+            key ^= PENDING_KEY[pending[1]][pending[0]]
+        elif pull is not None:
+            key ^= PULL_KEY[pull[1]][pull[0]]
+        if key in seen:
+            return
+        seen.add(key)
+        if pending is None and h not in finals:
+            finals.add(h)
+            if paths is not None:
+                paths[h] = path
+            if forbidden is not None and h not in forbidden:
+                raise _FoundTurn
+        if left == 0:
+            return
+        last = left == 1
+        for o, d in _generate_steps(board, side, left, pending, pull):
+            p = board[o]
+            h2 = h ^ zob[p][o] ^ zob[p][d]
+            board[o] = 0
+            board[d] = p
+            t = _capture_after(board, o, p)
+            captured = 0
+            if t >= 0:
+                captured = board[t]
+                h2 ^= zob[captured][t]
+                board[t] = 0
+            if last:
+                if h2 not in finals:
+                    finals.add(h2)
+                    if paths is not None:
+                        paths[h2] = path + ((o, d),)
+                    if forbidden is not None and h2 not in forbidden:
+                        board[d] = 0
+                        board[o] = p
+                        if captured:
+                            board[t] = captured
+                        raise _FoundTurn
+            else:
+                strength = p & 7
+                new_pending = new_pull = None
+                if p & COLOR_BIT != color:
+                    if not (pull is not None and d == pull[0] and strength < pull[1]):
+                        new_pending = (o, strength)
+                elif pending is None:
+                    # Remember the puller only when some weaker enemy could follow it.
+                    for n in NEIGHBOURS[o]:
+                        q = board[n]
+                        if q and q & COLOR_BIT != color and q & 7 < strength:
+                            new_pull = (o, strength)
+                            break
+                visit(h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path)
+            if captured:
+                board[t] = captured
+            board[d] = 0
+            board[o] = p
+
+    visit(h, steps_left, pending, pull, ())
+    return paths if paths is not None else finals
+
+
+def board_hash(board: list[int]) -> int:
+    h = 0
+    for sq, p in enumerate(board):
+        if p:
+            h ^= ZOBRIST[p][sq]
+    return h
+
+
+# -- the position -----------------------------------------------------------------------------------
+@dataclass
+class _StepRecord:
+    """What one played step changed, so pop_step can restore it."""
+
+    step: Step
+    piece: int
+    captured: tuple[int, int] | None  # (piece, square)
+    pending_before: tuple[int, int] | None
+    pull_before: tuple[int, int] | None
+
+
+class ArimaaPosition(Position):
+    name: ClassVar[str] = "arimaa"
+    title: ClassVar[str] = "Arimaa"
+    players: ClassVar[tuple[str, str]] = ("gold", "silver")
+    Options: ClassVar[type] = ArimaaOptions
+
+    def __init__(self, options: ArimaaOptions | None = None) -> None:
+        self.options = options or ArimaaOptions()
+        self.move_stack: list[Any] = []
+        self._board: list[int] = [0] * 64
+        self._side = GOLD
+        self._setups_left = 2  # 2: Gold's setup next, 1: Silver's, 0: play
+        self._hash = 0
+        self._steps: list[_StepRecord] = []
+        self._pending: tuple[int, int] | None = None
+        self._pull: tuple[int, int] | None = None
+        self._start_hash = 0  # board hash when the turn in progress began
+        self._history: Counter[int] = Counter()  # (board, side to move) keys at turn starts
+        self._undo: list[Any] = []  # per move in move_stack: what pop() needs
+        self._outcome_cache: tuple[tuple[int, int, int], Outcome | None] | None = None
+        self._ply_offset = 0  # turns played before move_stack[0] (setups included)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, options: Any = None) -> ArimaaPosition:
+        return cls(options)
+
+    @classmethod
+    def from_board(
+        cls, board: list[int] | dict[int, str], side: str = "gold", turn_number: int = 2
+    ) -> ArimaaPosition:
+        """A play-phase position from 64 piece codes (or {square: letter}), `side` to move;
+        `turn_number` is the number of its turn label (2 = the first turn after the setups)."""
+        pos = cls()
+        if isinstance(board, dict):
+            cells = [0] * 64
+            for sq, letter in board.items():
+                cells[square_index(sq)] = _piece_code(letter)
+            board = cells
+        if len(board) != 64:
+            raise RecordError("an Arimaa board has 64 squares")
+        pos._board = list(board)
+        pos._side = _side_index(side)
+        pos._setups_left = 0
+        pos._ply_offset = (turn_number - 1) * 2 + pos._side
+        pos._hash = board_hash(pos._board)
+        pos._start_hash = pos._hash
+        pos._history[pos._position_key()] += 1
+        return pos
+
+    def copy(self) -> ArimaaPosition:
+        other = ArimaaPosition.__new__(ArimaaPosition)
+        other.__dict__.update(self.__dict__)
+        other.move_stack = list(self.move_stack)
+        other._board = list(self._board)
+        other._steps = list(self._steps)
+        other._history = Counter(self._history)
+        other._undo = list(self._undo)
+        return other
+
+    # -- state ------------------------------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return SIDE_NAMES[self._side]
+
+    @property
+    def turn_number(self) -> int:
+        """The number of the turn label: 1 for the setups, 2 for the first turn of play, ..."""
+        return (self._ply_offset + len(self.move_stack)) // 2 + 1
+
+    @property
+    def turn_label(self) -> str:
+        """The arimaa.com label of the turn to play: ``1g``, ``1s``, ``2g``, ..."""
+        return f"{self.turn_number}{'gs'[self._side]}"
+
+    @property
+    def in_setup(self) -> bool:
+        """True while a side still has to place its pieces."""
+        return self._setups_left > 0
+
+    @property
+    def steps_this_turn(self) -> tuple[Step, ...]:
+        return tuple(r.step for r in self._steps)
+
+    @property
+    def steps_left(self) -> int:
+        return MAX_STEPS - len(self._steps)
+
+    @property
+    def pending_push(self) -> PendingPush | None:
+        if self._pending is None:
+            return None
+        square, strength = self._pending
+        return PendingPush(square, PIECE_LETTERS[strength | ((self._side ^ 1) << 3)])
+
+    def piece_at(self, square: int | str) -> str | None:
+        p = self._board[square_index(square)]
+        return PIECE_LETTERS[p] if p else None
+
+    def board_codes(self) -> list[int]:
+        """The 64 piece codes (a copy), a1 first."""
+        return list(self._board)
+
+    def board_hash(self) -> int:
+        """Zobrist hash of the board alone (not the side to move)."""
+        return self._hash
+
+    def _position_key(self) -> int:
+        return self._hash ^ (SILVER_TO_MOVE_KEY if self._side else 0)
+
+    def turn_start_position(self) -> ArimaaPosition:
+        """A copy of this position with the steps of the turn in progress taken back."""
+        board = self.copy()
+        while board._steps:
+            board.pop_step()
+        return board
+
+    # -- steps ------------------------------------------------------------------------------------
+    def legal_steps(self) -> list[Step]:
+        if self._setups_left or self.steps_left == 0 or self._game_over_at_turn_start():
+            return []
+        return sorted(
+            Step(o, d)
+            for o, d in _generate_steps(self._board, self._side, self.steps_left, self._pending, self._pull)
+        )
+
+    def step_error(self, step: Step | tuple[int, int]) -> str | None:
+        """None when `step` is legal now, else why not, in words a player understands."""
+        if self._setups_left:
+            return f"{self.turn.capitalize()} must first set up their pieces on their own two ranks"
+        if self._game_over_at_turn_start():
+            return f"the game is over: {self.outcome()}"
+        origin, dest = step
+        if not (0 <= origin < 64 and 0 <= dest < 64):
+            return "squares are a1..h8"
+        if self.steps_left == 0:
+            return "a turn has at most four steps"
+        board = self._board
+        p = board[origin]
+        o_name, d_name = SQUARE_NAMES[origin], SQUARE_NAMES[dest]
+        if not p:
+            return f"there is no piece on {o_name}"
+        if dest not in NEIGHBOURS[origin]:
+            return f"{o_name} and {d_name} are not neighbours: a step goes one square north, south, east or west"
+        if board[dest]:
+            return f"{d_name} is occupied by {piece_description(board[dest])}"
+        me = self._side << 3
+        strength = p & 7
+        if self._pending is not None:
+            target, weaker = self._pending
+            finish = (
+                f"the push from {SQUARE_NAMES[target]} must be finished by a stronger "
+                f"{self.turn} piece moving into {SQUARE_NAMES[target]}"
+            )
+            if p & COLOR_BIT != me or dest != target or strength <= weaker:
+                return finish
+        if p & COLOR_BIT == me:
+            if _is_frozen(board, origin, p):
+                freezer = max(
+                    (board[n] for n in NEIGHBOURS[origin] if board[n] and board[n] & COLOR_BIT != me),
+                    key=lambda q: q & 7,
+                )
+                where = next(n for n in NEIGHBOURS[origin] if board[n] == freezer)
+                return (
+                    f"{piece_description(p)} on {o_name} is frozen by "
+                    f"{piece_description(freezer)} on {SQUARE_NAMES[where]}"
+                )
+            if strength == RABBIT and dest not in RABBIT_DESTS[self._side][origin]:
+                return "rabbits cannot step backwards"
+            return None
+        # An enemy piece: the second half of a pull, or the first half of a push.
+        if self._pull is not None and dest == self._pull[0] and strength < self._pull[1]:
+            return None
+        if strength == ELEPHANT:
+            return f"{piece_description(p)} on {o_name} cannot be pushed or pulled: nothing is stronger"
+        pushers = [
+            n for n in NEIGHBOURS[origin]
+            if board[n] and board[n] & COLOR_BIT == me and board[n] & 7 > strength
+        ]
+        if not pushers:
+            return (
+                f"{piece_description(p)} on {o_name} is an enemy piece: it moves only when a stronger "
+                f"{self.turn} piece next to it pushes or pulls it"
+            )
+        if all(_is_frozen(board, n, board[n]) for n in pushers):
+            return (
+                f"{piece_description(p)} on {o_name} can only be pushed by a stronger {self.turn} "
+                f"piece that is not frozen"
+            )
+        if self.steps_left < 2:
+            return "a push takes two steps and this turn has only one step left"
+        return None
+
+    def push_step(self, step: Step | tuple[int, int]) -> list[Capture]:
+        """Play one step of the turn in progress; returns the pieces it captured."""
+        step = Step(*step)
+        error = self.step_error(step)
+        if error:
+            raise IllegalMoveError(f"{self._describe_step(step)}: {error}")
+        return self._apply_step(step)
+
+    def _apply_step(self, step: Step) -> list[Capture]:
+        board = self._board
+        o, d = step
+        p = board[o]
+        record = _StepRecord(step, p, None, self._pending, self._pull)
+        board[o] = 0
+        board[d] = p
+        self._hash ^= ZOBRIST[p][o] ^ ZOBRIST[p][d]
+        captures = []
+        t = _capture_after(board, o, p)
+        if t >= 0:
+            record.captured = (board[t], t)
+            self._hash ^= ZOBRIST[board[t]][t]
+            captures.append(Capture(PIECE_LETTERS[board[t]], t))
+            board[t] = 0
+        strength = p & 7
+        me = self._side << 3
+        if p & COLOR_BIT != me:
+            pulled = self._pull is not None and d == self._pull[0] and strength < self._pull[1]
+            self._pending = None if pulled else (o, strength)
+            self._pull = None
+        elif self._pending is not None:
+            self._pending = None  # the push is complete; a step cannot both push and pull
+            self._pull = None
+        else:
+            self._pull = (o, strength)
+        self._steps.append(record)
+        return captures
+
+    def pop_step(self) -> Step:
+        """Take back the last step of the turn in progress (IllegalMoveError if there is none)."""
+        if not self._steps:
+            raise IllegalMoveError("no step of this turn to take back")
+        record = self._steps.pop()
+        board = self._board
+        o, d = record.step
+        if record.captured is not None:
+            piece, t = record.captured
+            board[t] = piece
+            self._hash ^= ZOBRIST[piece][t]
+        board[d] = 0
+        board[o] = record.piece
+        self._hash ^= ZOBRIST[record.piece][o] ^ ZOBRIST[record.piece][d]
+        self._pending = record.pending_before
+        self._pull = record.pull_before
+        return record.step
+
+    def end_turn_error(self) -> str | None:
+        """None when the turn in progress may end now, else why not."""
+        if self._setups_left:
+            return f"{self.turn.capitalize()} must first set up their pieces"
+        if not self._steps:
+            return "a turn needs at least one step"
+        if self._pending is not None:
+            square = SQUARE_NAMES[self._pending[0]]
+            return f"the push from {square} must be finished by a stronger {self.turn} piece moving into {square}"
+        if self._hash == self._start_hash and self._board == self._start_board():
+            return "the turn must change the position"
+        key = self._hash ^ (0 if self._side else SILVER_TO_MOVE_KEY)
+        if self._history[key] >= 2:
+            return "this turn would create the same position for the third time"
+        return None
+
+    def can_end_turn(self) -> bool:
+        return self.end_turn_error() is None
+
+    def end_turn(self) -> Turn:
+        """Close the turn in progress; it becomes the last move of `move_stack`."""
+        error = self.end_turn_error()
+        if error:
+            raise IllegalMoveError(f"cannot end the turn: {error}")
+        records = self._steps
+        tokens = []
+        for r in records:
+            tokens.append(f"{PIECE_LETTERS[r.piece]}{r.step}")
+            if r.captured is not None:
+                tokens.append(str(Capture(PIECE_LETTERS[r.captured[0]], r.captured[1])))
+        move = Turn((r.step for r in records), " ".join(tokens))
+        self._undo.append(("turn", records, self._start_hash))
+        self.move_stack.append(move)
+        self._steps = []
+        self._pending = self._pull = None
+        self._side ^= 1
+        self._start_hash = self._hash
+        self._history[self._position_key()] += 1
+        self._outcome_cache = None
+        return move
+
+    def _start_board(self) -> list[int]:
+        board = list(self._board)
+        for record in reversed(self._steps):
+            o, d = record.step
+            if record.captured is not None:
+                board[record.captured[1]] = record.captured[0]
+            board[d] = 0
+            board[o] = record.piece
+        return board
+
+    def _describe_step(self, step: Step) -> str:
+        try:
+            return self.step_text(step)
+        except UserError:
+            return f"{SQUARE_NAMES[step.origin]}-{SQUARE_NAMES[step.dest]}"
+
+    # -- whole turns ------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Any]:
+        """Every distinct legal turn (one step sequence per resulting position).
+
+        During setup the arrangements are far too many to list (64,864,800 per side): this
+        raises a UserError then; `count_legal_moves` still answers.
+        """
+        if self._setups_left:
+            raise UserError(
+                f"{self.turn.capitalize()}'s setup has {SETUP_ARRANGEMENTS:,} possible arrangements, "
+                "too many to list: any arrangement of the sixteen pieces on the own two ranks is legal"
+            )
+        if self._steps:
+            raise IllegalMoveError("a turn is in progress: finish it or take its steps back first")
+        if self._game_over_at_turn_start():
+            return []
+        paths = self._turn_paths()
+        return sorted(tuple(Step(o, d) for o, d in path) for path in paths.values())
+
+    def count_legal_moves(self) -> int:
+        if self._setups_left:
+            return SETUP_ARRANGEMENTS
+        if self._game_over_at_turn_start():
+            return 0
+        return len(self._final_hashes())
+
+    def _final_hashes(self, paths: dict | None = None) -> Any:
+        """Hashes of the boards the turn in progress can end on (legally)."""
+        board = self._board
+        result = _walk_turns(board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths)
+        start = self._start_hash
+        result = result if paths is None else paths
+        if start in result:  # a turn must change the position
+            if paths is None:
+                result = set(result)
+                result.discard(start)
+            else:
+                result.pop(start)
+        forbidden = self._repeated_boards()
+        if forbidden:
+            for h in [h for h in result if h in forbidden]:
+                if paths is None:
+                    result.discard(h)
+                else:
+                    result.pop(h)
+        return result
+
+    def _has_allowed_turn(self) -> bool:
+        """True when some turn from here is legal (changes the position, no third repetition)."""
+        forbidden = self._repeated_boards() | {self._start_hash}
+        board = list(self._board)
+        try:
+            _walk_turns(board, self._side, self._hash, self.steps_left, self._pending, self._pull, None, forbidden)
+        except _FoundTurn:
+            return True
+        return False
+
+    def _turn_paths(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        return self._final_hashes(paths={})
+
+    def _repeated_boards(self) -> set[int]:
+        """Board hashes that, with the opponent to move, already occurred twice: ending the turn
+        on one of them would create that position a third time."""
+        other = 0 if self._side else SILVER_TO_MOVE_KEY
+        return {key ^ other for key, n in self._history.items() if n >= 2}
+
+    def push(self, move: Any) -> None:
+        move = tuple(move)
+        if self._steps:
+            raise IllegalMoveError("a turn is in progress: finish it or take its steps back first")
+        if self._setups_left:
+            self._push_setup(move)
+            return
+        if self._game_over_at_turn_start():
+            raise IllegalMoveError(f"the game is over: {self.outcome()}")
+        if not move:
+            raise IllegalMoveError("a turn needs at least one step")
+        if any(isinstance(s, Placement) for s in move):
+            raise IllegalMoveError("the setup is over: a turn is made of steps like Ed2n")
+        try:
+            for step in move:
+                self.push_step(step)
+            self.end_turn()
+        except IllegalMoveError:
+            while self._steps:
+                self.pop_step()
+            raise
+
+    def _push_setup(self, move: tuple) -> None:
+        error = self.setup_error(move)
+        if error:
+            raise IllegalMoveError(error)
+        for placement in move:
+            code = _piece_code(placement.piece)
+            self._board[placement.square] = code
+            self._hash ^= ZOBRIST[code][placement.square]
+        self._undo.append(("setup", move, self._start_hash))
+        self.move_stack.append(move)
+        self._setups_left -= 1
+        self._side ^= 1
+        self._start_hash = self._hash
+        if not self._setups_left:
+            self._history[self._position_key()] += 1
+        self._outcome_cache = None
+
+    def setup_error(self, move: tuple) -> str | None:
+        """None when `move` is a complete legal setup for the side to move, else why not."""
+        side = self._side
+        who = self.turn.capitalize()
+        ranks = "1 and 2" if side == GOLD else "7 and 8"
+        counts: Counter[int] = Counter()
+        squares = set()
+        for placement in move:
+            if not isinstance(placement, Placement):
+                return f"{who}'s setup is a list of placements like Ra1, not steps"
+            code = _piece_code(placement.piece)
+            if code >> 3 != side:
+                return f"{who} places {who}'s own pieces: {placement} is {SIDE_NAMES[code >> 3]}'s"
+            row = placement.square // 8
+            if (side == GOLD and row > 1) or (side == SILVER and row < 6):
+                return f"{who} sets up on ranks {ranks}: {placement} is outside them"
+            if placement.square in squares or self._board[placement.square]:
+                return f"{SQUARE_NAMES[placement.square]} is given two pieces"
+            squares.add(placement.square)
+            counts[code & 7] += 1
+        for strength, wanted in SETUP_PIECES.items():
+            if counts[strength] != wanted:
+                name = PIECE_NAMES[strength] + ("s" if wanted > 1 else "")
+                return f"{who}'s setup must place {wanted} {name}, not {counts[strength]}"
+        return None
+
+    def pop(self) -> Any:
+        if self._steps:
+            raise IllegalMoveError("a turn is in progress: take its steps back with pop_step first")
+        if not self.move_stack:
+            raise IllegalMoveError("no move to take back")
+        kind, data, start_hash = self._undo.pop()
+        move = self.move_stack.pop()
+        if kind == "setup":
+            if not self._setups_left:
+                self._history[self._position_key()] -= 1
+            for placement in data:
+                code = _piece_code(placement.piece)
+                self._board[placement.square] = 0
+                self._hash ^= ZOBRIST[code][placement.square]
+            self._setups_left += 1
+            self._side = GOLD if self._setups_left == 2 else SILVER
+        else:
+            self._history[self._position_key()] -= 1
+            self._side ^= 1
+            self._steps = list(data)
+            while self._steps:
+                self.pop_step()
+        self._start_hash = start_hash
+        self._outcome_cache = None
+        return move
+
+    # -- the end of the game ------------------------------------------------------------------------
+    def _game_over_at_turn_start(self) -> bool:
+        return self._turn_start_outcome() is not None
+
+    def outcome(self) -> Outcome | None:
+        if self._setups_left:
+            return None
+        return self._turn_start_outcome()
+
+    def _turn_start_outcome(self) -> Outcome | None:
+        """The end-of-turn checks of rules.md, in the official order, for the position at the
+        start of the turn in progress (A just moved, B = the side to move)."""
+        if self._setups_left:
+            return None
+        cache_key = (self._start_hash, self._side, len(self.move_stack))
+        if self._outcome_cache is not None and self._outcome_cache[0] == cache_key:
+            return self._outcome_cache[1]
+        board = self._start_board() if self._steps else self._board
+        result = _end_checks(board, self._side)
+        if result is None and self._repeated_boards():
+            # Immobilised by repetition: every turn left would repeat a position a third time.
+            probe = self.turn_start_position() if self._steps else self
+            if not probe._has_allowed_turn():
+                b, a = SIDE_NAMES[self._side], SIDE_NAMES[self._side ^ 1]
+                result = Outcome(a, "immobilisation", f"every turn left to {b.capitalize()} repeats a position a third time")
+        self._outcome_cache = (cache_key, result)
+        return result
+
+    # -- notation -----------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Any:
+        from companion.games.arimaa_notation import parse_turn
+
+        return parse_turn(self, text)
+
+    def move_text(self, move: Any) -> str:
+        from companion.games.arimaa_notation import turn_text
+
+        if isinstance(move, Turn) and move.text:
+            return move.text  # a played turn: its text from the position it was played in
+        return turn_text(self, move)
+
+    def step_text(self, step: Step | tuple[int, int]) -> str:
+        """``Ed2n`` for a step in this position (without capture tokens)."""
+        step = Step(*step)
+        p = self._board[step.origin]
+        if not p:
+            raise NotationError(f"there is no piece on {SQUARE_NAMES[step.origin]}")
+        if step.dest - step.origin not in DIRECTION_OF or step.dest not in NEIGHBOURS[step.origin]:
+            raise NotationError(f"{SQUARE_NAMES[step.origin]} to {SQUARE_NAMES[step.dest]} is not one step")
+        return f"{PIECE_LETTERS[p]}{step}"
+
+    def parse_step(self, text: str) -> Step:
+        from companion.games.arimaa_notation import parse_step
+
+        return parse_step(self, text)
+
+    def diagram(self) -> str:
+        from companion.games.arimaa_notation import board_diagram
+
+        return board_diagram(self)
+
+    def to_aei(self) -> str:
+        from companion.games.arimaa_notation import position_to_aei
+
+        return position_to_aei(self)
+
+    # -- what the camera sees -------------------------------------------------------------------------
+    def cell_names(self) -> list[str]:
+        return list(SQUARE_NAMES)
+
+    def cells(self) -> dict[str, str]:
+        return {SQUARE_NAMES[sq]: SIDE_NAMES[p >> 3] for sq, p in enumerate(self._board) if p}
+
+    @classmethod
+    def cell_classes(cls) -> list[str]:
+        return ["gold", "silver"]
+
+    # -- JSON -----------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        from companion.games.arimaa_notation import position_to_json
+
+        return position_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ArimaaPosition:
+        from companion.games.arimaa_notation import position_from_json
+
+        return position_from_json(data)
+
+    @classmethod
+    def parse_position(cls, text: str) -> ArimaaPosition:
+        from companion.games.arimaa_notation import parse_position
+
+        return parse_position(text)
+
+    # -- random play ------------------------------------------------------------------------------------
+    def random_move(self, rng: Any) -> Any:
+        """A random legal turn by a random walk over steps (cheap), or a random setup.
+
+        Not uniform over turns. A walk that ends on an illegal turn (unchanged position, third
+        repetition, unfinished push) starts again; after a few failures one legal turn is drawn
+        from the full list instead.
+        """
+        if self._setups_left:
+            return random_setup(self._side, rng)
+        if self._game_over_at_turn_start():
+            raise IllegalMoveError(f"the game is over: {self.outcome()}")
+        walker = self.copy()
+        for _attempt in range(20):
+            while True:
+                steps = walker.legal_steps()
+                stop = walker._steps and walker.can_end_turn()
+                choices = len(steps) + (1 if stop else 0)
+                if choices == 0:
+                    break
+                pick = rng.randrange(choices)
+                if pick == len(steps):
+                    return tuple(walker.steps_this_turn)
+                walker._apply_step(Step(*steps[pick]))
+                if walker.steps_left == 0:
+                    break
+            if walker.can_end_turn():
+                return tuple(walker.steps_this_turn)
+            while walker._steps:
+                walker.pop_step()
+        moves = self.legal_moves()
+        return rng.choice(moves)
+
+
+SETUP_ARRANGEMENTS = 64_864_800  # 16! / (8! 2! 2! 2!)
+
+
+def random_setup(side: int, rng: Any) -> tuple[Placement, ...]:
+    """A random arrangement of one side's sixteen pieces on its two home ranks."""
+    letters = [PIECE_LETTERS[s | (side << 3)] for s, n in SETUP_PIECES.items() for _ in range(n)]
+    rng.shuffle(letters)
+    squares = range(0, 16) if side == GOLD else range(48, 64)
+    return tuple(sorted((Placement(letter, sq) for letter, sq in zip(letters, squares, strict=True)), key=lambda p: p.square))
+
+
+def _end_checks(board: list[int], side: int) -> Outcome | None:
+    """rules.md section 2: A (who just moved) goal, B goal, B no rabbits, A no rabbits, B
+    immobilised. `side` is B. Repetition-immobility is checked by the caller."""
+    a = side ^ 1
+    gold_goal = any(board[sq] == RABBIT for sq in range(56, 64))
+    silver_goal = any(board[sq] == RABBIT | COLOR_BIT for sq in range(8))
+    goal = (gold_goal, silver_goal)
+    if goal[a]:
+        return Outcome(SIDE_NAMES[a], "goal", f"{SIDE_NAMES[a].capitalize()}'s rabbit reached the goal")
+    if goal[side]:
+        return Outcome(SIDE_NAMES[side], "goal", f"{SIDE_NAMES[side].capitalize()}'s rabbit reached the goal")
+    rabbits = (RABBIT in board, RABBIT | COLOR_BIT in board)
+    if not rabbits[side]:
+        return Outcome(SIDE_NAMES[a], "elimination", f"{SIDE_NAMES[side].capitalize()} has no rabbits left")
+    if not rabbits[a]:
+        return Outcome(SIDE_NAMES[side], "elimination", f"{SIDE_NAMES[a].capitalize()} has no rabbits left")
+    if not _generate_steps(board, side, MAX_STEPS, None, None):
+        return Outcome(SIDE_NAMES[a], "immobilisation", f"{SIDE_NAMES[side].capitalize()} cannot move")
+    return None
+
+
+def _piece_code(letter: str) -> int:
+    if not isinstance(letter, str) or len(letter) != 1 or letter not in "RCDHMErcdhme":
+        raise NotationError(f"unknown piece {letter!r}: pieces are RCDHME (gold) and rcdhme (silver)")
+    return PIECE_LETTERS.index(letter)
+
+
+def _side_index(side: str) -> int:
+    key = str(side).strip().lower()
+    if key in ("gold", "g", "w", "white"):
+        return GOLD
+    if key in ("silver", "s", "b", "black"):
+        return SILVER
+    raise NotationError(f"unknown side {side!r}: use gold (g, w) or silver (s, b)")
+
+
+def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> ArimaaPosition:
+    """Replay an arimaa.com move list, a list of turn texts or a games.jsonl-style record.
+    See `companion.games.arimaa_notation.game_from_move_list`."""
+    from companion.games import arimaa_notation
+
+    return arimaa_notation.game_from_move_list(text_or_moves, stop_at_illegal=stop_at_illegal)
+
+
+def game_to_move_list(position: ArimaaPosition) -> str:
+    """The game that led to `position` as an arimaa.com move list (``1g ...``, ``1s ...``)."""
+    from companion.games import arimaa_notation
+
+    return arimaa_notation.game_to_move_list(position)
