@@ -284,9 +284,8 @@ class SimTable:
         width, height = self.size
         bank = []
         for _ in range(3):
-            noise = np.empty((height + 16, width + 16, 3), np.float32)
-            cv2.randn(noise, 0.0, self.noise_sigma)
-            bank.append(noise)
+            noise = self.rng.standard_normal((height + 16, width + 16, 3), dtype=np.float32)
+            bank.append(noise * np.float32(self.noise_sigma))
         return bank
 
     def _sprite(self, name: str, radius_px: int) -> np.ndarray:
