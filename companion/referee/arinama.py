@@ -38,6 +38,29 @@ class ArinamaReferee(Referee):
         event = self._accept(cell, flips=list(effects.flipped), self_flip=effects.self_flip)
         return [event]
 
+    def _catch_up(self, board: dict[str, str]) -> list[Event]:
+        # After a restart: a stone placed while the companion was down counts only on a board
+        # that is otherwise right (the flips of the last move may still be pending).
+        if not self.resumed:
+            return []
+        diff = phrases.BoardDiff.between(self.expected(), board)
+        if len(diff.added) != 1 or diff.removed:
+            return []
+        cell = next(iter(diff.added))
+        try:
+            after = self.position.placement_effects(cell).after()
+        except IllegalMoveError:
+            return []
+        if any(c not in after for c in diff.changed):
+            return []
+        return self._on_board(board)
+
+    def _resumed_instruction(self, board: dict[str, str]) -> Instruction:
+        diff = phrases.BoardDiff.between(self.expected(), board)
+        if diff.changed or diff.removed:  # the last move's flips may be what is missing
+            return self._unsettled_instruction(board)
+        return self._board_instruction(board)
+
     # -- instructions ---------------------------------------------------------------------------
     def _turn_instruction(self) -> Instruction:
         player = self.position.turn
@@ -76,6 +99,8 @@ class ArinamaReferee(Referee):
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
         player = self.position.turn
+        if diff.changed and not diff.added and not diff.removed:
+            return self._unsettled_instruction(board)  # stones to turn over
         if len(diff.added) > 1 and not diff.removed and not diff.changed:
             cells = list(diff.added)
             return Instruction(

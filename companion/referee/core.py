@@ -224,6 +224,11 @@ class Referee:
         the move that was just taken back)."""
         return self._on_board(board) if self.resumed else []
 
+    def _resumed_instruction(self, board: dict[str, str]) -> Instruction:
+        """Just after a restart, before the board has matched: judge it as if the referee had
+        been watching all along (games refine this where it cannot know)."""
+        return self._board_instruction(board)
+
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
         return []
 
@@ -388,9 +393,11 @@ class Referee:
             return Instruction(
                 text="Waiting for a clear view of the board", kind="wait", expected=self.expected()
             )
-        if not self.settled:
+        if not self.settled and not self.resumed:
             return self._unsettled_instruction(self.board)
         if self.board != self.expected():
+            if self.resumed:
+                return self._resumed_instruction(self.board)
             return self._board_instruction(self.board)
         return self._turn_instruction()
 

@@ -152,7 +152,7 @@ class Session:
         words = text.lower().split()
         if words == ["show"]:
             self.shown = None
-            self._flush()
+            self._flush(repeat=True)
             return
         if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
             self.pending += self.referee.hands(words[1] == "on")
@@ -161,8 +161,9 @@ class Session:
         self.handle(parse_input(text))
 
     # -- output --------------------------------------------------------------------------------------
-    def _flush(self) -> bool:
-        """Print the instruction when it changed (with the events since the last line)."""
+    def _flush(self, *, repeat: bool = False) -> bool:
+        """Print the instruction when it changed (with the events since the last line);
+        `repeat` marks a line printed again on request ("show")."""
         instruction = self.referee.instruction
         if instruction == self.shown:
             return False
@@ -176,6 +177,8 @@ class Session:
                 "instruction": instruction.to_json(),
                 "events": [e.to_json() for e in events],
             }
+            if repeat:
+                line["repeat"] = True
             self.emit(json.dumps(line))
         else:
             text = f"[{ply}] {instruction.text}"
