@@ -133,6 +133,7 @@ def test_html_export_shows_every_position_and_needs_nothing_from_the_network(
     assert html.count("<script>") == 1 and "<script src" not in html
     assert page.controls_hidden is True  # shown by the script; with JS off every diagram shows
     assert ".js figure.step { display: none; }" in html
+    assert ".controls[hidden] { display: none; }" in html
     assert len(page.figures) == len(pos.move_stack) + 1
     board = pos.root()
     expected = [set(board.cells())]
@@ -289,3 +290,49 @@ def test_svg_marks_arimaa_traps_and_names_pieces_and_draws_the_aranea_web():
     assert svg.count('fill="#c79b6b"') == 4  # the four traps
     web = position_svg(games.get("aranea").new())
     assert web.count("<polygon") >= 36 + 12 and "board-aranea" in web
+
+
+def _real_arimaa_game(turns):
+    """The first `turns` turns of a real arimaa.com game from the shared data."""
+    from companion.games.arimaa import game_from_move_list
+
+    path = "/work/shared/data/arimaa/games.jsonl"
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            if record.get("complete") and not record.get("flag") and len(record["moves"]) > turns:
+                board = game_from_move_list(record["moves"][:turns])
+                assert board.replay_error is None and len(board.move_stack) == turns
+                return board
+    raise AssertionError(f"no complete game of more than {turns} turns in {path}")
+
+
+def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_path, capsys):
+    from pyrimaa import board as aei_board
+
+    from companion.games.arimaa import game_from_move_list
+    from companion.games.arimaa_notation import position_to_aei
+
+    real = _real_arimaa_game(24)
+    with Records(db_path) as db:
+        pos = real.root()
+        game_id = db.new_game(pos)
+        for move in real.move_stack:
+            text = pos.move_text(move)
+            pos.push(move)
+            db.add_move(game_id, pos, text)
+    out = tmp_path / "game.txt"
+    code, _, _ = run_cli(capsys, "export", game_id, "-f", "arimaa", "-o", out, "--db", db_path)
+    assert code == 0
+    text = out.read_text()
+    lines = text.splitlines()
+    assert [line.split()[0] for line in lines[:4]] == ["1g", "1s", "2g", "2s"]
+    again = game_from_move_list(text)
+    assert again.replay_error is None and again.to_json() == real.to_json()
+    aei = aei_board.Position(aei_board.Color.GOLD, 4, aei_board.BLANK_BOARD)
+    for line in lines:
+        label, *steps = line.split()
+        if steps:
+            aei = aei.do_move_str(" ".join(steps))
+    side = "gs"[aei.color]
+    assert f"{side} {aei.board_to_str('short')}" == position_to_aei(real)
