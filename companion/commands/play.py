@@ -1,0 +1,326 @@
+"""`companion play GAME`: a game at the terminal between two people, or a random demo game.
+
+    companion play arinama -o rows=5 -o cols=5      two people take turns at one keyboard
+    companion play aranea --auto --seed 1           random players play to the end
+    companion play arinama --save game.json         keep the record (check it: companion replay)
+
+Every game uses only the shared model (`companion.games.base.Position`), so games added later
+play here unchanged. Dice games (Aranea) get their rolls from the program: `companion.dice.Dice`,
+unpredictable unless --seed is given. A turn whose only legal move is "pass" is passed for the
+player, with a line saying so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = """examples:
+  companion play arinama                          8x8, Black first (the rulebook's Decisions)
+  companion play arinama -o rows=5 -o cols=5      the 5x5 board
+  companion play aranea -o clash=true             Clash mode; the program rolls the dice
+  companion play aranea --auto --seed 1           watch random players finish a game
+  echo "d4 e5 d5" | companion play arinama        moves from a pipe; ends at the end of input
+
+while playing: type a move, or
+  moves   list the legal moves      undo   take back the last move
+  help    show this again           quit   stop (the game is saved with --save)
+"""
+COMMAND_HELP = (
+    "type a move, or: moves (the legal moves), undo (take back the last move), quit (stop)"
+)
+MOVES_SHOWN = 60  # `moves` while playing: Arimaa can have tens of thousands
+DEFAULT_MAX_MOVES = 100_000  # --auto: a random game that runs this long is stopped
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game at the terminal (two people, or random players with --auto)",
+        description="Play GAME at the terminal: the board is drawn, the player to move types a "
+        "move; an illegal move is explained and asked again. Without a terminal the moves are "
+        "read from standard input, one a line, until it ends. --auto lets random players play "
+        "to the end.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    add_option_argument(parser)
+    parser.add_argument(
+        "--auto", action="store_true", help="random players play to the end (a demo)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed the dice and the random players: the same N plays the same game",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=int,
+        default=DEFAULT_MAX_MOVES,
+        metavar="N",
+        help=f"--auto: stop a game that has not ended after N moves (default {DEFAULT_MAX_MOVES})",
+    )
+    parser.add_argument(
+        "--save",
+        metavar="FILE.json",
+        help="write the game record here when the game ends or you quit "
+        "(check it with `companion replay FILE.json`)",
+    )
+    parser.add_argument("--force", action="store_true", help="replace the --save file if it exists")
+    parser.set_defaults(func=run)
+
+
+# -- helpers shared with `moves` ------------------------------------------------------------------
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. -o rows=5 (the options of each game: docs/games.md)",
+    )
+
+
+def options_from_pairs(cls: Any, items: list[str]) -> Any:
+    """The game's options from ``KEY=VALUE`` strings; OptionError names a bad one."""
+    from companion.errors import OptionError
+
+    values: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"an option is KEY=VALUE, e.g. -o rows=5, not {item!r}")
+        values[key.strip()] = value.strip()
+    return cls.options_from(values)
+
+
+def check_can_write(path: str, force: bool) -> Path:
+    """Refuse early, before any play, to write over a file the user has."""
+    from companion.errors import UserError
+
+    target = Path(path)
+    if target.exists() and not force:
+        raise UserError(f"{path} exists: choose another name, or add --force to replace it")
+    if not target.parent.is_dir():
+        raise UserError(f"cannot save to {path}: the folder {target.parent} does not exist")
+    return target
+
+
+def write_atomically(target: Path, text: str) -> None:
+    """Write via a temporary file and a rename, so a crash never leaves half a record."""
+    from companion.errors import UserError
+
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise UserError(f"cannot save to {target}: {exc.strerror}") from None
+
+
+# -- play -------------------------------------------------------------------------------------------
+def run(args: argparse.Namespace) -> int:
+    import random
+
+    from companion import games
+    from companion.dice import Dice
+    from companion.errors import UserError
+
+    cls = games.get(args.game)
+    position = cls.new(options_from_pairs(cls, args.option))
+    target = check_can_write(args.save, args.force) if args.save else None
+    if args.max_moves < 1:
+        raise UserError(f"--max-moves must be at least 1, not {args.max_moves}")
+    dice = Dice(seed=args.seed)
+    if args.auto:
+        play_auto(position, dice, random.Random(args.seed), args.max_moves)
+    else:
+        play_by_hand(position, dice, sys.stdin)
+    if target is not None:
+        save(position, target)
+    return 0
+
+
+def save(position: Any, target: Path) -> None:
+    import json
+
+    from companion.games.base import game_to_json
+
+    write_atomically(target, json.dumps(game_to_json(position), indent=1) + "\n")
+    print(f"saved to {target}")
+
+
+def forced_pass(position: Any) -> Any | None:
+    """The move when the only legal one is a pass (the player has no choice), else None."""
+    if position.awaiting_roll or position.is_game_over():
+        return None
+    moves = position.legal_moves()
+    if len(moves) == 1 and position.move_text(moves[0]) == "pass":
+        return moves[0]
+    return None
+
+
+def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
+    """Make the moves nobody chooses - dice rolls and forced passes - describing each."""
+    while not position.is_game_over():
+        player = position.turn
+        if position.awaiting_roll:
+            move = position.roll_move(dice)
+            text = position.move_text(move)
+            position.push(move)
+            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(move)}"
+        elif (move := forced_pass(position)) is not None:
+            position.push(move)
+            yield f"{player} has no legal move: the turn passes"
+        else:
+            return
+
+
+def _roll_value(move: Any) -> str:
+    """ " = 7" for a dice move whose roll has a game value (Aranea), else nothing."""
+    value = getattr(getattr(move, "roll", None), "value", None)
+    return f" = {value}" if value is not None else ""
+
+
+def play_auto(position: Any, dice: Any, rng: Any, max_moves: int) -> None:
+    print(f"{position.title}: random players{_options_note(position)}")
+    while not position.is_game_over() and len(position.move_stack) < max_moves:
+        player = position.turn
+        if position.awaiting_roll:
+            move = position.roll_move(dice)
+        else:
+            move = position.random_move(rng)
+        text = position.move_text(move) + _roll_value(move)
+        position.push(move)
+        print(f"{len(position.move_stack):>4}. {player:<6} {text}")
+    print()
+    print(position.diagram())
+    _print_result(position, stopped_after=max_moves)
+
+
+def play_by_hand(position: Any, dice: Any, stream: Any) -> None:
+    interactive = stream.isatty()
+    print(f"{position.title}{_options_note(position)}. {COMMAND_HELP}.")
+    read_line = _line_reader(stream, interactive)
+    show_board = True
+    while True:
+        for note in play_chance_and_forced(position, dice):
+            print(note)
+            show_board = True
+        if position.is_game_over():
+            break
+        if show_board:
+            print()
+            print(position.diagram())
+            show_board = False
+        line = read_line(f"{position.turn} to play> ")
+        if line is None:
+            print("(end of input)")
+            break
+        command = line.strip()
+        if not command:
+            continue
+        if command.lower() in ("quit", "exit", "q"):
+            break
+        if command.lower() in ("help", "?"):
+            print(COMMAND_HELP)
+            continue
+        if command.lower() == "moves":
+            _print_moves(position)
+            continue
+        if command.lower() == "undo":
+            show_board = _undo(position) or show_board
+            continue
+        show_board = _try_move(position, command) or show_board
+    if show_board:
+        print()
+        print(position.diagram())
+    _print_result(position)
+
+
+def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
+    """A function prompt -> the next line, or None at the end of input: `input()` at a
+    terminal, else the stream, echoed after the prompt so a piped game reads like a typed one."""
+
+    def from_terminal(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    def from_stream(prompt: str) -> str | None:
+        line = stream.readline()
+        if not line:
+            return None
+        print(prompt + line.rstrip("\n"))
+        return line
+
+    return from_terminal if interactive else from_stream
+
+
+def _try_move(position: Any, text: str) -> bool:
+    from companion.errors import UserError
+
+    player = position.turn
+    try:
+        move = position.parse_move(text)
+        position.push(move)
+    except UserError as exc:
+        print(f"not played: {exc}")
+        return False
+    print(f"{player} plays {position.move_text(move)}")
+    return True
+
+
+def _undo(position: Any) -> bool:
+    """Take back the last move a player chose (with the dice roll and forced passes after
+    it, but not the roll before it: undo never buys a new roll)."""
+    trial = position.copy()
+    while trial.move_stack:
+        move = trial.pop()
+        if not trial.awaiting_roll and forced_pass(trial) is None:
+            while len(position.move_stack) > len(trial.move_stack):
+                position.pop()
+            print(f"took back {position.turn}'s {position.move_text(move)}")
+            return True
+    print("nothing to take back")
+    return False
+
+
+def _print_moves(position: Any) -> None:
+    moves = position.legal_moves()
+    texts = [position.move_text(m) for m in moves[:MOVES_SHOWN]]
+    print(" ".join(texts) if texts else "(no legal moves)")
+    if len(moves) > MOVES_SHOWN:
+        print(f"... and {len(moves) - MOVES_SHOWN} more (companion moves lists them all)")
+
+
+def _print_result(position: Any, stopped_after: int | None = None) -> None:
+    outcome = position.outcome()
+    moves = len(position.move_stack)
+    if outcome is not None:
+        print(f"result: {outcome} after {_plural(moves, 'move')}")
+    elif stopped_after is not None and moves >= stopped_after:
+        print(f"no result: stopped after {_plural(moves, 'move')} (--max-moves)")
+    else:
+        print(f"no result yet: stopped after {_plural(moves, 'move')}, {position.turn} to play")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _options_note(position: Any) -> str:
+    from companion.games.base import options_to_dict
+
+    defaults = options_to_dict(type(position.options)())
+    changed = {k: v for k, v in options_to_dict(position.options).items() if defaults[k] != v}
+    return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""
