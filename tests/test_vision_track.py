@@ -113,7 +113,7 @@ def test_a_board_moved_on_the_table_is_noticed_and_followed():
     for frame, _ in still(table, cells, 40):
         assert tracker.feed(frame) is None  # same board: nothing new to report
         statuses.append(tracker.status)
-    assert BOARD_MOVED in statuses
+    assert statuses.count(BOARD_MOVED) >= 10  # shown until the moved board has been read
     assert tracker.board_moves == 1
     assert statuses[-1] == STILL
     expected = table.homography @ np.array(get_layout("sensei").board_corners()[0] + (1.0,))

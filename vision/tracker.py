@@ -73,7 +73,8 @@ class Tracker:
     """Turns a stream of frames into Observations of a still, uncovered board.
 
     `layout` is a Layout or a name (``auto`` works where markers are present); `calibration`
-    is what `vision.reader.read_cells` needs. `corners` (image px, TL TR BR BL of the playing
+    is what `vision.reader.read_cells` needs (None: follow the board and report `status`, but
+    never read it - e.g. before the players have calibrated). `corners` (image px, TL TR BR BL of the playing
     area) locates a board without markers. `fps` turns frame counts into time when `feed` is
     given no timestamp.
     """
@@ -121,6 +122,7 @@ class Tracker:
         self._dirty = True  # something happened since the last reading
         self._wanted = True  # an observation is due even if the board looks the same
         self._occluded_since: float | None = None
+        self._moved = False  # the board moved and has not been read since
 
     # -- the public API -----------------------------------------------------------------------------
     def request(self) -> None:
@@ -158,8 +160,12 @@ class Tracker:
         occluded = self.occluder_px > 0
         if moving or occluded:
             self._dirty = True
-        if self.status != BOARD_MOVED or moving or occluded:
-            self.status = HANDS if occluded else MOVING if moving else STILL
+        if occluded:
+            self.status = HANDS
+        elif self._moved:
+            self.status = BOARD_MOVED  # shown until the moved board has been read
+        else:
+            self.status = MOVING if moving else STILL
         still = self._still.update(self.motion, now)
         clean = self._clean.update(1.0 if occluded else self.motion, now)
         if not still:
@@ -168,7 +174,7 @@ class Tracker:
         if occluded:
             return self._still_but_covered(frame, now, on_mat, on_reference)
         self._occluded_since = None
-        if not clean or not (self._dirty or self._wanted):
+        if not clean or not (self._dirty or self._wanted) or self.calibration is None:
             return None
         if not self._board_in_place(frame, now):
             return None
@@ -226,6 +232,7 @@ class Tracker:
         if corner_shift(located, found) > MOVED_PX:
             self.board_moves += 1
             self._adopt(found)
+            self._moved = True
             self.status = BOARD_MOVED
             return False
         self.located = dataclasses.replace(located, markers_seen=found.markers_seen)
@@ -263,6 +270,7 @@ class Tracker:
         )
         self._model.occluders.set_reference(gray)
         self._dirty = False
+        self._moved = False
         self.status = STILL
         same = self.last_observation is not None and (
             self.last_observation.cells == observation.cells
