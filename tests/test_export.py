@@ -6,7 +6,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from test_records import GAMES, _board_photo, play_recorded
+from test_records import GAMES, _board_photo, play_recorded, recorded_whole_game
 
 from companion import cli, games
 from companion.errors import UserError
@@ -169,7 +169,7 @@ def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, 
 
 def test_html_export_of_a_finished_game_names_the_winner(db_path, capsys):
     with Records(db_path) as db:
-        game_id, pos = play_recorded(db, "arinama", seed=3, max_moves=200)
+        game_id, pos = recorded_whole_game(db, "arinama", seed=3)
     assert pos.is_game_over()
     code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
     outcome = pos.outcome()
@@ -192,7 +192,7 @@ def test_arimaa_format_of_another_game_is_a_clear_error(db_path, capsys):
 # -- games -------------------------------------------------------------------------------------------
 def test_games_lists_id_game_date_status_moves_and_result(db_path, capsys):
     with Records(db_path) as db:
-        done_id, done = play_recorded(db, "arinama", seed=3, max_moves=200)
+        done_id, done = recorded_whole_game(db, "arinama", seed=3)
         open_id, _ = play_recorded(db, "arinama", seed=4, max_moves=5)
     code, out, _ = run_cli(capsys, "games", "--db", db_path)
     lines = out.splitlines()
