@@ -86,6 +86,13 @@ def register(subparsers: Any) -> None:
         help='Arimaa: a setup turn, Gold\'s first ("Ra1 Rb1 ... " then "ra8 ..."); the camera '
         "sees colours, not piece types",
     )
+    parser.add_argument(
+        "--still-seconds",
+        type=float,
+        default=0.5,
+        metavar="S",
+        help="how long the board must be still and uncovered before it is read (default 0.5)",
+    )
     parser.add_argument("--seed", type=int, help="seed the dice (repeatable rolls, for tests)")
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.add_argument(
@@ -175,7 +182,9 @@ def _run_camera(session: Any, args: argparse.Namespace, layout_name: str) -> int
 
     calibration = load_calibration(args.calibration)
     corners = parse_corners(args.corners) if args.corners else None
-    session.tracker = Tracker(layout_name, calibration, corners=corners)
+    session.tracker = Tracker(
+        layout_name, calibration, corners=corners, still_seconds=args.still_seconds
+    )
     stdin_open = True
     frames = 0
     last_frame = time.monotonic()
