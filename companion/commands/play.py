@@ -159,10 +159,21 @@ def save(position: Any, target: Path) -> None:
 
 
 def forced_pass(position: Any) -> Any | None:
-    """The move when the only legal one is a pass (the player has no choice), else None."""
+    """The move when the only legal one is a pass (the player has no choice), else None.
+
+    Games whose notation has no "pass" (Arimaa) are never asked for their moves here: listing
+    them can take a noticeable time, and during Arimaa's setup it is refused."""
+    from companion.errors import UserError
+
     if position.awaiting_roll or position.is_game_over():
         return None
-    moves = position.legal_moves()
+    try:
+        position.parse_move("pass")
+        if position.count_legal_moves() != 1:
+            return None
+        moves = position.legal_moves()
+    except UserError:
+        return None
     if len(moves) == 1 and position.move_text(moves[0]) == "pass":
         return moves[0]
     return None
@@ -296,7 +307,13 @@ def _undo(position: Any) -> bool:
 
 
 def _print_moves(position: Any) -> None:
-    moves = position.legal_moves()
+    from companion.errors import UserError
+
+    try:
+        moves = position.legal_moves()
+    except UserError as exc:  # e.g. Arimaa's setup: too many arrangements to list
+        print(exc)
+        return
     texts = [position.move_text(m) for m in moves[:MOVES_SHOWN]]
     print(" ".join(texts) if texts else "(no legal moves)")
     if len(moves) > MOVES_SHOWN:

@@ -1,0 +1,117 @@
+"""`companion moves GAME`: the legal moves of a position, one a line (or how many).
+
+    companion moves arinama                            the start position's moves
+    companion moves arimaa --position "g [rnbqkbnr...]" --count
+    companion moves aranea --position saved.json       a position, or a whole game's last one
+
+The position is the game's `parse_position` text (JSON from `to_json`, and each game's own
+forms: Arimaa's AEI ``g [64 chars]`` string or board diagram, Sensei's diagram), or a game
+record from `companion play --save` / `companion export`, whose final position is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from companion.commands.play import add_option_argument, options_from_pairs
+
+EXAMPLES = """examples:
+  companion moves arinama -o rows=5 -o cols=5          every cell of an empty 5x5 board
+  companion moves aranea --position game.json          a saved game's last position
+  companion moves arimaa --position pos.txt --count    how many distinct turns
+  echo '{"stones": {"c3": "black"}, "turn": "white"}' | companion moves arinama --position -
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description="Print the legal moves of a position, one per line, in the game's "
+        "notation (the start position when --position is not given). A game that is over has "
+        "none: its result goes to standard error.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    parser.add_argument(
+        "--position",
+        "-p",
+        metavar="FILE|TEXT|-",
+        help="the position: a file, '-' for standard input, or the text itself (a position "
+        "in the game's notation or JSON, or a whole game record)",
+    )
+    add_option_argument(parser)
+    parser.add_argument("--count", action="store_true", help="print only the number of legal moves")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion import games
+    from companion.errors import OptionError
+
+    cls = games.get(args.game)
+    if args.position is None:
+        position = cls.new(options_from_pairs(cls, args.option))
+    elif args.option:
+        raise OptionError("-o sets up a new game: a --position carries its own options")
+    else:
+        position = read_position(cls, args.position)
+    outcome = position.outcome()
+    if outcome is not None:
+        print(f"the game is over: {outcome}", file=sys.stderr)
+    if args.count:
+        print(position.count_legal_moves() if outcome is None else 0)
+        return 0
+    for move in position.legal_moves():
+        print(position.move_text(move))
+    return 0
+
+
+def read_text(source: str) -> tuple[str, str]:
+    """(text, what it is called in messages) of a FILE, '-' (stdin) or the text itself."""
+    from pathlib import Path
+
+    from companion.errors import UserError
+
+    if source == "-":
+        return sys.stdin.read(), "standard input"
+    path = Path(source)
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8"), source
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or "not a text file"
+            raise UserError(f"cannot read {source}: {reason}") from None
+    if path.is_dir():
+        raise UserError(f"{source} is a folder: give a position file or the position text")
+    if path.suffix.lower() in (".json", ".txt", ".jsonl") and " " not in source:
+        raise UserError(f"no file {source}: check the name, or give the position text itself")
+    return source, "the --position text"
+
+
+def read_position(cls: Any, source: str) -> Any:
+    """A position of `cls` from a FILE, '-' or text: a game record's final position, or
+    whatever the game's `parse_position` reads."""
+    import json
+
+    from companion.errors import RecordError
+    from companion.games.base import GAME_FORMAT, game_from_json
+
+    text, name = read_text(source)
+    if not text.strip():
+        raise RecordError(f"{name} is empty: give a {cls.name} position")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and data.get("format") == GAME_FORMAT:
+        if data.get("game") != cls.name:
+            raise RecordError(f"{name} is a game of {data.get('game')!r}, not {cls.name}")
+        return game_from_json(data)
+    try:
+        return cls.parse_position(text)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None

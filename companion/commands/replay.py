@@ -1,0 +1,158 @@
+"""`companion replay FILE`: check every move of a recorded game and print the result.
+
+Reads our game records (JSON from `companion play --save`, `companion export` or the referee:
+``{"format": "tabletop-companion/game", ...}``) and Arimaa games as arimaa.com move lists
+(``1g Ra1 Rb1 ... / 1s ra8 ... / 2g Ed2n ...``) or JSON objects with "moves" and no "format"
+(the lines of shared/data/arimaa/games.jsonl). A file of such JSON lines checks every game in
+it, one line of output each.
+
+Exit status: 0 when every move is legal, 1 at the first illegal move (its number, text and
+the reason are printed), 2 when the file cannot be read at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+EXAMPLES = """examples:
+  companion play arinama --auto --seed 1 --save game.json && companion replay game.json
+  companion replay game.txt            an arimaa.com move list
+  companion replay games.jsonl         every game in a file of JSON lines
+  companion replay - < game.json
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="check every move of a recorded game and print its result",
+        description="Replay a recorded game move by move under the rules. Prints the result, "
+        "or the first illegal move (number, text, reason) and the position before it, with "
+        "exit status 1.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a game record (JSON), an arimaa.com move list, a file of JSON lines, or - for "
+        "standard input",
+    )
+    parser.add_argument(
+        "--board",
+        action="store_true",
+        help="also draw the final position (it is always drawn before an illegal move)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.commands.moves import read_text
+    from companion.errors import UserError
+
+    if args.file != "-" and not Path(args.file).is_file():
+        what = "a folder" if Path(args.file).is_dir() else "not there"
+        raise UserError(f"cannot replay {args.file}: it is {what}; give a game record file")
+    text, name = read_text(args.file)
+    if not text.strip():
+        raise UserError(f"{name} is empty: give a game record or a move list")
+    records = parse_records(text, name)
+    if len(records) == 1:
+        return report_one(replay(records[0]), show_board=args.board)
+    failed = 0
+    for line_number, record in records:
+        label = _record_label(record, line_number)
+        try:
+            position = replay((line_number, record))
+        except UserError as exc:  # one unreadable record does not stop the others
+            failed += 1
+            print(f"{label}: UNREADABLE {exc}")
+            continue
+        error = position.replay_error
+        if error is None:
+            print(f"{label}: {_result_text(position)}")
+        else:
+            failed += 1
+            print(f"{label}: ILLEGAL {error}")
+    print(f"{len(records)} games: {len(records) - failed} legal, {failed} not")
+    return 1 if failed else 0
+
+
+def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
+    """(line number, record) pairs: one JSON document, JSON lines, or one move-list text."""
+    from companion.errors import RecordError
+
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        return [(1, text)]  # an arimaa.com move list
+    try:
+        return [(1, json.loads(text))]
+    except json.JSONDecodeError as whole_error:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        records = []
+        for number, line in lines:
+            try:
+                records.append((number, json.loads(line)))
+            except json.JSONDecodeError:
+                exc = whole_error if len(records) == 0 else None
+                where = f"line {exc.lineno} column {exc.colno}" if exc else f"line {number}"
+                raise RecordError(f"{name} is not valid JSON ({where})") from None
+        return records
+
+
+def replay(numbered: tuple[int, Any]) -> Any:
+    """Replay one record with every move checked; the position has `replay_error` (None when
+    all moves are legal) and `replay_error_index`."""
+    from companion.errors import RecordError
+    from companion.games.base import game_from_json
+
+    _, record = numbered
+    if isinstance(record, dict) and "format" in record:
+        return game_from_json(record, stop_at_illegal=True)
+    if isinstance(record, str) or (isinstance(record, dict) and "moves" in record):
+        from companion.games.arimaa import game_from_move_list
+
+        return game_from_move_list(record, stop_at_illegal=True)
+    if isinstance(record, list):
+        from companion.games.arimaa import game_from_move_list
+
+        return game_from_move_list(record, stop_at_illegal=True)
+    raise RecordError(
+        'not a game record: expected {"format": "tabletop-companion/game", ...}, a JSON '
+        'object with "moves", or an arimaa.com move list'
+    )
+
+
+def report_one(position: Any, show_board: bool) -> int:
+    error = getattr(position, "replay_error", None)
+    moves = len(position.move_stack)
+    if error is not None:
+        print(f"{position.title}: illegal {error}")
+        print(f"the position before it ({moves} legal moves played):")
+        print(position.diagram())
+        return 1
+    if show_board:
+        print(position.diagram())
+    print(f"{position.title}: {moves} moves, all legal. {_result_text(position)}")
+    return 0
+
+
+def _result_text(position: Any) -> str:
+    outcome = position.outcome()
+    recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
+    if outcome is not None:
+        return f"Result: {outcome}"
+    if recorded:
+        winner, code = recorded
+        return f"Not decided on the board; the record says {winner} wins (code {code})"
+    return f"Not finished: {position.turn} to play"
+
+
+def _record_label(record: Any, line_number: int) -> str:
+    if isinstance(record, dict) and record.get("id"):
+        return f"line {line_number} ({record['id']})"
+    return f"line {line_number}"
