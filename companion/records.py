@@ -329,6 +329,8 @@ class Records:
 
     def _create(self) -> None:
         with self._write(durable=True) as c:
+            if c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                return  # another companion created it while we waited for the write lock
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     c.execute(statement)
