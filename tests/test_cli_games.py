@@ -1,0 +1,408 @@
+"""The game commands: play, moves, replay, roll - through `companion.cli.main`, and once for
+real in a subprocess."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion import games
+from companion.cli import main
+from companion.commands.play import forced_pass
+from companion.games.aranea import AraneaPosition
+
+ARIMAA_GAMES = "/work/shared/data/arimaa/games.jsonl"
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code, err, *words):
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("companion: error: ")
+    assert "Traceback" not in err
+    for word in words:
+        assert word in lines[0]
+
+
+# -- play ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["arinama", "aranea"])
+def test_play_auto_seed_1_plays_to_a_result(capsys, name):
+    code, out, _ = run(capsys, "play", name, "--auto", "--seed", "1")
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("result: ") and (" wins " in last or "draw" in last)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_play_auto_works_for_every_registered_game(capsys, name):
+    code, out, _ = run(capsys, "play", name, "--auto", "--seed", "1", "--max-moves", "300")
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith(("result: ", "no result: stopped after 300"))
+
+
+def test_play_auto_is_repeatable_with_a_seed(capsys):
+    first = run(capsys, "play", "aranea", "--auto", "--seed", "7")[1]
+    again = run(capsys, "play", "aranea", "--auto", "--seed", "7")[1]
+    assert first == again
+    assert " roll " in first and " = " in first  # rolls are printed with their value
+
+
+def test_play_auto_max_moves_stops_a_long_game(capsys):
+    code, out, _ = run(capsys, "play", "aranea", "--auto", "--seed", "1", "--max-moves", "5")
+    assert code == 0
+    assert "no result: stopped after 5 moves (--max-moves)" in out
+
+
+def test_play_from_stdin_explains_illegal_moves_and_asks_again(capsys, monkeypatch):
+    moves = "c3\nz9\nc3\na1\nb2\n"
+    code, out, _ = run(
+        capsys,
+        "play",
+        "arinama",
+        "-o",
+        "rows=5",
+        "-o",
+        "cols=5",
+        stdin=moves,
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert "not played: 'z9' is not a cell of this 5x5 board" in out
+    assert "not played: c3 is taken by a black stone" in out
+    assert "not played: a1 does not touch a white stone" not in out  # white's first: anywhere
+    assert "white plays a1" in out and "black plays b2" in out
+    assert "(end of input)" in out
+    assert "no result yet: stopped after 3 moves, white to play" in out
+
+
+def test_play_undo_moves_and_quit(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys,
+        "play",
+        "arinama",
+        "-o",
+        "rows=3",
+        "-o",
+        "cols=3",
+        stdin="b2\nmoves\na1\nundo\nc3\nquit\nb1\n",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    assert "a1 b1 c1 a2 c2 a3 b3 c3" in out  # white's legal moves: any empty cell
+    assert "took back white's a1" in out
+    assert "white plays c3" in out
+    assert "black plays b1" not in out  # typed after quit
+    assert "no result yet: stopped after 2 moves, black to play" in out
+
+
+def test_play_aranea_rolls_for_the_players_and_undo_keeps_the_roll(capsys, monkeypatch):
+    stdin = "place\nundo\nplace\nquit\n"
+    code, out, _ = run(
+        capsys,
+        "play",
+        "aranea",
+        "-o",
+        "first=amber",
+        "--seed",
+        "3",
+        stdin=stdin,
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0
+    rolls = [line for line in out.splitlines() if " rolls " in line]
+    assert rolls[0].startswith("amber rolls ")
+    assert "took back amber's place" in out
+    # after the undo amber uses the same roll again; no new roll was made for amber
+    assert sum(line.startswith("amber rolls") for line in rolls) == 1
+
+
+def test_forced_pass_is_found_only_when_pass_is_the_only_move():
+    stones = {f"r{r}-{n}": "amber" for r in (1, 2) for n in range(1, 7)}
+    data = {
+        "options": {"first": "amber"},
+        "phase": "use",
+        "turn": "amber",
+        "first_player": "amber",
+        "roll": "6-6",
+        "stones": stones,
+    }
+    stuck = AraneaPosition.from_json(data)
+    assert stuck.move_text(forced_pass(stuck)) == "pass"
+    assert forced_pass(AraneaPosition.new({"first": "amber"})) is None  # must roll first
+    assert forced_pass(games.get("arinama").new()) is None
+
+
+def test_play_save_writes_a_record_that_replays(capsys, tmp_path):
+    target = tmp_path / "game.json"
+    code, out, _ = run(capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(target))
+    assert code == 0 and f"saved to {target}" in out
+    record = json.loads(target.read_text())
+    assert record["format"] == "tabletop-companion/game" and record["outcome"]["winner"]
+    code, out, _ = run(capsys, "replay", str(target))
+    assert code == 0 and "all legal" in out and "black wins" in out
+
+
+def test_play_save_never_overwrites_without_force(capsys, tmp_path):
+    target = tmp_path / "mine.json"
+    target.write_text("precious")
+    code, _, err = run(capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(target))
+    assert_one_line_error(code, err, "exists", "--force")
+    assert target.read_text() == "precious"
+    code, _, _ = run(
+        capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(target), "--force"
+    )
+    assert code == 0 and json.loads(target.read_text())["game"] == "arinama"
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["play", "chess"], ["unknown game 'chess'"]),
+        (["play", "arinama", "-o", "rows=99"], ["rows"]),
+        (["play", "arinama", "-o", "colour=red"], ["unknown arinama option 'colour'"]),
+        (["play", "arinama", "-o", "rows"], ["KEY=VALUE"]),
+        (["play", "aranea", "-o", "clash=maybe"], ["clash", "true or false"]),
+        (["play", "arinama", "--auto", "--max-moves", "0"], ["--max-moves"]),
+        (["play", "arinama", "--save", "/no/such/folder/g.json"], ["does not exist"]),
+    ],
+)
+def test_play_bad_input_is_one_line(capsys, argv, words):
+    code, _, err = run(capsys, *argv)
+    assert_one_line_error(code, err, *words)
+
+
+# -- moves ------------------------------------------------------------------------------------
+def test_moves_of_the_start_position(capsys):
+    code, out, _ = run(capsys, "moves", "arinama", "-o", "rows=3", "-o", "cols=4")
+    assert code == 0 and out.split() == [f"{f}{r}" for r in (1, 2, 3) for f in "abcd"]
+    assert run(capsys, "moves", "arinama", "--count")[1].strip() == "64"
+
+
+def test_moves_of_a_position_file_text_and_stdin(capsys, tmp_path, monkeypatch):
+    data = {"stones": {"c3": "black", "a1": "white"}, "turn": "black"}
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(data))
+    expected = {"b2", "c2", "d2", "b3", "d3", "b4", "c4", "d4"}
+    assert set(run(capsys, "moves", "arinama", "--position", str(path))[1].split()) == expected
+    assert set(run(capsys, "moves", "arinama", "-p", json.dumps(data))[1].split()) == expected
+    out = run(
+        capsys,
+        "moves",
+        "arinama",
+        "-p",
+        "-",
+        "--count",
+        stdin=json.dumps(data),
+        monkeypatch=monkeypatch,
+    )[1]
+    assert out.strip() == "8"
+
+
+def test_moves_of_a_game_record_use_its_last_position(capsys, tmp_path):
+    target = tmp_path / "g.json"
+    run(
+        capsys, "play", "aranea", "--auto", "--seed", "2", "--max-moves", "3", "--save", str(target)
+    )
+    code, out, _ = run(capsys, "moves", "aranea", "-p", str(target))
+    assert code == 0 and out.split()  # a use of the roll or rolls
+    code, out, err = run(capsys, "moves", "arinama", "-p", str(target))
+    assert_one_line_error(code, err, "a game of 'aranea', not arinama")
+
+
+def test_moves_of_a_finished_game_prints_the_result(capsys, tmp_path):
+    target = tmp_path / "done.json"
+    run(capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(target))
+    code, out, err = run(capsys, "moves", "arinama", "-p", str(target), "--count")
+    assert code == 0 and out.strip() == "0" and "the game is over: black wins" in err
+
+
+def test_moves_counts_arimaa_with_the_engines_counter(capsys):
+    code, out, _ = run(capsys, "moves", "arimaa", "--count")
+    assert code == 0 and out.strip() == "64864800"  # Gold's setup arrangements
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["moves", "arinama", "-p", "{not json"], ["--position text", "invalid JSON"]),
+        (["moves", "arinama", "-p", '{"stones": {"z9": "black"}}'], ["z9"]),
+        (["moves", "arinama", "-p", "missing.json"], ["no file missing.json"]),
+        (["moves", "arinama", "-p", "/"], ["folder"]),
+        (["moves", "arinama", "-p", "{}", "-o", "rows=5"], ["own options"]),
+        (["moves", "aranea", "-p", '{"phase": "later"}'], ["phase"]),
+    ],
+)
+def test_moves_bad_input_is_one_line(capsys, argv, words):
+    code, _, err = run(capsys, *argv)
+    assert_one_line_error(code, err, *words)
+
+
+# -- replay -----------------------------------------------------------------------------------
+def record_of(name, seed, max_moves=None):
+    import random
+
+    from companion.dice import Dice
+    from companion.games.base import game_to_json
+
+    rng, dice = random.Random(seed), Dice(seed=seed)
+    pos = games.get(name).new()
+    while not pos.is_game_over() and (max_moves is None or len(pos.move_stack) < max_moves):
+        pos.push(pos.roll_move(dice) if pos.awaiting_roll else pos.random_move(rng))
+    return game_to_json(pos)
+
+
+def test_replay_a_legal_aranea_record(capsys, tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(record_of("aranea", 4)))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "Aranea:" in out and "all legal" in out and "Result:" in out
+
+
+def test_replay_reports_the_first_illegal_move_with_number_text_and_reason(capsys, tmp_path):
+    record = record_of("arinama", 2)
+    record["moves"][4] = record["moves"][0]  # a cell that is taken by then
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1
+    assert f"illegal move 5 ({record['moves'][0]!r})" in out and "is taken" in out
+    assert "the position before it (4 legal moves played)" in out
+
+
+def test_replay_an_unfinished_game(capsys, tmp_path):
+    path = tmp_path / "u.json"
+    path.write_text(json.dumps(record_of("arinama", 2, max_moves=4)))
+    code, out, _ = run(capsys, "replay", str(path), "--board")
+    assert code == 0 and "Not finished: black to play" in out and "a b c d" in out
+
+
+def test_replay_an_arimaa_jsonl_line_and_a_move_list(capsys, tmp_path):
+    with open(ARIMAA_GAMES) as handle:
+        line = handle.readline()
+    path = tmp_path / "one.jsonl"
+    path.write_text(line)
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "Arimaa:" in out and "all legal" in out
+    record = json.loads(line)
+    labels = record["turn_labels"]
+    text = "\n".join(f"{label} {move}" for label, move in zip(labels, record["moves"], strict=True))
+    listing = tmp_path / "game.txt"
+    listing.write_text(text)
+    code, out, _ = run(capsys, "replay", str(listing))
+    assert code == 0 and "all legal" in out
+
+
+def test_replay_a_file_of_json_lines_checks_every_game(capsys, tmp_path):
+    good = json.dumps(record_of("arinama", 1))
+    bad = record_of("aranea", 1, max_moves=10)
+    bad["moves"][-1] = "r9-9"
+    path = tmp_path / "many.jsonl"
+    path.write_text(good + "\n" + json.dumps(bad) + "\n" + "42\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("line 1: Result: black wins")
+    assert lines[1].startswith("line 2: ILLEGAL move 10 ('r9-9')")
+    assert lines[2].startswith("line 3: UNREADABLE not a game record")
+    assert lines[3] == "3 games: 1 legal, 2 not"
+
+
+@pytest.mark.parametrize(
+    "content,words",
+    [
+        ('{"format": "tabletop-companion/game", "game": "arinama", "moves": [', ["not valid JSON"]),
+        ('{"format": "something/else"}', ["not a game record"]),
+        ('{"format": "tabletop-companion/game", "version": 9, "game": "arinama"}', ["version 9"]),
+        ('{"format": "tabletop-companion/game", "game": "go"}', ["unknown game 'go'"]),
+        ("", ["empty"]),
+    ],
+)
+def test_replay_malformed_files_are_one_line(capsys, tmp_path, content, words):
+    path = tmp_path / "broken.json"
+    path.write_text(content)
+    code, _, err = run(capsys, "replay", str(path))
+    assert_one_line_error(code, err, *words)
+
+
+def test_replay_missing_file_is_one_line(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", str(tmp_path / "nope.json"))
+    assert_one_line_error(code, err, "nope.json", "not there")
+
+
+# -- roll -------------------------------------------------------------------------------------
+def test_roll_two_dice_with_total(capsys):
+    code, out, _ = run(capsys, "roll", "--seed", "1")
+    a, b, eq, total = out.split()
+    assert code == 0 and eq == "=" and int(a) + int(b) == int(total)
+
+
+def test_roll_aranea_value(capsys):
+    seen = set()
+    for seed in range(60):
+        out = run(capsys, "roll", "--aranea", "--seed", str(seed))[1].strip()
+        roll, _, value = out.split()[:3]
+        a, b = map(int, roll.split("-"))
+        assert int(value) == (1 if {a, b} == {3, 4} else a + b)
+        if int(value) == 1:
+            assert "(a 3 and a 4 count as 1)" in out
+        seen.add(int(value))
+    assert 1 in seen
+
+
+def test_roll_any_dice(capsys):
+    out = run(capsys, "roll", "--dice", "4", "--sides", "20", "--seed", "3")[1].split()
+    assert len(out) == 6 and all(1 <= int(v) <= 20 for v in out[:4])
+    assert run(capsys, "roll", "--dice", "1", "--seed", "3")[1].strip() in "123456"
+
+
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["roll", "--dice", "0"], ["1 to 100 dice"]),
+        (["roll", "--sides", "1"], ["2 to 1000 sides"]),
+        (["roll", "--aranea", "--dice", "3"], ["--aranea"]),
+    ],
+)
+def test_roll_bad_input_is_one_line(capsys, argv, words):
+    code, _, err = run(capsys, *argv)
+    assert_one_line_error(code, err, *words)
+
+
+# -- help and a real process ------------------------------------------------------------------
+@pytest.mark.parametrize("command", ["play", "moves", "replay", "roll"])
+def test_every_command_has_help_with_examples(capsys, command):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert "examples:" in capsys.readouterr().out
+
+
+def test_play_in_a_real_process_plays_to_a_result_and_errors_are_one_line():
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "play", "arinama", "--auto", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1].startswith("result: black wins")
+    bad = subprocess.run(
+        [sys.executable, "-m", "companion", "moves", "arinama", "-p", '{"stones": 3}'],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines() == [
+        'companion: error: the --position text: "stones" must be an object of cell -> '
+        '"black" or "white"'
+    ]
