@@ -75,13 +75,14 @@ class SimGame:
         return self.referee.instruction.text
 
 
-ARINAMA_CAL = {
+ARINAMA_CAL = {  # spread out, so no piece's rim or shadow touches another cell
     "a1": "black",
-    "b1": "white",
-    "c1": "black",
-    "d1": "white",
-    "e5": "black",
-    "d5": "white",
+    "c1": "white",
+    "e1": "black",
+    "a5": "white",
+    "c5": "black",
+    "e5": "white",
+    "c3": "black",
 }
 
 
