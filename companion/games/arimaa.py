@@ -975,6 +975,19 @@ def random_setup(side: int, rng: Any) -> tuple[Placement, ...]:
     return tuple(sorted((Placement(letter, sq) for letter, sq in zip(letters, squares, strict=True)), key=lambda p: p.square))
 
 
+def _can_step(board: list[int], side: int) -> bool:
+    """Whether `side` has any step at the start of a turn (a quick test before the full list)."""
+    color = side << 3
+    rabbit_dests = RABBIT_DESTS[side]
+    for sq in range(64):
+        p = board[sq]
+        if p and p & COLOR_BIT == color and not _is_frozen(board, sq, p):
+            for d in rabbit_dests[sq] if p & 7 == RABBIT else NEIGHBOURS[sq]:
+                if not board[d]:
+                    return True
+    return bool(_generate_steps(board, side, MAX_STEPS, None, None))
+
+
 def _end_checks(board: list[int], side: int) -> Outcome | None:
     """rules.md section 2: A (who just moved) goal, B goal, B no rabbits, A no rabbits, B
     immobilised. `side` is B. Repetition-immobility is checked by the caller."""
@@ -991,7 +1004,7 @@ def _end_checks(board: list[int], side: int) -> Outcome | None:
         return Outcome(SIDE_NAMES[a], "elimination", f"{SIDE_NAMES[side].capitalize()} has no rabbits left")
     if not rabbits[a]:
         return Outcome(SIDE_NAMES[side], "elimination", f"{SIDE_NAMES[a].capitalize()} has no rabbits left")
-    if not _generate_steps(board, side, MAX_STEPS, None, None):
+    if not _can_step(board, side):
         return Outcome(SIDE_NAMES[a], "immobilisation", f"{SIDE_NAMES[side].capitalize()} cannot move")
     return None
 
