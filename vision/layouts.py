@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.errors import UserError
@@ -123,8 +124,13 @@ def layout_names() -> list[str]:
 
 
 def get_layout(name: str) -> Layout:
-    """A layout by name: one of `layout_names()` or ``grid:RxC`` (e.g. ``grid:9x9``)."""
-    key = name.strip().lower()
+    """A layout by name: one of `layout_names()` or ``grid:RxC`` (e.g. ``grid:9x9``).
+    Layouts are immutable, so each is built once and shared."""
+    return _layout(name.strip().lower())
+
+
+@lru_cache(maxsize=64)
+def _layout(key: str) -> Layout:
     grid = _GRID.match(key)
     if grid:
         rows, cols = int(grid.group(1)), int(grid.group(2))
@@ -142,7 +148,7 @@ def get_layout(name: str) -> Layout:
         )
     if key not in _BUILT_IN:
         raise UserError(
-            f"unknown layout {name!r}: choose one of {', '.join(layout_names())}, grid:RxC "
+            f"unknown layout {key!r}: choose one of {', '.join(layout_names())}, grid:RxC "
             f"(e.g. grid:9x9 with --corners) or auto"
         )
     game, options, first_id = _BUILT_IN[key]

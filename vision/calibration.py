@@ -1,0 +1,239 @@
+"""Calibration: the colour of each class, learned from one photo of a known position.
+
+The players put the pieces as a position file says (``{"cells": {"a1": "gold", ...}}``; cells
+not named are empty) and take one picture. For every class the calibration stores the colour
+of a cell's core and body *relative to the board's own colour under the same light*
+(`albedo`), and how much that varied between the cells of the class (`spread`). Relative
+colours are what survives a change of light: a lamp instead of daylight, a gradient across the
+table, a warm or a cool bulb all scale the board and the pieces alike (see `vision.reader`).
+
+Any real set works - the colours are learned, not assumed - and ``grid:RxC`` boards get
+whatever class names the position uses (e.g. "black" and "white" on a board the players own).
+
+The file is JSON with a format name and a version, so a newer file is refused with a clear
+message rather than misread.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.errors import UserError
+from companion.observation import EMPTY, UNKNOWN
+from vision.layouts import Layout
+from vision.reader import FEATURES, classify, sample_cells
+
+FORMAT = "tabletop-companion/calibration"
+VERSION = 1
+CLIP_FRACTION = 0.01  # a cell with more of its pixels clipped does not tell a class's colour
+
+
+@dataclass(frozen=True)
+class Calibration:
+    layout: str  # the layout name it was learned on
+    classes: tuple[str, ...]  # "empty" first, then the classes the position showed
+    albedo: dict[str, list[float]]  # class -> 6 values: core B G R, body B G R / board colour
+    spread: dict[str, list[float]]  # class -> 6 standard deviations of those ratios
+    samples: dict[str, int]  # class -> how many cells showed it
+    # class -> features seen only clipped (overexposed) at calibration: their albedo is a lower bound
+    saturated: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    version: int = VERSION
+    notes: tuple[str, ...] = field(default=(), compare=False)  # warnings from calibrating
+
+    def check_layout(self, layout: Layout) -> None:
+        """A calibration learned on one layout reads only that layout (same cells, same mat)."""
+        if layout.name != self.layout:
+            raise UserError(
+                f"this calibration was made for layout {self.layout}, not {layout.name}: "
+                f"calibrate again with --layout {layout.name}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": self.version,
+            "layout": self.layout,
+            "features": list(FEATURES),
+            "classes": list(self.classes),
+            "albedo": {c: [round(v, 5) for v in self.albedo[c]] for c in self.classes},
+            "spread": {c: [round(v, 5) for v in self.spread[c]] for c in self.classes},
+            "samples": {c: self.samples[c] for c in self.classes},
+            "saturated": {c: list(f) for c, f in self.saturated.items() if f},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "calibration") -> Calibration:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise UserError(
+                f"{source} is not a calibration file (make one with `companion vision calibrate`)"
+            )
+        version = data.get("version")
+        if not isinstance(version, int) or version > VERSION:
+            raise UserError(
+                f"{source} is calibration version {version!r}, newer than this companion reads "
+                f"({VERSION}): update the companion or calibrate again"
+            )
+        try:
+            classes = tuple(str(c) for c in data["classes"])
+            albedo = {c: _six(data["albedo"][c]) for c in classes}
+            spread = {c: _six(data["spread"][c]) for c in classes}
+            samples = {c: int(data["samples"][c]) for c in classes}
+            layout = str(data["layout"])
+            saturated = {
+                str(c): tuple(str(f) for f in feats if f in FEATURES)
+                for c, feats in dict(data.get("saturated", {})).items()
+                if c in classes
+            }
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(
+                f"{source} is damaged (bad or missing {exc}): calibrate again"
+            ) from None
+        if not classes or classes[0] != EMPTY:
+            raise UserError(
+                f"{source} is damaged (its classes must start with empty): calibrate again"
+            )
+        return cls(layout, classes, albedo, spread, samples, saturated, version)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> None:
+        text = json.dumps(self.to_json(), indent=1) + "\n"
+        path = Path(path)
+        try:
+            with open(path, "w" if overwrite else "x") as handle:
+                handle.write(text)
+        except FileExistsError:
+            raise UserError(f"{path} already exists: choose another name or pass --force") from None
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _six(values: Any) -> list[float]:
+    out = [float(v) for v in values]
+    if len(out) != len(FEATURES) or not all(np.isfinite(out)):
+        raise ValueError("values")
+    return out
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    return Calibration.from_json(_read_json(path, "calibration"), str(path))
+
+
+def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
+    """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout."""
+    data = _read_json(path, "position")
+    return check_position(data, layout, str(path))
+
+
+def check_position(data: Any, layout: Layout, source: str = "position") -> dict[str, str]:
+    if isinstance(data, dict) and isinstance(data.get("cells"), dict):
+        data = data["cells"]
+    else:
+        raise UserError(f'{source} must be a JSON object {{"cells": {{"a1": "gold", ...}}}}')
+    names = set(layout.cell_names())
+    cells: dict[str, str] = {}
+    for cell, cls in data.items():
+        if cell not in names:
+            raise UserError(
+                f"{source}: no cell {cell!r} on layout {layout.name} (cells like {layout.cells[0].name})"
+            )
+        if not isinstance(cls, str) or not cls or cls == UNKNOWN:
+            raise UserError(f"{source}: cell {cell} needs a class name, not {cls!r}")
+        if layout.game != "grid" and cls not in layout.classes:
+            raise UserError(
+                f"{source}: {cls!r} on {cell} is not a class of layout {layout.name} "
+                f"({', '.join(layout.classes)})"
+            )
+        if cls != EMPTY:
+            cells[cell] = cls
+    return cells
+
+
+def _read_json(path: str | Path, what: str) -> Any:
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        raise UserError(f"{what} file {path} not found") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(
+            f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno})"
+        ) from None
+
+
+def calibrate(
+    image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
+) -> Calibration:
+    """Learn each class's colour from `image` showing `position` (cell -> class; cells not
+    named are empty). Raises UserError when a cell does not look like what the position says
+    (a piece in the wrong place, a hand in the picture), naming the cells."""
+    samples = sample_cells(image, homography, layout)
+    names = layout.cell_names()
+    truth = [position.get(n, EMPTY) for n in names]
+    present = [
+        c for c in dict.fromkeys([EMPTY, *sorted(set(truth) - {EMPTY}, key=_class_order(layout))])
+    ]
+    if EMPTY not in truth:
+        raise UserError("the calibration position must leave some cells empty")
+    light = np.hstack([samples.light, samples.light])
+    ratios = samples.observed / light
+    clipped = samples.clipped > CLIP_FRACTION  # (n, 6)
+    albedo, spread, counts, saturated = {}, {}, {}, {}
+    for cls in present:
+        rows = np.array([t == cls for t in truth])
+        counts[cls] = int(rows.sum())
+        values, spreads, overexposed = [], [], []
+        for f, feature in enumerate(FEATURES):
+            clean = rows & ~clipped[:, f]
+            use = clean if clean.any() else rows  # unclipped cells tell the true colour
+            if not clean.any():
+                overexposed.append(feature)
+            column = ratios[use, f]
+            middle = float(np.median(column))
+            values.append(middle)
+            spreads.append(
+                float(1.4826 * np.median(np.abs(column - middle))) if len(column) >= 3 else 0.0
+            )
+        albedo[cls], spread[cls] = values, spreads
+        if overexposed:
+            saturated[cls] = tuple(overexposed)
+    notes = []
+    if layout.game != "grid":
+        missing = [c for c in layout.classes if c not in present]
+        if missing:
+            notes.append(
+                f"the position shows no {', '.join(missing)}: such cells will read as unknown - "
+                "calibrate with a position that has every class"
+            )
+    if saturated:
+        notes.append(
+            f"{', '.join(saturated)} looked overexposed everywhere: lower the light or the "
+            "camera's exposure and calibrate again for the best reading"
+        )
+    calibration = Calibration(
+        layout.name, tuple(present), albedo, spread, counts, saturated, VERSION, tuple(notes)
+    )
+    read, _ = classify(samples, calibration)
+    wrong = [
+        f"{n} looks {r} (position: {t})"
+        for n, r, t in zip(names, read, truth, strict=True)
+        if r != t
+    ]
+    if wrong:
+        shown = "; ".join(wrong[:5]) + (f"; and {len(wrong) - 5} more" if len(wrong) > 5 else "")
+        raise UserError(
+            f"the picture does not match the position in {len(wrong)} cell(s): {shown}. "
+            "Check the pieces, the position file and that nothing covers the board"
+        )
+    return calibration
+
+
+def _class_order(layout: Layout):
+    order = {c: i for i, c in enumerate(layout.classes)}
+    return lambda c: (order.get(c, len(order)), c)

@@ -1,0 +1,369 @@
+"""Finding the board in a camera image: markers -> homography (mat millimetres -> image pixels).
+
+Built-in mats carry four ArUco markers (DICT_4X4_50) outside the board's corners. Every corner
+of every visible marker of the layout is used, so three markers - or even two - give a good
+homography when a hand or a cup hides the fourth. With layout ``auto`` the marker ids tell which
+mat (and which side of Sensei's board) is on the table.
+
+Boards without markers (``grid:RxC``, or any layout with ``--corners``) are located from the
+four outer corners of the playing area given in image pixels: top-left, top-right,
+bottom-right, bottom-left as seen from the first player, so the last is the corner of ``a1``.
+
+A full detection is the slow part (< 40 ms at 1280x720 on one core: it runs on a half-size
+copy and refines the corners on the full frame). `relocate` only confirms the markers where
+they were (refine the corners, read the marker's modules) in about a millisecond, which is what
+a tracker does on every frame; `corner_shift` says how far the board moved between two
+locations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from vision.layouts import Layout, get_layout, layout_for_markers
+
+MIN_MARKERS = 3  # of the four; two work geometrically but leave one direction poorly pinned
+MAX_REPROJECTION_PX = 4.0  # mean marker-corner error above this: a marker is misread / bent mat
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where the board is: `homography` maps mat millimetres to image pixels."""
+
+    layout: Layout
+    homography: np.ndarray  # 3x3 float64
+    markers_seen: tuple[int, ...] = ()  # ids of this layout's markers used (empty: from corners)
+    marker_corners: dict[int, np.ndarray] = field(default_factory=dict)  # id -> 4x2 image px
+    error_px: float = 0.0  # mean reprojection error of the marker corners
+    image_size: tuple[int, int] = (0, 0)  # (width, height) of the image it was found in
+
+    def to_image(self, points_mm) -> np.ndarray:
+        """Mat points (N x 2, mm) -> image pixels (N x 2)."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def board_corners_px(self) -> np.ndarray:
+        """The playing area's corners TL, TR, BR, BL in image pixels."""
+        return self.to_image(self.layout.board_corners())
+
+    def px_per_mm(self) -> float:
+        """The board's mean scale in the image (pixels per millimetre)."""
+        corners = self.board_corners_px()
+        w, h = self.layout.board_size
+        sides = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
+        return float((sides[0] + sides[2]) / (2 * w) + (sides[1] + sides[3]) / (2 * h)) / 2
+
+
+# -- markers --------------------------------------------------------------------------------------
+DETECT_WIDTH = 800  # full detections run on the frame shrunk to about this width (speed)
+SUBPIX_WINDOW = 4  # half-size (px) of the corner refinement window on the full frame
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.03)
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+
+
+def aruco_dictionary() -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    """One detector for the process: building it costs more than a detection."""
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        # Two adaptive-threshold windows instead of three: a marker's quiet zone is wide, so
+        # a window of 9 and one of 19 pixels cover dim, bright and unevenly lit mats.
+        params.adaptiveThreshWinSizeMin = 9
+        params.adaptiveThreshWinSizeMax = 19
+        params.adaptiveThreshWinSizeStep = 10
+        params.minMarkerPerimeterRate = 0.02
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refined on the full frame
+        _DETECTOR = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
+    return _DETECTOR
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
+        raise UserError("the camera image is empty or unreadable")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] in (3, 4):
+        code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+        return cv2.cvtColor(image, code)
+    raise UserError(f"cannot read an image of shape {image.shape}: expected a colour or grey image")
+
+
+def detect_markers(image: np.ndarray, *, min_found: int = MIN_MARKERS) -> dict[int, np.ndarray]:
+    """Every DICT_4X4_50 marker in the image: id -> its 4 corners (TL TR BR BL), image px.
+
+    Detection runs on a shrunk copy (about DETECT_WIDTH wide) and the corners are then refined
+    on the full frame; when that finds fewer than `min_found` markers (a far or small mat) the
+    full frame is searched too. A marker id seen twice (a second mat, a reflection) is
+    dropped rather than guessed."""
+    gray = to_gray(image)
+    factor = max(1, int(round(gray.shape[1] / DETECT_WIDTH)))
+    found = {}
+    if factor > 1:
+        small = cv2.resize(
+            gray, (gray.shape[1] // factor, gray.shape[0] // factor), interpolation=cv2.INTER_AREA
+        )
+        found = _detect(small, factor)
+    if len(found) < min_found:
+        full = _detect(gray, 1)
+        if len(full) >= len(found):
+            found = full
+    return refine_corners(gray, found)
+
+
+def _detect(gray: np.ndarray, factor: int) -> dict[int, np.ndarray]:
+    corners, ids, _ = _detector().detectMarkers(gray)
+    found: dict[int, np.ndarray] = {}
+    twice: set[int] = set()
+    if ids is not None:
+        for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+            key = int(marker_id)
+            if key in found:
+                twice.add(key)
+            # pixel centres: small pixel i covers full pixels factor*i .. factor*i + factor-1
+            found[key] = quad.reshape(4, 2).astype(np.float64) * factor + (factor - 1) / 2
+    for key in twice:
+        del found[key]
+    return found
+
+
+def refine_corners(gray: np.ndarray, markers: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Marker corners refined to sub-pixel accuracy on the full-resolution frame."""
+    if not markers:
+        return {}
+    keys = list(markers)
+    points = np.concatenate([markers[k] for k in keys]).astype(np.float32).reshape(-1, 1, 2)
+    win = (SUBPIX_WINDOW, SUBPIX_WINDOW)
+    refined = cv2.cornerSubPix(gray, points, win, (-1, -1), _SUBPIX_CRITERIA).reshape(-1, 4, 2)
+    return {k: refined[i].astype(np.float64) for i, k in enumerate(keys)}
+
+
+_PATTERNS: dict[int, np.ndarray] = {}
+
+
+def marker_pattern(marker_id: int) -> np.ndarray:
+    """The 6 x 6 modules of a marker (border included), True where white."""
+    if marker_id not in _PATTERNS:
+        _PATTERNS[marker_id] = (
+            cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, 6, borderBits=1) > 127
+        )
+    return _PATTERNS[marker_id]
+
+
+def marker_matches(gray: np.ndarray, corners: np.ndarray, marker_id: int) -> bool:
+    """Does the quad `corners` (image px, TL TR BR BL) show marker `marker_id`, upright?
+    Reads its 6 x 6 modules from a tiny warp: cheap enough for every frame."""
+    k = 6  # pixels per module in the warp
+    side = 6 * k
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
+    patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR)
+    modules = patch.reshape(6, k, 6, k)[:, 1 : k - 1, :, 1 : k - 1].mean(axis=(1, 3))
+    low, high = float(modules.min()), float(modules.max())
+    if high - low < 25:  # no contrast: covered, or in darkness
+        return False
+    expected = marker_pattern(marker_id)
+    white = modules > (low + high) / 2
+    return int(np.count_nonzero(white != expected)) == 0
+
+
+# -- locating -------------------------------------------------------------------------------------
+def resolve_layout(
+    name_or_layout: str | Layout, markers: dict[int, np.ndarray] | None = None
+) -> Layout:
+    """A Layout from its name; ``auto`` picks the built-in layout whose markers are in view."""
+    if isinstance(name_or_layout, Layout):
+        return name_or_layout
+    if name_or_layout.strip().lower() != "auto":
+        return get_layout(name_or_layout)
+    if markers is None:
+        raise UserError("layout auto needs the markers of a printed mat in view")
+    layout = layout_for_markers(markers)
+    if layout is None:
+        if markers:
+            raise UserError(
+                f"layout auto: the markers in view (ids {_ids(markers)}) do not name one mat: "
+                "is a second mat in view? Give --layout explicitly"
+            )
+        raise UserError(
+            "layout auto: no markers seen: is the whole mat in view and lit? "
+            "(a board without markers needs --layout grid:RxC --corners ...)"
+        )
+    return layout
+
+
+def locate(
+    image: np.ndarray,
+    layout: str | Layout = "auto",
+    corners=None,
+    *,
+    min_markers: int = MIN_MARKERS,
+) -> Located:
+    """Find the board of `layout` in `image` (BGR or grey).
+
+    `corners` (four image points TL, TR, BR, BL of the playing area, or their text form
+    "x,y x,y x,y x,y") locates a board without markers. Raises UserError saying what is
+    missing when the board cannot be found.
+    """
+    gray = to_gray(image)
+    size = (gray.shape[1], gray.shape[0])
+    if corners is not None:
+        chosen = resolve_layout(layout) if not _is_auto(layout) else None
+        if chosen is None:
+            raise UserError(
+                "layout auto needs markers; with --corners give the layout (e.g. grid:8x8)"
+            )
+        return from_corners(chosen, corners, size)
+    if (
+        isinstance(layout, Layout)
+        and not layout.markers
+        or (isinstance(layout, str) and layout.strip().lower().startswith("grid:"))
+    ):
+        name = layout.name if isinstance(layout, Layout) else layout
+        raise UserError(
+            f'layout {name} has no markers: give its corners with --corners "x,y x,y x,y x,y" '
+            "(top-left, top-right, bottom-right, bottom-left as the first player sees it)"
+        )
+    markers = detect_markers(gray)
+    chosen = resolve_layout(layout, markers)
+    return from_markers(chosen, markers, size, min_markers=min_markers)
+
+
+def _is_auto(layout: str | Layout) -> bool:
+    return isinstance(layout, str) and layout.strip().lower() == "auto"
+
+
+def from_markers(
+    layout: Layout,
+    markers: dict[int, np.ndarray],
+    image_size: tuple[int, int] = (0, 0),
+    *,
+    min_markers: int = MIN_MARKERS,
+) -> Located:
+    """The homography from every corner of the layout's markers among `markers`."""
+    own = {m.id: m for m in layout.markers}
+    seen = sorted(i for i in markers if i in own)
+    if not seen:
+        others = layout_for_markers(markers)
+        hint = (
+            f" (the markers in view belong to {others.name}: use --layout auto)" if others else ""
+        )
+        raise UserError(
+            f"no markers of layout {layout.name} seen: is the whole mat in view and lit?{hint}"
+        )
+    if len(seen) < min_markers:
+        raise UserError(
+            f"only {len(seen)} of the 4 markers of layout {layout.name} seen (ids {', '.join(map(str, seen))}): "
+            f"at least {min_markers} must be in view - move what covers the others"
+        )
+    src = np.array([own[i].corners for i in seen], np.float64).reshape(-1, 2)
+    dst = np.array([markers[i] for i in seen], np.float64).reshape(-1, 2)
+    homography, _ = cv2.findHomography(src, dst, 0)
+    if homography is None:
+        raise UserError(
+            f"the markers of layout {layout.name} do not form a flat mat: is it folded?"
+        )
+    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    error = float(np.mean(np.linalg.norm(projected - dst, axis=1)))
+    if error > MAX_REPROJECTION_PX:
+        raise UserError(
+            f"the markers of layout {layout.name} disagree by {error:.1f} px: "
+            "is the mat flat and every marker from the same mat?"
+        )
+    return Located(
+        layout, homography, tuple(seen), {i: markers[i] for i in seen}, error, image_size
+    )
+
+
+def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:
+    """The homography from the playing area's four corners in image pixels."""
+    points = parse_corners(corners) if isinstance(corners, str) else np.asarray(corners, np.float64)
+    if points.shape != (4, 2) or not np.all(np.isfinite(points)):
+        raise UserError(
+            "--corners needs four points x,y: top-left, top-right, bottom-right, bottom-left"
+        )
+    w, h = image_size
+    if w and h and (points.min() < -0.5 or np.any(points[:, 0] > w) or np.any(points[:, 1] > h)):
+        raise UserError(f"a corner in --corners lies outside the {w}x{h} image")
+    # The four corners must go round the board clockwise (as seen in the image) without crossing.
+    cross = [
+        np.cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])
+        for i in range(4)
+    ]
+    if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):
+        raise UserError(
+            "the --corners do not go round the board: give them in the order top-left, "
+            "top-right, bottom-right, bottom-left"
+        )
+    src = np.array(layout.board_corners(), np.float64)
+    homography = cv2.getPerspectiveTransform(src.astype(np.float32), points.astype(np.float32))
+    return Located(layout, homography.astype(np.float64), (), {}, 0.0, image_size)
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """ "x,y x,y x,y x,y" -> 4 x 2 array; UserError showing the expected form."""
+    parts = text.replace(";", " ").split()
+    try:
+        points = [tuple(float(v) for v in part.split(",")) for part in parts]
+    except ValueError:
+        points = []
+    if len(points) != 4 or any(len(p) != 2 or not all(map(math.isfinite, p)) for p in points):
+        raise UserError(
+            f'bad --corners {text!r}: give four points "x,y x,y x,y x,y" in image pixels '
+            "(top-left, top-right, bottom-right, bottom-left)"
+        )
+    return np.array(points, np.float64)
+
+
+# -- following a located board ---------------------------------------------------------------------
+def relocate(
+    image: np.ndarray, previous: Located, *, min_markers: int = MIN_MARKERS
+) -> Located | None:
+    """Cheap re-detection for a tracker, about a millisecond: each marker's corners are refined
+    from where `previous` says they are, and the marker is accepted only if its modules read
+    as its own id there (so a hand over a marker drops just that marker).
+
+    Returns the new location, or None when fewer than `min_markers` markers are confirmed
+    (covered, or the board moved more than a few pixels): then call `locate` for a full
+    detection. A location from corners has no markers to follow and is returned unchanged.
+    """
+    if not previous.markers_seen:
+        return previous
+    gray = to_gray(image)
+    height, width = gray.shape
+    found: dict[int, np.ndarray] = {}
+    guesses = {m.id: previous.to_image(m.corners) for m in previous.layout.markers}
+    margin = SUBPIX_WINDOW + 2
+    for marker_id, quad in guesses.items():
+        if (
+            quad.min() < margin
+            or np.any(quad[:, 0] > width - margin)
+            or np.any(quad[:, 1] > height - margin)
+        ):
+            continue
+        refined = refine_corners(gray, {marker_id: quad})[marker_id]
+        if np.max(np.linalg.norm(refined - quad, axis=1)) > 2 * SUBPIX_WINDOW:
+            continue  # the refinement wandered off: not the marker's corner
+        if marker_matches(gray, refined, marker_id):
+            found[marker_id] = refined
+    try:
+        return from_markers(previous.layout, found, (width, height), min_markers=min_markers)
+    except UserError:
+        return None
+
+
+def corner_shift(a: Located, b: Located) -> float:
+    """How far (max, image pixels) the board's corners moved from `a` to `b`."""
+    return float(np.max(np.linalg.norm(a.board_corners_px() - b.board_corners_px(), axis=1)))
+
+
+def _ids(markers) -> str:
+    return ", ".join(str(i) for i in sorted(markers))
