@@ -181,7 +181,7 @@ class Position(ABC):
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(
-                f"not a {cls.name} position: invalid JSON at line {exc.lineno} column {exc.colno}"
+                f"not a valid {cls.title} position: invalid JSON at line {exc.lineno} column {exc.colno}"
             ) from None
         return cls.from_json(data)
 
