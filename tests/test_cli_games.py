@@ -163,6 +163,25 @@ def test_play_save_never_overwrites_without_force(capsys, tmp_path):
     assert code == 0 and json.loads(target.read_text())["game"] == "arinama"
 
 
+class InterruptedInput(io.StringIO):
+    """Standard input where the player presses Ctrl-C after the given lines."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_play_ctrl_c_still_saves_the_game_so_far(capsys, tmp_path, monkeypatch):
+    target = tmp_path / "interrupted.json"
+    monkeypatch.setattr(sys, "stdin", InterruptedInput("c3\nd4\n"))
+    code = main(["play", "arinama", "--save", str(target)])
+    out = capsys.readouterr().out
+    assert code == 130 and "(interrupted)" in out
+    assert json.loads(target.read_text())["moves"] == ["c3", "d4"]
+
+
 @pytest.mark.parametrize(
     "argv,words",
     [

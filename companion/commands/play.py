@@ -140,13 +140,18 @@ def run(args: argparse.Namespace) -> int:
     if args.max_moves < 1:
         raise UserError(f"--max-moves must be at least 1, not {args.max_moves}")
     dice = Dice(seed=args.seed)
-    if args.auto:
-        play_auto(position, dice, random.Random(args.seed), args.max_moves)
-    else:
-        play_by_hand(position, dice, sys.stdin)
+    interrupted = False
+    try:
+        if args.auto:
+            play_auto(position, dice, random.Random(args.seed), args.max_moves)
+        else:
+            play_by_hand(position, dice, sys.stdin)
+    except KeyboardInterrupt:  # Ctrl-C: stop, but keep the game played so far
+        print("\n(interrupted)")
+        interrupted = True
     if target is not None:
         save(position, target)
-    return 0
+    return 130 if interrupted else 0
 
 
 def save(position: Any, target: Path) -> None:
