@@ -14,6 +14,9 @@ Tracking: on each table a random game of `--moves` moves is played through hand 
 (arm, hand and shadow reaching in, the board changing under it, the hand withdrawing, then
 still frames) and fed to `vision.tracker.Tracker`. Counted: observations emitted from frames
 with a hand over the board (goal 0), observations that are wrong, and moves never observed.
+A second run (`--faults`, default 2 %) adds the camera's accidents: dropped frames, black
+frames and shaken frames; a black or shaken frame in the last still frames of a move restarts
+the stillness window, so a board may then be seen only together with the next move.
 
 Speed (one OpenCV thread, 1280x720): the median time of `Tracker.feed` per frame while the
 board is located, and of a full re-detection (`vision.locate.locate`), each printed with the
@@ -89,7 +92,29 @@ def reading_accuracy(layouts, tables: int, boards: int, seed: int, calibrations)
     }
 
 
-def tracking_run(layouts, tables: int, moves: int, seed: int, calibrations, timing: bool) -> dict:
+def with_faults(frames, rate: float, rng: np.random.Generator):
+    """The camera's accidents at `rate`: dropped frames (None), black frames (a third as often)
+    and shaken frames (the picture shifted by up to 4 px)."""
+    out = []
+    for frame, hand, cells in frames:
+        roll = rng.random(3)
+        if roll[0] < rate:
+            frame = None
+        elif roll[1] < rate / 3:
+            frame = np.zeros_like(frame)
+        elif roll[2] < rate:
+            dx, dy = rng.uniform(-4, 4, size=2)
+            shift = np.float32([[1, 0, dx], [0, 1, dy]])
+            frame = cv2.warpAffine(
+                frame, shift, frame.shape[1::-1], borderMode=cv2.BORDER_REPLICATE
+            )
+        out.append((frame, hand, cells))
+    return out
+
+
+def tracking_run(
+    layouts, tables: int, moves: int, seed: int, calibrations, timing: bool, faults: float = 0.0
+) -> dict:
     stats = {
         "frames": 0,
         "hand_frames": 0,
@@ -110,13 +135,15 @@ def tracking_run(layouts, tables: int, moves: int, seed: int, calibrations, timi
             for before, after in zip(script, script[1:], strict=False):
                 for frame, hand in table.transition(before, after):
                     frames.append((frame, hand, before if hand else after))
+            if faults:
+                frames = with_faults(frames, faults, np.random.default_rng(seed + index))
             observed: list[dict[str, str]] = []
             for frame, hand, cells in frames:
                 located_before = tracker.located is not None
                 t0 = time.perf_counter()
                 observation = tracker.feed(frame)
                 elapsed = time.perf_counter() - t0
-                if timing and located_before and observation is None:
+                if timing and located_before and observation is None and frame is not None:
                     stats["feed_ms"].append(elapsed * 1000)
                     t0 = time.perf_counter()
                     cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
@@ -163,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=6, help="moves tracked per table")
     parser.add_argument("--seed", type=int, default=1, help="the benchmark set's seed")
     parser.add_argument("--layouts", nargs="*", default=layout_names(), help="layouts to run")
+    parser.add_argument(
+        "--faults",
+        type=float,
+        default=0.02,
+        help="rate of dropped/shaken frames in a second tracking run (0: skip)",
+    )
     parser.add_argument("--quick", action="store_true", help="2 tables, 4 boards, 3 moves")
     args = parser.parse_args(argv)
     if args.quick:
@@ -187,6 +220,17 @@ def main(argv: list[str] | None = None) -> int:
         f"{trk['observations']} observations, {trk['from_hand_frames']} from frames with a hand "
         f"(goal 0), {trk['wrong']} wrong, {trk['missed']} of {trk['moves']} boards never observed"
     )
+
+    if args.faults:
+        bad = tracking_run(
+            args.layouts, args.tables, args.moves, args.seed + 7, calibrations, False, args.faults
+        )
+        print(
+            f"tracking with camera faults ({args.faults:.0%} dropped, {args.faults / 3:.1%} black, "
+            f"{args.faults:.0%} shaken frames): {bad['frames']} frames ({bad['hand_frames']} with a hand), "
+            f"{bad['observations']} observations, {bad['from_hand_frames']} from frames with a hand "
+            f"(goal 0), {bad['wrong']} wrong, {bad['missed']} of {bad['moves']} boards never observed"
+        )
 
     feed, peer = statistics.median(trk["feed_ms"]), statistics.median(trk["peer_ms"])
     print(

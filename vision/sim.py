@@ -372,8 +372,9 @@ class SimTable:
 
     # -- hands ----------------------------------------------------------------------------------------
     def hand_towards(self, target: tuple[float, float], reach: float = 1.0) -> HandPose:
-        """A hand coming from the nearest side picture edge (a player sits there) towards
-        `target` (px), `reach` of the way from outside the picture."""
+        """A hand reaching in from a random edge of the picture (a player sits there) towards
+        `target` (px): the fingertips are `reach` of the way from the shoulder, which is just
+        outside the picture, to the target. Skin, sleeve and glove are drawn from the seed."""
         rng = self.rng
         width, height = self.size
         tx, ty = target
