@@ -251,6 +251,8 @@ def test_centre_stones_never_move():
     pos = position({"c3": "amber"}, value=3)
     with pytest.raises(NotationError, match="centre stones never move"):
         pos.parse_move("c3")
+    with pytest.raises(IllegalMoveError, match="centre stones never move"):
+        pos.push(AraneaMove("move", cell="c3"))
     assert pos.legal_moves() == [AraneaMove("place")]
 
 
@@ -391,6 +393,7 @@ def test_unreadable_moves_are_notation_errors(text):
         {"phase": "later"},
         {"phase": "use"},
         {"turn": "red"},
+        {"first_player": "red"},
         {"stones": {"r9-1": "amber"}},
         {"stones": {"r1-1": "green"}},
         {"stock": {"amber": 3, "blue": 12}},

@@ -285,9 +285,8 @@ class AraneaPosition(Position):
         path: list[str] = []
         while True:
             path.append(cell)
-            occupant = self.stones.get(cell) if cell != origin else None
-            if cell == origin:  # a full circle with full_circle="inward" lands on itself
-                occupant = player
+            # A full circle (full_circle="inward") lands on its own square: an own stone.
+            occupant = player if cell == origin else self.stones.get(cell)
             if occupant is None:
                 return UseEffects(player, value, origin, tuple(path), (), cell)
             if occupant != player:
@@ -313,6 +312,10 @@ class AraneaPosition(Position):
             return self._landings(player, ring_cell(1, value), None, value)
         if move.kind == RING_MOVE:
             cell = move.cell
+            if cell in CENTRE_CELLS:
+                raise IllegalMoveError(f"{cell} is in the centre: centre stones never move")
+            if cell not in WEB:
+                raise IllegalMoveError(f"no square {cell!r}: ring squares run r1-1 .. r3-12")
             if self.stones.get(cell) != player:
                 owner = self.stones.get(cell)
                 what = f"a {owner} stone" if owner else "empty"
@@ -562,11 +565,14 @@ class AraneaPosition(Position):
         if phase not in (OPENING, AWAIT_ROLL, AWAIT_USE):
             raise RecordError(f'"phase" must be opening, roll or use, not {phase!r}')
         pos.phase = phase
-        for key in ("turn", "first_player"):
-            value = data.get(key, getattr(pos, "_turn" if key == "turn" else key))
-            if value not in PLAYERS and not (key == "first_player" and value is None):
-                raise RecordError(f'"{key}" must be amber or blue, not {value!r}')
-            setattr(pos, "_turn" if key == "turn" else key, value)
+        turn = data.get("turn", pos.turn)
+        if turn not in PLAYERS:
+            raise RecordError(f'"turn" must be amber or blue, not {turn!r}')
+        pos._turn = turn
+        first_player = data.get("first_player", pos.first_player)
+        if first_player not in (*PLAYERS, None):
+            raise RecordError(f'"first_player" must be amber, blue or null, not {first_player!r}')
+        pos.first_player = first_player
         try:
             pos.roll = Roll.parse(data["roll"]) if data.get("roll") is not None else None
             pos.opening_rolls = [Roll.parse(r) for r in data.get("opening_rolls", [])]
