@@ -334,6 +334,41 @@ def test_malformed_positions_are_record_errors(data):
         ArinamaPosition.from_json(data)
 
 
+def test_parse_position_reads_a_picture_with_whose_turn():
+    pos = ArinamaPosition.parse_position(
+        """
+        3 . . O
+        2 . X .
+        1 X . .
+          a b c
+        white to play
+        """
+    )
+    assert (pos.rows, pos.cols, pos.turn) == (3, 3, "white")
+    assert pos.cells() == {"a1": "black", "b2": "black", "c3": "white"}
+    assert ArinamaPosition.parse_position("x..o\n....\n....").cells() == {
+        "a3": "black",
+        "d3": "white",
+    }
+    again = ArinamaPosition.parse_position(pos.diagram())
+    assert again.cells() == pos.cells() and again.turn == "black"  # no turn line: the first
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("X . Q\n. . .\n. . .", "row of an Arinama board"),
+        ("X . .\n. .\n. . .", "different lengths"),
+        ("X .\n. .", "rows must be 3..12"),
+        ("", "no Arinama board"),
+        ("{not json", "invalid JSON"),
+    ],
+)
+def test_parse_position_rejects_bad_pictures(text, words):
+    with pytest.raises(RecordError, match=words):
+        ArinamaPosition.parse_position(text)
+
+
 def test_pop_restores_flips_and_turn():
     pos = setup(SELF_FLIP_AND_CAPTURE.replace("X O . . .", "X . O . ."))
     before = pos.to_json()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from companion.errors import IllegalMoveError, NotationError, RecordError
+from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
 
 BLACK = "black"
@@ -33,6 +33,7 @@ FILES = "abcdefghijkl"  # MAX_SIZE files
 PRESETS: dict[str, tuple[int, int]] = {"5x5": (5, 5), "8x8": (8, 8)}  # (rows, cols)
 FLIP_COUNT = 3  # exactly this many neighbours turn a stone; more or fewer do nothing
 _SYMBOL = {BLACK: "X", WHITE: "O", None: "."}
+_PICTURE = {"x": BLACK, "o": WHITE, ".": None}  # parse_position's pictures, any case
 
 
 def other(player: str) -> str:
@@ -323,6 +324,51 @@ class ArinamaPosition(Position):
             "stones": dict(sorted(self.cells().items(), key=lambda kv: self.cell_index(kv[0]))),
             "placements": dict(self.placements),
         }
+
+    @classmethod
+    def parse_position(cls, text: str) -> ArinamaPosition:
+        """A position from `to_json` JSON, or from a picture like `diagram()` prints: one line
+        per rank, highest first, of ``X`` (black) ``O`` (white) ``.`` (empty), rank numbers and
+        the file letters optional, and optionally a line ``white to play``. The picture sets the
+        board size; whoever has stones counts as having placed. RecordError when unreadable."""
+        if text.lstrip().startswith("{"):
+            return super().parse_position(text)
+        rows: list[list[str]] = []
+        turn = None
+        for line in text.splitlines():
+            words = line.lower().split()
+            if not words or all(len(w) == 1 and w in FILES for w in words):
+                continue  # blank, or the file letters under the board
+            if len(words) == 3 and words[1:] == ["to", "play"] and words[0] in PLAYERS:
+                turn = words[0]
+                continue
+            if words[0].isdigit():
+                words = words[1:]
+            cells = list("".join(words)) if len(words) == 1 else words
+            if not cells or any(c not in _PICTURE for c in cells):
+                raise RecordError(
+                    f"cannot read {line.strip()!r} as a row of an Arinama board: write X (black) "
+                    "O (white) and . (empty), one rank a line, the highest first"
+                )
+            rows.append(cells)
+        if not rows:
+            raise RecordError("no Arinama board found: write one line of X O . per rank")
+        if len({len(r) for r in rows}) != 1:
+            raise RecordError("the rows of the picture have different lengths")
+        stones = {
+            f"{FILES[f]}{len(rows) - r}": _PICTURE[c]
+            for r, row in enumerate(rows)
+            for f, c in enumerate(row)
+            if _PICTURE[c]
+        }
+        data: dict[str, Any] = {"options": {"rows": len(rows), "cols": len(rows[0])}}
+        data["stones"] = stones
+        if turn:
+            data["turn"] = turn
+        try:
+            return cls.from_json(data)
+        except OptionError as exc:
+            raise RecordError(f"the picture's board: {exc}") from None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ArinamaPosition:
