@@ -386,8 +386,8 @@ def test_registry_finds_arinama():
 # -- properties -----------------------------------------------------------------------------------
 options_strategy = st.builds(
     ArinamaOptions,
-    rows=st.integers(3, 7),
-    cols=st.integers(3, 7),
+    rows=st.integers(3, 12),
+    cols=st.integers(3, 12),
     first=st.sampled_from(["black", "white"]),
     flip_check=st.sampled_from(["simultaneous", "captures-first"]),
     flip_scope=st.sampled_from(["touching", "board"]),
