@@ -25,14 +25,14 @@ from vision.tracker import Tracker
 
 FPS = 10  # the tracker's clock: 0.5 s of stillness = 5 frames
 STILL = 7  # still frames after each move
-HAND = 3  # frames with a hand per move
+HAND = 4  # frames with a hand per move
 
 
 class SimGame:
     """A referee watching a simulated table through the real tracker."""
 
     def __init__(
-        self, layout, position, *, calibration_cells, records=None, seed=3, size=(480, 270)
+        self, layout, position, *, calibration_cells, records=None, seed=3, size=(640, 360)
     ):
         self.table = SimTable(layout, seed=seed, size=size, tilt=12.0)
         picture = self.table.render(calibration_cells)
@@ -166,6 +166,7 @@ def test_a_real_arimaa_game_prefix_through_the_synthetic_table(tmp_path):
         games.get("arimaa").new(),
         calibration_cells=calibration_cells,
         records=records,
+        seed=1,
     )
     position = games.get("arimaa").new()
     for text in turns:
@@ -194,14 +195,14 @@ def test_the_command_referees_a_scripted_sim_source(tmp_path):
     moves = ["c3", "e3", "b2"]
     script = tmp_path / "script.json"
     script.write_text(json.dumps([{}] + arinama_boards(moves)))
-    table = SimTable("arinama5", seed=3, size=(480, 270), tilt=12.0)
+    table = SimTable("arinama5", seed=3, size=(640, 360), tilt=12.0)
     picture = table.render(ARINAMA_CAL)
     calibration = calibrate(
         picture, locate(picture, "arinama5").homography, table.layout, ARINAMA_CAL
     )
     cal = tmp_path / "cal.json"
     calibration.save(cal)
-    spec = f"sim:arinama5?script={script}&size=480x270&seed=3&tilt=12&hand=3&still=8"
+    spec = f"sim:arinama5?script={script}&size=640x360&seed=3&tilt=12&hand=3&still=8"
     result = subprocess.run(
         [
             sys.executable,
