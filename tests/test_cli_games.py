@@ -125,6 +125,14 @@ def test_play_aranea_rolls_for_the_players_and_undo_keeps_the_roll(capsys, monke
     assert sum(line.startswith("amber rolls") for line in rolls) == 1
 
 
+def test_play_aranea_opening_roll_says_who_starts(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "aranea", "--seed", "1", stdin="", monkeypatch=monkeypatch)
+    lines = out.splitlines()
+    assert lines[1].startswith("amber rolls ") and lines[2].startswith("blue rolls ")
+    starter = next(line for line in lines if "opening roll and starts" in line)
+    assert starter.split()[0] in ("amber", "blue")
+
+
 def test_forced_pass_is_found_only_when_pass_is_the_only_move():
     stones = {f"r{r}-{n}": "amber" for r in (1, 2) for n in range(1, 7)}
     data = {

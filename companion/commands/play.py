@@ -191,13 +191,21 @@ def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
         if position.awaiting_roll:
             move = position.roll_move(dice)
             text = position.move_text(move)
+            opening = _in_opening(position)
             position.push(move)
             yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(move)}"
+            if opening and not _in_opening(position):
+                yield f"{position.turn} has the higher opening roll and starts"
         elif (move := forced_pass(position)) is not None:
             position.push(move)
             yield f"{player} has no legal move: the turn passes"
         else:
             return
+
+
+def _in_opening(position: Any) -> bool:
+    """True while an opening roll decides who starts (Aranea's `phase`)."""
+    return getattr(position, "phase", None) == "opening"
 
 
 def _roll_value(move: Any) -> str:
