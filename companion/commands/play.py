@@ -232,7 +232,7 @@ def play_auto(position: Any, dice: Any, rng: Any, max_moves: int) -> None:
 
 def play_by_hand(position: Any, dice: Any, stream: Any) -> None:
     interactive = stream.isatty()
-    print(f"{position.title}{_options_note(position)}. {COMMAND_HELP}.")
+    print(f"{position.title}{_options_note(position)}: {COMMAND_HELP}.")
     read_line = _line_reader(stream, interactive)
     show_board = True
     while True:
