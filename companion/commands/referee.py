@@ -133,10 +133,10 @@ def run(args: argparse.Namespace) -> int:
         referee = Referee(position, records=records, dice=dice)
     session = Session(referee, json_lines=args.json, emit=_print)
     session.start(resumed=resumed)
-    for line in args.setup:
-        if resumed and len(referee.position.move_stack) >= 2:
-            break
-        session.handle_line(f"choose {line}")
+    for side, line in zip(("gold", "silver"), args.setup, strict=False):
+        if len(referee.position.move_stack) < (1 if side == "gold" else 2):
+            referee.set_setup(side, line)
+    session.flush()
 
     if args.observations is not None:
         return _run_observations(session, args.observations)

@@ -110,6 +110,19 @@ class ArimaaReferee(Referee):
         text = self.setups.get(side)
         return None if text is None else self.position.parse_move(text)
 
+    def set_setup(self, side: str, text: str) -> None:
+        """Give a side's setup in advance (`companion referee --setup`): checked now, played
+        when it is that side's turn and the board shows it."""
+        probe = games_arimaa().new()
+        if side == "silver":
+            probe.push(probe.parse_move(STANDARD_SETUP["gold"]))
+        move = probe.parse_move(text)
+        error = probe.setup_error(move)
+        if error:
+            raise UserError(f"that setup cannot be played: {error}")
+        self.setups[side] = probe.move_text(move)
+        self._update()
+
     def _choose_setup(self, value: str) -> list[Event]:
         position = self.position
         side = position.turn
@@ -479,6 +492,12 @@ class ArimaaReferee(Referee):
         if self.question:
             return self._board_instruction(board)
         return self._restore_instruction(board)
+
+
+def games_arimaa():
+    from companion import games
+
+    return games.get("arimaa")
 
 
 def _describe(letter: str) -> str:

@@ -117,7 +117,7 @@ class Session:
             number = f" {referee.game_id}" if referee.game_id is not None else ""
             verb = "Continuing" if resumed else "New"
             self.emit(f"{verb} {referee.position.title} game{number}{where}")
-        self._flush()
+        self.flush()
 
     def feed_frame(self, frame: Any, t: float | None = None) -> Observation | None:
         """One camera frame through the tracker; the observation it gave, if any."""
@@ -130,12 +130,12 @@ class Session:
     def observe(self, observation: Observation) -> None:
         started = time.perf_counter()
         self.pending += self.referee.observe(observation)
-        if self._flush():
+        if self.flush():
             self.latencies.append(time.perf_counter() - started)
 
     def handle(self, player_input: PlayerInput) -> None:
         self.pending += self.referee.handle(player_input)
-        self._flush()
+        self.flush()
 
     def handle_line(self, line: str) -> None:
         """One input line: a word, ``hands on|off`` or an observation as JSON."""
@@ -152,16 +152,16 @@ class Session:
         words = text.lower().split()
         if words == ["show"]:
             self.shown = None
-            self._flush(repeat=True)
+            self.flush(repeat=True)
             return
         if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
             self.pending += self.referee.hands(words[1] == "on")
-            self._flush()
+            self.flush()
             return
         self.handle(parse_input(text))
 
     # -- output --------------------------------------------------------------------------------------
-    def _flush(self, *, repeat: bool = False) -> bool:
+    def flush(self, *, repeat: bool = False) -> bool:
         """Print the instruction when it changed (with the events since the last line);
         `repeat` marks a line printed again on request ("show")."""
         instruction = self.referee.instruction
