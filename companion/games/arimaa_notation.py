@@ -18,7 +18,7 @@ Positions
     - AEI: ``g [rrrrrrrrdhcemchd ... RRRRRRRR]`` - side to move, then the 64 squares a8, b8, ...,
       h8, a7, ..., h1 with a space for an empty square (``setposition`` in front is accepted).
     - The arimaa.com board diagram (aei's "long" form), optionally preceded by a turn label line
-      such as ``12g`` (steps of the turn in progress may follow it: ``12g Ed2n``)::
+      such as ``12g`` (steps written after the label are played on the board shown: ``12g Ed2n``)::
 
          +-----------------+
         8| r r r r r r r r |
@@ -332,7 +332,7 @@ def _parse_diagram(text: str) -> ArimaaPosition:
     rows: dict[int, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or line.startswith("+") or set(line) <= set("abcdefgh "):
+        if not line or line.startswith("+") or set(line) <= set("abcdefgh ") or line.startswith("steps this turn"):
             continue
         tokens = line.split()
         if LABEL_RE.match(tokens[0]) and "|" not in line:
@@ -461,20 +461,13 @@ def _a8_order(board: list[int]) -> list[int]:
 
 
 def board_diagram(position: ArimaaPosition, label: bool = True) -> str:
-    """The arimaa.com board diagram of the current board, with a turn label line on top
-    (``2g``, plus the steps of a turn in progress), as aei's long format."""
+    """The arimaa.com board diagram of the current board, with the turn label line on top
+    (``2g``) as in aei's long format. Mid-turn a last line lists the steps played so far; it is
+    for people (reading the diagram back starts a fresh turn on the board shown)."""
     board = position._board
     lines = []
     if label:
-        head = position.turn_label
-        if position.steps_this_turn:
-            start = position.turn_start_position()
-            texts = []
-            for step in position.steps_this_turn:
-                texts.append(start.step_text(step))
-                start._apply_step(step)
-            head += " " + " ".join(texts)
-        lines.append(head)
+        lines.append(position.turn_label)
     lines.append(" +-----------------+")
     for rank in range(7, -1, -1):
         cells = []
@@ -485,6 +478,13 @@ def board_diagram(position: ArimaaPosition, label: bool = True) -> str:
         lines.append(f"{rank + 1}| {' '.join(cells)} |")
     lines.append(" +-----------------+")
     lines.append("   a b c d e f g h  ")
+    if label and position.steps_this_turn:
+        start = position.turn_start_position()
+        texts = []
+        for step in position.steps_this_turn:
+            texts.append(start.step_text(step))
+            start._apply_step(step)
+        lines.append(f"steps this turn: {' '.join(texts)}")
     return "\n".join(lines)
 
 

@@ -1,0 +1,223 @@
+"""Arimaa notation: turns, arimaa.com move lists (with the archive's quirks), positions."""
+
+import json
+import random
+
+import pyrimaa.board as aei
+import pytest
+
+from companion.errors import NotationError, RecordError, UserError
+from companion.games.arimaa import (
+    SQUARE_INDEX,
+    ArimaaPosition,
+    Step,
+    game_from_move_list,
+    game_to_move_list,
+)
+from companion.games.arimaa_notation import board_diagram, parse_position
+from companion.games.base import game_from_json, game_to_json
+
+GOLD_SETUP = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2"
+SILVER_SETUP = "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7"
+OPENING_AEI = "g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]"
+
+
+def opening() -> ArimaaPosition:
+    pos = ArimaaPosition.new()
+    pos.push(pos.parse_move(GOLD_SETUP))
+    pos.push(pos.parse_move(SILVER_SETUP))
+    return pos
+
+
+def random_game(seed: int, turns: int) -> ArimaaPosition:
+    rng = random.Random(seed)
+    pos = ArimaaPosition.new()
+    while len(pos.move_stack) < turns and not pos.is_game_over():
+        pos.push(pos.random_move(rng))
+    return pos
+
+
+# -- turns ------------------------------------------------------------------------------------------
+def test_turn_text_round_trips_with_capture_tokens():
+    pos = ArimaaPosition.from_board({"d5": "E", "d6": "c", "h1": "R", "a8": "r"})
+    move = pos.parse_move("cd6w cc6x Ed5n")
+    assert move == (Step(SQUARE_INDEX["d6"], SQUARE_INDEX["c6"]), Step(SQUARE_INDEX["d5"], SQUARE_INDEX["d6"]))
+    assert pos.move_text(move) == "cd6w cc6x Ed5n"
+    # Capture tokens may be left out (some old records), but a false one is an error.
+    assert pos.parse_move("cd6w Ed5n") == move
+    with pytest.raises(UserError, match="no piece is captured"):
+        pos.parse_move("cd6e ce6x Ed5n")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Ed2n", "d2 holds the gold camel, not the gold elephant"),
+        ("Ee3n", "no piece on e3"),
+        ("Ee2q", "not a step"),
+        ("Ee2n Ee3n Ee4n Ee5n Ee6n", "at most four steps"),
+        ("Ra3n", "no piece on a3"),
+        ("Ee2n Ee3s", "must change the position"),
+        ("Ra1", "setup is over"),
+        ("", "empty turn"),
+    ],
+)
+def test_bad_turns_are_explained(text, message):
+    pos = opening()
+    with pytest.raises(UserError, match=message):
+        pos.push(pos.parse_move(text))
+    assert pos.to_aei() == OPENING_AEI  # nothing was left half-played
+
+
+def test_a_leading_label_is_accepted():
+    pos = opening()
+    assert pos.parse_move("2g Ee2n Ee3n") == pos.parse_move("Ee2n Ee3n")
+
+
+def test_random_games_round_trip_through_move_lists_and_json():
+    for seed in range(4):
+        pos = random_game(seed, 40)
+        text = game_to_move_list(pos)
+        assert text.splitlines()[0].startswith("1g ") and text.splitlines()[1].startswith("1s ")
+        again = game_from_move_list(text)
+        assert again.to_aei() == pos.to_aei()
+        assert game_to_move_list(again) == text
+        record = json.loads(json.dumps(game_to_json(pos)))
+        assert game_from_json(record).to_aei() == pos.to_aei()
+
+
+def test_our_move_lists_are_read_by_aei():
+    pos = random_game(3, 50)
+    apos = aei.Position(aei.Color.GOLD, 4, aei.BLANK_BOARD)
+    for line in game_to_move_list(pos).splitlines():
+        apos = apos.do_move_str(line.split(" ", 1)[1])
+    assert f"{'gs'[apos.color]} {apos.board_to_str('short')}" == pos.to_aei()
+
+
+# -- move lists as found in the archive ---------------------------------------------------------------
+def test_takeback_resign_stray_break_and_log_lines():
+    text = "\n".join(
+        [
+            "[Wed Mar 11 19:51:38 2009] **** bot started",
+            f"1w {GOLD_SETUP}",
+            f"1b {SILVER_SETUP}",
+            "2w Ee2n Ee3n",
+            "Ee4n Md2n",  # a stray line break inside 2w
+            "2b ed7s ed6s",
+            "3w takeback",  # undoes 2b
+            "2b hb7s hb6s",
+            "3w Ee5e Ef5e",
+            "3b takeback",  # undoes 3w
+            "3w takeback",  # undoes the second 2b
+            "2b ed7s ed6s",
+            "3w Ee5e",
+            "3b resign",
+            "4w",
+        ]
+    )
+    pos = game_from_move_list(text)
+    assert pos.turn_label == "3s" and pos.replay_error is None
+    assert pos.recorded_result == ("gold", "r")
+    assert any("ignored" in note for note in pos.replay_notes)
+    assert any("joined to turn 2w" in note for note in pos.replay_notes)
+    assert (pos.piece_at("f5"), pos.piece_at("d3"), pos.piece_at("d5"), pos.piece_at("b7")) == ("E", "M", "e", "h")
+
+
+def test_plain_list_of_turns_and_old_labels():
+    turns = [GOLD_SETUP, SILVER_SETUP, "Ee2n Ee3n Ee4n Ee5n", "ed7s ed6w"]
+    pos = game_from_move_list(turns)
+    assert pos.turn_label == "3g"
+    labelled = game_from_move_list([f"1w {GOLD_SETUP}", f"1b {SILVER_SETUP}", "2w Ee2n"])
+    assert labelled.turn_label == "2s"
+
+
+def test_illegal_turn_is_named_by_label_text_and_reason():
+    text = f"1g {GOLD_SETUP}\n1s {SILVER_SETUP}\n2g Ee2n Ee3n Ee4n Ee5n Ee6n\n"
+    with pytest.raises(RecordError) as info:
+        game_from_move_list(text)
+    message = str(info.value)
+    assert message.startswith("turn 2g ('Ee2n Ee3n Ee4n Ee5n Ee6n'): ")
+    assert "at most four steps" in message
+    pos = game_from_move_list(text, stop_at_illegal=True)
+    assert pos.replay_error_index == 2 and len(pos.move_stack) == 2
+    assert pos.replay_error is not None
+
+
+def test_wrong_side_label_and_bad_tokens():
+    with pytest.raises(RecordError, match="it is Gold's turn"):
+        game_from_move_list(f"1s {SILVER_SETUP}")
+    with pytest.raises(RecordError, match="'Ee3k' is not a step"):
+        game_from_move_list(f"1g {GOLD_SETUP}\n1s {SILVER_SETUP}\n2g Ee2n Ee3k")
+    with pytest.raises(RecordError, match="takeback with no turn"):
+        game_from_move_list("1g takeback")
+    with pytest.raises(RecordError, match="move list"):
+        game_from_move_list(42)
+
+
+def test_game_from_a_set_position_cannot_be_a_move_list():
+    pos = ArimaaPosition.parse_position(OPENING_AEI)
+    pos.push(pos.parse_move("Ee2n"))
+    with pytest.raises(UserError, match="JSON record"):
+        game_to_move_list(pos)
+
+
+# -- positions ----------------------------------------------------------------------------------------
+def test_position_forms_round_trip():
+    pos = random_game(2, 16)
+    for text in (pos.to_aei(), pos.diagram(), json.dumps(pos.to_json()), "setposition " + pos.to_aei()):
+        again = parse_position(text)
+        assert again.to_aei() == pos.to_aei()
+        assert again.turn == pos.turn
+
+
+def test_mid_turn_position_keeps_its_steps():
+    pos = opening()
+    pos.push_step(pos.parse_step("Ee2n"))
+    pos.push_step(pos.parse_step("Ee3n"))
+    data = pos.to_json()
+    assert data["steps"] == ["Ee2n", "Ee3n"]
+    again = ArimaaPosition.from_json(json.loads(json.dumps(data)))
+    assert again.steps_this_turn == pos.steps_this_turn and again.to_aei() == pos.to_aei()
+    assert pos.diagram().splitlines()[0] == "2g"
+    assert pos.diagram().splitlines()[-1] == "steps this turn: Ee2n Ee3n"
+    assert parse_position(pos.diagram()).to_aei() == pos.to_aei()
+    start = pos.turn_start_position()
+    # Steps written after the label are played on the board shown.
+    with_steps = "2g Ee2n Ee3n\n" + board_diagram(start, label=False)
+    assert parse_position(with_steps).steps_this_turn == pos.steps_this_turn
+
+
+def test_setup_phase_positions_round_trip():
+    pos = ArimaaPosition.new()
+    pos.push(pos.parse_move(GOLD_SETUP))
+    again = ArimaaPosition.from_json(pos.to_json())
+    assert again.in_setup and again.turn == "silver"
+    again.push(again.parse_move(SILVER_SETUP))
+    assert again.to_aei() == OPENING_AEI
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("hello", "not an Arimaa position"),
+        ("g [rrrrrrrrdhcemchd]", "not an Arimaa position"),
+        ("q [" + " " * 64 + "]", "not an Arimaa position"),
+        ("g [" + "Z" + " " * 63 + "]", "unknown piece 'Z' on a8"),
+        (" +---+\n8| r r r r r r r r |\n", "rank 1 is missing"),
+        ('{"game": "arimaa", "board": "oops"}', "list of 8 texts"),
+        ('{"game": "arimaa", "board": ', "invalid JSON"),
+        ('{"game": "arimaa", "options": {"x": 1}, "board": []}', "unknown arimaa option"),
+    ],
+)
+def test_bad_positions_are_explained(text, message):
+    with pytest.raises(UserError, match=message):
+        ArimaaPosition.parse_position(text)
+
+
+def test_step_text_errors():
+    pos = opening()
+    with pytest.raises(NotationError, match="no piece on e4"):
+        pos.step_text((SQUARE_INDEX["e4"], SQUARE_INDEX["e5"]))
+    with pytest.raises(NotationError, match="leaves the board"):
+        pos.parse_step("Ra1w")
