@@ -81,6 +81,10 @@ def test_json_export_reads_back_as_the_same_game_with_the_tables_log(
     data = json.loads(out.read_text())
     again = game_from_json(data)
     assert again.to_json() == pos.to_json()
+    code, replayed, _ = run_cli(capsys, "replay", out)
+    assert code == 0 and f"{len(pos.move_stack)} moves, all legal" in replayed
+    if pos.is_game_over():
+        assert str(pos.outcome()) in replayed
     assert len(again.move_stack) == len(pos.move_stack) == len(data["plies"])
     assert [p["ply"] for p in data["plies"]] == list(range(1, len(pos.move_stack) + 1))
     assert all(
@@ -329,6 +333,8 @@ def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_pat
     assert [line.split()[0] for line in lines[:4]] == ["1g", "1s", "2g", "2s"]
     again = game_from_move_list(text)
     assert again.replay_error is None and again.to_json() == real.to_json()
+    code, replayed, _ = run_cli(capsys, "replay", out)
+    assert code == 0 and replayed.strip()
     aei = aei_board.Position(aei_board.Color.GOLD, 4, aei_board.BLANK_BOARD)
     for line in lines:
         label, *steps = line.split()
