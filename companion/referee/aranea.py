@@ -92,10 +92,10 @@ class AraneaReferee(Referee):
             except IllegalMoveError:
                 continue
             after = None
-            if not effects.void:
-                board = position.copy()
-                board.push(move)
-                after = board.cells()
+            if not effects.void:  # played and taken back: cheaper than copying the history
+                position.push(move)
+                after = position.cells()
+                position.pop()
             found.append(Use(move, effects, after))
         return found
 
