@@ -13,10 +13,11 @@ import sys
 import numpy as np
 
 from companion import games
+from companion.dice import Dice
 from companion.export import export_game
 from companion.records import Records
 from companion.referee.core import Referee
-from companion.referee.protocol import DONE, PlayerInput
+from companion.referee.protocol import DONE, ROLL, PlayerInput
 from companion.referee.runner import Session
 from vision.calibration import calibrate
 from vision.locate import locate
@@ -188,6 +189,37 @@ def test_a_real_arimaa_game_prefix_through_the_synthetic_table(tmp_path):
     move_list = export_game(stored, "arimaa", images=False)
     labels = ["1g", "1s", "2g", "2s"]
     assert move_list.split("\n")[:4] == [f"{n} {t}" for n, t in zip(labels, turns, strict=True)]
+
+
+def test_aranea_rolls_and_moves_through_the_synthetic_table(tmp_path):
+    records = Records(tmp_path / "games.sqlite3")
+    calibration_cells = {
+        "r1-1": "amber", "r1-4": "blue", "r2-7": "amber", "r3-10": "blue", "c1": "amber",
+        "c12": "blue",
+    }  # fmt: skip
+    game = SimGame(
+        "aranea",
+        games.get("aranea").new({"first": "amber"}),
+        calibration_cells=calibration_cells,
+        records=records,
+        seed=1,
+    )
+    game.referee.dice = Dice(seed=4)
+    uses = []
+    for _turn in range(4):
+        game.press(ROLL)
+        legal = [u for u in game.referee.uses() if u.after is not None]
+        if not legal:
+            continue
+        uses.append(str(legal[-1].move))
+        game.move(legal[-1].after)
+        assert game.text.endswith("press ROLL")
+    stored = records.game(game.referee.game_id)
+    assert [m.text for m in stored.moves if not m.text.startswith("roll")] == uses
+    assert len(stored.rolls) == 4
+    assert [f"roll {r.dice[0]}-{r.dice[1]}" for r in stored.rolls] == [
+        m.text for m in stored.moves if m.text.startswith("roll")
+    ]
 
 
 def test_the_command_referees_a_scripted_sim_source(tmp_path):
