@@ -342,3 +342,18 @@ def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_pat
             aei = aei.do_move_str(" ".join(steps))
     side = "gs"[aei.color]
     assert f"{side} {aei.board_to_str('short')}" == position_to_aei(real)
+
+
+def test_a_record_that_no_longer_replays_is_reported_not_exported(db_path, tmp_path, capsys):
+    import sqlite3
+
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=4, max_moves=6)
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE moves SET move='z99' WHERE game_id=? AND ply=2", (game_id,))
+    conn.commit()
+    conn.close()
+    out = tmp_path / "game.html"
+    code, _, err = run_cli(capsys, "export", game_id, "-f", "html", "-o", out, "--db", db_path)
+    assert code == 2 and not out.exists() and len(err.splitlines()) == 1
+    assert f"game {game_id}, move 2 ('z99') does not replay" in err
