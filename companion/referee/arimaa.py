@@ -323,13 +323,12 @@ class ArimaaReferee(Referee):
         square, letters = self._question_square()
         word = value.lower().strip()
         letter = NAME_LETTERS.get(word, word[:1])
-        wanted = letter.upper() if self.position.turn == "gold" else letter
         options = {dict(c.typed).get(square) for c in self.question}
         match = [o for o in options if o and o.lower() == letter.lower()]
         if not match:
             names = ", ".join(LETTER_NAMES[o.lower()] for o in sorted(letters))
             raise UserError(f"on {square} the piece can be: {names}")
-        self.answers[square] = match[0] if match else wanted
+        self.answers[square] = match[0]
         events = [Event("answer", {"square": square, "piece": self.answers[square]})]
         if self.board is not None:
             more, _ = self._choose_explanation(self.board)

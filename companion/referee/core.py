@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.errors import IllegalMoveError, UserError
+from companion.errors import UserError
 from companion.games.base import Outcome, Position
 from companion.observation import Observation
 from companion.referee import phrases
@@ -196,7 +196,6 @@ class Referee:
         referee = Referee(position, records=records, dice=dice, game_id=game_id)
         referee.settled = False
         referee.resumed = not _ended_with_undo(records.game(game_id, images=False))
-        referee._restore_state()
         referee._update()
         return referee
 
@@ -255,9 +254,6 @@ class Referee:
         board = self.position.copy()
         move = board.pop()
         return board.move_text(move)
-
-    def _restore_state(self) -> None:
-        """After `resume`: rebuild any game state the position does not hold (none here)."""
 
     # -- shared pieces ------------------------------------------------------------------------------
     def _restore_instruction(self, board: dict[str, str], *, kind: str = "restore") -> Instruction:
@@ -420,16 +416,6 @@ def _ended_with_undo(record: Any) -> bool:
     last_undo = max(m.taken_back_at or "" for m in record.taken_back)
     last_move = record.moves[-1].played_at if record.moves else ""
     return last_undo > last_move
-
-
-def illegal_reason(position: Position, move: Any) -> str:
-    """The engine's reason why `move` is illegal ("" when it is legal)."""
-    board = position.copy()
-    try:
-        board.push(move)
-    except IllegalMoveError as exc:
-        return str(exc)
-    return ""
 
 
 def observation_of(
