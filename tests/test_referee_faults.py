@@ -26,6 +26,7 @@ from companion.referee.runner import Session
 # Import everything the command needs once, here: forked children inherit it.
 cli.build_parser()
 Referee(games.get("arinama").new())
+Referee(games.get("sensei").new())
 
 ARGS = ["--game", "arinama", "-o", "rows=5", "-o", "cols=5", "--observations", "-", "--json"]
 READ_TIMEOUT = 20.0
@@ -80,7 +81,7 @@ def reference_texts(lines):
 class Child:
     """`companion referee` in a forked child, talking JSON lines over pipes."""
 
-    def __init__(self, db):
+    def __init__(self, db, args=ARGS):
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
         pid = os.fork()
@@ -93,7 +94,7 @@ class Child:
                 sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
                 sys.stderr = open(os.devnull, "w")
-                code = cli.main(["referee", *ARGS, "--db", str(db)])
+                code = cli.main(["referee", *args, "--db", str(db)])
             except BaseException:
                 code = 3
             os._exit(code)
@@ -235,3 +236,100 @@ def test_the_real_command_survives_sigkill(tmp_path):
     (summary,) = records.games()
     assert summary.status == "finished"
     assert [m.text for m in records.game(summary.id).moves] == moves
+
+
+SENSEI_ARGS = ["--game", "sensei", "--observations", "-", "--json"]
+
+
+def sensei_script(seed, turns):
+    """Observation lines (one per physical action) and DONE presses of a seeded Sensei game."""
+    rng = random.Random(seed)
+    position = games.get("sensei").new()
+    names = position.cell_names()
+    lines = []
+    for _ in range(turns):
+        if position.is_game_over():
+            break
+        turn = position.random_move(rng)
+        while not position.is_game_over() and _unchanged(position, turn):
+            turn = position.random_move(rng)  # a turn the camera cannot see: players don't
+        board = position.copy()
+        for action in turn:
+            board.push_action(action)
+            cells = board.cells()
+            lines.append(json.dumps({"cells": {c: cells.get(c, "empty") for c in names}}))
+        position.push(turn)
+        if not position.is_game_over():
+            lines.append("done")
+    return lines, position
+
+
+def _unchanged(position, turn):
+    after = position.copy()
+    after.push(turn)
+    return after.cells() == position.cells()
+
+
+def _positions(position):
+    """The position after every turn (the order of a turn's actions may differ)."""
+    board, seen = position.root(), []
+    for move in position.move_stack:
+        board.push(move)
+        seen.append(json.dumps(board.to_json(), sort_keys=True))
+    return seen
+
+
+def test_sensei_turns_in_progress_survive_sigkill(tmp_path):
+    """Killed mid-turn, the restarted referee picks the turn up from the board."""
+    rng = random.Random(5)
+    lines, final = sensei_script(seed=5, turns=12)
+    referee = Referee(games.get("sensei").new())
+    session = Session(referee, emit=lambda line: None)
+    expected = []
+    for line in lines:
+        session.handle_line(line)
+        expected.append(referee.instruction.text)
+    db = tmp_path / "games.sqlite3"
+    child = Child(db, SENSEI_ARGS)
+    child.read_line()
+    child.read_line()
+    board_line = None
+    kills = 0
+    for index, line in enumerate(lines):
+        child.send(line)
+        if line.startswith("{"):
+            board_line = line
+        if rng.random() < 0.4 and index < len(lines) - 1:
+            time.sleep(rng.uniform(0, 0.004))
+            child.kill()
+            kills += 1
+            child = Child(db, SENSEI_ARGS)
+            assert child.read_line()["type"] == "game"
+            if line == "done":
+                # Whether DONE got through before the kill decides what the table must do:
+                # not recorded, the turn is still in progress and DONE is pressed again.
+                child.send(board_line)
+                child.send("show")
+                shown, _ = child.read_until_repeat()
+                if shown["ply"] < len(referee_moves_until(lines, index)):
+                    child.send("done")
+            else:
+                child.send(line)
+        child.send("show")
+        shown, _ = child.read_until_repeat()
+        assert shown["instruction"]["text"] == expected[index], (index, line)
+    assert child.finish() == 0
+    assert kills >= 5
+    records = Records(db)
+    (summary,) = records.games()
+    replayed = records.resume(summary.id)
+    assert _positions(replayed) == _positions(final)
+
+
+def referee_moves_until(lines, index):
+    """The turns an uninterrupted referee has accepted after line `index`."""
+    referee = Referee(games.get("sensei").new())
+    session = Session(referee, emit=lambda line: None)
+    for line in lines[: index + 1]:
+        session.handle_line(line)
+    return referee.position.move_stack
