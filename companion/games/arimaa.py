@@ -224,31 +224,49 @@ def _generate_steps(
             q = board[n]
             if q and q & COLOR_BIT != color and q & 7 < puller:
                 append((n, pull_from))
-    rabbit_dests = RABBIT_DESTS[side]
+    backwards = -8 if side == GOLD else 8
     may_push = steps_left >= 2
+    neighbours = NEIGHBOURS
     for sq in range(64):
         p = board[sq]
         if not p:
             continue
         strength = p & 7
+        # One pass over the neighbours: empty squares, friends, stronger enemies.
         if p & COLOR_BIT == color:
-            if _is_frozen(board, sq, p):
-                continue
-            for d in rabbit_dests[sq] if strength == RABBIT else NEIGHBOURS[sq]:
-                if not board[d]:
-                    append((sq, d))
-        elif may_push and strength < ELEPHANT:
-            pushable = False
-            for n in NEIGHBOURS[sq]:
+            friend = threat = False
+            empties = []
+            for n in neighbours[sq]:
                 q = board[n]
-                if q and q & COLOR_BIT == color and q & 7 > strength and not _is_frozen(board, n, q):
-                    pushable = True
-                    break
-            if not pushable:
+                if not q:
+                    empties.append(n)
+                elif q & COLOR_BIT == color:
+                    friend = True
+                elif q & 7 > strength:
+                    threat = True
+            if empties and (friend or not threat):
+                for d in empties:
+                    if strength != RABBIT or d - sq != backwards:
+                        append((sq, d))
+        elif may_push and strength < ELEPHANT:
+            empties = []
+            pushers = []
+            for n in neighbours[sq]:
+                q = board[n]
+                if not q:
+                    empties.append(n)
+                elif q & COLOR_BIT == color and q & 7 > strength:
+                    pushers.append(n)
+            if not empties or not pushers:
                 continue
-            pulled_here = pull is not None and pull_from in NEIGHBOURS[sq] and strength < puller
-            for d in NEIGHBOURS[sq]:
-                if not board[d] and not (pulled_here and d == pull_from):
+            for n in pushers:
+                if not _is_frozen(board, n, board[n]):
+                    break
+            else:
+                continue
+            pulled_here = pull is not None and pull_from in neighbours[sq] and strength < puller
+            for d in empties:
+                if not (pulled_here and d == pull_from):
                     append((sq, d))
     return steps
 
@@ -289,6 +307,7 @@ def _walk_turns(
     finals: set[int] = set()
     color = side << 3
     zob = ZOBRIST
+    trap_next_to = TRAP_NEXT_TO
 
     def visit(h: int, left: int, pending, pull, path) -> None:
         key = h ^ STEPS_LEFT_KEY[left]
@@ -307,8 +326,28 @@ def _walk_turns(
                 raise _FoundTurn
         if left == 0:
             return
-        last = left == 1
-        for o, d in _generate_steps(board, side, left, pending, pull):
+        steps = _generate_steps(board, side, left, pending, pull)
+        if left == 1:
+            # The last step: only the final hash matters; touch the board only near a trap.
+            for o, d in steps:
+                p = board[o]
+                h2 = h ^ zob[p][o] ^ zob[p][d]
+                if trap_next_to[o] >= 0:
+                    board[o] = 0
+                    board[d] = p
+                    t = _capture_after(board, o, p)
+                    if t >= 0:
+                        h2 ^= zob[board[t]][t]
+                    board[d] = 0
+                    board[o] = p
+                if h2 not in finals:
+                    finals.add(h2)
+                    if paths is not None:
+                        paths[h2] = path + ((o, d),)
+                    if forbidden is not None and h2 not in forbidden:
+                        raise _FoundTurn
+            return
+        for o, d in steps:
             p = board[o]
             h2 = h ^ zob[p][o] ^ zob[p][d]
             board[o] = 0
@@ -319,31 +358,19 @@ def _walk_turns(
                 captured = board[t]
                 h2 ^= zob[captured][t]
                 board[t] = 0
-            if last:
-                if h2 not in finals:
-                    finals.add(h2)
-                    if paths is not None:
-                        paths[h2] = path + ((o, d),)
-                    if forbidden is not None and h2 not in forbidden:
-                        board[d] = 0
-                        board[o] = p
-                        if captured:
-                            board[t] = captured
-                        raise _FoundTurn
-            else:
-                strength = p & 7
-                new_pending = new_pull = None
-                if p & COLOR_BIT != color:
-                    if not (pull is not None and d == pull[0] and strength < pull[1]):
-                        new_pending = (o, strength)
-                elif pending is None:
-                    # Remember the puller only when some weaker enemy could follow it.
-                    for n in NEIGHBOURS[o]:
-                        q = board[n]
-                        if q and q & COLOR_BIT != color and q & 7 < strength:
-                            new_pull = (o, strength)
-                            break
-                visit(h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path)
+            strength = p & 7
+            new_pending = new_pull = None
+            if p & COLOR_BIT != color:
+                if not (pull is not None and d == pull[0] and strength < pull[1]):
+                    new_pending = (o, strength)
+            elif pending is None:
+                # Remember the puller only when some weaker enemy could follow it.
+                for n in NEIGHBOURS[o]:
+                    q = board[n]
+                    if q and q & COLOR_BIT != color and q & 7 < strength:
+                        new_pull = (o, strength)
+                        break
+            visit(h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path)
             if captured:
                 board[t] = captured
             board[d] = 0
