@@ -119,3 +119,41 @@ def test_a_stone_placed_while_the_companion_was_down_is_accepted_after_restart(t
     assert [e.kind for e in events] == ["move"]
     assert again.position.move_stack == ["c3", "e3"]
     assert again.instruction.text == "Black: place a stone"
+
+
+def test_arimaa_steps_in_progress_are_picked_up_after_a_restart(tmp_path):
+    from companion.games.arimaa import ArimaaPosition
+
+    path = tmp_path / "games.sqlite3"
+    position = ArimaaPosition.from_board({"d2": "D", "h1": "R", "h8": "r", "g8": "e"})
+    referee = Referee(position, records=Records(path))
+    board = dict(position.cells())
+    play(referee, board)
+    play(referee, board, d2=None, d3="gold")
+    play(referee, board, d3=None, d4="gold")
+    assert referee.position.steps_this_turn  # two steps, not yet a recorded turn
+    game_id = referee.game_id
+    del referee
+    again = Referee.resume(Records(path), game_id)
+    play(again, board)
+    start = again.position.turn_start_position()
+    assert start.move_text(again.position.steps_this_turn) == "Dd2n Dd3n"
+    assert again.instruction.text == "Gold: press DONE, or go on (2 steps left)"
+    again.handle(PlayerInput(DONE))
+    assert [m.text for m in Records(path).game(game_id).moves] == ["Dd2n Dd3n"]
+
+
+def test_aranea_roll_survives_a_restart(tmp_path):
+    from companion.dice import Dice
+    from companion.referee.protocol import ROLL
+
+    path = tmp_path / "games.sqlite3"
+    referee = Referee(
+        games.get("aranea").new({"first": "amber"}), records=Records(path), dice=Dice(seed=1)
+    )
+    referee.handle(PlayerInput(ROLL))
+    assert referee.instruction.text == "Amber rolled 7: place a stone on r1-7"
+    again = Referee.resume(Records(path), referee.game_id, dice=Dice(seed=99))
+    play(again, {})
+    assert again.instruction.text == "Amber rolled 7: place a stone on r1-7"  # not rolled again
+    assert again.handle(PlayerInput(ROLL)) == []

@@ -296,7 +296,8 @@ class Referee:
         outcome = self.position.outcome()
         if outcome is not None:
             self._record("finish", outcome)
-        self.settled = self.board == self.expected()
+        if self.board is not None:  # (a roll typed before the camera's first look: as it was)
+            self.settled = self.board == self.expected()
         return Event("move", {"move": text, "player": player, **data})
 
     def _snapshot(self) -> Any:
