@@ -152,3 +152,18 @@ def test_goal_ends_the_game_with_the_reason():
     outcome = table.referee.position.outcome()
     assert outcome.reason == "goal"
     assert table.instruction.detail == outcome.detail
+
+
+def test_the_previous_games_setup_can_be_chosen(tmp_path):
+    from companion.records import Records
+
+    records = Records(tmp_path / "r.sqlite3")
+    gold = "Da1 Eb1 Cc1 Rd1 Re1 Rf1 Cg1 Hh1 Ra2 Mb2 Rc2 Dd2 Re2 Rf2 Rg2 Hh2"
+    first = games.get("arimaa").new()
+    first.push(first.parse_move(gold))
+    first.push(first.parse_move(STANDARD_SETUP["silver"]))
+    records.new_game(first)  # last week's game, stored with its two setups
+    referee = Referee(games.get("arimaa").new(), records=records)
+    assert referee.instruction.choices == ("standard", "previous")
+    referee.handle(PlayerInput(CHOOSE, "previous"))
+    assert referee.instruction.detail == gold
