@@ -157,3 +157,12 @@ def test_aranea_roll_survives_a_restart(tmp_path):
     play(again, {})
     assert again.instruction.text == "Amber rolled 7: place a stone on r1-7"  # not rolled again
     assert again.handle(PlayerInput(ROLL)) == []
+
+
+def test_a_game_given_in_progress_is_recorded_with_its_moves(tmp_path):
+    position = new_arinama()
+    for move in OPENING:
+        position.push(move)
+    referee = Referee(position, records=Records(tmp_path / "games.sqlite3"))
+    again = Referee.resume(referee.records, referee.game_id)
+    assert again.position.move_stack == OPENING

@@ -104,7 +104,7 @@ class Referee:
             dice = Dice()
         self.dice = dice
         if records is not None and game_id is None:
-            game_id = records.new_game(position.root())
+            game_id = records.new_game(position)  # stored from its root, with its moves
         self.game_id = game_id
         # The board photo for the records after each accepted move (the front end sets it):
         # returns JPEG bytes or an encoder quality -> JPEG bytes (see Records.add_move).
