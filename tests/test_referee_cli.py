@@ -135,3 +135,9 @@ def test_input_words():
     assert parse_input("choose dog").value == "dog"
     with pytest.raises(Exception, match="choose needs the choice"):
         parse_input("choose")
+
+
+def test_text_lines_list_the_choices(tmp_path, capsys, monkeypatch):
+    args = ["--game", "arimaa", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
+    code, out, _ = run(capsys, monkeypatch, args, [])
+    assert out[-1].endswith("- type: choose standard")

@@ -184,5 +184,7 @@ class Session:
             text = f"[{ply}] {instruction.text}"
             if instruction.detail:
                 text += f" ({instruction.detail})"
+            if instruction.choices:
+                text += " - type: " + ", ".join(f"choose {c}" for c in instruction.choices)
             self.emit(text)
         return True
