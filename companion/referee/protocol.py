@@ -63,7 +63,9 @@ class Instruction:
 @dataclass(frozen=True)
 class Event:
     """Something that happened: "move" (accepted, data has "move" text), "roll", "illegal",
-    "undo", "disturbed", "restored", "hands", "game-over", "question", "answer"."""
+    "undo", "disturbed", "restored", "hands", "game-over", "question", "answer"; also "step"
+    (one step of an Arimaa turn in progress, data "step" and "captures"), "action" (one action
+    of a Sensei turn, data "action" and "text") and "unclear" (data "cells")."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
