@@ -89,11 +89,13 @@ def parse_step(position: ArimaaPosition, text: str) -> Step:
     return Step(origin, dest)
 
 
-def parse_turn(position: ArimaaPosition, text: str) -> tuple:
+def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple:
     """One turn (steps with capture tokens, or a setup) from text; a leading label is allowed.
 
     Steps are played on `position` while reading (each piece letter must match the piece that is
-    really there after the steps before it) and taken back before returning.
+    really there after the steps before it) and taken back before returning - unless `play`, when
+    the turn is played for good (`end_turn`; for a setup, `push`). Nothing stays played when the
+    text is unreadable or illegal.
     """
     if not isinstance(text, str):
         raise NotationError(f"a turn is text like 'Ed2n Ed3n', not {text!r}")
@@ -111,6 +113,8 @@ def parse_turn(position: ArimaaPosition, text: str) -> tuple:
                     f"{token!r}: {position.turn.capitalize()} is setting up, write placements like Ra1"
                 )
             placements.append(Placement(match.group(1), SQUARE_INDEX[match.group(2)]))
+        if play:
+            position.push(tuple(placements))
         return tuple(placements)
     if position.steps_this_turn:
         raise IllegalMoveError("a turn is in progress: finish it or take its steps back first")
@@ -135,9 +139,12 @@ def parse_turn(position: ArimaaPosition, text: str) -> tuple:
             steps.append(step)
             expected = [str(c) for c in captures]
         # A capture token not written (some old records) is tolerated: the capture happens anyway.
+        if play:
+            return position.end_turn()
     finally:
-        for _ in steps:
-            position.pop_step()
+        if position.steps_this_turn:
+            for _ in steps:
+                position.pop_step()
     return tuple(steps)
 
 
@@ -258,7 +265,7 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
             outcome = position.outcome()
             if outcome is not None:
                 raise IllegalMoveError(f"the game is already over: {outcome}")
-            position.push(position.parse_move(text))
+            parse_turn(position, text, play=True)
         except UserError as exc:
             error = RecordError(f"turn {label} ({text!r}): {exc}")
             if stop_at_illegal:
