@@ -256,6 +256,28 @@ def test_elimination_and_immobilisation():
     assert (outcome.winner, outcome.reason) == ("silver", "immobilisation")
 
 
+def test_immobilised_when_only_third_repetitions_are_left():
+    # Gold's only piece, a rabbit, runs along a2-b2-c2 (walled in by silver rabbits); Silver's
+    # elephant shuttles h8-h7. After this dance, both boards Gold could make from a2 (rabbit on
+    # b2 or on c2, elephant on h8, Silver to move) have occurred twice: Gold has no legal turn.
+    walls = {"a3": "r", "b3": "r", "c3": "r", "d2": "r", "h8": "e"}
+    pos = ArimaaPosition.from_board({**walls, "c2": "R"}, "gold")
+    dance = [
+        "Rc2w", "eh8s", "Rb2e", "eh7n", "Rc2w", "eh8s", "Rb2w", "eh7n",
+        "Ra2e Rb2e", "eh8s", "Rc2w", "eh7n", "Rb2e", "eh8s", "Rc2w Rb2w", "eh7n",
+    ]
+    for text in dance:
+        assert not pos.is_game_over(), text
+        pos.push(pos.parse_move(text))
+    assert pos.piece_at("a2") == "R" and pos.piece_at("h8") == "e"
+    assert pos.legal_steps() == [] and pos.legal_moves() == [] and pos.count_legal_moves() == 0
+    outcome = pos.outcome()
+    assert (outcome.winner, outcome.reason) == ("silver", "immobilisation")
+    assert "third time" in outcome.detail
+    # The same board without the history is an ordinary position with two turns.
+    assert ArimaaPosition.parse_position(pos.to_aei()).count_legal_moves() == 2
+
+
 # -- setup ------------------------------------------------------------------------------------------------
 def test_setup_phase_then_gold_moves_first():
     pos = ArimaaPosition.new()
@@ -305,3 +327,27 @@ def test_placement_and_step_texts():
     assert str(Placement("R", 0)) == "Ra1"
     assert str(Step(SQUARE_INDEX["d2"], SQUARE_INDEX["d3"])) == "d2n"
     assert str(Capture("r", SQUARE_INDEX["c3"])) == "rc3x"
+
+
+def test_step_error_agrees_with_legal_steps_everywhere():
+    """For every pair of neighbouring squares, in states along random games (mid-push and
+    mid-pull included): step_error is None exactly for the legal steps."""
+    from companion.games.arimaa import NEIGHBOURS
+
+    all_steps = [Step(o, d) for o in range(64) for d in NEIGHBOURS[o]]
+    rng = random.Random(3)
+    pos = ArimaaPosition.new()
+    checked = 0
+    while not pos.is_game_over() and len(pos.move_stack) < 40:
+        if not pos.in_setup:
+            for _ in range(4):
+                legal = set(pos.legal_steps())
+                assert {s for s in all_steps if pos.step_error(s) is None} == legal
+                checked += 1
+                if not legal:
+                    break
+                pos.push_step(rng.choice(sorted(legal)))
+            while pos.steps_this_turn:
+                pos.pop_step()
+        pos.push(pos.random_move(rng))
+    assert checked > 100
