@@ -227,46 +227,50 @@ def _generate_steps(
     backwards = -8 if side == GOLD else 8
     may_push = steps_left >= 2
     neighbours = NEIGHBOURS
-    for sq in range(64):
-        p = board[sq]
+    sq = -1
+    for p in board:
+        sq += 1
         if not p:
             continue
         strength = p & 7
-        # One pass over the neighbours: empty squares, friends, stronger enemies.
         if p & COLOR_BIT == color:
-            friend = threat = False
-            empties = []
-            for n in neighbours[sq]:
+            # Frozen: next to a stronger enemy and to no friend. One pass over the neighbours.
+            near = neighbours[sq]
+            threat = False
+            for n in near:
                 q = board[n]
-                if not q:
-                    empties.append(n)
-                elif q & COLOR_BIT == color:
-                    friend = True
-                elif q & 7 > strength:
-                    threat = True
-            if empties and (friend or not threat):
-                for d in empties:
-                    if strength != RABBIT or d - sq != backwards:
+                if q:
+                    if q & COLOR_BIT == color:
+                        threat = False
+                        break
+                    if q & 7 > strength:
+                        threat = True
+            if threat:
+                continue
+            if strength == RABBIT:
+                for d in near:
+                    if not board[d] and d - sq != backwards:
+                        append((sq, d))
+            else:
+                for d in near:
+                    if not board[d]:
                         append((sq, d))
         elif may_push and strength < ELEPHANT:
-            empties = []
-            pushers = []
-            for n in neighbours[sq]:
-                q = board[n]
-                if not q:
-                    empties.append(n)
-                elif q & COLOR_BIT == color and q & 7 > strength:
-                    pushers.append(n)
-            if not empties or not pushers:
-                continue
-            for n in pushers:
-                if not _is_frozen(board, n, board[n]):
+            near = neighbours[sq]
+            for d in near:
+                if not board[d]:
                     break
             else:
-                continue
-            pulled_here = pull is not None and pull_from in neighbours[sq] and strength < puller
-            for d in empties:
-                if not (pulled_here and d == pull_from):
+                continue  # nowhere to push it
+            for n in near:
+                q = board[n]
+                if q and q & COLOR_BIT == color and q & 7 > strength and not _is_frozen(board, n, q):
+                    break
+            else:
+                continue  # no unfrozen stronger piece next to it
+            pulled_here = pull is not None and pull_from in near and strength < puller
+            for d in near:
+                if not board[d] and not (pulled_here and d == pull_from):
                     append((sq, d))
     return steps
 
