@@ -221,3 +221,11 @@ def test_step_text_errors():
         pos.step_text((SQUARE_INDEX["e4"], SQUARE_INDEX["e5"]))
     with pytest.raises(NotationError, match="leaves the board"):
         pos.parse_step("Ra1w")
+
+
+def test_a_parsed_turn_keeps_its_text_after_it_is_played():
+    pos = ArimaaPosition.from_board({"d5": "E", "d6": "c", "h1": "R", "a8": "r"})
+    move = pos.parse_move("cd6w Ed5n")  # the capture token left out
+    pos.push(move)
+    assert pos.move_text(move) == "cd6w cc6x Ed5n"
+    assert pos.move_text(pos.pop()) == "cd6w cc6x Ed5n"

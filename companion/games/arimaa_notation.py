@@ -54,6 +54,7 @@ from companion.games.arimaa import (
     ArimaaPosition,
     Placement,
     Step,
+    Turn,
     _piece_code,
     _side_index,
     board_hash,
@@ -91,6 +92,8 @@ def parse_step(position: ArimaaPosition, text: str) -> Step:
 
 def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple:
     """One turn (steps with capture tokens, or a setup) from text; a leading label is allowed.
+    A turn of steps comes back as a `Turn` that carries its text (capture tokens filled in), so
+    `move_text` still knows it after the turn has been pushed.
 
     Steps are played on `position` while reading (each piece letter must match the piece that is
     really there after the steps before it) and taken back before returning - unless `play`, when
@@ -119,6 +122,7 @@ def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple
     if position.steps_this_turn:
         raise IllegalMoveError("a turn is in progress: finish it or take its steps back first")
     steps: list[Step] = []
+    canonical: list[str] = []  # the turn's text as this module writes it
     expected: list[str] = []  # capture tokens the steps really caused, not yet matched
     try:
         for token in tokens:
@@ -138,6 +142,8 @@ def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple
             captures = position.push_step(step)
             steps.append(step)
             expected = [str(c) for c in captures]
+            canonical.append(token)
+            canonical.extend(expected)
         # A capture token not written (some old records) is tolerated: the capture happens anyway.
         if play:
             return position.end_turn()
@@ -145,7 +151,7 @@ def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple
         if position.steps_this_turn:
             for _ in steps:
                 position.pop_step()
-    return tuple(steps)
+    return Turn(steps, " ".join(canonical))
 
 
 def turn_text(position: ArimaaPosition, move: Any) -> str:
