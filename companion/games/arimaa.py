@@ -29,7 +29,15 @@ Step-level API (for the referee and for move inference; kept stable)
     - ``can_end_turn() -> bool`` and ``end_turn_error() -> str | None`` (why not).
     - ``end_turn()``: close the turn; it joins `move_stack` like a `push`ed move.
     - ``piece_at(square) -> str | None``: the letter on a square (index or name), or None.
-    - ``step_text(step)``, ``parse_step(text)``; ``turn_start_position()``.
+    - ``step_text(step)``, ``parse_step(text)``; ``turn_start_position()``; ``turn_label`` ("2g").
+    - ``setup_error(placements) -> str | None`` for a setup turn.
+
+    `companion.games.arimaa_infer` also reads ``_board`` (64 piece codes), ``_side`` (0 Gold,
+    1 Silver), ``_hash``, ``_pending``/``_pull`` (the (square, strength) pairs behind
+    `pending_push` and pulls) and calls ``_apply_step`` and ``_generate_steps``: keep them stable.
+
+    A played turn in `move_stack` (and a parsed one) is a `Turn`, a tuple of steps that carries
+    its arimaa.com text, since the text depends on the position the turn was played in.
 
 Counting turns
     ``count_legal_moves()`` is the number of distinct legal turns: distinct resulting positions,
