@@ -41,6 +41,21 @@ def test_opening_position_has_the_published_number_of_turns():
     pos = ArimaaPosition.parse_position("g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]")
     assert pos.count_legal_moves() == 3353
     assert len(pos.legal_steps()) == 8  # only the second rank can move, one square north each
+    # legal_moves gives the shortest steps to each board: the 8 one-step turns are one step long.
+    moves = pos.legal_moves()
+    assert len(moves) == 3353
+    assert sorted(m for m in moves if len(m) == 1) == [(s,) for s in pos.legal_steps()]
+    one, two = set(), set()
+    for first in pos.legal_steps():
+        pos.push_step(first)
+        one.add(pos.to_aei())
+        for second in pos.legal_steps():
+            pos.push_step(second)
+            two.add(pos.to_aei())
+            pos.pop_step()
+        pos.pop_step()
+    two -= one | {pos.to_aei()}
+    assert sum(len(m) == 2 for m in moves) == len(two)
 
 
 def test_frozen_piece_is_explained():

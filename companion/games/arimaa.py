@@ -311,8 +311,9 @@ def _walk_turns(
     paths: dict[int, tuple[tuple[int, int], ...]] | None,
     forbidden: set[int] | None = None,
 ) -> set[int] | dict[int, tuple[tuple[int, int], ...]]:
-    """All final board hashes reachable by finishing the turn (`paths`: also one step sequence
-    to each). Includes the current board itself when the turn may stop here. `board` is
+    """All final board hashes reachable by finishing the turn (`paths`: also a shortest step
+    sequence to each - every path into a walk state has the same length, 4 - steps left, so the
+    transposition set never hides a shorter one). Includes the current board itself when the turn may stop here. `board` is
     modified during the walk and restored. With `forbidden`, stop (raising _FoundTurn) at the
     first final board not in it."""
     seen: set[int] = set()
@@ -330,12 +331,15 @@ def _walk_turns(
         if key in seen:
             return
         seen.add(key)
-        if pending is None and h not in finals:
-            finals.add(h)
-            if paths is not None:
-                paths[h] = path
-            if forbidden is not None and h not in forbidden:
-                raise _FoundTurn
+        if pending is None:
+            if h not in finals:
+                finals.add(h)
+                if paths is not None:
+                    paths[h] = path
+                if forbidden is not None and h not in forbidden:
+                    raise _FoundTurn
+            elif paths is not None and len(path) < len(paths[h]):
+                paths[h] = path  # keep the shortest way to each final board
         if left == 0:
             return
         steps = _generate_steps(board, side, left, pending, pull)
@@ -358,6 +362,8 @@ def _walk_turns(
                         paths[h2] = path + ((o, d),)
                     if forbidden is not None and h2 not in forbidden:
                         raise _FoundTurn
+                elif paths is not None and len(path) + 1 < len(paths[h2]):
+                    paths[h2] = path + ((o, d),)
             return
         for o, d in steps:
             p = board[o]
