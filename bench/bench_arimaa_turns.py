@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_arimaa_turns.py            # ~20 positions, about a minute
     .venv/bin/python bench/bench_arimaa_turns.py --quick    # 6 positions
     .venv/bin/python bench/bench_arimaa_turns.py --hardest  # also the 88,040 / 68,891 positions
+    .venv/bin/python bench/bench_arimaa_turns.py --repeat 3 # best of 3 per engine and position
 
 Both engines list every distinct turn of each position (ours: `count_legal_moves`, which walks
 the same turns `legal_moves` lists; aei: `Position.get_moves`). Turns per second are summed over
@@ -65,6 +66,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="only 6 positions")
     parser.add_argument("--hardest", action="store_true", help="add the two 70-90k turn positions")
+    parser.add_argument(
+        "--repeat", type=int, default=1, metavar="N",
+        help="time each engine N times per position, alternating, and keep the fastest (less noise)",
+    )
     args = parser.parse_args()
 
     ours_time = aei_time = 0.0
@@ -75,13 +80,15 @@ def main() -> int:
         side, short = text.split(" ", 1)
         apos = aei.parse_short_pos(0 if side == "g" else 1, 4, short)
 
-        start = time.perf_counter()
-        count = pos.count_legal_moves()
-        ours = time.perf_counter() - start
+        ours = theirs_s = float("inf")
+        for _ in range(max(1, args.repeat)):
+            start = time.perf_counter()
+            count = pos.count_legal_moves()
+            ours = min(ours, time.perf_counter() - start)
 
-        start = time.perf_counter()
-        theirs = len(apos.get_moves())
-        theirs_s = time.perf_counter() - start
+            start = time.perf_counter()
+            theirs = len(apos.get_moves())
+            theirs_s = min(theirs_s, time.perf_counter() - start)
 
         if count != theirs:
             print(f"bench: {name}: {count} turns here, {theirs} in aei", file=sys.stderr)
