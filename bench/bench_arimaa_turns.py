@@ -67,7 +67,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="only 6 positions")
     parser.add_argument("--hardest", action="store_true", help="add the two 70-90k turn positions")
     parser.add_argument(
-        "--repeat", type=int, default=1, metavar="N",
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
         help="time each engine N times per position, alternating, and keep the fastest (less noise)",
     )
     args = parser.parse_args()

@@ -87,7 +87,11 @@ def walk_turn(pos: ArimaaPosition, turn, rng: random.Random | None = None) -> No
     played = 0
     while True:
         if turn is None:
-            if not theirs or played == 4 or (played and rng.random() < 0.2 and pos.pending_push is None):
+            if (
+                not theirs
+                or played == 4
+                or (played and rng.random() < 0.2 and pos.pending_push is None)
+            ):
                 break
             step = Step(*rng.choice(theirs)[0])
         else:
@@ -100,7 +104,9 @@ def walk_turn(pos: ArimaaPosition, turn, rng: random.Random | None = None) -> No
         assert pos.board_codes() == aei_codes(apos)
         if played < 4:
             theirs = apos.get_steps()
-            assert {tuple(s) for s in pos.legal_steps()} == {s for s, _ in theirs}, pos.steps_this_turn
+            assert {tuple(s) for s in pos.legal_steps()} == {s for s, _ in theirs}, (
+                pos.steps_this_turn
+            )
             Counter.states += 1
     for _ in range(played):
         pos.pop_step()

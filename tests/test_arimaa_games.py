@@ -17,8 +17,14 @@ def _data_dir() -> Path:
 
 
 DATA = _data_dir()
-GAMES = [json.loads(line) for line in (DATA / "games.jsonl").read_text().splitlines() if line.strip()]
-POSITIONS = [json.loads(line) for line in (DATA / "test_positions.jsonl").read_text().splitlines() if line.strip()]
+GAMES = [
+    json.loads(line) for line in (DATA / "games.jsonl").read_text().splitlines() if line.strip()
+]
+POSITIONS = [
+    json.loads(line)
+    for line in (DATA / "test_positions.jsonl").read_text().splitlines()
+    if line.strip()
+]
 REASON_CODES = {"goal": "g", "elimination": "e", "immobilisation": "m"}
 
 
@@ -41,7 +47,10 @@ def test_unflagged_game_replays_with_the_recorded_result(record):
     # it agrees with ours.
     result = record["result"]
     if result.get("termination") in ("g", "e", "m") and outcome is not None:
-        assert (outcome.winner[0], REASON_CODES[outcome.reason]) == (result["winner"], result["termination"])
+        assert (outcome.winner[0], REASON_CODES[outcome.reason]) == (
+            result["winner"],
+            result["termination"],
+        )
 
 
 @pytest.mark.parametrize("record", [g for g in GAMES if "flag" in g], ids=lambda g: g["id"])
@@ -57,7 +66,9 @@ def test_flagged_game_is_rejected_at_the_flagged_turn(record):
 
 def test_flag_reasons_are_explained():
     messages = {
-        g["id"]: str(game_from_move_list(g, stop_at_illegal=True).replay_error) for g in GAMES if "flag" in g
+        g["id"]: str(game_from_move_list(g, stop_at_illegal=True).replay_error)
+        for g in GAMES
+        if "flag" in g
     }
     assert "frozen" in messages["arimaa.com:55"]
     assert "game is already over" in messages["arimaa.com:46"]
@@ -78,7 +89,9 @@ def test_published_turn_counts(entry):
     assert _position(entry).count_legal_moves() == entry["expected"]["unique_moves"]
 
 
-@pytest.mark.parametrize("entry", [p for p in POSITIONS if "is_end_state" in p["expected"]], ids=lambda p: p["id"])
+@pytest.mark.parametrize(
+    "entry", [p for p in POSITIONS if "is_end_state" in p["expected"]], ids=lambda p: p["id"]
+)
 def test_published_end_states(entry):
     pos = _position(entry)
     outcome = pos.outcome()
@@ -87,7 +100,9 @@ def test_published_end_states(entry):
     assert outcome.winner == ("gold" if expected == 1 else "silver")
 
 
-GOAL_CASES = [p for p in POSITIONS if "goal_this_turn" in p["expected"] and p["aei"]["unique_moves"] < 2500]
+GOAL_CASES = [
+    p for p in POSITIONS if "goal_this_turn" in p["expected"] and p["aei"]["unique_moves"] < 2500
+]
 
 
 @pytest.mark.parametrize("entry", GOAL_CASES, ids=lambda p: p["id"])

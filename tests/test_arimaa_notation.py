@@ -41,7 +41,10 @@ def random_game(seed: int, turns: int) -> ArimaaPosition:
 def test_turn_text_round_trips_with_capture_tokens():
     pos = ArimaaPosition.from_board({"d5": "E", "d6": "c", "h1": "R", "a8": "r"})
     move = pos.parse_move("cd6w cc6x Ed5n")
-    assert move == (Step(SQUARE_INDEX["d6"], SQUARE_INDEX["c6"]), Step(SQUARE_INDEX["d5"], SQUARE_INDEX["d6"]))
+    assert move == (
+        Step(SQUARE_INDEX["d6"], SQUARE_INDEX["c6"]),
+        Step(SQUARE_INDEX["d5"], SQUARE_INDEX["d6"]),
+    )
     assert pos.move_text(move) == "cd6w cc6x Ed5n"
     # Capture tokens may be left out (some old records), but a false one is an error.
     assert pos.parse_move("cd6w Ed5n") == move
@@ -120,7 +123,12 @@ def test_takeback_resign_stray_break_and_log_lines():
     assert pos.recorded_result == ("gold", "r")
     assert any("ignored" in note for note in pos.replay_notes)
     assert any("joined to turn 2w" in note for note in pos.replay_notes)
-    assert (pos.piece_at("f5"), pos.piece_at("d3"), pos.piece_at("d5"), pos.piece_at("b7")) == ("E", "M", "e", "h")
+    assert (pos.piece_at("f5"), pos.piece_at("d3"), pos.piece_at("d5"), pos.piece_at("b7")) == (
+        "E",
+        "M",
+        "e",
+        "h",
+    )
 
 
 def test_plain_list_of_turns_and_old_labels():
@@ -164,7 +172,12 @@ def test_game_from_a_set_position_cannot_be_a_move_list():
 # -- positions ----------------------------------------------------------------------------------------
 def test_position_forms_round_trip():
     pos = random_game(2, 16)
-    for text in (pos.to_aei(), pos.diagram(), json.dumps(pos.to_json()), "setposition " + pos.to_aei()):
+    for text in (
+        pos.to_aei(),
+        pos.diagram(),
+        json.dumps(pos.to_json()),
+        "setposition " + pos.to_aei(),
+    ):
         again = parse_position(text)
         assert again.to_aei() == pos.to_aei()
         assert again.turn == pos.turn

@@ -38,7 +38,9 @@ def steps(*names: str) -> set[Step]:
 
 # -- single steps ----------------------------------------------------------------------------------
 def test_opening_position_has_the_published_number_of_turns():
-    pos = ArimaaPosition.parse_position("g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]")
+    pos = ArimaaPosition.parse_position(
+        "g [rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]"
+    )
     assert pos.count_legal_moves() == 3353
     assert len(pos.legal_steps()) == 8  # only the second rank can move, one square north each
     # legal_moves gives the shortest steps to each board: the 8 one-step turns are one step long.
@@ -60,7 +62,10 @@ def test_opening_position_has_the_published_number_of_turns():
 
 def test_frozen_piece_is_explained():
     pos = at("Dd4 md5")
-    assert pos.step_error(step(pos, "Dd4w")) == "the gold dog on d4 is frozen by the silver camel on d5"
+    assert (
+        pos.step_error(step(pos, "Dd4w"))
+        == "the gold dog on d4 is frozen by the silver camel on d5"
+    )
     assert not any(s.origin == SQUARE_INDEX["d4"] for s in pos.legal_steps())
     # A friendly neighbour unfreezes it.
     pos = at("Dd4 md5 Rc4")
@@ -134,7 +139,10 @@ def test_push_needs_two_steps_left_and_an_unfrozen_stronger_piece():
     pos = at("Ed4 cd5 Rb2")
     for text in ("Rb2n", "Rb3n", "Rb4n"):
         pos.push_step(step(pos, text))
-    assert pos.step_error(step(pos, "cd5n")) == "a push takes two steps and this turn has only one step left"
+    assert (
+        pos.step_error(step(pos, "cd5n"))
+        == "a push takes two steps and this turn has only one step left"
+    )
     weak = at("Cd4 dd5")
     assert "moves only when a stronger gold piece" in weak.step_error(step(weak, "dd5n"))
     frozen = at("Dd4 cd5 ee4")  # the dog is frozen by the elephant: it cannot push
@@ -202,7 +210,9 @@ def test_third_repetition_is_forbidden_and_not_counted():
     pos.push_step(step(pos, "ee6s"))
     assert pos.end_turn_error() == "this turn would create the same position for the third time"
     pos.pop_step()
-    assert Step(SQUARE_INDEX["e6"], SQUARE_INDEX["e5"]) not in [m[0] for m in pos.legal_moves() if len(m) == 1]
+    assert Step(SQUARE_INDEX["e6"], SQUARE_INDEX["e5"]) not in [
+        m[0] for m in pos.legal_moves() if len(m) == 1
+    ]
     fresh = ArimaaPosition.from_board(_board_of(pos), "silver")  # the same board, no history
     assert before == fresh.count_legal_moves() - 1
 
@@ -278,8 +288,22 @@ def test_immobilised_when_only_third_repetitions_are_left():
     walls = {"a3": "r", "b3": "r", "c3": "r", "d2": "r", "h8": "e"}
     pos = ArimaaPosition.from_board({**walls, "c2": "R"}, "gold")
     dance = [
-        "Rc2w", "eh8s", "Rb2e", "eh7n", "Rc2w", "eh8s", "Rb2w", "eh7n",
-        "Ra2e Rb2e", "eh8s", "Rc2w", "eh7n", "Rb2e", "eh8s", "Rc2w Rb2w", "eh7n",
+        "Rc2w",
+        "eh8s",
+        "Rb2e",
+        "eh7n",
+        "Rc2w",
+        "eh8s",
+        "Rb2w",
+        "eh7n",
+        "Ra2e Rb2e",
+        "eh8s",
+        "Rc2w",
+        "eh7n",
+        "Rb2e",
+        "eh8s",
+        "Rc2w Rb2w",
+        "eh7n",
     ]
     for text in dance:
         assert not pos.is_game_over(), text

@@ -128,7 +128,7 @@ def square_index(square: int | str) -> int:
 
 
 def piece_description(piece: int) -> str:
-    """"the gold dog" for a piece code."""
+    """ "the gold dog" for a piece code."""
     return f"the {SIDE_NAMES[piece >> 3]} {PIECE_NAMES[piece & 7]}"
 
 
@@ -210,7 +210,10 @@ def _is_frozen(board: list[int], sq: int, piece: int) -> bool:
 
 
 def _generate_steps(
-    board: list[int], side: int, steps_left: int, pending: tuple[int, int] | None,
+    board: list[int],
+    side: int,
+    steps_left: int,
+    pending: tuple[int, int] | None,
     pull: tuple[int, int] | None,
 ) -> list[tuple[int, int]]:
     """Every legal (origin, dest) now. `pending` = (square, strength) of an unfinished push;
@@ -272,7 +275,12 @@ def _generate_steps(
                 continue  # nowhere to push it
             for n in near:
                 q = board[n]
-                if q and q & COLOR_BIT == color and q & 7 > strength and not _is_frozen(board, n, q):
+                if (
+                    q
+                    and q & COLOR_BIT == color
+                    and q & 7 > strength
+                    and not _is_frozen(board, n, q)
+                ):
                     break
             else:
                 continue  # no unfrozen stronger piece next to it
@@ -306,8 +314,12 @@ class _FoundTurn(Exception):
 
 
 def _walk_turns(
-    board: list[int], side: int, h: int, steps_left: int,
-    pending: tuple[int, int] | None, pull: tuple[int, int] | None,
+    board: list[int],
+    side: int,
+    h: int,
+    steps_left: int,
+    pending: tuple[int, int] | None,
+    pull: tuple[int, int] | None,
     paths: dict[int, tuple[tuple[int, int], ...]] | None,
     forbidden: set[int] | None = None,
 ) -> set[int] | dict[int, tuple[tuple[int, int], ...]]:
@@ -388,7 +400,9 @@ def _walk_turns(
                     if q and q & COLOR_BIT != color and q & 7 < strength:
                         new_pull = (o, strength)
                         break
-            visit(h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path)
+            visit(
+                h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path
+            )
             if captured:
                 board[t] = captured
             board[d] = 0
@@ -541,7 +555,9 @@ class ArimaaPosition(Position):
             return []
         return sorted(
             Step(o, d)
-            for o, d in _generate_steps(self._board, self._side, self.steps_left, self._pending, self._pull)
+            for o, d in _generate_steps(
+                self._board, self._side, self.steps_left, self._pending, self._pull
+            )
         )
 
     def step_error(self, step: Step | tuple[int, int]) -> str | None:
@@ -577,7 +593,11 @@ class ArimaaPosition(Position):
         if p & COLOR_BIT == me:
             if _is_frozen(board, origin, p):
                 freezer = max(
-                    (board[n] for n in NEIGHBOURS[origin] if board[n] and board[n] & COLOR_BIT != me),
+                    (
+                        board[n]
+                        for n in NEIGHBOURS[origin]
+                        if board[n] and board[n] & COLOR_BIT != me
+                    ),
                     key=lambda q: q & 7,
                 )
                 where = next(n for n in NEIGHBOURS[origin] if board[n] == freezer)
@@ -594,7 +614,8 @@ class ArimaaPosition(Position):
         if strength == ELEPHANT:
             return f"{piece_description(p)} on {o_name} cannot be pushed or pulled: nothing is stronger"
         pushers = [
-            n for n in NEIGHBOURS[origin]
+            n
+            for n in NEIGHBOURS[origin]
             if board[n] and board[n] & COLOR_BIT == me and board[n] & 7 > strength
         ]
         if not pushers:
@@ -752,7 +773,9 @@ class ArimaaPosition(Position):
     def _final_hashes(self, paths: dict | None = None) -> Any:
         """Hashes of the boards the turn in progress can end on (legally)."""
         board = self._board
-        result = _walk_turns(board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths)
+        result = _walk_turns(
+            board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths
+        )
         start = self._start_hash
         result = result if paths is None else paths
         if start in result:  # a turn must change the position
@@ -775,7 +798,16 @@ class ArimaaPosition(Position):
         forbidden = self._repeated_boards() | {self._start_hash}
         board = list(self._board)
         try:
-            _walk_turns(board, self._side, self._hash, self.steps_left, self._pending, self._pull, None, forbidden)
+            _walk_turns(
+                board,
+                self._side,
+                self._hash,
+                self.steps_left,
+                self._pending,
+                self._pull,
+                None,
+                forbidden,
+            )
         except _FoundTurn:
             return True
         return False
@@ -904,7 +936,11 @@ class ArimaaPosition(Position):
             probe = self.turn_start_position() if self._steps else self
             if not probe._has_allowed_turn():
                 b, a = SIDE_NAMES[self._side], SIDE_NAMES[self._side ^ 1]
-                result = Outcome(a, "immobilisation", f"every turn left to {b.capitalize()} repeats a position a third time")
+                result = Outcome(
+                    a,
+                    "immobilisation",
+                    f"every turn left to {b.capitalize()} repeats a position a third time",
+                )
         self._outcome_cache = (cache_key, result)
         return result
 
@@ -928,7 +964,9 @@ class ArimaaPosition(Position):
         if not p:
             raise NotationError(f"there is no piece on {SQUARE_NAMES[step.origin]}")
         if step.dest - step.origin not in DIRECTION_OF or step.dest not in NEIGHBOURS[step.origin]:
-            raise NotationError(f"{SQUARE_NAMES[step.origin]} to {SQUARE_NAMES[step.dest]} is not one step")
+            raise NotationError(
+                f"{SQUARE_NAMES[step.origin]} to {SQUARE_NAMES[step.dest]} is not one step"
+            )
         return f"{PIECE_LETTERS[p]}{step}"
 
     def parse_step(self, text: str) -> Step:
@@ -1017,7 +1055,12 @@ def random_setup(side: int, rng: Any) -> tuple[Placement, ...]:
     letters = [PIECE_LETTERS[s | (side << 3)] for s, n in SETUP_PIECES.items() for _ in range(n)]
     rng.shuffle(letters)
     squares = range(0, 16) if side == GOLD else range(48, 64)
-    return tuple(sorted((Placement(letter, sq) for letter, sq in zip(letters, squares, strict=True)), key=lambda p: p.square))
+    return tuple(
+        sorted(
+            (Placement(letter, sq) for letter, sq in zip(letters, squares, strict=True)),
+            key=lambda p: p.square,
+        )
+    )
 
 
 def _can_step(board: list[int], side: int) -> bool:
@@ -1041,22 +1084,34 @@ def _end_checks(board: list[int], side: int) -> Outcome | None:
     silver_goal = any(board[sq] == RABBIT | COLOR_BIT for sq in range(8))
     goal = (gold_goal, silver_goal)
     if goal[a]:
-        return Outcome(SIDE_NAMES[a], "goal", f"{SIDE_NAMES[a].capitalize()}'s rabbit reached the goal")
+        return Outcome(
+            SIDE_NAMES[a], "goal", f"{SIDE_NAMES[a].capitalize()}'s rabbit reached the goal"
+        )
     if goal[side]:
-        return Outcome(SIDE_NAMES[side], "goal", f"{SIDE_NAMES[side].capitalize()}'s rabbit reached the goal")
+        return Outcome(
+            SIDE_NAMES[side], "goal", f"{SIDE_NAMES[side].capitalize()}'s rabbit reached the goal"
+        )
     rabbits = (RABBIT in board, RABBIT | COLOR_BIT in board)
     if not rabbits[side]:
-        return Outcome(SIDE_NAMES[a], "elimination", f"{SIDE_NAMES[side].capitalize()} has no rabbits left")
+        return Outcome(
+            SIDE_NAMES[a], "elimination", f"{SIDE_NAMES[side].capitalize()} has no rabbits left"
+        )
     if not rabbits[a]:
-        return Outcome(SIDE_NAMES[side], "elimination", f"{SIDE_NAMES[a].capitalize()} has no rabbits left")
+        return Outcome(
+            SIDE_NAMES[side], "elimination", f"{SIDE_NAMES[a].capitalize()} has no rabbits left"
+        )
     if not _can_step(board, side):
-        return Outcome(SIDE_NAMES[a], "immobilisation", f"{SIDE_NAMES[side].capitalize()} cannot move")
+        return Outcome(
+            SIDE_NAMES[a], "immobilisation", f"{SIDE_NAMES[side].capitalize()} cannot move"
+        )
     return None
 
 
 def _piece_code(letter: str) -> int:
     if not isinstance(letter, str) or len(letter) != 1 or letter not in "RCDHMErcdhme":
-        raise NotationError(f"unknown piece {letter!r}: pieces are RCDHME (gold) and rcdhme (silver)")
+        raise NotationError(
+            f"unknown piece {letter!r}: pieces are RCDHME (gold) and rcdhme (silver)"
+        )
     return PIECE_LETTERS.index(letter)
 
 

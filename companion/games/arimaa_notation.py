@@ -127,13 +127,19 @@ def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple
     try:
         for token in tokens:
             if PLACEMENT_RE.match(token):
-                raise NotationError(f"{token!r}: the setup is over, a turn is made of steps like Ed2n")
+                raise NotationError(
+                    f"{token!r}: the setup is over, a turn is made of steps like Ed2n"
+                )
             match = STEP_RE.match(token)
             if not match:
-                raise NotationError(f"{token!r} is not a step: write piece, square, direction, e.g. Ed2n")
+                raise NotationError(
+                    f"{token!r} is not a step: write piece, square, direction, e.g. Ed2n"
+                )
             if match.group(3) == "x":
                 if token not in expected:
-                    raise IllegalMoveError(f"{token}: no piece is captured there by the step before it")
+                    raise IllegalMoveError(
+                        f"{token}: no piece is captured there by the step before it"
+                    )
                 expected.remove(token)
                 continue
             step = parse_step(position, token)
@@ -177,7 +183,9 @@ def turn_text(position: ArimaaPosition, move: Any) -> str:
 
 
 # -- move lists -----------------------------------------------------------------------------------
-def _split_move_list(text: str) -> tuple[list[tuple[str | None, str]], tuple[str, str] | None, list[str]]:
+def _split_move_list(
+    text: str,
+) -> tuple[list[tuple[str | None, str]], tuple[str, str] | None, list[str]]:
     """Lines of a move list -> ([(label, turn text)], resignation (label, side) or None, notes)."""
     turns: list[tuple[str | None, str]] = []
     notes: list[str] = []
@@ -206,7 +214,9 @@ def _split_move_list(text: str) -> tuple[list[tuple[str | None, str]], tuple[str
             continue
         bad = [t for t in body if not MOVE_TOKEN_RE.match(t)]
         if bad:
-            raise RecordError(f"line {number} ({line!r}): {bad[0]!r} is not a step like Ed2n or a placement like Ra1")
+            raise RecordError(
+                f"line {number} ({line!r}): {bad[0]!r} is not a step like Ed2n or a placement like Ra1"
+            )
         if label is None and labelled and turns:
             prev_label, prev_text = turns[-1]
             turns[-1] = (prev_label, f"{prev_text} {' '.join(body)}")
@@ -290,7 +300,9 @@ def _check_label(label: str, position: ArimaaPosition) -> None:
         raise RecordError(f"{label!r} is not a turn label like 2g or 2w")
     side = _side_index(match.group(2))
     if side != position._side:
-        raise IllegalMoveError(f"it is {position.turn.capitalize()}'s turn, the label says {SIDE_NAMES[side]}")
+        raise IllegalMoveError(
+            f"it is {position.turn.capitalize()}'s turn, the label says {SIDE_NAMES[side]}"
+        )
 
 
 def game_to_move_list(position: ArimaaPosition) -> str:
@@ -314,7 +326,9 @@ AEI_RE = re.compile(r"^(?:setposition\s+)?([gswb])\s*\[(.{64})\]\s*$", re.DOTALL
 def parse_position(text: str) -> ArimaaPosition:
     """A position from JSON, the AEI string or the arimaa.com board diagram."""
     if not isinstance(text, str) or not text.strip():
-        raise RecordError("an empty Arimaa position: give JSON, an AEI string like 'g [...]' or a board diagram")
+        raise RecordError(
+            "an empty Arimaa position: give JSON, an AEI string like 'g [...]' or a board diagram"
+        )
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -329,7 +343,9 @@ def parse_position(text: str) -> ArimaaPosition:
         match = AEI_RE.match(stripped)
     if match:
         side, squares = match.groups()
-        return _position_from_rows([squares[i * 8:(i + 1) * 8] for i in range(8)], side, "play", [])
+        return _position_from_rows(
+            [squares[i * 8 : (i + 1) * 8] for i in range(8)], side, "play", []
+        )
     if "|" in text:
         return _parse_diagram(text)
     raise RecordError(
@@ -345,7 +361,12 @@ def _parse_diagram(text: str) -> ArimaaPosition:
     rows: dict[int, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or line.startswith("+") or set(line) <= set("abcdefgh ") or line.startswith("steps this turn"):
+        if (
+            not line
+            or line.startswith("+")
+            or set(line) <= set("abcdefgh ")
+            or line.startswith("steps this turn")
+        ):
             continue
         tokens = line.split()
         if LABEL_RE.match(tokens[0]) and "|" not in line:
@@ -418,7 +439,9 @@ def _position_from_rows(
 
 def _rows(board: list[int]) -> list[str]:
     return [
-        "".join(PIECE_LETTERS[board[rank * 8 + f]] if board[rank * 8 + f] else "." for f in range(8))
+        "".join(
+            PIECE_LETTERS[board[rank * 8 + f]] if board[rank * 8 + f] else "." for f in range(8)
+        )
         for rank in range(7, -1, -1)
     ]
 
