@@ -120,12 +120,22 @@ def test_a_capture_must_be_taken_off_the_trap():
 
 
 def test_an_unfinished_push_cannot_end_the_turn():
-    table = Table(position({"c4": "E", "c5": "c", "d6": "d"}))
+    table = Table(position({"a4": "E", "c5": "c", "d6": "d"}))
+    table.step("a4", "b4")
+    table.step("b4", "c4")
     table.show(c5=None, c6="silver")  # the cat pushed, the elephant not yet in
     assert table.instruction.text == "Gold: finish the push"
-    assert table.press(DONE) == []
-    table.show(c4=None, c5="gold")
-    assert table.press(DONE)[0].data["move"] == "cc5n Ec4n"
+    assert table.press(DONE) == []  # no other way to these colours in the steps left
+    events = table.show(c4=None, c5="gold")  # the fourth step ends the turn by itself
+    assert events[-1].data["move"] == "Ea4e Eb4e cc5n Ec4n"
+
+
+def test_done_on_a_half_push_takes_an_equal_complete_turn():
+    """The fewest steps said "half a push"; a longer turn gives the same board and ends."""
+    table = Table(position({"c4": "E", "c5": "c", "d6": "d"}))
+    table.show(c5=None, c6="silver")
+    assert table.instruction.text == "Gold: finish the push"
+    assert table.press(DONE)[0].data["move"] == "cc5n Ec4n Ec5s"
 
 
 def test_two_pieces_that_could_be_where_are_asked_about():
@@ -167,3 +177,16 @@ def test_the_previous_games_setup_can_be_chosen(tmp_path):
     assert referee.instruction.choices == ("standard", "previous")
     referee.handle(PlayerInput(CHOOSE, "previous"))
     assert referee.instruction.detail == gold
+
+
+def test_a_turn_the_camera_cannot_see_can_be_typed():
+    # The dog and the cat change places while nobody looks: the colours are as before.
+    table = Table(position({"a1": "D", "b1": "C"}))
+    table.show()
+    assert table.referee.position.steps_this_turn == ()  # looks like nothing happened
+    with pytest.raises(UserError, match="does not show"):
+        table.press(CHOOSE, "Da1n")
+    events = table.press(CHOOSE, "Da1n Cb1w Da2e Db2s")
+    assert events[-1].kind == "move" and events[-1].data["move"] == "Da1n Cb1w Da2e Db2s"
+    assert table.referee.position.piece_at("a1") == "C"
+    assert table.instruction.text == "Silver: move up to four steps, then press DONE"

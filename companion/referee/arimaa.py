@@ -53,7 +53,8 @@ STANDARD_SETUP = {
     "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
     "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
 }
-SEARCH_BUDGET = 6000  # steps tried per observation before giving up (an illegal board)
+SEARCH_BUDGET = 40000  # steps tried per observation before giving up (an illegal board)
+MAX_SEARCH_STEPS = 4
 LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
 NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
 
@@ -66,6 +67,7 @@ class Explanation:
     steps: tuple[Step, ...]
     typed: tuple[tuple[str, str], ...]  # (square, letter) of every piece after the steps
     uncleared: tuple[Capture, ...]
+    pending_push: bool = False  # half a push: the pushing piece has yet to step in
 
 
 class ArimaaReferee(Referee):
@@ -156,7 +158,7 @@ class ArimaaReferee(Referee):
         return event
 
     # -- explaining a board -----------------------------------------------------------------------------
-    def explain(self, board: dict[str, str]) -> list[Explanation]:
+    def explain(self, board: dict[str, str], *, complete: bool = False) -> list[Explanation]:
         """The simplest ways the board seen came about this turn: legal step sequences whose
         board, seen in colours, is the board seen (captured pieces may still stand on their
         traps). One per typed board, all with the fewest steps - a longer way to the same
@@ -165,7 +167,10 @@ class ArimaaReferee(Referee):
         The steps already accepted this turn are kept when they can be: the search starts
         after all of them, then after fewer (a step taken back), down to the turn start; and
         it deepens one step at a time. So the usual case - one more step, or a push (two steps
-        done as one movement) since the last look - is a search one or two steps deep."""
+        done as one movement) since the last look - is a search one or two steps deep.
+
+        `complete`: only explanations that leave no push half done (asked when DONE finds the
+        turn stuck on one: the players may have made a longer turn with the same colours)."""
         current = self.position.steps_this_turn
         budget = [SEARCH_BUDGET]
         for kept in range(len(current), -1, -1):
@@ -174,6 +179,8 @@ class ArimaaReferee(Referee):
                 base.push_step(step)
             for depth in range(0, base.steps_left + 1):
                 found = self._search(base, board, depth, budget)
+                if complete:
+                    found = [e for e in found if not e.pending_push]
                 if found:
                     return found
                 if budget[0] <= 0:
@@ -184,52 +191,53 @@ class ArimaaReferee(Referee):
         self, base, board: dict[str, str], depth: int, budget: list[int]
     ) -> list[Explanation]:
         """Sequences of exactly `depth` steps from `base` (a position with some steps of the
-        turn made) whose board shows as `board`. A step is tried only next to a square that
-        differs or that an earlier step of the sequence touched: pieces far from every change
-        did not move."""
+        turn made) whose board shows as `board`. Exact, not a guess: a branch is cut only when
+        a lower bound on the steps still needed to reach the colours seen (`_steps_needed`)
+        exceeds the steps left, and a state met again at the same depth is not searched
+        twice."""
         prefix = base.steps_this_turn
         base_cells = base.cells()
         earlier = _captures_of(base)
         if depth == 0:
             shown = _shows(base_cells, earlier, board)
-            return [] if shown is None else [Explanation(prefix, _typed(base), shown)]
-        changed = {SQUARE_INDEX[c] for c in phrases.BoardDiff.between(base_cells, board).cells()}
-        if not changed:
+            if shown is None:
+                return []
+            return [Explanation(prefix, _typed(base), shown, base.pending_push is not None)]
+        target = _colour_codes(board)
+        if _steps_needed(base.board_codes(), target) > depth:
             return []
         found: dict[tuple, Explanation] = {}
         steps: list[Step] = []
         captured: list[Capture] = list(earlier)
+        seen: set = set()
 
-        def near(square: int, touched: set[int]) -> bool:
-            return any(
-                square == t
-                or (abs(square - t) == 8)
-                or (abs(square - t) == 1 and square // 8 == t // 8)
-                for t in touched
-            )
-
-        def visit(level: int, touched: set[int]) -> None:
+        def visit(level: int) -> None:
             for step in base.legal_steps():
                 if budget[0] <= 0:
                     return
-                if not (near(step.origin, touched) or near(step.dest, touched)):
-                    continue
                 budget[0] -= 1
                 caps = base.push_step(step)
                 steps.append(step)
                 captured.extend(caps)
-                if level + 1 == depth:
-                    shown = _shows(base.cells(), captured, board)
-                    if shown is not None:
-                        typed = _typed(base)
-                        found.setdefault(typed, Explanation(prefix + tuple(steps), typed, shown))
-                else:
-                    visit(level + 1, touched | {step.origin, step.dest})
+                left = depth - level - 1
+                key = (base.board_hash(), base.pending_push, left, step, tuple(captured))
+                if key not in seen and _steps_needed(base.board_codes(), target) <= left:
+                    seen.add(key)
+                    if left == 0:
+                        shown = _shows(base.cells(), captured, board)
+                        if shown is not None:
+                            typed = _typed(base)
+                            pending = base.pending_push is not None
+                            found.setdefault(
+                                typed, Explanation(prefix + tuple(steps), typed, shown, pending)
+                            )
+                    else:
+                        visit(level + 1)
                 del captured[len(captured) - len(caps) :]
                 steps.pop()
                 base.pop_step()
 
-        visit(0, changed)
+        visit(0)
         return sorted(found.values(), key=lambda e: e.steps)
 
     def _apply(self, explanation: Explanation) -> list[Event]:
@@ -313,11 +321,40 @@ class ArimaaReferee(Referee):
                 return self._choose_setup(value)
             if self.question:
                 return self._answer(value)
-            return []
+            return self._typed_turn(value)
         if player_input.kind == DONE and not position.in_setup and not self.question:
+            if self.board is not None and position.pending_push is not None:
+                self._explain_completely(self.board)
             if self.board == self.expected() and position.can_end_turn():
                 return self._end_turn()
         return []
+
+    def _typed_turn(self, text: str) -> list[Event]:
+        """The players type the whole turn (``choose Ed2n Ed3n``): for a turn the camera cannot
+        tell apart - two pieces that ended on each other's squares look like no change. It
+        must be legal and give the colours on the board."""
+        start = self.position.turn_start_position()
+        move = start.parse_move(text)  # NotationError: what cannot be read
+        after = start.copy()
+        after.push(move)  # IllegalMoveError: why it is not legal
+        if self.board is not None and after.cells() != self.board:
+            raise UserError(
+                f"the board does not show {start.move_text(move)}: "
+                "make the turn on the board, or type the turn it shows"
+            )
+        while self.position.steps_this_turn:
+            self.position.pop_step()
+        self.question = ()
+        self.answers = {}
+        events = self._apply(Explanation(tuple(move), _typed(after), ()))
+        return events + self._end_turn()
+
+    def _explain_completely(self, board: dict[str, str]) -> None:
+        """DONE on a half push: if a longer sequence of steps gives the same colours and
+        finishes every push, that was the turn (the fewest-steps rule guessed short)."""
+        candidates = self.explain(board, complete=True)
+        if len({c.typed for c in candidates}) == 1:
+            self._apply(candidates[0])
 
     def _answer(self, value: str) -> list[Event]:
         square, letters = self._question_square()
@@ -510,6 +547,48 @@ def _typed(position) -> tuple[tuple[str, str], ...]:
         for sq in range(64)
         if position.piece_at(sq) is not None
     )
+
+
+TRAP_SQUARES = frozenset(SQUARE_INDEX[t] for t in ("c3", "f3", "c6", "f6"))
+_DISTANCE = [[abs(a % 8 - b % 8) + abs(a // 8 - b // 8) for b in range(64)] for a in range(64)]
+_COLOUR_CODE = {"gold": 0, "silver": 1}
+
+
+def _colour_codes(board: dict[str, str]) -> list[int | None]:
+    """The colour seen on each square, a1 first: 0 gold, 1 silver, None empty."""
+    codes: list[int | None] = [None] * 64
+    for square, colour in board.items():
+        codes[SQUARE_INDEX[square]] = _COLOUR_CODE.get(colour)
+    return codes
+
+
+def _steps_needed(pieces: list[int], target: list[int | None]) -> int:
+    """A lower bound on the steps that turn the board `pieces` (64 piece codes) into one that
+    shows the colours `target`: every square that must lose its piece needs a step from it,
+    and every square that must gain a colour needs a piece of that colour to travel there (at
+    least its distance from the nearest one). Traps are left out: pieces vanish there, and a
+    captured piece may still stand on one."""
+    where: tuple[list[int], list[int]] = ([], [])
+    for square, piece in enumerate(pieces):
+        if piece:
+            where[piece >> 3].append(square)
+    gain = loss = 0
+    for square in range(64):
+        if square in TRAP_SQUARES:
+            continue
+        piece = pieces[square]
+        have = piece >> 3 if piece else None
+        want = target[square]
+        if have == want:
+            continue
+        if have is not None:
+            loss += 1
+        if want is not None:
+            sources = where[want]
+            if not sources:
+                return MAX_SEARCH_STEPS + 1
+            gain += min(_DISTANCE[square][s] for s in sources)
+    return max(gain, loss)
 
 
 def _captures_of(position) -> list[Capture]:
