@@ -242,3 +242,39 @@ def test_a_parsed_turn_keeps_its_text_after_it_is_played():
     pos.push(move)
     assert pos.move_text(move) == "cd6w cc6x Ed5n"
     assert pos.move_text(pos.pop()) == "cd6w cc6x Ed5n"
+
+
+def test_mangled_input_is_a_user_error_never_a_crash():
+    """Random edits of a good position (three forms) and of a good move list: each is read or
+    rejected with a UserError, never another exception."""
+    rng = random.Random(0)
+    alphabet = 'RCDHMErcdhmeabcdefgh12345678nsewx .|+-\n[]{}":,gswb0123456789'
+    start = ArimaaPosition.parse_position(OPENING_AEI)
+    positions = [OPENING_AEI, start.diagram(), json.dumps(start.to_json())]
+    move_list = f"1g {GOLD_SETUP}\n1s {SILVER_SETUP}\n2g Ee2n Ee3n Ee4n\n2s ed7s\n3g takeback\n"
+
+    def mangle(text: str) -> str:
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(chars))
+            roll = rng.random()
+            if roll < 0.4:
+                chars[i] = rng.choice(alphabet)
+            elif roll < 0.7:
+                chars.insert(i, rng.choice(alphabet))
+            else:
+                del chars[i]
+        return "".join(chars)
+
+    outcomes = set()
+    for _ in range(600):
+        for read, text in (
+            (parse_position, rng.choice(positions)),
+            (game_from_move_list, move_list),
+        ):
+            try:
+                read(mangle(text))
+                outcomes.add("read")
+            except UserError:
+                outcomes.add("rejected")
+    assert outcomes == {"read", "rejected"}
