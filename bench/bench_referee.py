@@ -8,8 +8,10 @@ noisy, so the ratio says more than the absolute number):
    Observation, then `Referee.observe` and the instruction line - for Arinama and Arimaa (the
    referee with the most work per board: it explains each board by step search). Peer: the
    tracker's `feed` of an ordinary frame while a hand moves (what every frame costs anyway).
-2. The referee alone, per game, on hand-made observations of real play: `observe` until the
-   instruction is derived. Peer: building the observation's dict of cells.
+2. The referee alone, per game, on hand-made observations of random play (one look per
+   physical step or action; for Arimaa also a look only at the end of each turn, the hardest
+   case: up to four steps to find from colours): `observe` until the instruction is derived.
+   Peer: building the observation's dict of cells.
 
     .venv/bin/python bench/bench_referee.py [--quick]
 """
@@ -139,7 +141,10 @@ def referee_only(name: str, plays: int) -> tuple[list[float], list[float]]:
     options = {"rows": 8, "cols": 8} if name == "arinama" else {}
     if name == "aranea":
         options = {"first": "amber"}
-    position = arimaa_after_setup() if name == "arimaa" else games.get(name).new(options or None)
+    if name.startswith("arimaa"):
+        position = arimaa_after_setup()
+    else:
+        position = games.get(name).new(options or None)
     names = position.cell_names()
     referee = Referee(position.copy(), dice=dice)
     truth = position.copy()
@@ -167,12 +172,13 @@ def referee_only(name: str, plays: int) -> tuple[list[float], list[float]]:
                 truth.push(rng.choice(uses))
                 show(truth.cells())
             continue
-        if name == "arimaa":
+        if name in ("arimaa", "arimaa-turns"):
             move = truth.random_move(rng)
             board = truth.copy()
-            for step in move:
+            for number, step in enumerate(move, start=1):
                 board.push_step(step)
-                show(board.cells())
+                if name == "arimaa" or number == len(move):  # each step, or the turn at once
+                    show(board.cells())
             truth.push(move)
             if len(referee.position.move_stack) < len(truth.move_stack):
                 referee.handle(PlayerInput(DONE))
@@ -243,9 +249,10 @@ def main() -> int:
     print(f"   (Arimaa moves accepted: {len(referee.position.move_stack)})")
 
     print("2. Referee.observe -> instruction, hand-made observations")
-    for name in games.names():
+    for name in [*games.names(), "arimaa-turns"]:
         times, peers = referee_only(name, 20 * scale)
-        report(f"{name}, referee only", times, "building the observation", peers)
+        label = "arimaa (turn at once)" if name == "arimaa-turns" else name
+        report(f"{label}, referee only", times, "building the observation", peers)
 
     if medians:
         worst = max(medians)
