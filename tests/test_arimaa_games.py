@@ -127,3 +127,32 @@ def test_long_diagram_and_aei_forms_agree():
         from_diagram = parse_position(label + "\n" + aei["long"])
         assert from_diagram.to_aei() == f"{aei['side_to_move']} {aei['short']}"
         assert from_diagram.diagram() == label + "\n" + aei["long"]
+
+
+# Positions whose count only aei recorded (no published figure), up to 20,000 turns.
+AEI_COUNTED = [
+    p
+    for p in POSITIONS
+    if "unique_moves" not in p["expected"]
+    and p["aei"].get("unique_moves", 0) <= 20000
+    and p["aei"].get("unique_moves")
+    and p["id"] != "akimot:goalcheck/t008.txt"
+]
+
+
+@pytest.mark.parametrize("entry", AEI_COUNTED, ids=lambda p: p["id"])
+def test_turn_counts_recorded_by_aei(entry):
+    assert _position(entry).count_legal_moves() == entry["aei"]["unique_moves"]
+
+
+def test_composed_position_with_an_unguarded_piece_on_a_trap():
+    """akimot t008 starts with Gold's elephant alone on the c6 trap, which no game can reach.
+    Here it stays until a step next to c6 is made; aei's generator removes it whenever any step
+    passes any trap, and so lists 3,950 turns (aei's own step-by-step replay agrees with ours)."""
+    entry = next(p for p in POSITIONS if p["id"] == "akimot:goalcheck/t008.txt")
+    pos = _position(entry)
+    assert pos.piece_at("c6") == "E"
+    assert pos.count_legal_moves() == 3919
+    move = pos.parse_move("Mc2e cc3s Mg4s")  # a pull far from c6: the elephant stays
+    pos.push(move)
+    assert pos.piece_at("c6") == "E"
