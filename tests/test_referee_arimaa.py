@@ -190,3 +190,47 @@ def test_a_turn_the_camera_cannot_see_can_be_typed():
     assert events[-1].kind == "move" and events[-1].data["move"] == "Da1n Cb1w Da2e Db2s"
     assert table.referee.position.piece_at("a1") == "C"
     assert table.instruction.text == "Silver: move up to four steps, then press DONE"
+
+
+def real_games(count):
+    import json
+
+    with open("/work/shared/data/arimaa/games.jsonl") as handle:
+        records = [json.loads(line) for line in handle]
+    return [r for r in records if r.get("complete") and not r.get("flag")][:count]
+
+
+@pytest.mark.parametrize("record", real_games(3), ids=lambda r: r["id"])
+def test_real_games_are_followed_step_by_step(record):
+    """Whole arimaa.com games, every physical step shown to the referee in colours only."""
+    truth = games.get("arimaa").new()
+    table = Table(games.get("arimaa").new())
+    for text in record["moves"]:
+        if truth.is_game_over():
+            break
+        move = truth.parse_move(text)
+        if truth.in_setup:
+            table.press(CHOOSE, text)
+            truth.push(move)
+            table.board = truth.cells()
+            table.show()
+            continue
+        board = truth.copy()
+        for step in move:
+            board.push_step(step)
+            table.board = board.cells()
+            table.show()
+        truth.push(move)
+        if len(table.referee.position.move_stack) < len(truth.move_stack):
+            table.press(DONE)
+        assert table.referee.position.to_json() == truth.to_json(), text
+    assert _texts(table.referee.position) == _texts(truth)
+    assert len(truth.move_stack) > 20
+
+
+def _texts(position):
+    board, texts = position.root(), []
+    for move in position.move_stack:
+        texts.append(board.move_text(move))
+        board.push(move)
+    return texts
