@@ -204,9 +204,9 @@ def test_setup_phase_positions_round_trip():
     pos = ArimaaPosition.new()
     pos.push(pos.parse_move(GOLD_SETUP))
     again = ArimaaPosition.from_json(pos.to_json())
-    assert again.in_setup and again.turn == "silver"
+    assert again.in_setup and again.turn == "silver" and again.turn_label == "1s"
     again.push(again.parse_move(SILVER_SETUP))
-    assert again.to_aei() == OPENING_AEI
+    assert again.to_aei() == OPENING_AEI and again.turn_label == "2g"
 
 
 @pytest.mark.parametrize(

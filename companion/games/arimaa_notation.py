@@ -42,7 +42,6 @@ from typing import Any
 
 from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
 from companion.games.arimaa import (
-    GOLD,
     NEIGHBOURS,
     OFFSET_OF,
     PIECE_LETTERS,
@@ -416,7 +415,6 @@ def _position_from_rows(
     if phase == "setup":
         position = ArimaaPosition.new()
         if side_index == SILVER:
-            gold = [Placement(PIECE_LETTERS[p], sq) for sq, p in enumerate(board) if p]
             if any(p >> 3 for p in board if p):
                 raise RecordError("during setup only Gold's pieces can be on the board")
             position._board = board
@@ -424,7 +422,7 @@ def _position_from_rows(
             position._setups_left = 1
             position._side = SILVER
             position._start_hash = position._hash
-            del gold
+            position._ply_offset = 1  # Gold's setup (not in move_stack) came first
         elif any(board):
             raise RecordError("before Gold's setup the board must be empty")
         return position
@@ -525,7 +523,6 @@ def board_diagram(position: ArimaaPosition, label: bool = True) -> str:
 
 
 __all__ = [
-    "GOLD",
     "board_diagram",
     "game_from_move_list",
     "game_to_move_list",
