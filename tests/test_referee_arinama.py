@@ -116,9 +116,9 @@ def test_forgotten_flip_then_next_stone_is_not_a_move():
 def test_wrong_flip_is_turned_back():
     table = Table(OPENING)
     table.show(d4="black", b4="white")  # b4 must not flip
-    assert table.text == "Turn b4 and c4 to black. Turn d4 to white"
+    assert table.text == "Turn c4 to black. Turn b4 back to black. Turn d4 to white"
     table.show(c4="black", d4="white")
-    assert table.text == "Turn b4 to black"
+    assert table.text == "Turn b4 back to black"
     assert table.referee.instruction.kind == "flip"
 
 
@@ -169,7 +169,7 @@ def test_undo_needs_both_players_and_then_the_board_restored(second):
     events = referee.handle(PlayerInput(DONE, player=second))
     assert events[0].data == {"state": "done", "move": "d4"}
     assert referee.position.move_stack == OPENING
-    assert table.text == "Take the white stone off d4. Turn c4 to white"
+    assert table.text == "Take the white stone off d4. Turn c4 back to white"
     table.show(d4=None, c4="white")
     assert table.text == "Black: place a stone"
 

@@ -20,7 +20,26 @@ class ArinamaReferee(Referee):
     piece_word = "stone"
 
     def change_phrase(self, cells: list[str], want: str) -> str:
-        return f"Turn {phrases.cell_list(cells)} to {want}"
+        """ "Turn d4 and e5 to black" for the flips of the last stone; "Turn b4 back to white"
+        for a stone that was turned but should not have been."""
+        flips = self._last_flips()
+        todo = [c for c in cells if c in flips]
+        back = [c for c in cells if c not in flips]
+        sentences = []
+        if todo:
+            sentences.append(f"Turn {phrases.cell_list(todo)} to {want}")
+        if back:
+            sentences.append(f"Turn {phrases.cell_list(back)} back to {want}")
+        return ". ".join(sentences)
+
+    def _last_flips(self) -> set[str]:
+        """The cells the last placement turned over (the placed stone too, on a self-flip)."""
+        if not self.position.move_stack:
+            return set()
+        before = self.position.copy()
+        last = before.pop()
+        effects = before.placement_effects(last)
+        return set(effects.flipped) | ({last} if effects.self_flip else set())
 
     # -- moves --------------------------------------------------------------------------------
     def _on_board(self, board: dict[str, str]) -> list[Event]:
