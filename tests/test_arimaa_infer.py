@@ -1,0 +1,245 @@
+"""Arimaa move inference (companion.games.arimaa_infer): exact, complete, and honest about doubt."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.errors import NotationError
+from companion.games.arimaa import (
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    ArimaaPosition,
+    Step,
+    _walk_turns,
+    game_from_move_list,
+)
+from companion.games.arimaa_infer import infer
+
+
+def _data() -> Path:
+    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
+        if (base / "data" / "arimaa" / "games.jsonl").exists():
+            return base / "data" / "arimaa"
+    raise FileNotFoundError("shared/data/arimaa beside the repository")
+
+
+GAMES = [json.loads(line) for line in (_data() / "games.jsonl").read_text().splitlines() if line.strip()]
+
+
+def typed(pos: ArimaaPosition) -> tuple:
+    return tuple((sq, pos.piece_at(sq)) for sq in range(64) if pos.piece_at(sq))
+
+
+def position(rows: str, side: str = "gold") -> ArimaaPosition:
+    """A position from an 8-row picture (rank 8 first), '.' for empty. A side with no rabbit in
+    the picture gets one in its own far corner (h1 / h8), so the game is not already over."""
+    cells = {}
+    for r, row in enumerate(rows.split()):
+        for f, ch in enumerate(row):
+            if ch != ".":
+                cells[f"{'abcdefgh'[f]}{8 - r}"] = ch
+    if "R" not in cells.values():
+        cells["h1"] = "R"
+    if "r" not in cells.values():
+        cells["h8"] = "r"
+    return ArimaaPosition.from_board(cells, side)
+
+
+def real_turns(count: int, seed: int = 0):
+    """(position before, turn) pairs drawn from the unflagged real games."""
+    rng = random.Random(seed)
+    games = [g for g in GAMES if "flag" not in g and len(g["moves"]) > 6]
+    out = []
+    while len(out) < count:
+        record = rng.choice(games)
+        pos = game_from_move_list(record["moves"][:2])
+        stop = rng.randrange(3, len(record["moves"]))
+        for text in record["moves"][2:stop]:
+            pos.push(pos.parse_move(text))
+            if pos.is_game_over():
+                break
+        if pos.is_game_over() or pos.in_setup:
+            continue
+        nxt = record["moves"][stop] if stop < len(record["moves"]) else None
+        if nxt is None:
+            continue
+        try:
+            move = pos.parse_move(nxt)
+        except Exception:
+            continue
+        out.append((pos, move))
+    return out
+
+
+@pytest.mark.parametrize("before,move", real_turns(60), ids=lambda x: None)
+def test_a_whole_real_turn_seen_at_once_is_found(before, move):
+    after = before.copy()
+    after.push(move)
+    result = infer(before, after.cells())
+    assert typed(after) in [c.pieces for c in result.candidates]
+    # Fewest steps first, and never more than the turn took.
+    lengths = [len(c.steps) for c in result.candidates]
+    assert lengths == sorted(lengths)
+    match = next(c for c in result.candidates if c.pieces == typed(after))
+    assert len(match.steps) <= len(move)
+
+
+@pytest.mark.parametrize("before,move", real_turns(25, seed=1), ids=lambda x: None)
+def test_every_candidate_is_legal_and_shows_the_observation(before, move):
+    after = before.copy()
+    after.push(move)
+    seen = after.cells()
+    for candidate in infer(before, seen).candidates:
+        board = before.copy()
+        for step in candidate.steps:
+            board.push_step(step)  # raises if any step were illegal
+        shown = board.cells()
+        for sq in candidate.uncleared:
+            shown[SQUARE_NAMES[sq]] = seen[SQUARE_NAMES[sq]]
+        assert shown == seen
+        assert typed(board) == candidate.pieces
+
+
+def test_observations_mid_turn_are_found_after_each_step():
+    for before, move in real_turns(15, seed=2):
+        board = before.copy()
+        for n, step in enumerate(move, start=1):
+            board.push_step(step)
+            result = infer(before, board.cells())
+            pending = board.pending_push is not None
+            hit = [
+                c for c in result.candidates if c.pieces == typed(board) and c.pending_push == pending
+            ]
+            assert hit, f"after {n} steps of {before.move_text(move)}"
+            assert len(hit[0].steps) <= n
+
+
+def test_half_a_push_is_seen_as_a_pending_push():
+    pos = position(
+        """........
+           ........
+           ........
+           ...c....
+           ...E....
+           ........
+           ........
+           R.......""",
+    )
+    seen = pos.cells()
+    del seen["d5"]
+    seen["e5"] = "silver"  # the cat was pushed east; the elephant has not stepped in yet
+    result = infer(pos, seen)
+    assert result.best.pending_push
+    assert result.best.steps == (Step(SQUARE_INDEX["d5"], SQUARE_INDEX["e5"]),)
+    # The same board after a whole push and the elephant stepping back is a complete turn too.
+    assert [len(c.steps) for c in result.candidates if not c.pending_push] == [3]
+
+
+def test_a_captured_piece_still_on_its_trap_is_explained_and_reported():
+    # Gold's rabbit on the c3 trap loses its only guard when the dog on d3 steps away.
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ..RD....
+           ........
+           ........""",
+    )
+    seen = pos.cells()
+    del seen["d3"]
+    seen["e3"] = "gold"  # the dog stepped east; the rabbit on c3 is captured but still there
+    result = infer(pos, seen)
+    best = result.best
+    assert [str(c) for c in best.captures] and best.uncleared == (SQUARE_INDEX["c3"],)
+    # Once the players take it off, the same explanation fits with nothing left to clear.
+    del seen["c3"]
+    assert infer(pos, seen).best.uncleared == ()
+
+
+def test_two_pieces_that_could_have_exchanged_roles_make_the_observation_ambiguous():
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ........
+           ...EM...
+           ........""",
+    )
+    seen = {**pos.cells(), "e3": "gold"}
+    del seen["d2"]  # d2 emptied, e3 filled
+    result = infer(pos, seen)
+    assert result.ambiguous
+    doubt = result.squares_in_doubt()
+    assert set(doubt) == {"e2", "e3"} and doubt["e3"] == ("E", "M")
+
+
+def test_an_illegal_change_has_no_explanation():
+    # The gold rabbit on a2 is frozen next to the silver camel on a3 with no friend near it.
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           m.......
+           R.......
+           ........""",
+    )
+    seen = {**pos.cells(), "b2": "gold"}
+    del seen["a2"]
+    assert not infer(pos, seen).found
+    # Five steps of change cannot be one turn.
+    far = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ........
+           ........
+           E.......""",
+    )
+    assert not infer(far, {"f1": "gold", "h1": "gold", "h8": "silver"}).found
+    assert infer(far, {"e1": "gold", "h1": "gold", "h8": "silver"}).best.steps  # four steps east is fine
+
+
+def test_inference_finds_exactly_the_boards_a_full_walk_finds():
+    """Against a brute-force walk of every step sequence (the engine's own turn walker)."""
+    rng = random.Random(5)
+    for before, _move in real_turns(6, seed=3):
+        paths = _walk_turns(list(before._board), before._side, before._hash, 4, None, None, {})
+        boards = []
+        for path in paths.values():
+            b = before.copy()
+            for step in path:
+                b._apply_step(Step(*step))
+            boards.append(b)
+        for target in rng.sample(boards, 4):
+            seen = target.cells()
+            expected = {typed(b) for b in boards if b.cells() == seen}
+            got = {c.pieces for c in infer(before, seen).candidates if not c.pending_push and not c.uncleared}
+            assert got == expected
+
+
+def test_unknown_cells_match_anything_and_bad_observations_are_named():
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ........
+           ...E....
+           ........""",
+    )
+    assert infer(pos, {"d3": "gold", "h1": "gold", "h8": "unknown"}).found
+    with pytest.raises(NotationError, match="z9"):
+        infer(pos, {"z9": "gold"})
+    with pytest.raises(NotationError, match="purple"):
+        infer(pos, {"d2": "purple"})
