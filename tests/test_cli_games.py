@@ -351,6 +351,13 @@ def test_replay_a_file_of_json_lines_checks_every_game(capsys, tmp_path):
         ('{"format": "tabletop-companion/game", "version": 9, "game": "arinama"}', ["version 9"]),
         ('{"format": "tabletop-companion/game", "game": "go"}', ["unknown game 'go'"]),
         ("", ["empty"]),
+        ('"a string"', ["JSON but not a game record"]),
+        ("42", ["JSON but not a game record"]),
+        ("hello, this is not a game\n", ["no Arimaa turns found"]),
+        (
+            '{"format": "tabletop-companion/game", "version": "1", "game": "arinama"}',
+            ["whole number"],
+        ),
     ],
 )
 def test_replay_malformed_files_are_one_line(capsys, tmp_path, content, words):
@@ -358,6 +365,57 @@ def test_replay_malformed_files_are_one_line(capsys, tmp_path, content, words):
     path.write_text(content)
     code, _, err = run(capsys, "replay", str(path))
     assert_one_line_error(code, err, *words)
+
+
+def test_replay_an_arimaa_move_list_cut_off_mid_turn_stops_there_with_exit_1(capsys, tmp_path):
+    record = json.loads(open(ARIMAA_GAMES).readline())
+    lines = [
+        f"{lab} {move}" for lab, move in zip(record["turn_labels"], record["moves"], strict=True)
+    ]
+    label, first, second = lines[6].split()[:3]
+    cut = [*lines[:6], f"{label} {first} {second[:2]}"]  # "4w Hh2n Hh": the file ends there
+    path = tmp_path / "cut.txt"
+    path.write_text("\n".join(cut))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 1 and err == ""
+    assert f"illegal turn {record['turn_labels'][6]}" in out
+    assert "the position before it (6 legal moves played)" in out
+
+
+@pytest.mark.parametrize("argv", [["replay", "-"], ["moves", "arinama", "--position", "-"]])
+def test_reading_a_closed_standard_input_is_one_line(capsys, monkeypatch, argv):
+    monkeypatch.setattr(sys, "stdin", None)  # what Python gives a process started with <&-
+    code, _, err = run(capsys, *argv)
+    assert_one_line_error(code, err, "standard input is closed")
+
+
+def test_play_with_standard_input_closed_ends_like_end_of_input(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", None)
+    code, out, _ = run(capsys, "play", "arinama")
+    assert code == 0 and "(end of input)" in out
+
+
+def test_play_save_to_a_folder_is_refused_before_playing(capsys, tmp_path):
+    code, out, err = run(
+        capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(tmp_path), "--force"
+    )
+    assert_one_line_error(code, err, "is a folder", "game.json")
+    assert out == ""  # nothing was played that could be lost
+
+
+def test_play_save_that_fails_after_the_game_prints_the_record(capsys, tmp_path, monkeypatch):
+    from companion.commands import play
+    from companion.errors import UserError
+
+    def disk_full(target, text):
+        raise UserError(f"cannot save to {target}: No space left on device")
+
+    monkeypatch.setattr(play, "write_atomically", disk_full)
+    target = tmp_path / "g.json"
+    code, out, err = run(capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(target))
+    assert_one_line_error(code, err, "No space left", "printed above")
+    record = json.loads(out[out.index('{\n "format"') :])
+    assert record["game"] == "arinama" and record["outcome"]["winner"] == "black"
 
 
 def test_replay_missing_file_is_one_line(capsys, tmp_path):

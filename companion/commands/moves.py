@@ -77,6 +77,8 @@ def read_text(source: str) -> tuple[str, str]:
     from companion.errors import UserError
 
     if source == "-":
+        if sys.stdin is None:  # the command was started with standard input closed
+            raise UserError("standard input is closed: give a file name instead of -")
         return sys.stdin.read(), "standard input"
     path = Path(source)
     if path.is_file():
@@ -102,7 +104,7 @@ def read_position(cls: Any, source: str) -> Any:
 
     text, name = read_text(source)
     if not text.strip():
-        raise RecordError(f"{name} is empty: give a {cls.name} position")
+        raise RecordError(f"{name} is empty: give a position of {cls.title}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError:

@@ -13,6 +13,7 @@ player, with a line saying so.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -106,6 +107,10 @@ def check_can_write(path: str, force: bool) -> Path:
     from companion.errors import UserError
 
     target = Path(path)
+    if target.is_dir():
+        raise UserError(
+            f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
+        )
     if target.exists() and not force:
         raise UserError(f"{path} exists: choose another name, or add --force to replace it")
     if not target.parent.is_dir():
@@ -155,11 +160,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def save(position: Any, target: Path) -> None:
+    """Write the game record; if that fails, print it, so the game played is never lost."""
     import json
 
+    from companion.errors import UserError
     from companion.games.base import game_to_json
 
-    write_atomically(target, json.dumps(game_to_json(position), indent=1) + "\n")
+    text = json.dumps(game_to_json(position), indent=1) + "\n"
+    try:
+        write_atomically(target, text)
+    except UserError as exc:
+        sys.stdout.write(text)
+        raise UserError(f"{exc}; the game record is printed above: copy it into a file") from None
     print(f"saved to {target}")
 
 
@@ -231,6 +243,8 @@ def play_auto(position: Any, dice: Any, rng: Any, max_moves: int) -> None:
 
 
 def play_by_hand(position: Any, dice: Any, stream: Any) -> None:
+    if stream is None:  # started with standard input closed (`companion play arinama <&-`)
+        stream = io.StringIO()
     interactive = stream.isatty()
     print(f"{position.title}{_options_note(position)}: {COMMAND_HELP}.")
     read_line = _line_reader(stream, interactive)

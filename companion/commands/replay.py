@@ -88,7 +88,14 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
 
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
-        return [(1, text)]  # an arimaa.com move list
+        try:
+            json.loads(text)
+        except json.JSONDecodeError:
+            return [(1, text)]  # an arimaa.com move list
+        raise RecordError(
+            f"{name} is JSON but not a game record: expected an object like "
+            '{"format": "tabletop-companion/game", ...}'
+        )
     try:
         return [(1, json.loads(text))]
     except json.JSONDecodeError as whole_error:
@@ -132,12 +139,12 @@ def report_one(position: Any, show_board: bool) -> int:
     moves = len(position.move_stack)
     if error is not None:
         print(f"{position.title}: illegal {error}")
-        print(f"the position before it ({moves} legal moves played):")
+        print(f"the position before it ({_plural(moves, 'legal move')} played):")
         print(position.diagram())
         return 1
     if show_board:
         print(position.diagram())
-    print(f"{position.title}: {moves} moves, all legal. {_result_text(position)}")
+    print(f"{position.title}: {_plural(moves, 'move')}, all legal. {_result_text(position)}")
     return 0
 
 
@@ -150,6 +157,10 @@ def _result_text(position: Any) -> str:
         winner, code = recorded
         return f"Not decided on the board; the record says {winner} wins (code {code})"
     return f"Not finished: {position.turn} to play"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _record_label(record: Any, line_number: int) -> str:
