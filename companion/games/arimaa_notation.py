@@ -211,11 +211,8 @@ def _split_move_list(
         if not any(MOVE_TOKEN_RE.match(t) for t in body):
             notes.append(f"line {number} ignored: {line}")
             continue
-        bad = [t for t in body if not MOVE_TOKEN_RE.match(t)]
-        if bad:
-            raise RecordError(
-                f"line {number} ({line!r}): {bad[0]!r} is not a step like Ed2n or a placement like Ra1"
-            )
+        # A line with a bad token (a file cut off mid-turn: "30w Re3n R") stays a turn: its
+        # replay stops there with the reason, after the turns before it were checked.
         if label is None and labelled and turns:
             prev_label, prev_text = turns[-1]
             turns[-1] = (prev_label, f"{prev_text} {' '.join(body)}")
@@ -223,6 +220,11 @@ def _split_move_list(
             continue
         turns.append((label, " ".join(body)))
     return turns, resigned, notes
+
+
+def _has_turn_label(text: str) -> bool:
+    """True when some line starts with a turn label (a list saved before the first turn)."""
+    return any(line.split() and LABEL_RE.match(line.split()[0]) for line in text.splitlines())
 
 
 def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> ArimaaPosition:
@@ -251,6 +253,11 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
             recorded = (SIDE_NAMES[_side_index(result["winner"])], result.get("termination"))
     elif isinstance(text_or_moves, str):
         turns, resigned, notes = _split_move_list(text_or_moves)
+        if not turns and resigned is None and not _has_turn_label(text_or_moves):
+            raise RecordError(
+                "no Arimaa turns found: an arimaa.com move list has a turn a line, like "
+                "'1g Ra1 Rb1 ...' then '2g Ed2n Ed3n'"
+            )
         if resigned is not None:
             label, side = resigned
             if side:
