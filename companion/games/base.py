@@ -301,7 +301,9 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
     if data.get("format", GAME_FORMAT) != GAME_FORMAT:
         raise RecordError(f"not a game record (format {data.get('format')!r})")
     version = data.get("version", GAME_FORMAT_VERSION)
-    if not isinstance(version, int) or version > GAME_FORMAT_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RecordError(f'"version" must be a whole number such as 1, not {version!r}')
+    if version > GAME_FORMAT_VERSION:
         raise RecordError(
             f"this game record is version {version!r}, newer than this companion reads "
             f"({GAME_FORMAT_VERSION}): update the companion to read it"
