@@ -467,6 +467,25 @@ def test_player_with_no_legal_action_passes():
     assert pos.turn == "red" and pos.move_stack == [()] and pos.outcome() is None
 
 
+def test_no_action_lose_option_ends_the_game_instead_of_passing():
+    stuck = """
+        . . . R . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        r . . . . . .
+        G r . . . . .
+        """
+    pos = board(stuck, no_action="lose")
+    outcome = pos.outcome()
+    assert outcome.winner == "red" and outcome.reason == "no-action"
+    assert pos.legal_moves() == []
+    # The Decision (pass) stays the default, and a player who can act is not affected.
+    assert board(stuck).outcome() is None
+    assert SenseiPosition.new(SenseiOptions(no_action="lose")).outcome() is None
+
+
 def test_turn_cap_makes_a_draw():
     pos = SenseiPosition.new(SenseiOptions(turn_cap=2))
     play(pos, "a1-a2")
@@ -490,6 +509,7 @@ def test_options_defaults_are_the_decisions():
         "green",
         None,
     )
+    assert opts.no_action == "pass"
 
 
 @pytest.mark.parametrize(

@@ -110,6 +110,8 @@ class SenseiOptions:
     first: who moves first.
     turn_cap: None, or a number of turns (both players' turns counted) after which the game is
     a draw.
+    no_action: what happens to a player with no legal action at all at the start of their turn:
+    "pass" (the Decision) or "lose".
     """
 
     movement: Literal["arashi", "shizukana"] = "arashi"
@@ -118,8 +120,13 @@ class SenseiOptions:
     variant_start: bool = False
     first: Literal["green", "red"] = "green"
     turn_cap: int | None = None
+    no_action: Literal["pass", "lose"] = "pass"
 
     def __post_init__(self) -> None:
+        if self.no_action not in ("pass", "lose"):
+            raise OptionError(
+                f"sensei option no_action must be pass or lose, not {self.no_action!r}"
+            )
         if self.movement not in ("arashi", "shizukana"):
             raise OptionError(
                 f"sensei option movement must be arashi or shizukana, not {self.movement!r}"
@@ -440,6 +447,10 @@ class SenseiPosition(Position):
         over or the turn has used all its actions)."""
         if self._outcome is not None:
             return []
+        return self._possible_actions()
+
+    def _possible_actions(self) -> list[Action]:
+        """`legal_actions` without asking whether the game is over (`_judge` asks it)."""
         me = self._turn_index
         own, opp = self._stones[me], self._stones[1 - me]
         char = self._characters[me]
@@ -787,6 +798,13 @@ class SenseiPosition(Position):
         cap = self.options.turn_cap
         if cap is not None and self._turns_played >= cap:
             return Outcome(None, "turn-cap", f"the turn cap of {cap} turns was reached")
+        if self.options.no_action == "lose" and not self._possible_actions():
+            stuck = PLAYERS[self._turn_index]
+            return Outcome(
+                PLAYERS[1 - self._turn_index],
+                "no-action",
+                f"{stuck.capitalize()} has no legal action (no_action=lose)",
+            )
         return None
 
     def unfair_line(self, player: str) -> list[str] | None:
