@@ -389,6 +389,18 @@ def test_reading_a_closed_standard_input_is_one_line(capsys, monkeypatch, argv):
     assert_one_line_error(code, err, "standard input is closed")
 
 
+def test_moves_of_the_arimaa_setup_points_to_count(capsys):
+    code, _, err = run(capsys, "moves", "arimaa")
+    assert_one_line_error(code, err, "64,864,800", "--count")
+
+
+def test_play_moves_command_separates_turns_of_several_actions(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "sensei", stdin="moves\n", monkeypatch=monkeypatch)
+    listed = next(line for line in out.splitlines() if line.startswith("green to play> moves"))
+    shown = out.splitlines()[out.splitlines().index(listed) + 1]
+    assert code == 0 and shown.startswith("a1-a2, a1-a3, ") and ", a1-a2 b1-a1, " in shown
+
+
 def test_play_with_standard_input_closed_ends_like_end_of_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     code, out, _ = run(capsys, "play", "arinama")

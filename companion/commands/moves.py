@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion import games
-    from companion.errors import OptionError
+    from companion.errors import OptionError, UserError
 
     cls = games.get(args.game)
     if args.position is None:
@@ -65,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
     if args.count:
         print(position.count_legal_moves() if outcome is None else 0)
         return 0
-    for move in position.legal_moves():
+    try:
+        moves = position.legal_moves()
+    except UserError as exc:  # Arimaa's setup: millions of arrangements
+        raise UserError(f"{exc}; --count gives their number") from None
+    for move in moves:
         print(position.move_text(move))
     return 0
 

@@ -342,7 +342,8 @@ def _print_moves(position: Any) -> None:
         print(exc)
         return
     texts = [position.move_text(m) for m in moves[:MOVES_SHOWN]]
-    print(" ".join(texts) if texts else "(no legal moves)")
+    separator = ", " if any(" " in text for text in texts) else " "  # Sensei, Arimaa: "a b, c"
+    print(separator.join(texts) if texts else "(no legal moves)")
     if len(moves) > MOVES_SHOWN:
         print(f"... and {len(moves) - MOVES_SHOWN} more (companion moves lists them all)")
 
