@@ -257,6 +257,19 @@ def test_export_errors_are_one_line(db_path, tmp_path, capsys, argv, message):
     assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("suffix", ["", "-wal"])
+def test_export_never_writes_over_the_record_database(db_path, capsys, suffix):
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    before = db_path.read_bytes()
+    target = f"{db_path}{suffix}"
+    code, out, err = run_cli(capsys, "export", game_id, "-o", target, "--force", "--db", db_path)
+    assert code == 2 and "is the game record database itself" in err
+    assert db_path.read_bytes() == before
+    with Records(db_path, readonly=True) as db:
+        assert [g.id for g in db.games()] == [game_id]
+
+
 def test_export_of_a_file_that_is_not_records_is_one_line(tmp_path, capsys):
     bad = tmp_path / "game.json"
     bad.write_text("{}")

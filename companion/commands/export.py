@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from companion.commands.games import add_db_argument
 
@@ -51,13 +52,28 @@ def run(args: argparse.Namespace) -> int:
 
     with Records(args.db, readonly=True) as db:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
+        db_path = db.path
     text = export_game(record, args.format, images=not args.no_photos)
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return 0
+    _refuse_the_database(args.output, db_path)
     path = write_output(text, args.output, force=args.force)
     print(
         f"Wrote game {record.id} ({record.game}, {len(record.moves)} moves) to {path}",
         file=sys.stderr,
     )
     return 0
+
+
+def _refuse_the_database(output: str, db_path: Path) -> None:
+    """-o naming the record database itself (or its WAL) would destroy every game, --force or
+    not: a slip of the keyboard that must not cost the records."""
+    from companion.errors import UserError
+
+    target = Path(output).resolve()
+    database = db_path.resolve()
+    if target in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:
+        raise UserError(
+            f"{output} is the game record database itself: give another file name with -o"
+        )
