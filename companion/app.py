@@ -53,6 +53,8 @@ PAGES = ("home", "setup", "play", "dice", "gameover", "review-list", "review-gam
 DICE_ANIMATION = 0.7  # seconds the dice tumble
 DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
 FRAME_INTERVAL = 1 / 30  # redraw pace while animating
+REPRESS_FRAMES = 90  # demo players press an ignored button again after 3 s
+STALL_FRAMES = 900  # the demo gives up after 30 s of camera time without progress
 
 
 # -- settings ------------------------------------------------------------------------------------
@@ -766,7 +768,7 @@ class App:
             self.dirty = True
             return FRAME_INTERVAL
         if self.dice_state.in_game:
-            if age >= DICE_ANIMATION + DICE_SHOW:
+            if age >= DICE_ANIMATION + DICE_SHOW - 1e-3:  # (float sums never quite get there)
                 self._go(
                     "gameover" if self.referee and self.referee.position.is_game_over() else "play"
                 )
@@ -967,7 +969,8 @@ class SimulatedPlayers:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.target: dict[str, str] | None = None  # the board the hands are making
-        self.done_for: tuple[int, str] | None = None  # (plies, text) DONE was pressed for
+        self.pressed_key: tuple[int, str] | None = None  # (plies, instruction) last pressed for
+        self.pressed_at = -REPRESS_FRAMES
 
     def next_board(self, referee: Any, board: dict[str, str]) -> dict[str, str] | None:
         """The board the players make next, or None when it is a button's turn."""
@@ -981,8 +984,8 @@ class SimulatedPlayers:
                 return dict(instruction.expected)
             return None
         if instruction.kind == "move" and board == referee.expected():
-            if position.awaiting_roll:
-                return None
+            if position.awaiting_roll or getattr(position, "actions_this_turn", None):
+                return None  # a roll first / Sensei: this turn's actions are made, DONE is next
             moves = [m for m in position.legal_moves() if position.move_text(m) != "pass"]
             if not moves:
                 return None
@@ -996,27 +999,22 @@ class SimulatedPlayers:
             return after.cells()  # Sensei: a whole turn of actions, then DONE
         return None
 
-    def button(self, referee: Any, board: dict[str, str]) -> str | None:
-        """The button the players press now, if any."""
+    def button(self, referee: Any, frame: int) -> str | None:
+        """The button the players press now, if any. A press the referee ignored (the board
+        was not right yet) is tried again after a while, as people do."""
         instruction = referee.instruction
         key = (len(referee.position.move_stack), instruction.text)
-        if key == self.done_for:
+        if key == self.pressed_key and frame - self.pressed_at < REPRESS_FRAMES:
             return None
         press = None
         if instruction.kind == "roll":
             press = "roll"
         elif instruction.kind == "confirm":
             press = "done"
-        elif (
-            instruction.kind == "move"
-            and "DONE" in instruction.text
-            and board != referee.expected()
-        ):
-            press = None
         elif instruction.kind == "move" and "DONE" in instruction.text:
-            press = "done"
+            press = "done"  # Sensei: the turn's actions are made
         if press:
-            self.done_for = key
+            self.pressed_key, self.pressed_at = key, frame
         return press
 
 
@@ -1056,7 +1054,7 @@ def run_demo(
     records: Any = None,
     screenshots: Path | None = None,
     size: tuple[int, int] = (800, 480),
-    camera_size: tuple[int, int] = (480, 270),
+    camera_size: tuple[int, int] | None = None,
     max_moves: int = 200,
     max_frames: int = 20000,
     log: Callable[[str], None] = lambda text: None,
@@ -1072,6 +1070,7 @@ def run_demo(
     a desktop) it is paced to the camera's 30 frames a second so people can watch; closing the
     window or pressing Escape ends it.
     """
+    import pygame
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
@@ -1097,6 +1096,8 @@ def run_demo(
     cls = games.get(game)
     opts = settings.game_options(game)
     layout = layout_name(game, opts)
+    # Small frames keep the demo quick; the web and the larger boards need more pixels.
+    camera_size = camera_size or ((640, 360) if layout == "arinama5" else (960, 540))
     table = SimTable(layout, seed=seed, size=camera_size)
     app = App(
         screen,
@@ -1169,6 +1170,7 @@ def run_demo(
         log(f"demo: {cls.title} on the synthetic table ({layout}), seed {seed}")
         still_frame = still
         stalled = 0
+        progress_at = frame_no
         while frame_no < max_frames and not app.quit:
             if pending:
                 frame, hand = pending.pop(0)
@@ -1180,12 +1182,14 @@ def run_demo(
             now += 1 / fps
             if realtime and not _pace(started, now):
                 break
+            if not realtime and pygame.event.peek(pygame.QUIT):
+                break  # SIGTERM / Ctrl-C: SDL turns them into a QUIT event
             observation = app.vision.feed(frame, now)
             app.on_vision_status(app.vision.status)
             if observation is not None:
                 app.on_observation(observation)
-            while app.page == "dice":  # the dice tumble and land; play resumes by itself
-                wait = app.tick(now)
+            for _ in range(1000):  # the dice tumble and land; play resumes by itself
+                wait = app.tick(now) if app.page == "dice" else None
                 if wait is None:
                     break
                 app.render()
@@ -1203,6 +1207,7 @@ def run_demo(
             if instruction != last_instruction:
                 last_instruction = instruction
                 stalled = 0
+                progress_at = frame_no
                 log(f"  {len(referee.position.move_stack):3d}  {instruction.text}")
                 shot(f"play-{instruction.kind}")
             if app.hands:
@@ -1211,6 +1216,11 @@ def run_demo(
                 break
             if len(referee.position.move_stack) >= max_moves:
                 break
+            if frame_no - progress_at > STALL_FRAMES:
+                raise UserError(
+                    f"the demo stalled: after 30 s the camera still reports {app.vision.status!r} "
+                    f"and the referee says {instruction.text!r}"
+                )
             if pending or app.vision.status != "still":
                 continue
             if referee.board != board:  # the referee has not seen the last change yet
@@ -1223,7 +1233,7 @@ def run_demo(
                 pending = list(table.transition(board, target, hand_frames=4, still_frames=12))
                 board = target
                 continue
-            action = players.button(referee, board)
+            action = players.button(referee, frame_no)
             if action:
                 press(action)
         # The end: game over, then a look at the records and the other screens.

@@ -210,7 +210,7 @@ def _draw_highlight_over(
     elif style.pattern == "ring":
         _dashed_circle(surface, style.colour, centre, round(r * 0.9), width)
         pygame.draw.polygon(surface, style.colour, points, max(2, width // 2))
-    elif style.pattern == "cross":
+    elif style.pattern in ("cross", "hatch"):
         d = round(r * 0.7)
         for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
             pygame.draw.line(surface, (255, 255, 255), _add(centre, a), _add(centre, b), width + 4)

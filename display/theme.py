@@ -9,7 +9,7 @@ and every role also has its own *pattern*, so a highlight never depends on colou
     flip     orange, diagonal stripes       turn this stone over
     remove   vermillion, a cross            take this piece off
     restore  reddish purple, dots           put the board back as it was here
-    error    vermillion, cross + outline    what makes the move illegal
+    error    vermillion, cross-hatch + X    what makes the move illegal
 
 Sizes are in millimetres on the glass and turned into pixels with the panel's density, so a
 button is at least 9 mm (a fingertip) and the instruction is readable from a metre away
@@ -62,7 +62,7 @@ HIGHLIGHTS: dict[str, HighlightStyle] = {
     FLIP: HighlightStyle(ORANGE, "stripes", "turn over"),
     REMOVE: HighlightStyle(VERMILLION, "cross", "take off"),
     RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", "put back"),
-    ERROR: HighlightStyle(VERMILLION, "cross", "not allowed"),
+    ERROR: HighlightStyle(VERMILLION, "hatch", "not allowed"),
 }
 
 # What each piece class the camera reports looks like on the diagram: (fill, rim).

@@ -62,7 +62,7 @@ class ButtonPins:
 
     @classmethod
     def parse(cls, text: str) -> ButtonPins:
-        """From "done=17,roll=27,back=22,buzzer=18" (any subset; "none" switches a part off)."""
+        """From "done=17,roll=27,back=22,buzzer=18" (any subset; "none" or "off" switches a part off)."""
         values: dict[str, int | None] = {}
         names = {f.name for f in fields(cls)}
         for item in text.replace(" ", ",").split(","):
@@ -74,7 +74,7 @@ class ButtonPins:
                 raise UserError(
                     f"bad button pin setting {item!r}: write NAME=BCM with NAME one of {', '.join(sorted(names))}"
                 )
-            if value.strip().lower() == "none":
+            if value.strip().lower() in ("none", "off"):
                 values[key] = None
                 continue
             try:

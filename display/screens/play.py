@@ -147,9 +147,9 @@ def _legend(p: Painter, model: PlayModel, rect: pygame.Rect) -> None:
         style = theme.HIGHLIGHTS[role]
         swatch = pygame.Rect(x, rect.top + (rect.height - box) // 2 - p.m.gap // 2, box, box)
         pygame.draw.rect(p.surface, style.colour, swatch)
-        if style.pattern in ("stripes", "cross"):  # the pattern too, as on the board
+        if style.pattern in ("stripes", "cross", "hatch"):  # the pattern too, as on the board
             pygame.draw.line(p.surface, theme.BACKGROUND, swatch.bottomleft, swatch.topright, 2)
-        if style.pattern == "cross":
+        if style.pattern in ("cross", "hatch"):
             pygame.draw.line(p.surface, theme.BACKGROUND, swatch.topleft, swatch.bottomright, 2)
         if style.pattern == "dots":
             pygame.draw.circle(p.surface, theme.BACKGROUND, swatch.center, max(2, box // 6))
