@@ -14,6 +14,7 @@ from companion.commands.play import forced_pass
 from companion.games.aranea import AraneaPosition
 
 ARIMAA_GAMES = "/work/shared/data/arimaa/games.jsonl"
+RECORD = {"format": "tabletop-companion/game", "version": 1, "game": "arinama", "moves": []}
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
@@ -266,6 +267,14 @@ def test_moves_counts_arimaa_with_the_engines_counter(capsys):
         (["moves", "arinama", "-p", "/"], ["folder"]),
         (["moves", "arinama", "-p", "{}", "-o", "rows=5"], ["own options"]),
         (["moves", "aranea", "-p", '{"phase": "later"}'], ["phase"]),
+        (
+            ["moves", "arinama", "-p", json.dumps({**RECORD, "moves": ["c3", "c3"]})],
+            ["the --position text: move 2 ('c3')", "taken"],
+        ),
+        (
+            ["moves", "arinama", "-p", json.dumps({**RECORD, "version": 7})],
+            ["the --position text: this game record is version 7"],
+        ),
     ],
 )
 def test_moves_bad_input_is_one_line(capsys, argv, words):

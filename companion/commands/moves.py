@@ -116,7 +116,10 @@ def read_position(cls: Any, source: str) -> Any:
     if isinstance(data, dict) and data.get("format") == GAME_FORMAT:
         if data.get("game") != cls.name:
             raise RecordError(f"{name} is a game of {data.get('game')!r}, not {cls.name}")
-        return game_from_json(data)
+        try:
+            return game_from_json(data)
+        except RecordError as exc:
+            raise RecordError(f"{name}: {exc}") from None
     try:
         return cls.parse_position(text)
     except RecordError as exc:
