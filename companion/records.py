@@ -41,6 +41,7 @@ import os
 import sqlite3
 import struct
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -291,11 +292,17 @@ class Records:
         """Check what the file holds (through SQLite, which also sees the WAL), then set up."""
         with self._guard("open"):
             conn = self._conn
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = [
-                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            ]
+            # One read transaction: a companion creating the file at the same moment must not
+            # be seen half-way (its tables without its application id = "another program").
+            conn.execute("BEGIN")
+            try:
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                tables = [
+                    r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                ]
+            finally:
+                conn.execute("ROLLBACK")
         _check_identity(self.path, app_id, version, tables)
         if self.readonly:
             if not tables:
@@ -308,7 +315,7 @@ class Records:
                 )
             return
         with self._guard("open"):
-            if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+            if self._switch_to_wal() != "wal":
                 raise RecordError(
                     f"{self.path}: SQLite cannot use WAL mode on this file system; "
                     "keep the records on a local disk (pass --db)"
@@ -326,6 +333,19 @@ class Records:
                     "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_written_by', ?)",
                     (__version__,),
                 )
+
+    def _switch_to_wal(self, wait: float = 5.0) -> str:
+        """Set WAL mode and return the journal mode SQLite reports. Switching a new file needs
+        a moment with no other connection in it, and SQLite answers "locked" at once instead of
+        waiting (companions opening the same new file together): retry for up to `wait` s."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                return self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def _create(self) -> None:
         with self._write(durable=True) as c:
