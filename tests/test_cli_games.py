@@ -360,6 +360,10 @@ def test_replay_a_file_of_json_lines_checks_every_game(capsys, tmp_path):
         ('{"format": "tabletop-companion/game", "version": 9, "game": "arinama"}', ["version 9"]),
         ('{"format": "tabletop-companion/game", "game": "go"}', ["unknown game 'go'"]),
         ("", ["empty"]),
+        (
+            json.dumps({**RECORD, "options": {"rows": 5}, "start": {"stones": {}, "options": {}}}),
+            ['"options" and the "start" position disagree (rows 5 vs 8)'],
+        ),
         ('"a string"', ["JSON but not a game record"]),
         ("42", ["JSON but not a game record"]),
         ("hello, this is not a game\n", ["no Arimaa turns found"]),
@@ -437,6 +441,15 @@ def test_play_save_that_fails_after_the_game_prints_the_record(capsys, tmp_path,
     assert_one_line_error(code, err, "No space left", "printed above")
     record = json.loads(out[out.index('{\n "format"') :])
     assert record["game"] == "arinama" and record["outcome"]["winner"] == "black"
+
+
+def test_replay_a_start_written_without_options_takes_the_records_options(capsys, tmp_path):
+    record = {**RECORD, "options": {"rows": 5, "cols": 5}, "start": {"stones": {"c3": "black"}}}
+    record.update(moves=["d4", "e5"])
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "replay", str(path), "--board")
+    assert code == 0 and "2 moves, all legal" in out and "  a b c d e\n" in out
 
 
 def test_replay_missing_file_is_one_line(capsys, tmp_path):

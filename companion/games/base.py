@@ -313,7 +313,16 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
     cls = games.get(str(data["game"]))
     options = cls.options_from(data.get("options"))
     if data.get("start") is not None:
-        position = cls.from_json(data["start"])
+        start = data["start"]
+        if isinstance(start, dict) and "options" not in start and data.get("options") is not None:
+            start = {**start, "options": data["options"]}  # a start written without its options
+        position = cls.from_json(start)
+        if data.get("options") is not None and position.options != options:
+            mine, theirs = options_to_dict(options), options_to_dict(position.options)
+            differ = ", ".join(
+                f"{k} {mine[k]!r} vs {theirs[k]!r}" for k in mine if mine[k] != theirs[k]
+            )
+            raise RecordError(f'"options" and the "start" position disagree ({differ}): fix one')
     else:
         position = cls.new(options)
     moves = data.get("moves", [])
