@@ -452,6 +452,14 @@ def test_replay_a_start_written_without_options_takes_the_records_options(capsys
     assert code == 0 and "2 moves, all legal" in out and "  a b c d e\n" in out
 
 
+@pytest.mark.parametrize("command", [["replay"], ["moves", "arinama", "--count", "-p"]])
+def test_files_saved_with_a_byte_order_mark_are_read(capsys, tmp_path, command):
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({**RECORD, "moves": ["c3"]}).encode())
+    code, out, _ = run(capsys, *command, str(path))
+    assert code == 0 and ("1 move, all legal" in out or out.strip() == "63")
+
+
 def test_replay_missing_file_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "replay", str(tmp_path / "nope.json"))
     assert_one_line_error(code, err, "nope.json", "not there")

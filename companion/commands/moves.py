@@ -83,11 +83,11 @@ def read_text(source: str) -> tuple[str, str]:
     if source == "-":
         if sys.stdin is None:  # the command was started with standard input closed
             raise UserError("standard input is closed: give a file name instead of -")
-        return sys.stdin.read(), "standard input"
+        return sys.stdin.read().removeprefix("\ufeff"), "standard input"
     path = Path(source)
     if path.is_file():
         try:
-            return path.read_text(encoding="utf-8"), source
+            return path.read_text(encoding="utf-8-sig"), source  # -sig: Notepad's BOM
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or "not a text file"
             raise UserError(f"cannot read {source}: {reason}") from None
