@@ -227,6 +227,26 @@ def test_games_without_records_says_so(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "missing.sqlite3").exists()
 
 
+def test_games_check_reports_damage_on_stderr_in_one_line_and_exits_1(db_path, capsys):
+    import sqlite3
+
+    with Records(db_path) as db:
+        for seed in range(3):
+            play_recorded(db, "arinama", seed=seed, max_moves=40)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name='moves_live'").fetchone()[0]
+    conn.close()
+    data = bytearray(db_path.read_bytes())
+    start = (root - 1) * 4096 + 8
+    data[start : start + 192] = b"\x05" * 192  # garbage in an index: the games still list
+    db_path.write_bytes(bytes(data))
+    code, out, err = run_cli(capsys, "games", "--db", db_path, "--check", "--json")
+    assert code == 1
+    assert [json.loads(line)["game"] for line in out.splitlines()] == ["arinama"] * 3
+    assert len(err.splitlines()) == 1 and "is damaged:" in err and "backup" in err
+
+
 # -- export errors ------------------------------------------------------------------------------------
 def test_export_never_overwrites_a_file_without_force(db_path, tmp_path, capsys):
     with Records(db_path) as db:

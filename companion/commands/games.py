@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -55,8 +56,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"No games recorded in {path}.")
     else:
         print(_table(games))
-    if problems:
-        print(f"{path} is damaged: " + "; ".join(problems[:5]))
+    if problems:  # on stderr: --json output stays one JSON object a line
+        found = "; ".join(" ".join(p.split()) for p in problems[:5])
+        print(
+            f"{path} is damaged: {found}. Copy it aside and restore a backup; "
+            "`companion export ID` may still save the games listed",
+            file=sys.stderr,
+        )
         return 1
     if args.check and not args.json:
         print(f"{path}: integrity check ok")
