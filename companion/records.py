@@ -309,9 +309,9 @@ class Records:
                 raise RecordError(f"{self.path} holds no game records yet")
             if version < SCHEMA_VERSION:
                 raise RecordError(
-                    f"{self.path} uses the older record schema {version}: open it once with a "
-                    f"writing command (e.g. `companion games --db {self.path}`) to upgrade it; "
-                    "a copy of the original is kept"
+                    f"{self.path} uses the older record schema {version}: start the companion "
+                    f"on it once (`companion run --db {self.path}`) to upgrade it; a copy of the "
+                    "original is kept"
                 )
             return
         with self._guard("open"):
@@ -363,6 +363,11 @@ class Records:
 
     def _migrate(self, version: int) -> None:
         """Upgrade an older schema, after copying the original file aside (never lose it)."""
+        if any(v not in _MIGRATIONS for v in range(version, SCHEMA_VERSION)):
+            raise RecordError(
+                f"{self.path} says record schema {version}, which no companion wrote: it was "
+                f"changed by hand or is damaged; pass another file with --db; {_LEAVE_IT}"
+            )
         backup = self.path.with_name(
             f"{self.path.stem}.schema{version}-{datetime.now(UTC):%Y%m%dT%H%M%S}{self.path.suffix}"
         )

@@ -452,7 +452,7 @@ def test_an_older_schema_is_copied_aside_before_it_is_upgraded(db_path, monkeypa
         old_games = [g.to_json() for g in db.games()]
     monkeypatch.setattr(records, "SCHEMA_VERSION", 2)
     monkeypatch.setattr(records, "_MIGRATIONS", {1: "ALTER TABLE games ADD COLUMN table_name TEXT"})
-    with pytest.raises(RecordError, match="older record schema 1"):
+    with pytest.raises(RecordError, match="older record schema 1: .*companion run --db"):
         Records(db_path, readonly=True)
     with Records(db_path) as db:
         assert [g.to_json() for g in db.games()] == old_games
@@ -462,6 +462,18 @@ def test_an_older_schema_is_copied_aside_before_it_is_upgraded(db_path, monkeypa
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 2
     conn.close()
+
+
+def test_a_schema_no_companion_wrote_is_refused_and_left_untouched(db_path):
+    _written_db(db_path, n_games=1)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA user_version=0")  # our id and tables, but "schema 0": edited by hand
+    conn.close()
+    before = digest(db_path)
+    with pytest.raises(RecordError, match="schema 0, which no companion wrote.*left untouched"):
+        Records(db_path)
+    assert digest(db_path) == before
+    assert [p.name for p in db_path.parent.iterdir() if ".schema0-" in p.name] == []
 
 
 def test_missing_files_folders_and_readonly_opening(tmp_path):
