@@ -460,6 +460,17 @@ def test_files_saved_with_a_byte_order_mark_are_read(capsys, tmp_path, command):
     assert code == 0 and ("1 move, all legal" in out or out.strip() == "63")
 
 
+@pytest.mark.parametrize("command", [["replay"], ["moves", "arinama", "-p"]])
+@pytest.mark.parametrize(
+    "deep", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000]
+)
+def test_json_nested_too_deeply_is_one_line(capsys, tmp_path, command, deep):
+    path = tmp_path / "deep.json"
+    path.write_text(deep)
+    code, _, err = run(capsys, *command, str(path))
+    assert_one_line_error(code, err, "nested too deeply")
+
+
 def test_replay_missing_file_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "replay", str(tmp_path / "nope.json"))
     assert_one_line_error(code, err, "nope.json", "not there")

@@ -98,15 +98,29 @@ def read_text(source: str) -> tuple[str, str]:
     return source, "the --position text"
 
 
+def too_deep(name: str) -> Any:
+    """The RecordError for JSON nested so deeply that Python's parser gives up."""
+    from companion.errors import RecordError
+
+    return RecordError(f"{name} is JSON nested too deeply to be a position or a game record")
+
+
 def read_position(cls: Any, source: str) -> Any:
     """A position of `cls` from a FILE, '-' or text: a game record's final position, or
     whatever the game's `parse_position` reads."""
+    text, name = read_text(source)
+    try:
+        return _position_from_text(cls, text, name)
+    except RecursionError:
+        raise too_deep(name) from None
+
+
+def _position_from_text(cls: Any, text: str, name: str) -> Any:
     import json
 
     from companion.errors import RecordError
     from companion.games.base import GAME_FORMAT, game_from_json
 
-    text, name = read_text(source)
     if not text.strip():
         raise RecordError(f"{name} is empty: give a position of {cls.title}")
     try:

@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from companion.commands.moves import read_text
+    from companion.commands.moves import read_text, too_deep
     from companion.errors import UserError
 
     if args.file != "-" and not Path(args.file).is_file():
@@ -60,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     text, name = read_text(args.file)
     if not text.strip():
         raise UserError(f"{name} is empty: give a game record or a move list")
-    records = parse_records(text, name)
+    try:
+        records = parse_records(text, name)
+    except RecursionError:
+        raise too_deep(name) from None
     if len(records) == 1:
         return report_one(replay(records[0]), show_board=args.board)
     failed = 0
