@@ -471,6 +471,19 @@ def test_json_nested_too_deeply_is_one_line(capsys, tmp_path, command, deep):
     assert_one_line_error(code, err, "nested too deeply")
 
 
+def test_replay_reads_a_pipe_given_by_name_like_process_substitution(capsys, tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # what `companion replay <(...)` is given: /dev/fd/63, a pipe
+    writer = threading.Thread(target=fifo.write_text, args=(json.dumps(record_of("aranea", 4)),))
+    writer.start()
+    code, out, _ = run(capsys, "replay", str(fifo))
+    writer.join()
+    assert code == 0 and "Aranea:" in out and "all legal" in out
+
+
 def test_replay_missing_file_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "replay", str(tmp_path / "nope.json"))
     assert_one_line_error(code, err, "nope.json", "not there")

@@ -85,7 +85,7 @@ def read_text(source: str) -> tuple[str, str]:
             raise UserError("standard input is closed: give a file name instead of -")
         return sys.stdin.read().removeprefix("\ufeff"), "standard input"
     path = Path(source)
-    if path.is_file():
+    if path.exists() and not path.is_dir():  # a file, or a pipe such as <(...) or /dev/stdin
         try:
             return path.read_text(encoding="utf-8-sig"), source  # -sig: Notepad's BOM
         except (OSError, UnicodeDecodeError) as exc:

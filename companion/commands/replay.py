@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.commands.moves import read_text, too_deep
     from companion.errors import UserError
 
-    if args.file != "-" and not Path(args.file).is_file():
+    if args.file != "-" and (Path(args.file).is_dir() or not Path(args.file).exists()):
         what = "a folder" if Path(args.file).is_dir() else "not there"
         raise UserError(f"cannot replay {args.file}: it is {what}; give a game record file")
     text, name = read_text(args.file)
