@@ -299,9 +299,14 @@ def write_output(text: str, output: str | os.PathLike[str], *, force: bool = Fal
         raise UserError(f"{path} is a folder: give a file name, e.g. {path / 'game.html'}")
     if path.exists() and not force:
         raise UserError(f"{path} already exists: choose another name, or add --force to replace it")
+    if path.exists() and not path.is_file():  # /dev/null, a pipe: never replace it by a file
+        raise UserError(f"{path} is not a regular file: give a file name, or leave out -o")
     if not path.parent.is_dir():
         raise UserError(f"the folder {path.parent} does not exist: create it first")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UserError(f"cannot write in {path.parent}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)

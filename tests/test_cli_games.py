@@ -428,6 +428,30 @@ def test_play_save_to_a_folder_is_refused_before_playing(capsys, tmp_path):
     assert out == ""  # nothing was played that could be lost
 
 
+def test_play_save_to_a_pipe_or_device_is_refused_even_with_force(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # stands for /dev/null: --force must never replace it by a file
+    code, out, err = run(capsys, "play", "arinama", "--auto", "--save", str(fifo), "--force")
+    assert_one_line_error(code, err, "not a regular file")
+    assert out == "" and fifo.is_fifo()
+
+
+def test_play_save_into_a_folder_it_cannot_write_is_refused_before_playing(
+    capsys, tmp_path, monkeypatch
+):
+    from companion.commands import play
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(play.tempfile, "NamedTemporaryFile", denied)
+    code, out, err = run(capsys, "play", "arinama", "--auto", "--save", str(tmp_path / "g.json"))
+    assert_one_line_error(code, err, "cannot save to", "Permission denied")
+    assert out == ""
+
+
 def test_play_save_that_fails_after_the_game_prints_the_record(capsys, tmp_path, monkeypatch):
     from companion.commands import play
     from companion.errors import UserError

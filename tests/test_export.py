@@ -290,6 +290,33 @@ def test_export_never_writes_over_the_record_database(db_path, capsys, suffix):
         assert [g.id for g in db.games()] == [game_id]
 
 
+def test_export_never_replaces_a_device_or_pipe_even_with_force(db_path, tmp_path, capsys):
+    import os
+
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # stands for /dev/null, /dev/full: as root --force used to replace them
+    code, _, err = run_cli(capsys, "export", game_id, "-o", fifo, "--force", "--db", db_path)
+    assert code == 2 and "is not a regular file" in err
+    assert fifo.is_fifo()
+
+
+def test_export_into_a_folder_it_cannot_write_is_one_line(db_path, tmp_path, capsys, monkeypatch):
+    import companion.export
+
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(companion.export.tempfile, "mkstemp", denied)
+    code, out, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
+    assert code == 2 and out == "" and "cannot write in" in err and "Permission denied" in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
 def test_export_of_a_file_that_is_not_records_is_one_line(tmp_path, capsys):
     bad = tmp_path / "game.json"
     bad.write_text("{}")

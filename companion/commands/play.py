@@ -16,6 +16,7 @@ import argparse
 import io
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,15 @@ def check_can_write(path: str, force: bool) -> Path:
         )
     if target.exists() and not force:
         raise UserError(f"{path} exists: choose another name, or add --force to replace it")
+    if target.exists() and not target.is_file():  # /dev/null, a pipe: never replaced by a file
+        raise UserError(f"cannot save to {path}: it is not a regular file; give a file name")
     if not target.parent.is_dir():
         raise UserError(f"cannot save to {path}: the folder {target.parent} does not exist")
+    try:  # can we write there? Better to learn it now than after the game
+        with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}."):
+            pass
+    except OSError as exc:
+        raise UserError(f"cannot save to {path}: {exc.strerror}") from None
     return target
 
 
