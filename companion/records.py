@@ -855,6 +855,8 @@ def _check_file(path: Path, *, must_exist: bool) -> None:
         raise RecordError(f"cannot read the game records {path}: {exc.strerror}") from None
     if path.is_dir():
         raise RecordError(f"{path} is a folder: --db takes a file, e.g. {path / DB_FILENAME}")
+    if not path.is_file():  # /dev/null, a pipe: SQLite would fail oddly and leave a journal
+        raise RecordError(f"{path} is not a regular file: --db takes a file, e.g. records.sqlite3")
     if size == 0:
         if must_exist:
             raise RecordError(f"{path} is empty: it holds no game records yet")

@@ -476,6 +476,17 @@ def test_a_schema_no_companion_wrote_is_refused_and_left_untouched(db_path):
     assert [p.name for p in db_path.parent.iterdir() if ".schema0-" in p.name] == []
 
 
+@pytest.mark.parametrize("readonly", [False, True])
+def test_a_device_or_pipe_is_refused_and_nothing_is_created_beside_it(tmp_path, readonly):
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # stands for /dev/null, where SQLite used to leave /dev/null-journal
+    with pytest.raises(RecordError, match="is not a regular file: --db takes a file"):
+        Records(fifo, readonly=readonly)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
 def test_missing_files_folders_and_readonly_opening(tmp_path):
     missing = tmp_path / "nothing.sqlite3"
     with pytest.raises(RecordError, match="no game records at .*play a game first"):
