@@ -278,3 +278,10 @@ def test_mangled_input_is_a_user_error_never_a_crash():
             except UserError:
                 outcomes.add("rejected")
     assert outcomes == {"read", "rejected"}
+
+
+def test_a_game_with_no_turn_is_a_move_list_that_reads_back():
+    text = game_to_move_list(ArimaaPosition.new())
+    assert text == "1g\n"
+    again = game_from_move_list(text)
+    assert again.move_stack == [] and again.replay_error is None

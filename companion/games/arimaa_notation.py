@@ -322,7 +322,9 @@ def game_to_move_list(position: ArimaaPosition) -> str:
     for move in position.move_stack:
         lines.append(f"{board.turn_label} {board.move_text(move)}")
         board.push(move)
-    return "\n".join(lines) + ("\n" if lines else "")
+    if not lines:  # no turn yet: the label of the turn to play, as arimaa.com saves it
+        return f"{board.turn_label}\n"
+    return "\n".join(lines) + "\n"
 
 
 # -- positions --------------------------------------------------------------------------------------
