@@ -30,10 +30,11 @@ def notify(message: str, environ: Mapping[str, str] | None = None) -> bool:
         return False  # vsock and other forms are not used on a Pi
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.setblocking(False)  # a busy systemd must never stall the app
             sock.connect(address)
             sock.sendall(message.encode("utf-8"))
         return True
-    except OSError:
+    except OSError:  # no listener, or its queue is full (BlockingIOError)
         return False
 
 

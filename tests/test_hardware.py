@@ -240,6 +240,14 @@ def test_notify_sends_datagrams_to_the_socket(notify_socket):
     assert sock.recv(4096) == b"READY=1\nSTATUS=playing"
 
 
+def test_notify_never_blocks_when_nobody_reads(notify_socket):
+    path, sock = notify_socket
+    started = time.monotonic()
+    sent = [notify("WATCHDOG=1", {"NOTIFY_SOCKET": path}) for _ in range(5000)]
+    assert time.monotonic() - started < 5
+    assert sent[0] and not sent[-1]  # the queue filled up; the rest were dropped, not waited for
+
+
 def test_notify_is_a_no_op_outside_systemd():
     assert notify("READY=1", {}) is False
 

@@ -1,0 +1,283 @@
+"""The wiring: a whole demo game headless (synthetic table -> tracker -> referee -> records ->
+screen, driven by mock GPIO button presses), the event loop's pacing, the camera thread, and
+the settings file."""
+
+import json
+import os
+import socket
+import threading
+import time
+
+import pygame
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.app import (
+    App,
+    CameraWorker,
+    Settings,
+    TableVision,
+    calibration_cells,
+    layout_name,
+    run_table,
+)
+from companion.cli import main
+from companion.errors import UserError
+from companion.records import Records
+from display.device import HeadlessScreen, init_pygame
+from hardware.buttons import ButtonPanel, ButtonPins
+from hardware.sdnotify import Watchdog
+
+
+@pytest.fixture
+def screen():
+    init_pygame(headless=True)
+    return HeadlessScreen((800, 480))
+
+
+def test_companion_run_plays_a_whole_game_headless_and_records_it(tmp_path, capsys):
+    shots = tmp_path / "shots"
+    db = tmp_path / "records.sqlite3"
+    assert (
+        main(["run", "--headless", "--screenshots", str(shots), "--db", str(db), "--seed", "1"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "synthetic table plays a game of arinama" in out
+    assert f"screenshots in {shots}" in out
+    with Records(db) as records:
+        (summary,) = records.games()
+        assert summary.status == "finished"
+        record = records.game(summary.id)
+        position = record.position()  # the engine replays every recorded move
+        assert position.is_game_over()
+        assert str(position.outcome()) in out
+        assert f"after {summary.moves} moves" in out
+        assert any(i.instruction["kind"] == "flip" for i in record.instructions)
+    names = {p.name.split("-", 1)[1].removesuffix(".png") for p in shots.glob("*.png")}
+    for page in (
+        "home",
+        "setup",
+        "play-move",
+        "play-flip",
+        "play-hands",
+        "gameover",
+        "review-game",
+        "review-list",
+        "dice-roller",
+        "settings",
+    ):
+        assert page in names, sorted(names)
+    image = pygame.image.load(str(next(shots.glob("*-play-flip.png"))))
+    assert image.get_size() == (800, 480)
+
+
+def test_run_rejects_bad_arguments_with_one_line(capsys):
+    assert main(["run", "--game", "chess", "--headless"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["run", "--size", "big", "--headless"]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_idle_loop_blocks_and_redraws_only_on_change(screen):
+    app = App(screen, Settings())
+    started_cpu = time.process_time()
+    deadline = time.monotonic() + 0.6
+    run_table(app, screen, until=lambda: time.monotonic() > deadline)
+    assert screen.frames == 1  # the first picture, then nothing changed
+    assert time.process_time() - started_cpu < 0.3  # asleep in pygame.event.wait, not spinning
+    # A key press is a change: exactly one more picture.
+    pygame.event.post(
+        pygame.event.Event(pygame.KEYDOWN, key=pygame.K_r, mod=0, unicode="r", scancode=0)
+    )
+    deadline = time.monotonic() + 0.3
+    run_table(app, screen, until=lambda: time.monotonic() > deadline)
+    assert app.page == "dice"
+    assert screen.frames == 3  # the forced first draw of this run, then the dice page
+
+
+def test_buttons_drive_the_pages(screen, tmp_path):
+    Device.pin_factory = MockFactory()
+    clock = [0.0]
+    try:
+        app = App(
+            screen, Settings(), records=Records(tmp_path / "r.sqlite3"), clock=lambda: clock[0]
+        )
+        panel = ButtonPanel(app.button, ButtonPins(), clock=lambda: clock[0], threaded=False)
+
+        def press(pin, hold=0.05):
+            Device.pin_factory.pin(pin).drive_low()
+            clock[0] += hold
+            panel.poll()
+            Device.pin_factory.pin(pin).drive_high()
+            clock[0] += 0.05
+            panel.poll()
+
+        app.render()
+        press(27)  # ROLL on home: the dice roller
+        assert app.page == "dice"
+        press(27)  # roll
+        assert app.dice_state.dice is not None
+        assert 1 <= app.dice_state.value <= 12
+        press(22)  # BACK: home
+        assert app.page == "home"
+        press(22, hold=1.5)  # BACK held: the menu (home) - and no extra BACK
+        assert app.page == "home"
+        panel.close()
+    finally:
+        Device.pin_factory.close()
+        Device.pin_factory = None
+
+
+def test_camera_thread_finds_the_mat_and_the_game_starts(screen, tmp_path):
+    """The threaded path of the real table on a synthetic camera: recognise the mat on the
+    home screen, set up, learn the colours, see the board, ping the watchdog."""
+    from vision.sources import open_source
+
+    notify = tmp_path / "notify.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(notify))
+    sock.settimeout(5)
+    env = {
+        "NOTIFY_SOCKET": str(notify),
+        "WATCHDOG_USEC": "400000",
+        "WATCHDOG_PID": str(os.getpid()),
+    }
+    source = open_source("sim:arinama5?size=640x360&seed=2&loop=1&moves=2&still=20&hand=4")
+    settings = Settings(game="arimaa")
+    app = App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name, still_seconds=0.3),
+    )
+    worker = CameraWorker(source, app, fps=30)
+    # The simulated board shows random stones: make the setup expect exactly that board.
+    worker.start()
+    steps = {"recognised": False}
+    started = time.monotonic()
+
+    def until():
+        if app.page == "home" and app.recognised == "arinama" and not steps["recognised"]:
+            steps["recognised"] = True
+            app.settings.options["arinama"] = {"rows": 5, "cols": 5}
+            pygame.event.post(
+                pygame.event.Event(
+                    pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0
+                )
+            )
+        if app.page == "setup" and app.vision.located is not None:
+            app.vision.calibrate(source.truth_cells)  # what the table shows is what it learns
+            app._start_referee()
+        return (
+            app.page == "play" and app.referee.last_observation is not None
+        ) or time.monotonic() - started > 60
+
+    try:
+        run_table(app, screen, worker=worker, watchdog=Watchdog(env), until=until)
+    finally:
+        worker.stop()
+        source.close()
+    assert steps["recognised"]
+    assert app.page == "play"
+    assert app.referee.last_observation is not None
+    messages = []
+    while True:
+        try:
+            messages.append(sock.recv(200).decode())
+        except TimeoutError:
+            break
+        if any(m.startswith("WATCHDOG") for m in messages) and messages[-1].startswith("STOPPING"):
+            break
+    sock.close()
+    assert messages[0].startswith("READY=1")
+    assert "WATCHDOG=1" in messages
+    assert messages[-1] == "STOPPING=1"
+
+
+def test_settings_round_trip_and_a_damaged_file_is_left_alone(tmp_path):
+    path = tmp_path / "settings.json"
+    settings = Settings(game="aranea", rotation=180, colour_names={"black": "dark"})
+    settings.save(path)
+    again = Settings.load(path)
+    assert again == settings
+    path.write_text("{not json")
+    with pytest.raises(UserError, match="settings file"):
+        Settings.load(path)
+    assert path.read_text() == "{not json"
+    path.write_text(json.dumps({"version": 9}))
+    with pytest.raises(UserError, match="newer companion"):
+        Settings.load(path)
+
+
+def test_settings_screen_changes_rotation_options_and_pins(screen, tmp_path):
+    path = tmp_path / "settings.json"
+    app = App(screen, Settings(game="arinama"), settings_path=path)
+    app.act("settings")
+    app.render()
+    app.act("setting-up", "rotation")
+    assert screen.size == (480, 800) and app.settings.rotation == 90
+    app.act("setting-up", "option:rows")
+    assert app.settings.game_options().rows == 9
+    app.act("setting-up", "option:flip_check")
+    assert app.settings.game_options().flip_check == "captures-first"
+    app.act("setting-up", "pin:done")  # skips the pins already taken
+    pins = ButtonPins.parse(app.settings.pins)
+    assert pins.done not in (pins.roll, pins.back) and pins.done != 17
+    app.act("setting-up", "colour:black")
+    assert app.settings.colour_names["black"] != "black"
+    assert Settings.load(path) == app.settings  # saved at once
+    for _ in range(20):
+        app.act("setting-up", "option:rows")
+    assert app.settings.game_options().rows == 12  # stops at the rule's limit
+    assert app.render()
+
+
+def test_unfinished_games_are_offered_on_the_home_screen(screen, tmp_path):
+    from companion import games
+    from companion.referee import Referee
+
+    records = Records(tmp_path / "r.sqlite3")
+    position = games.get("arinama").new(games.get("arinama").options_from({"rows": 5, "cols": 5}))
+    referee = Referee(position, records=records)
+    move = position.legal_moves()[0]
+    referee._accept(move)
+    app = App(screen, Settings(), records=records, vision_factory=lambda name: TableVision(name))
+    app.render()
+    resume = [t for t in app.painter.targets if t.action.kind == "resume"]
+    assert resume and "move 2" in resume[0].label
+    app.tap(resume[0].rect.center)
+    assert app.page == "setup"
+    assert app.setup_position.to_json() == referee.position.to_json()
+
+
+def test_mats_and_calibration_positions():
+    from companion import games
+
+    assert (
+        layout_name("arinama", games.get("arinama").options_from({"rows": 5, "cols": 5}))
+        == "arinama5"
+    )
+    assert (
+        layout_name("sensei", games.get("sensei").options_from({"side": "storm"})) == "sensei-storm"
+    )
+    with pytest.raises(UserError, match="no printed mat"):
+        layout_name("arinama", games.get("arinama").options_from({"rows": 6, "cols": 6}))
+    cells = calibration_cells(games.get("aranea").new(), ("empty", "amber", "blue"))
+    assert sorted(cells.values()) == ["amber", "amber", "blue", "blue"]
+
+
+def test_worker_events_stay_on_the_main_thread(screen):
+    app = App(screen, Settings())
+    calls = []
+    app.button = lambda action: calls.append((action, threading.current_thread().name))
+    deadline = time.monotonic() + 0.5
+
+    def press_from_another_thread():
+        time.sleep(0.05)
+        app.post_button("roll")
+
+    threading.Thread(target=press_from_another_thread, name="gpio").start()
+    run_table(app, screen, until=lambda: bool(calls) or time.monotonic() > deadline)
+    assert calls == [("roll", threading.main_thread().name)]
