@@ -407,6 +407,14 @@ def test_moves_of_the_arimaa_setup_points_to_count(capsys):
     assert_one_line_error(code, err, "64,864,800", "--count")
 
 
+def test_moves_of_a_sensei_turn_in_progress_is_one_line_without_the_count_hint(capsys):
+    position = games.get("sensei").new().to_json()
+    position["actions"] = ["a1-a3"]
+    code, _, err = run(capsys, "moves", "sensei", "-p", json.dumps(position))
+    assert_one_line_error(code, err, "a turn is in progress (a1-a3)")
+    assert "--count" not in err
+
+
 def test_play_moves_command_separates_turns_of_several_actions(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "sensei", stdin="moves\n", monkeypatch=monkeypatch)
     listed = next(line for line in out.splitlines() if line.startswith("green to play> moves"))
@@ -506,6 +514,11 @@ def test_replay_reads_a_pipe_given_by_name_like_process_substitution(capsys, tmp
     code, out, _ = run(capsys, "replay", str(fifo))
     writer.join()
     assert code == 0 and "Aranea:" in out and "all legal" in out
+
+
+def test_replay_of_a_file_name_too_long_is_one_line(capsys):
+    code, _, err = run(capsys, "replay", "x" * 5000)
+    assert_one_line_error(code, err, "not a usable file name")
 
 
 def test_replay_missing_file_is_one_line(capsys, tmp_path):

@@ -67,11 +67,23 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         moves = position.legal_moves()
-    except UserError as exc:  # Arimaa's setup: millions of arrangements
+    except UserError as exc:  # Arimaa's setup: millions of arrangements, but countable
+        if not _countable(position):
+            raise
         raise UserError(f"{exc}; --count gives their number") from None
     for move in moves:
         print(position.move_text(move))
     return 0
+
+
+def _countable(position: Any) -> bool:
+    from companion.errors import UserError
+
+    try:
+        position.count_legal_moves()
+    except UserError:
+        return False
+    return True
 
 
 def read_text(source: str) -> tuple[str, str]:
@@ -85,17 +97,21 @@ def read_text(source: str) -> tuple[str, str]:
             raise UserError("standard input is closed: give a file name instead of -")
         return sys.stdin.read().removeprefix("\ufeff"), "standard input"
     path = Path(source)
-    if path.exists() and not path.is_dir():  # a file, or a pipe such as <(...) or /dev/stdin
+    try:
+        kind = "folder" if path.is_dir() else "file" if path.exists() else None
+    except OSError:  # e.g. a long position text: "File name too long"
+        kind = None
+    if kind is None:
+        if path.suffix.lower() in (".json", ".txt", ".jsonl") and " " not in source:
+            raise UserError(f"no file {source}: check the name, or give the position text itself")
+        return source, "the --position text"
+    if kind == "file":  # a file, or a pipe such as <(...) or /dev/stdin
         try:
             return path.read_text(encoding="utf-8-sig"), source  # -sig: Notepad's BOM
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or "not a text file"
             raise UserError(f"cannot read {source}: {reason}") from None
-    if path.is_dir():
-        raise UserError(f"{source} is a folder: give a position file or the position text")
-    if path.suffix.lower() in (".json", ".txt", ".jsonl") and " " not in source:
-        raise UserError(f"no file {source}: check the name, or give the position text itself")
-    return source, "the --position text"
+    raise UserError(f"{source} is a folder: give a position file or the position text")
 
 
 def too_deep(name: str) -> Any:

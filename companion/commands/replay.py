@@ -54,9 +54,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.commands.moves import read_text, too_deep
     from companion.errors import UserError
 
-    if args.file != "-" and (Path(args.file).is_dir() or not Path(args.file).exists()):
-        what = "a folder" if Path(args.file).is_dir() else "not there"
-        raise UserError(f"cannot replay {args.file}: it is {what}; give a game record file")
+    if args.file != "-":
+        try:
+            what = "a folder" if Path(args.file).is_dir() else None
+            what = what or (None if Path(args.file).exists() else "not there")
+        except OSError as exc:  # "File name too long", ...
+            what = f"not a usable file name ({exc.strerror})"
+        if what:
+            raise UserError(f"cannot replay {args.file}: it is {what}; give a game record file")
     text, name = read_text(args.file)
     if not text.strip():
         raise UserError(f"{name} is empty: give a game record or a move list")
