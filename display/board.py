@@ -116,8 +116,8 @@ def _draw_labels(surface: pygame.Surface, view: BoardView) -> None:
     cells = view.geometry.cells
     if not cells:
         return
-    size = round(min(c.radius for c in cells) * view.scale * 0.42)
-    if size < 10:
+    size = round(min(c.radius for c in cells) * view.scale * 0.5)
+    if size < 9:
         return
     f = font(size)
     for cell in cells:
@@ -172,7 +172,8 @@ def _draw_highlight_under(
     box = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
     layer = pygame.Surface(box.size, pygame.SRCALPHA)
     local = [(x - box.left, y - box.top) for x, y in points]
-    pygame.draw.polygon(layer, (*style.colour, 110), local)
+    # A light tint: "target" may mark most of the board (every legal cell), so it stays faint.
+    pygame.draw.polygon(layer, (*style.colour, 55 if style.pattern == "ring" else 110), local)
     stroke = max(2, round(view.scale * 1.6))
     if style.pattern == "stripes":
         step = max(6, round(view.scale * 6))

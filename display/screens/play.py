@@ -110,7 +110,8 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
         buttons.append(("Roll", Action("roll"), "primary" if kind == "roll" else "normal"))
     if kind == "confirm":
         buttons.append(("Cancel", Action("cancel"), "normal"))
-    buttons.append(("Done", Action("done"), "primary" if kind in ("confirm", "move") else "normal"))
+    wants_done = kind == "confirm" or "DONE" in model.instruction.text
+    buttons.append(("Done", Action("done"), "primary" if wants_done else "normal"))
     return buttons
 
 
