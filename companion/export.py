@@ -295,6 +295,15 @@ def _clock(stamp: str) -> str:
 def write_output(text: str, output: str | os.PathLike[str], *, force: bool = False) -> Path:
     """Write `text` to `output` atomically; an existing file is kept unless `force`."""
     path = Path(output)
+    try:
+        _check_output(path, force)
+    except OSError as exc:  # e.g. "File name too long" from the checks themselves
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    return _write_through_temporary(path, text)
+
+
+def _check_output(path: Path, force: bool) -> None:
+    """UserError when `path` must not or cannot be written (an existing file without force)."""
     if path.is_dir():
         raise UserError(f"{path} is a folder: give a file name, e.g. {path / 'game.html'}")
     if path.exists() and not force:
@@ -303,6 +312,10 @@ def write_output(text: str, output: str | os.PathLike[str], *, force: bool = Fal
         raise UserError(f"{path} is not a regular file: give a file name, or leave out -o")
     if not path.parent.is_dir():
         raise UserError(f"the folder {path.parent} does not exist: create it first")
+
+
+def _write_through_temporary(path: Path, text: str) -> Path:
+    """Write via a temporary file in the same folder and a rename: whole or not at all."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:

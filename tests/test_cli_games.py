@@ -521,6 +521,12 @@ def test_replay_of_a_file_name_too_long_is_one_line(capsys):
     assert_one_line_error(code, err, "not a usable file name")
 
 
+def test_play_save_to_a_file_name_too_long_is_one_line(capsys):
+    code, out, err = run(capsys, "play", "arinama", "--auto", "--save", "x" * 5000)
+    assert_one_line_error(code, err, "cannot save to", "too long")
+    assert out == ""
+
+
 def test_replay_missing_file_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "replay", str(tmp_path / "nope.json"))
     assert_one_line_error(code, err, "nope.json", "not there")

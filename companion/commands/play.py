@@ -104,10 +104,19 @@ def options_from_pairs(cls: Any, items: list[str]) -> Any:
 
 
 def check_can_write(path: str, force: bool) -> Path:
-    """Refuse early, before any play, to write over a file the user has."""
+    """Refuse early, before any play, to write over a file the user has, or where the record
+    cannot be written."""
     from companion.errors import UserError
 
-    target = Path(path)
+    try:
+        return _check_can_write(Path(path), path, force)
+    except OSError as exc:  # e.g. "File name too long" from the checks themselves
+        raise UserError(f"cannot save to {path}: {exc.strerror}") from None
+
+
+def _check_can_write(target: Path, path: str, force: bool) -> Path:
+    from companion.errors import UserError
+
     if target.is_dir():
         raise UserError(
             f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
@@ -118,11 +127,8 @@ def check_can_write(path: str, force: bool) -> Path:
         raise UserError(f"cannot save to {path}: it is not a regular file; give a file name")
     if not target.parent.is_dir():
         raise UserError(f"cannot save to {path}: the folder {target.parent} does not exist")
-    try:  # can we write there? Better to learn it now than after the game
-        with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}."):
-            pass
-    except OSError as exc:
-        raise UserError(f"cannot save to {path}: {exc.strerror}") from None
+    with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".companion-"):
+        pass  # can we write there? Better to learn it now than after the game
     return target
 
 
