@@ -352,6 +352,19 @@ def test_replay_a_file_of_json_lines_checks_every_game(capsys, tmp_path):
     assert lines[3] == "3 games: 1 legal, 2 not"
 
 
+def test_replay_a_file_of_json_lines_cut_short_checks_the_whole_lines(capsys, tmp_path):
+    with open(ARIMAA_GAMES) as handle:
+        lines = [handle.readline() for _ in range(3)]
+    path = tmp_path / "cut.jsonl"
+    path.write_text(lines[0] + lines[1] + lines[2][:500])  # the download stopped mid-line
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1
+    report = out.strip().splitlines()
+    assert report[0].startswith("line 1 (arimaa.com:") and report[1].startswith("line 2 (")
+    assert report[2].startswith("line 3: UNREADABLE not valid JSON")
+    assert report[3] == "3 games: 2 legal, 1 not"
+
+
 @pytest.mark.parametrize(
     "content,words",
     [

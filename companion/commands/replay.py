@@ -108,14 +108,16 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
         return [(1, json.loads(text))]
     except json.JSONDecodeError as whole_error:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        records = []
+        records: list[tuple[int, Any]] = []
         for number, line in lines:
             try:
                 records.append((number, json.loads(line)))
-            except json.JSONDecodeError:
-                exc = whole_error if len(records) == 0 else None
-                where = f"line {exc.lineno} column {exc.colno}" if exc else f"line {number}"
-                raise RecordError(f"{name} is not valid JSON ({where})") from None
+            except json.JSONDecodeError as exc:
+                if not records:  # not JSON lines at all
+                    where = f"line {whole_error.lineno} column {whole_error.colno}"
+                    raise RecordError(f"{name} is not valid JSON ({where})") from None
+                # One broken line (a download cut short) does not stop the other games.
+                records.append((number, RecordError(f"not valid JSON (column {exc.colno})")))
         return records
 
 
@@ -126,6 +128,8 @@ def replay(numbered: tuple[int, Any]) -> Any:
     from companion.games.base import game_from_json
 
     _, record = numbered
+    if isinstance(record, RecordError):  # a line parse_records could not read
+        raise record
     if isinstance(record, dict) and "format" in record:
         return game_from_json(record, stop_at_illegal=True)
     if isinstance(record, str) or (isinstance(record, dict) and "moves" in record):
