@@ -314,6 +314,24 @@ def test_replay_reports_the_first_illegal_move_with_number_text_and_reason(capsy
     assert "the position before it (4 legal moves played)" in out
 
 
+def test_replay_shows_a_result_the_players_recorded_and_flags_a_wrong_one(capsys, tmp_path):
+    resigned = record_of("arinama", 2, max_moves=4)
+    resigned["outcome"] = {"winner": "white", "reason": "resigned", "detail": ""}
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(resigned))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "Not decided on the board; the record says white wins (resigned)" in out
+    wrong = record_of("arinama", 1)
+    assert wrong["outcome"]["winner"] == "black"
+    wrong["outcome"]["winner"] = "white"
+    path.write_text(json.dumps(wrong))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "Result: black wins" in out and "BUT the record says white wins" in out
+    path.write_text(json.dumps(record_of("arinama", 1)) + "\n" + json.dumps(wrong) + "\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "line 2: WRONG RESULT" in out and "2 games: 1 legal, 1 not" in out
+
+
 def test_replay_an_unfinished_game(capsys, tmp_path):
     path = tmp_path / "u.json"
     path.write_text(json.dumps(record_of("arinama", 2, max_moves=4)))

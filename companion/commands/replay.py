@@ -7,7 +7,8 @@ Reads our game records (JSON from `companion play --save`, `companion export` or
 it, one line of output each.
 
 Exit status: 0 when every move is legal, 1 at the first illegal move (its number, text and
-the reason are printed), 2 when the file cannot be read at all.
+the reason are printed) or when the result a record states is not the one the rules reach,
+2 when the file cannot be read at all.
 """
 
 from __future__ import annotations
@@ -81,7 +82,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label}: UNREADABLE {exc}")
             continue
         error = position.replay_error
-        if error is None:
+        if error is None and _disagreement(position):
+            failed += 1
+            print(f"{label}: WRONG RESULT {_result_text(position)}")
+        elif error is None:
             print(f"{label}: {_result_text(position)}")
         else:
             failed += 1
@@ -131,7 +135,10 @@ def replay(numbered: tuple[int, Any]) -> Any:
     if isinstance(record, RecordError):  # a line parse_records could not read
         raise record
     if isinstance(record, dict) and "format" in record:
-        return game_from_json(record, stop_at_illegal=True)
+        position = game_from_json(record, stop_at_illegal=True)
+        stated = record.get("outcome")
+        position.recorded_outcome = stated if isinstance(stated, dict) else None
+        return position
     if isinstance(record, str) or (isinstance(record, dict) and "moves" in record):
         from companion.games.arimaa import game_from_move_list
 
@@ -157,14 +164,34 @@ def report_one(position: Any, show_board: bool) -> int:
     if show_board:
         print(position.diagram())
     print(f"{position.title}: {_plural(moves, 'move')}, all legal. {_result_text(position)}")
-    return 0
+    return 1 if _disagreement(position) else 0
+
+
+def _disagreement(position: Any) -> str | None:
+    """What the record states as the result when the rules reached a different one."""
+    from companion.games.base import Outcome
+
+    outcome, stated = position.outcome(), getattr(position, "recorded_outcome", None)
+    if outcome is None or not stated:
+        return None
+    if (stated.get("winner"), stated.get("reason")) == (outcome.winner, outcome.reason):
+        return None
+    return str(Outcome.from_json(stated))
 
 
 def _result_text(position: Any) -> str:
+    from companion.games.base import Outcome
+
     outcome = position.outcome()
     recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
+    stated = getattr(position, "recorded_outcome", None)  # our records: the outcome field
     if outcome is not None:
+        disagreement = _disagreement(position)
+        if disagreement:
+            return f"Result: {outcome}. BUT the record says {disagreement}"
         return f"Result: {outcome}"
+    if stated:  # ended by the players (a resignation) or by the referee
+        return f"Not decided on the board; the record says {Outcome.from_json(stated)}"
     if recorded:
         winner, code = recorded
         return f"Not decided on the board; the record says {winner} wins (code {code})"
