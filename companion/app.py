@@ -53,6 +53,7 @@ PAGES = ("home", "setup", "play", "dice", "gameover", "review-list", "review-gam
 DICE_ANIMATION = 0.7  # seconds the dice tumble
 DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
 FRAME_INTERVAL = 1 / 30  # redraw pace while animating
+POLL_MS = 20  # the event loop's sleep on video drivers that cannot wake SDL (kmsdrm, dummy)
 REPRESS_FRAMES = 90  # demo players press an ignored button again after 3 s
 STALL_FRAMES = 900  # the demo gives up after 30 s of camera time without progress
 
@@ -1412,14 +1413,27 @@ def run_table(
         pygame.event.Event(button_event, action=action)
     )
     app.render(force=True)
+    shot_count = 0
+    if screenshots is not None:
+        shot_count += 1
+        screen.save(screenshots / f"{shot_count:04d}-{app.page}.png")
     if watchdog is not None:
         watchdog.ready(f"{app.page} screen up")
-    shot_count = 0
+    # SDL really sleeps in event.wait only on drivers that can be woken (X11, Wayland, ...);
+    # on the others (kmsdrm, dummy) it polls every millisecond, so there the loop sleeps in
+    # 20 ms steps itself: a tap still answers within a frame, and idle costs ~0.5 % of a core.
+    blocking = pygame.display.get_driver() in ("x11", "wayland", "windows", "cocoa")
     while not app.quit and not (until and until()):
         waits = [w for w in (app.tick(), watchdog.due_in() if watchdog else None) if w is not None]
-        timeout_ms = int(min(waits, default=1.0) * 1000)
-        event = pygame.event.wait(max(1, min(timeout_ms, 1000)))
-        for e in [event, *pygame.event.get()]:
+        timeout_ms = max(1, min(int(min(waits, default=1.0) * 1000), 1000))
+        if blocking:
+            events = [pygame.event.wait(timeout_ms)]
+        else:
+            events = pygame.event.get()
+            if not events:
+                pygame.time.wait(min(timeout_ms, POLL_MS))
+                events = pygame.event.get()
+        for e in [*events, *pygame.event.get()]:
             if e.type == pygame.QUIT:
                 app.quit = True
             elif worker is not None and e.type == worker.event_type:
