@@ -481,3 +481,13 @@ def test_push_pop_and_json_round_trips(options, seed, length):
     for expected in reversed(snapshots):
         pos.pop()
         assert pos.to_json() == expected
+
+
+def test_clash_diagram_names_the_player_who_goes_counter_clockwise():
+    for first, second in (("amber", "blue"), ("blue", "amber")):
+        pos = AraneaPosition.new(AraneaOptions(clash=True, first=first))
+        assert f"Clash: {second} moves counter-clockwise" in pos.diagram()
+        assert pos.direction(second) == "counter-clockwise" and pos.direction(first) == "clockwise"
+    opening = AraneaPosition.new(AraneaOptions(clash=True))
+    assert "Clash: the second player moves counter-clockwise" in opening.diagram()
+    assert "Clash" not in AraneaPosition.new().diagram()

@@ -524,10 +524,18 @@ class AraneaPosition(Position):
             lines.append(f"{label}  {stones}    {squares}")
         lines.append(
             f"stock   amber (A) {self.stock[AMBER]}, blue (B) {self.stock[BLUE]}"
-            + (f"   Clash: {self.direction(BLUE)} for blue" if self.options.clash else "")
+            + self._clash_note()
         )
         lines.append(self._status())
         return "\n".join(lines)
+
+    def _clash_note(self) -> str:
+        """Who goes counter-clockwise in Clash mode: the second player, known after the opening."""
+        if not self.options.clash:
+            return ""
+        if self.first_player is None:
+            return "   Clash: the second player moves counter-clockwise"
+        return f"   Clash: {other(self.first_player)} moves counter-clockwise"
 
     def _status(self) -> str:
         outcome = self.outcome()
