@@ -978,26 +978,31 @@ class SimulatedPlayers:
         instruction = referee.instruction
         position = referee.position
         if (
-            instruction.kind in ("restore", "flip", "illegal", "wait")
+            instruction.kind in ("restore", "flip", "illegal", "wait", "setup", "remove")
             and instruction.expected is not None
         ):
             if instruction.expected != board:
                 return dict(instruction.expected)
             return None
         if instruction.kind == "move" and board == referee.expected():
-            if position.awaiting_roll or getattr(position, "actions_this_turn", None):
-                return None  # a roll first / Sensei: this turn's actions are made, DONE is next
-            moves = [m for m in position.legal_moves() if position.move_text(m) != "pass"]
-            if not moves:
+            mid_turn = getattr(position, "actions_this_turn", None) or getattr(
+                position, "steps_this_turn", None
+            )
+            if position.awaiting_roll or mid_turn:
+                return None  # a roll first / Sensei, Arimaa: the turn is made, DONE is next
+            try:
+                move = position.random_move(self.rng)
+            except IndexError:
+                return None  # nothing legal: the referee passes or ends the game
+            if position.move_text(move) == "pass":
                 return None
-            move = self.rng.choice(moves)
             after = position.copy()
             after.push(move)
             if position.name == "arinama":  # the stone first; the referee then asks for flips
                 placed = dict(board)
                 placed[position.move_text(move)] = position.turn
                 return placed
-            return after.cells()  # Sensei: a whole turn of actions, then DONE
+            return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
 
     def button(self, referee: Any, frame: int) -> str | None:
@@ -1008,7 +1013,9 @@ class SimulatedPlayers:
         if key == self.pressed_key and frame - self.pressed_at < REPRESS_FRAMES:
             return None
         press = None
-        if instruction.kind == "roll":
+        if instruction.kind == "choose" and instruction.choices:
+            press = f"choose:{instruction.choices[0]}"  # e.g. Arimaa's standard setup
+        elif instruction.kind == "roll":
             press = "roll"
         elif instruction.kind == "confirm":
             press = "done"
@@ -1139,10 +1146,10 @@ def run_demo(
         now += 0.05
         panel.poll(now)
 
-    def tap(kind: str) -> None:
+    def tap(kind: str, value: Any = None) -> None:
         app.render()
         for target in app.painter.targets:
-            if target.action.kind == kind:
+            if target.action.kind == kind and (value is None or target.action.value == value):
                 app.tap(target.rect.center)
                 return
         raise RuntimeError(f"no {kind!r} button on the {app.page} screen")
@@ -1235,7 +1242,9 @@ def run_demo(
                 board = target
                 continue
             action = players.button(referee, frame_no)
-            if action:
+            if action and action.startswith("choose:"):
+                tap("choose", action.split(":", 1)[1])  # a choice is made on the screen
+            elif action:
                 press(action)
         # The end: game over, then a look at the records and the other screens.
         app.render()

@@ -59,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_db_argument(parser)
     parser.add_argument("--seed", type=int, default=1, help="demo: the random seed (default 1)")
+    parser.add_argument(
+        "--moves", type=int, default=200, metavar="N", help="demo: stop after N moves (default 200)"
+    )
     parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
     parser.add_argument("--size", metavar="WxH", help="window size (default 800x480)")
     parser.add_argument(
@@ -151,6 +154,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             game,
             options=DEMO_GAMES.get(game) or None,
             seed=args.seed,
+            max_moves=max(1, args.moves),
             records=records,
             screenshots=folder,
             size=size or (800, 480),
