@@ -31,7 +31,8 @@ def setup(picture: str, turn: str = "black", placements=None, **options) -> Arin
 
 
 def picture(pos: ArinamaPosition) -> str:
-    return "\n".join(line.split(" ", 1)[1] for line in pos.diagram().splitlines()[:-1])
+    board = pos.diagram().splitlines()[: pos.rows]
+    return "\n".join(line.split(" ", 1)[1] for line in board)
 
 
 # -- board ----------------------------------------------------------------------------------------
@@ -351,7 +352,10 @@ def test_parse_position_reads_a_picture_with_whose_turn():
         "d3": "white",
     }
     again = ArinamaPosition.parse_position(pos.diagram())
-    assert again.cells() == pos.cells() and again.turn == "black"  # no turn line: the first
+    assert again.cells() == pos.cells() and again.turn == "white"  # the diagram's turn line
+    assert pos.diagram().endswith("\nwhite to play")
+    no_turn_line = "\n".join(pos.diagram().splitlines()[:-1])
+    assert ArinamaPosition.parse_position(no_turn_line).turn == "black"  # none: the first
 
 
 @pytest.mark.parametrize(
@@ -439,3 +443,14 @@ def test_push_pop_and_json_round_trips(options, seed, length):
     for expected in reversed(snapshots):
         pos.pop()
         assert pos.to_json() == expected
+
+
+def test_diagram_round_trips_the_turn_and_a_finished_game_reads_back():
+    rng = random.Random(3)
+    pos = ArinamaPosition.new(ArinamaOptions(rows=5, cols=5))
+    while not pos.is_game_over():
+        pos.push(rng.choice(pos.legal_moves()))
+        again = ArinamaPosition.parse_position(pos.diagram())
+        assert (again.cells(), again.turn) == (pos.cells(), pos.turn)
+    assert pos.diagram().splitlines()[-1] == f"game over: {pos.outcome()}"
+    assert ArinamaPosition.parse_position(pos.diagram()).outcome() == pos.outcome()

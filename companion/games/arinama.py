@@ -306,13 +306,18 @@ class ArinamaPosition(Position):
         return move
 
     def diagram(self) -> str:
-        """Rank 1 at the bottom; X black, O white, . empty."""
+        """Rank 1 at the bottom; X black, O white, . empty; then ``white to play`` (which
+        `parse_position` reads back) and, when the game is over, ``game over: ...``."""
         lines = []
         width = len(str(self.rows))
         for rank in range(self.rows, 0, -1):
             row = self.board[(rank - 1) * self.cols : rank * self.cols]
             lines.append(f"{rank:>{width}} " + " ".join(_SYMBOL[c] for c in row))
         lines.append(" " * width + " " + " ".join(FILES[: self.cols]))
+        lines.append(f"{self._turn} to play")  # over: the player who could not place
+        outcome = self.outcome()
+        if outcome is not None:
+            lines.append(f"game over: {outcome}")
         return "\n".join(lines)
 
     # -- JSON -------------------------------------------------------------------------------------
@@ -342,6 +347,8 @@ class ArinamaPosition(Position):
             if len(words) == 3 and words[1:] == ["to", "play"] and words[0] in PLAYERS:
                 turn = words[0]
                 continue
+            if words[:2] == ["game", "over:"]:
+                continue  # the result line of a finished game's diagram
             if words[0].isdigit():
                 words = words[1:]
             cells = list("".join(words)) if len(words) == 1 else words
