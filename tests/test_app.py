@@ -281,3 +281,35 @@ def test_worker_events_stay_on_the_main_thread(screen):
     threading.Thread(target=press_from_another_thread, name="gpio").start()
     run_table(app, screen, until=lambda: bool(calls) or time.monotonic() > deadline)
     assert calls == [("roll", threading.main_thread().name)]
+
+
+def test_review_steps_through_a_recorded_game_by_touch(screen, tmp_path):
+    from companion import games
+    from companion.referee import Referee
+
+    records = Records(tmp_path / "r.sqlite3")
+    cls = games.get("arinama")
+    referee = Referee(cls.new(cls.options_from({"rows": 5, "cols": 5})), records=records)
+    for _ in range(3):
+        referee._accept(referee.position.legal_moves()[0])
+    app = App(screen, Settings(), records=records)
+    app.act("review")
+    app.render()
+    (row,) = [t for t in app.painter.targets if t.action.kind == "open-game"]
+    app.tap(row.rect.center)
+    assert app.page == "review-game" and app.review.ply == 3
+    app.render()
+
+    def tap_label(label):
+        (target,) = [t for t in app.painter.targets if t.label == label]
+        app.tap(target.rect.center)
+        app.render()
+
+    tap_label("<")
+    assert app.review.ply == 2
+    assert app.review.highlights  # the cells the move changed
+    tap_label("|<")
+    assert app.review.ply == 0 and "Start position" in app.painter.texts
+    tap_label(">|")
+    assert app.review.ply == 3
+    assert not [t for t in app.painter.targets if t.label == ">"]  # at the end: disabled
