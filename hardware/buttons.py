@@ -222,8 +222,12 @@ def open_buttons(
 
     Only the *absence* of GPIO is tolerated here; a bad pin setting is the user's to fix.
     """
+    import warnings
+
     try:
-        return ButtonPanel(on_action, pins), ""
+        with warnings.catch_warnings():  # gpiozero warns per pin library it cannot load
+            warnings.simplefilter("ignore")
+            return ButtonPanel(on_action, pins), ""
     except UserError:
         raise
     except Exception as exc:  # gpiozero: BadPinFactory, no /dev/gpiomem, not a Pi, pin in use...

@@ -77,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.app import Settings
 
     size = _size(args.size) if args.size else None
@@ -88,7 +89,13 @@ def run(args: argparse.Namespace) -> int:
     source = args.source or _default_source()
     if source is None or source.startswith("sim:") and not args.source:
         return _run_demo(args, size)
-    settings = Settings.load(settings_path)
+    try:
+        settings = Settings.load(settings_path)
+    except UserError as exc:
+        # At the table a damaged settings file must not keep the companion from starting:
+        # defaults for now, and the file is left exactly as it is for someone to look at.
+        print(f"companion: warning: {exc}; using the default settings", file=sys.stderr)
+        settings, settings_path = Settings(), None
     if args.game:
         settings.game = args.game
     if size:
@@ -172,7 +179,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     return 0
 
 
-def _run_table(args, source_spec: str, settings, settings_path: Path) -> int:
+def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> int:
     import pygame
 
     from companion.app import App, CameraWorker, TableVision, run_table
