@@ -224,3 +224,28 @@ def test_reading_accuracy_small_benchmark(name):
                 f"{c}: {seen[c]} != {expected[c]}" for c in expected if seen[c] != expected[c]
             ]
     assert wrong == []
+
+
+def test_a_camera_that_comes_back_at_another_resolution_is_followed(arimaa):
+    table, calibration = arimaa
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, {"a1": "gold"}))) == 1
+    bigger = SimTable("arimaa", seed=5, size=(800, 450), tilt=22)
+    cells = {"a1": "gold", "b2": "silver"}
+    seen = feed_all(tracker, [(None, False)] * 3 + still(bigger, cells, 30))
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, cells)]
+    assert tracker.located.image_size == (800, 450)
+
+
+@pytest.mark.parametrize("name", layout_names())
+def test_a_still_uncovered_board_is_never_taken_for_a_hand(name):
+    # A false occluder would freeze the tracker on "hands" forever: check varied tables,
+    # including the one whose blurred mat edge once looked like an arm.
+    tables = [SimTable(name, seed=seed, size=SIZE) for seed in (100, 101, 102)]
+    tables.append(SimTable(name, seed=5, size=SIZE, tilt=22))
+    for index, table in enumerate(tables):
+        tracker = Tracker(table.layout, calibration=None)
+        cells = random_cells(table.layout, np.random.default_rng(index))
+        for _ in range(3):
+            tracker.feed(table.render(cells))
+        assert (tracker.status, tracker.occluder_px) == (STILL, 0), (name, index)

@@ -54,6 +54,7 @@ STILL = "still"  # still and uncovered: what the last observation says is on the
 BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
 
 PIECE_DISC = 1.12  # piece discs in the top view: this times the cell's inscribed radius
+EDGE_MM = 5.0  # the strip along the mat's edge that the occluder checks leave out
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
 LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: light changed
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
@@ -148,6 +149,9 @@ class Tracker:
         if is_black(frame):
             self._restart_window()
             return None
+        if self.located is not None and _size_changed(self.located, frame):
+            self.located = None  # the camera came back at another resolution: find it again
+            self._restart_window()
         if self.located is None and not self._search(frame, now):
             return None
         model = self._model
@@ -311,6 +315,11 @@ def _usable(frame: Any) -> bool:
     )
 
 
+def _size_changed(located: Located, frame: np.ndarray) -> bool:
+    width, height = located.image_size
+    return bool(width and height) and (frame.shape[1], frame.shape[0]) != (width, height)
+
+
 def _board_model(layout: Layout, view_px: int) -> _BoardModel:
     """The top view of a layout with a fresh occluder check (no reference yet)."""
     scale, size, paper, printed = _view_masks(layout, view_px)
@@ -332,6 +341,10 @@ def _view_masks(layout: Layout, view_px: int) -> tuple[float, tuple[int, int], n
         radius = cell.radius * PIECE_DISC * scale + 1.0
         centre = (int(round(cx * 4)), int(round(cy * 4)))
         cv2.circle(paper, centre, int(radius * 4), 0, -1, cv2.LINE_8, 2)
+    # The mat's own edge blends with the table under blur and a homography off by a pixel:
+    # leave a strip of EDGE_MM out (an arm crossing the edge is seen just inside it anyway).
+    edge = max(2, int(round(EDGE_MM * scale)))
+    paper[:edge, :] = paper[-edge:, :] = paper[:, :edge] = paper[:, -edge:] = 0
     printed = None
     if layout.markers:
         from vision.mat import render_mat
