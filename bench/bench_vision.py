@@ -164,7 +164,7 @@ def tracking_run(
     return stats
 
 
-def detection_speed(layouts, repeats: int = 5) -> tuple[list[float], list[float]]:
+def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float]]:
     detect, peer = [], []
     for name in layouts:
         table = SimTable(name, seed=4242, tilt=25)
