@@ -10,7 +10,6 @@ import pytest
 
 from companion.observation import EMPTY
 from vision.layouts import get_layout, layout_names
-from vision.locate import detect_markers
 from vision.sim import (
     SimTable,
     calibration_position,
@@ -19,6 +18,15 @@ from vision.sim import (
 )
 
 SIZE = (640, 360)
+
+
+def subpixel_markers(image):
+    """Plain OpenCV ArUco detection with sub-pixel corners (independent of vision.locate)."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(image)
+    return {int(i): c.reshape(4, 2) for c, i in zip(corners, ids.ravel(), strict=True)}
 
 
 def test_same_seed_same_pictures_other_seed_other_pictures():
@@ -37,7 +45,7 @@ def test_same_seed_same_pictures_other_seed_other_pictures():
 def test_markers_appear_where_the_true_homography_says(name, tilt):
     table = SimTable(name, seed=2, size=(960, 540), tilt=tilt)
     assert table.tilt == tilt
-    found = detect_markers(table.render({}))
+    found = subpixel_markers(table.render({}))
     for marker in table.layout.markers:
         assert marker.id in found
         expected = cv2.perspectiveTransform(
@@ -115,9 +123,9 @@ def test_transition_frames_tell_the_truth_about_the_hand():
 
 def test_nudge_moves_the_mat_by_millimetres():
     table = SimTable("arimaa", seed=7, size=(960, 540), tilt=0, rotation=0)
-    before = detect_markers(table.render({}))
+    before = subpixel_markers(table.render({}))
     table.nudge(5.0, 0.0)
-    after = detect_markers(table.render({}))
+    after = subpixel_markers(table.render({}))
     shift = np.mean([after[i][:, 0] - before[i][:, 0] for i in before])
     assert shift == pytest.approx(5.0 * table.px_per_mm(), rel=0.1)
 
