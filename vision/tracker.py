@@ -180,8 +180,11 @@ class Tracker:
         self._occluded_since = None
         if not clean or not (self._dirty or self._wanted) or self.calibration is None:
             return None
+        located = self.located
         if not self._board_in_place(frame, now):
             return None
+        if self.located is not located:  # a better homography: look again through it
+            gray = gray_view(self._top_view(frame))
         return self._read(frame, gray, now)
 
     # -- finding the board ----------------------------------------------------------------------------
@@ -233,13 +236,14 @@ class Tracker:
                 self.located = None
                 self.status = SEARCHING
                 return False
-        if corner_shift(located, found) > MOVED_PX:
+        if board_shift(located, found) > MOVED_PX:
             self.board_moves += 1
             self._adopt(found)
             self._moved = True
             self.status = BOARD_MOVED
             return False
-        self.located = dataclasses.replace(located, markers_seen=found.markers_seen)
+        if len(found.markers_seen) > len(located.markers_seen):
+            self.located = found  # more markers in view than when it was found: more accurate
         return True
 
     def _still_but_covered(self, frame, now: float, on_mat: int, on_reference: int) -> None:
@@ -313,6 +317,18 @@ def _usable(frame: Any) -> bool:
         and frame.shape[1] >= 16
         and frame.dtype == np.uint8
     )
+
+
+def board_shift(a: Located, b: Located) -> float:
+    """How far the mat moved between two locations (image px): the largest median shift of
+    the corners of a marker seen in both. Comparing what was seen, not the board corners the
+    homographies extrapolate, keeps a location from 3 markers and one from 4 from looking
+    like a move. Without a common marker: how far the board's corners moved."""
+    shifts = [
+        float(np.median(np.linalg.norm(a.marker_corners[i] - b.marker_corners[i], axis=1)))
+        for i in set(a.marker_corners) & set(b.marker_corners)
+    ]
+    return max(shifts) if shifts else corner_shift(a, b)
 
 
 def _size_changed(located: Located, frame: np.ndarray) -> bool:
