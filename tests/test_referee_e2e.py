@@ -135,15 +135,15 @@ def test_faults_on_the_way_dropped_black_frames_lingering_hand_vanishing_camera(
     game.move({"c3": "black"}, drop=(1, 4, 7), black=(2, 5))
     game.settle()  # a black frame restarts the stillness window: the camera goes on
     assert game.referee.position.move_stack == ["c3"]
-    # A hand left over the board: never a move, however long it stays.
+    # A hand left over the board, a stone in it: never a move, however long it stays.
     hand = game.table.hand_towards(game.table.cell_pixel("e3"), 1.0)
     for _ in range(3 * STILL):
-        game.session.feed_frame(game.table.render({"c3": "black", "e3": "white"}, hand))
+        game.session.feed_frame(game.table.render({"c3": "black"}, hand))
     assert game.referee.position.move_stack == ["c3"]
-    assert game.referee.hands_on_board
-    # The hand leaves: now the stone counts.
-    game.cells = {"c3": "black", "e3": "white"}
-    game.settle(STILL + 2)
+    # The stone goes down and the hand leaves: now it counts (the tracker may take a second
+    # to trust the board again after so long a hand).
+    game.move({"c3": "black", "e3": "white"})
+    game.settle(2 * STILL)
     assert game.referee.position.move_stack == ["c3", "e3"]
     # The camera vanishes for a while (no frames at all) and comes back.
     for _ in range(40):
@@ -154,6 +154,19 @@ def test_faults_on_the_way_dropped_black_frames_lingering_hand_vanishing_camera(
     game.move({"c3": "black", "e3": "white"})
     assert game.text == "Black: place a stone"
     assert game.referee.position.move_stack == ["c3", "e3"]
+
+
+def test_a_hand_resting_beside_the_stone_it_just_placed_is_not_read():
+    """The tracker promises never to read a frame with a hand in it; here the hand stays
+    after putting the stone down, so the stone is not yet a move."""
+    game = SimGame(
+        "arinama5", games.get("arinama").new({"rows": 5, "cols": 5}), calibration_cells=ARINAMA_CAL
+    )
+    game.move({"c3": "black"})
+    hand = game.table.hand_towards(game.table.cell_pixel("e3"), 1.0)
+    for _ in range(3 * STILL):
+        game.session.feed_frame(game.table.render({"c3": "black", "e3": "white"}, hand))
+    assert game.referee.position.move_stack == ["c3"]
 
 
 def test_a_real_arimaa_game_prefix_through_the_synthetic_table(tmp_path):
