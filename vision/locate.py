@@ -81,6 +81,7 @@ def _detector() -> cv2.aruco.ArucoDetector:
         params.adaptiveThreshWinSizeMax = 19
         params.adaptiveThreshWinSizeStep = 10
         params.minMarkerPerimeterRate = 0.02
+        params.perspectiveRemovePixelPerCell = 8  # read small, tilted markers reliably
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refined on the full frame
         _DETECTOR = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
     return _DETECTOR

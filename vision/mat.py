@@ -17,6 +17,7 @@ new dependency is needed.
 from __future__ import annotations
 
 import math
+import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,18 +255,23 @@ def render_marker_sheet(
 
 
 # -- files ----------------------------------------------------------------------------------------
-def write_png(path: Path, image: np.ndarray) -> None:
+def write_png(path: Path, image: np.ndarray, *, overwrite: bool = False) -> None:
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise UserError(f"could not encode {path.name} as PNG")
-    _write_new(path, data.tobytes())
+    _write_file(path, data.tobytes(), overwrite)
 
 
 def write_pdf(
-    path: Path, image: np.ndarray, page_mm: tuple[float, float], image_mm: tuple[float, float]
+    path: Path,
+    image: np.ndarray,
+    page_mm: tuple[float, float],
+    image_mm: tuple[float, float],
+    *,
+    overwrite: bool = False,
 ) -> None:
     """A one-page PDF of `page_mm` with `image` (BGR) centred at `image_mm` printed size."""
-    _write_new(path, pdf_bytes(image, page_mm, image_mm))
+    _write_file(path, pdf_bytes(image, page_mm, image_mm), overwrite)
 
 
 def pdf_bytes(
@@ -305,12 +311,19 @@ def pdf_bytes(
     return bytes(out)
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """Write a new file; never replace one the user already has."""
+def _write_file(path: Path, data: bytes, overwrite: bool) -> None:
+    """Write a new file; replace an existing one only when asked, and then atomically (a
+    failed write never leaves the user without their old file)."""
+    path = Path(path)
     try:
-        with open(path, "xb") as handle:
-            handle.write(data)
+        if not overwrite:
+            with open(path, "xb") as handle:
+                handle.write(data)
+            return
+        temporary = path.with_name(f".{path.name}.part")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
     except FileExistsError:
-        raise UserError(f"{path} already exists: choose another name or delete it first") from None
+        raise UserError(f"{path} already exists: choose another name or pass --force") from None
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None

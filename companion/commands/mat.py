@@ -1,0 +1,128 @@
+"""`companion mat LAYOUT -o FILE`: print a mat (PNG or PDF), its markers, or its geometry."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+EXAMPLES = """examples:
+  companion mat arimaa -o arimaa.pdf                 an A3 page (scaled to fit), ready to print
+  companion mat sensei-storm -o storm.pdf --paper A4  the Storm side of Sensei's board on A4
+  companion mat aranea -o aranea.png --dpi 150        a PNG at 150 dots per inch (true size)
+  companion mat arinama8 -o markers.pdf --markers-only
+                                                     just the four markers, true size, to stick
+                                                     round an 8x8 board you own
+  companion mat arimaa --layout-json                 cells, markers and classes in millimetres
+
+layouts: arinama5 arinama8 arimaa aranea sensei sensei-storm (and grid:RxC for --layout-json).
+The camera measures the mat by its markers, so a mat printed smaller than true size works just
+as well; print it flat and without "fit to page" distortion (same scale both ways).
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "mat",
+        help="write a printable board mat with its camera markers (PNG or PDF)",
+        description="Write the printable mat of a layout: the board with its four ArUco "
+        "markers, which tell the camera where the board is and which board it is.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("layout", metavar="LAYOUT", help="the layout (see the list below)")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="the file to write: FILE.pdf or FILE.png"
+    )
+    parser.add_argument(
+        "--paper",
+        default="A3",
+        choices=("A4", "A3", "letter"),
+        help="page size of the PDF and of --markers-only (default A3; the mat is scaled down "
+        "to fit the page when it is larger)",
+    )
+    parser.add_argument(
+        "--dpi", type=int, default=300, help="resolution in dots per inch (default 300)"
+    )
+    parser.add_argument(
+        "--markers-only",
+        action="store_true",
+        help="write only the four markers at true size, one page, to stick round a board",
+    )
+    parser.add_argument(
+        "--layout-json",
+        action="store_true",
+        help="print the layout's geometry as JSON (mm, mat frame) instead of writing a file",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace FILE if it exists (otherwise it is kept)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.errors import UserError
+    from vision.layouts import get_layout
+
+    layout = get_layout(args.layout)
+    if args.layout_json:
+        print(json.dumps(layout.to_json(), indent=1))
+        return 0
+    if not args.output:
+        raise UserError(
+            "give the file to write with -o FILE.pdf or -o FILE.png (or use --layout-json)"
+        )
+    if not 50 <= args.dpi <= 1200:
+        raise UserError(f"--dpi must be between 50 and 1200, not {args.dpi}")
+    path = Path(args.output)
+    kind = path.suffix.lower()
+    if kind not in (".pdf", ".png"):
+        raise UserError(f"{path} must end in .pdf or .png: the file type follows the name")
+    if path.exists() and not args.force:
+        raise UserError(f"{path} already exists: choose another name or pass --force")
+    _write(layout, path, kind, args.paper, args.dpi, args.markers_only, args.force)
+    return 0
+
+
+def _write(
+    layout, path: Path, kind: str, paper: str, dpi: int, markers_only: bool, force: bool
+) -> None:
+    from functools import partial
+
+    from vision import mat
+
+    write_pdf = partial(mat.write_pdf, overwrite=force)
+    write_png = partial(mat.write_png, overwrite=force)
+
+    px_per_mm = dpi / 25.4
+    if markers_only:
+        image = mat.render_marker_sheet(layout, paper, px_per_mm)
+        size = mat.paper_size(paper)
+        if kind == ".pdf":
+            write_pdf(path, image, size, size)
+        else:
+            write_png(path, image)
+        print(
+            f"Wrote the four markers of {layout.name} (ids {_ids(layout)}) to {path}: print at 100 %"
+        )
+        return
+    if kind == ".png":
+        image = mat.render_mat(layout, px_per_mm)
+        write_png(path, image)
+        w, h = layout.size
+        print(f"Wrote the {layout.name} mat ({w:g} x {h:g} mm at {dpi} dpi) to {path}")
+        return
+    page, scale = mat.fit_on_paper(layout.size, paper)
+    image = mat.render_mat(layout, px_per_mm * scale)
+    printed = (layout.size[0] * scale, layout.size[1] * scale)
+    write_pdf(path, image, page, printed)
+    note = (
+        "true size"
+        if scale >= 0.999
+        else f"scaled to {scale * 100:.0f} % to fit (the camera does not mind)"
+    )
+    print(f"Wrote the {layout.name} mat to {path}: {paper}, {note}")
+
+
+def _ids(layout) -> str:
+    return ", ".join(str(i) for i in layout.marker_ids())

@@ -1,0 +1,323 @@
+"""`companion vision calibrate|read|locate|track`: set up and debug the camera on a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXAMPLES = """examples:
+  companion mat arimaa -o arimaa.pdf                 print a mat first (or use grid:RxC)
+  companion vision locate photo.jpg                  which mat is in view, and where
+  companion vision calibrate start.jpg --position start.json -o table.cal.json
+  companion vision read photo.jpg --calibration table.cal.json
+  companion vision read photo.jpg --calibration table.cal.json --json
+  companion vision track usb:0 --calibration table.cal.json --json
+  companion vision track sim:arimaa?seed=3 --calibration sim.cal.json --json
+
+  a board without markers (9x9 cells, corners top-left, top-right, bottom-right, bottom-left
+  as the first player sees it, in image pixels - the last is the corner of a1):
+  companion vision calibrate b.jpg --layout grid:9x9 --corners "102,80 610,84 640,590 90,600" \\
+      --position stones.json -o mine.cal.json
+
+POS.json names the occupied cells: {"cells": {"a1": "gold", "b1": "silver"}}; every other
+cell is empty. Calibrate with every class on the board (Sensei: both characters too).
+"""
+
+LAYOUT_HELP = (
+    "the board: arinama5 arinama8 arimaa aranea sensei sensei-storm, grid:RxC (with --corners) "
+    "or auto (the mat's markers tell)"
+)
+CORNERS_HELP = (
+    'the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, top-right, '
+    "bottom-right, bottom-left as the first player sees it (the last is a1's corner); for "
+    "boards without markers"
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "vision",
+        help="calibrate the camera and read boards from photos or a camera",
+        description="Camera tools: find the board, learn the pieces' colours from a known "
+        "position, read every cell of a photo, or follow a camera and print each still board.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="vision_command", metavar="ACTION")
+
+    locate = sub.add_parser(
+        "locate",
+        help="find the board in a photo: layout, markers, corners",
+        description="Find the board in a photo and say which layout it is, which markers were "
+        "seen and where the board's corners are; --view writes the board as the reader sees it.",
+    )
+    _image_arguments(locate, layout_default="auto")
+    locate.add_argument("--view", metavar="PNG", help="also write the straightened top view here")
+    locate.add_argument("--json", action="store_true", help="print JSON instead of text")
+    locate.set_defaults(func=run_locate)
+
+    calibrate = sub.add_parser(
+        "calibrate",
+        help="learn the pieces' colours from a photo of a known position",
+        description="Learn the colour of every class from one photo of a known position. Run "
+        "it again when the pieces or the camera change; lighting changes are handled.",
+    )
+    _image_arguments(calibrate, layout_default="auto")
+    calibrate.add_argument(
+        "--position",
+        required=True,
+        metavar="POS.json",
+        help='the position: {"cells": {"a1": "gold", ...}}',
+    )
+    calibrate.add_argument(
+        "-o", "--output", required=True, metavar="CAL.json", help="the calibration file to write"
+    )
+    calibrate.add_argument("--force", action="store_true", help="replace CAL.json if it exists")
+    calibrate.set_defaults(func=run_calibrate)
+
+    read = sub.add_parser(
+        "read",
+        help="read every cell of a photo",
+        description="Read every cell of a photo: a class of the calibration, or unknown when "
+        "the reader is not sure (it never guesses).",
+    )
+    _image_arguments(read, layout_default=None)
+    read.add_argument(
+        "--calibration", required=True, metavar="CAL.json", help="from `companion vision calibrate`"
+    )
+    read.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"cells": {...}, "confidence": {...}, "markers_seen": n}',
+    )
+    read.set_defaults(func=run_read)
+
+    track = sub.add_parser(
+        "track",
+        help="follow a camera and print every still board",
+        description="Follow a camera (or video, folder of photos, sim:) and print each board "
+        "that has been still, with no hand over it, for about half a second. Frames where the "
+        "board moves or is covered print nothing. Ctrl-C stops.",
+    )
+    track.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB or sim:LAYOUT[?seed=N]",
+    )
+    track.add_argument("--layout", default=None, help=LAYOUT_HELP + " (default: the calibration's)")
+    track.add_argument("--corners", metavar='"x,y x,y x,y x,y"', help=CORNERS_HELP)
+    track.add_argument(
+        "--calibration", required=True, metavar="CAL.json", help="from `companion vision calibrate`"
+    )
+    track.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON line per still board: {"frame": i, "cells": {...}}',
+    )
+    track.add_argument(
+        "--fps", type=float, default=30.0, help="frame rate of files and folders (default 30)"
+    )
+    track.add_argument(
+        "--max-frames", type=int, default=0, help="stop after this many frames (default: never)"
+    )
+    track.set_defaults(func=run_track)
+
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _image_arguments(parser: argparse.ArgumentParser, layout_default: str | None) -> None:
+    parser.add_argument("image", metavar="IMAGE", help="a photo of the board (PNG, JPEG, ...)")
+    default = f" (default: {layout_default})" if layout_default else " (default: the calibration's)"
+    parser.add_argument("--layout", default=layout_default, help=LAYOUT_HELP + default)
+    parser.add_argument("--corners", metavar='"x,y x,y x,y x,y"', help=CORNERS_HELP)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def load_image(path: str):
+    """A photo as a BGR array; UserError naming the file when it cannot be read."""
+    import cv2
+
+    from companion.errors import UserError
+
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"image {path} not found")
+    image = cv2.imread(str(file), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise UserError(
+            f"cannot read image {path}: not an image file OpenCV knows (PNG, JPEG, BMP, TIFF)"
+        )
+    return image
+
+
+def _locate(image, layout_name: str, corners: str | None):
+    from vision.locate import locate
+
+    return locate(image, layout_name, corners)
+
+
+def _layout_for(args, calibration) -> str:
+    if args.layout:
+        return args.layout
+    return calibration.layout
+
+
+# -- actions ---------------------------------------------------------------------------------------
+def run_locate(args: argparse.Namespace) -> int:
+    from vision.reader import top_view
+
+    image = load_image(args.image)
+    located = _locate(image, args.layout, args.corners)
+    corners = [[round(float(x), 1), round(float(y), 1)] for x, y in located.board_corners_px()]
+    if args.view:
+        from vision.mat import write_png
+
+        write_png(Path(args.view), top_view(image, located.homography, located.layout))
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "layout": located.layout.name,
+                    "markers_seen": list(located.markers_seen),
+                    "corners": corners,
+                    "homography": [[float(v) for v in row] for row in located.homography],
+                    "error_px": round(located.error_px, 3),
+                }
+            )
+        )
+        return 0
+    seen = ", ".join(map(str, located.markers_seen)) or "none (from --corners)"
+    print(f"layout {located.layout.name}: markers {seen}; corner error {located.error_px:.2f} px")
+    print(f"board corners (TL TR BR BL): {' '.join(f'{x:g},{y:g}' for x, y in corners)}")
+    print(f"scale {located.px_per_mm():.2f} px/mm; image {image.shape[1]}x{image.shape[0]}")
+    return 0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import calibrate, load_position
+
+    image = load_image(args.image)
+    located = _locate(image, args.layout, args.corners)
+    layout = located.layout
+    position = load_position(args.position, layout)
+    calibration = calibrate(image, located.homography, layout, position)
+    calibration.save(args.output, overwrite=args.force)
+    for note in calibration.notes:
+        print(f"note: {note}", file=sys.stderr)
+    learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
+    source = f"{len(located.markers_seen)} markers" if located.markers_seen else "the given corners"
+    print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
+    return 0
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from vision.calibration import load_calibration
+    from vision.reader import read_cells
+
+    calibration = load_calibration(args.calibration)
+    image = load_image(args.image)
+    located = _locate(image, _layout_for(args, calibration), args.corners)
+    observation = read_cells(
+        image,
+        located.homography,
+        located.layout,
+        calibration,
+        markers_seen=len(located.markers_seen),
+    )
+    if args.json:
+        data = observation.to_json()
+        print(json.dumps({k: data[k] for k in ("cells", "confidence", "markers_seen")}))
+        return 0
+    print(board_text(located.layout, observation.cells))
+    unknown = observation.unknown()
+    if unknown:
+        print(f"unknown (not sure): {', '.join(unknown)}")
+    return 0
+
+
+def board_text(layout, cells: dict[str, str]) -> str:
+    """A plain picture of what was read: one letter per class, '.' empty, '?' unknown."""
+    classes = sorted({v for v in cells.values() if v not in ("empty", "unknown")})
+    letters = _letters(classes)
+    symbol = {"empty": ".", "unknown": "?", **letters}
+    names = list(cells)
+    lines = []
+    if all(n[0].isalpha() and n[1:].isdigit() for n in names):  # a grid: a1.. from the bottom
+        files = sorted({n[0] for n in names})
+        ranks = sorted({int(n[1:]) for n in names}, reverse=True)
+        for rank in ranks:
+            row = " ".join(symbol[cells.get(f"{f}{rank}", "empty")] for f in files)
+            lines.append(f"{rank:>2} {row}")
+        lines.append("   " + " ".join(files))
+    else:  # Aranea: rings from the outside in, then the centre row by row
+        for ring in (1, 2, 3):
+            row = " ".join(symbol[cells[f"r{ring}-{n}"]] for n in range(1, 13))
+            lines.append(f"ring {ring} (1..12): {row}")
+        from companion.geometry import ARANEA_CENTRE
+
+        for numbers in ARANEA_CENTRE:
+            lines.append("centre:        " + " ".join(symbol[cells[f"c{n}"]] for n in numbers))
+    legend = ", ".join(f"{letter} {name}" for name, letter in letters.items())
+    lines.append(f"({legend}{', ' if legend else ''}. empty, ? unknown)")
+    return "\n".join(lines)
+
+
+def _letters(classes: list[str]) -> dict[str, str]:
+    """A distinct letter per class: the initial, upper case for "-character" stones."""
+    letters: dict[str, str] = {}
+    for name in sorted(classes, key=lambda c: (c.endswith("-character"), c)):
+        base = name.removesuffix("-character")
+        letter = base[0].upper() if name.endswith("-character") else base[0].lower()
+        for candidate in [letter, *[ch for ch in base[1:] if ch.isalpha()], *"0123456789"]:
+            if candidate not in letters.values():
+                letters[name] = candidate
+                break
+    return letters
+
+
+def run_track(args: argparse.Namespace) -> int:
+    from companion.errors import UserError
+    from vision.calibration import load_calibration
+    from vision.layouts import get_layout
+    from vision.sources import open_source
+    from vision.tracker import Tracker
+
+    calibration = load_calibration(args.calibration)
+    if args.fps <= 0:
+        raise UserError(f"--fps must be positive, not {args.fps}")
+    name = _layout_for(args, calibration)
+    if name.strip().lower() == "auto":
+        name = (
+            calibration.layout
+        )  # the calibration names its mat; markers are checked by the tracker
+    layout = get_layout(name)
+    calibration.check_layout(layout)
+    corners = None
+    if args.corners:
+        from vision.locate import parse_corners
+
+        corners = parse_corners(args.corners)
+    tracker = Tracker(layout, calibration, corners=corners, fps=args.fps)
+    index = -1
+    with open_source(args.source) as source:
+        while not args.max_frames or index + 1 < args.max_frames:
+            frame = source.read()
+            if frame is None and getattr(source, "ended", False):
+                break
+            index += 1
+            observation = tracker.feed(frame, index / args.fps)
+            if observation is None:
+                continue
+            if args.json:
+                print(json.dumps({"frame": index, "cells": observation.cells}), flush=True)
+            else:
+                print(f"frame {index}:")
+                print(board_text(layout, observation.cells), flush=True)
+    return 0

@@ -1,0 +1,304 @@
+"""locate + calibrate + read on real OpenCV photos of rendered mats (vision.sim's SimTable):
+perspective, uneven and changed light, noise, blur; hidden markers; boards without markers;
+"unknown" instead of a guess; clear errors."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import UserError
+from vision.calibration import Calibration, calibrate, check_position, load_calibration
+from vision.layouts import get_layout
+from vision.locate import corner_shift, detect_markers, locate, parse_corners, relocate
+from vision.reader import read_cells
+from vision.sim import SimTable, random_cells
+
+SMALL = (800, 450)
+
+
+def full_position(layout, rng, fill=0.5):
+    """A random board that shows every class at least twice (what players calibrate with)."""
+    cells = random_cells(layout, rng, fill=fill)
+    names = layout.cell_names()
+    for cls in layout.classes[1:]:
+        for _ in range(2):
+            cells[names[int(rng.integers(len(names)))]] = cls
+    return cells
+
+
+def truth(layout, cells):
+    return {n: cells.get(n, "empty") for n in layout.cell_names()}
+
+
+def wrong_cells(observation, layout, cells):
+    expected = truth(layout, cells)
+    return {c: (expected[c], v) for c, v in observation.cells.items() if v != expected[c]}
+
+
+def to_picture(table, points_mm):
+    """Where mat points are in the sim's picture (its true homography)."""
+    return cv2.perspectiveTransform(np.array([points_mm], np.float64), table.homography)[0]
+
+
+def cover(image, quad_px, colour=(90, 110, 130), grow=6):
+    """Paint over a region of the photo (a cup, a sleeve): the quad grown by `grow` px."""
+    centre = quad_px.mean(axis=0)
+    grown = centre + (quad_px - centre) * (1 + grow / max(1.0, np.ptp(quad_px[:, 0])))
+    out = image.copy()
+    cv2.fillConvexPoly(out, np.round(grown).astype(np.int32), colour, cv2.LINE_AA)
+    return out
+
+
+# -- locating ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name,seed", [("arinama5", 1), ("arinama8", 2), ("arimaa", 3), ("aranea", 4), ("sensei", 5), ("sensei-storm", 6)]
+)
+def test_auto_layout_and_homography_from_all_markers(name, seed):
+    table = SimTable(name, seed=seed, size=SMALL)
+    image = table.render({})
+    located = locate(image, "auto")
+    assert located.layout.name == name
+    assert located.markers_seen == get_layout(name).marker_ids()
+    centres = np.array([c.center for c in located.layout.cells])
+    found = located.to_image(centres)
+    expected = np.array([table.cell_pixel(c.name) for c in located.layout.cells])
+    assert np.abs(found - expected).max() < 1.0  # px, at every cell of the board
+
+
+def test_three_of_four_markers_suffice_and_two_do_not():
+    table = SimTable("arimaa", seed=11, size=SMALL)
+    image = table.render({"a1": "gold"})
+    layout = get_layout("arimaa")
+    quads = {m.id: to_picture(table, m.corners) for m in layout.markers}
+    one_hidden = cover(image, quads[10])
+    located = locate(one_hidden, "arimaa")
+    assert located.markers_seen == (8, 9, 11)
+    expected = np.array([table.cell_pixel(c.name) for c in layout.cells])
+    assert np.abs(located.to_image([c.center for c in layout.cells]) - expected).max() < 1.5
+    assert locate(one_hidden, "auto").layout.name == "arimaa"
+    two_hidden = cover(one_hidden, quads[8])
+    with pytest.raises(UserError, match=r"only 2 of the 4 markers of layout arimaa seen \(ids 9, 11\)"):
+        locate(two_hidden, "arimaa")
+
+
+def test_no_markers_is_a_clear_error():
+    blank = np.full((450, 800, 3), 120, np.uint8)
+    with pytest.raises(UserError, match="no markers of layout arimaa seen: is the whole mat in view and lit"):
+        locate(blank, "arimaa")
+    with pytest.raises(UserError, match="layout auto: no markers seen"):
+        locate(blank, "auto")
+    # the sensei mat is on the table but the user asked for arimaa
+    sensei = SimTable("sensei", seed=12, size=SMALL).render({})
+    with pytest.raises(UserError, match="belong to sensei: use --layout auto"):
+        locate(sensei, "arimaa")
+
+
+def test_bad_images_are_user_errors():
+    for bad in (None, np.zeros((0, 0, 3), np.uint8), np.zeros((4, 4, 5), np.uint8)):
+        with pytest.raises(UserError):
+            locate(bad, "arimaa")
+
+
+def test_grey_images_locate_too():
+    image = SimTable("aranea", seed=13, size=SMALL).render({})
+    assert locate(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), "auto").layout.name == "aranea"
+
+
+def test_relocate_follows_small_moves_and_gives_up_on_large_ones():
+    table = SimTable("sensei", seed=14, size=SMALL)
+    first = locate(table.render({}), "sensei")
+    same = relocate(table.render({"a1": "green"}), first)
+    assert same is not None and corner_shift(first, same) < 0.5
+    table.nudge(1.0, 0.5)  # an elbow moves the mat a millimetre
+    moved = table.render({})
+    nudged = relocate(moved, first)
+    assert nudged is not None and 0.8 < corner_shift(first, nudged) < 3.0
+    assert corner_shift(nudged, locate(moved, "sensei")) < 0.3
+    table.nudge(25.0, 0.0, degrees=4)
+    assert relocate(table.render({}), first) is None  # far: a full detection is needed
+
+
+def test_relocate_drops_a_covered_marker():
+    table = SimTable("arinama8", seed=15, size=SMALL)
+    image = table.render({})
+    first = locate(image, "arinama8")
+    corners = to_picture(table, get_layout("arinama8").markers[0].corners)
+    again = relocate(cover(image, corners, colour=(150, 170, 200), grow=2), first)
+    assert again is not None and again.markers_seen == (5, 6, 7)
+
+
+# -- corners (boards without markers) ---------------------------------------------------------------
+def test_parse_corners():
+    assert parse_corners("1,2 3,4 5.5,6 7,8").tolist() == [[1, 2], [3, 4], [5.5, 6], [7, 8]]
+    for bad in ("1,2 3,4 5,6", "a,b c,d e,f g,h", "1,2,3 4,5 6,7 8,9", "1,2 3,4 5,6 nan,1"):
+        with pytest.raises(UserError, match="four points"):
+            parse_corners(bad)
+
+
+def test_corners_must_go_round_the_board_inside_the_image():
+    image = np.zeros((100, 200, 3), np.uint8)
+    with pytest.raises(UserError, match="do not go round the board"):
+        locate(image, "grid:3x3", "10,10 90,90 90,10 10,90")
+    with pytest.raises(UserError, match="outside the 200x100 image"):
+        locate(image, "grid:3x3", "10,10 390,10 390,90 10,90")
+    with pytest.raises(UserError, match="has no markers: give its corners"):
+        locate(image, "grid:3x3")
+    with pytest.raises(UserError, match="layout auto needs markers"):
+        locate(image, "auto", "10,10 90,10 90,90 10,90")
+
+
+def test_grid_board_without_markers_from_corners():
+    layout = get_layout("grid:9x9")
+    table = SimTable(layout, seed=21, size=SMALL, tilt=20)
+    corners = to_picture(table, layout.board_corners())
+    text = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+    rng = np.random.default_rng(0)
+    start = {c.name: ("black" if rng.random() < 0.5 else "white") for c in layout.cells if rng.random() < 0.4}
+    image = table.render(start)
+    located = locate(image, "grid:9x9", text)
+    assert located.markers_seen == () and located.layout.name == "grid:9x9"
+    calibration = calibrate(image, located.homography, layout, start)
+    assert calibration.classes == ("empty", "black", "white")
+    later = {c.name: ("white" if rng.random() < 0.5 else "black") for c in layout.cells if rng.random() < 0.4}
+    observation = read_cells(table.render(later), located.homography, layout, calibration)
+    assert wrong_cells(observation, layout, later) == {}
+
+
+# -- calibrating and reading -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name,seed", [("arinama5", 31), ("arinama8", 32), ("arimaa", 33), ("aranea", 34), ("sensei", 35), ("sensei-storm", 36)]
+)
+def test_every_cell_is_recovered_under_changed_light(name, seed):
+    """Calibrate in even light; read other boards lit 0.5x-1.5x across the board, warm and
+    cool, tilted: every cell right, none unknown."""
+    layout = get_layout(name)
+    rng = np.random.default_rng(seed)
+    even = SimTable(layout, seed=seed, light=(0.9, 1.0), tint=0.0)
+    start = full_position(layout, rng)
+    image = even.render(start)
+    located = locate(image, "auto")
+    calibration = calibrate(image, located.homography, layout, start)
+    assert set(calibration.classes) == set(layout.classes)
+    geometry = {"tilt": even.tilt, "rotation": even.rotation, "fill": even.fill}
+    for light, tint in (((0.5, 1.5), 1.0), ((0.5, 1.5), -1.0), ((0.55, 0.7), 0.3)):
+        lit = SimTable(layout, seed=seed, light=light, tint=tint, **geometry)
+        cells = random_cells(layout, rng)
+        photo = lit.render(cells)
+        located = locate(photo, name)
+        observation = read_cells(photo, located.homography, layout, calibration, markers_seen=4)
+        assert wrong_cells(observation, layout, cells) == {}, (light, tint)
+        assert observation.layout == name and observation.markers_seen == 4
+        assert min(observation.confidence.values()) > 0.9
+
+
+def test_sensei_character_is_told_from_a_plain_stone():
+    layout = get_layout("sensei")
+    table = SimTable(layout, seed=41, size=SMALL)
+    start = {"a1": "green", "d1": "green-character", "g1": "green", "a7": "red", "d7": "red-character", "g7": "red"}
+    image = table.render(start)
+    calibration = calibrate(image, locate(image, "sensei").homography, layout, start)
+    later = {"b2": "green-character", "c2": "green", "e6": "red-character", "f6": "red", "d4": "red"}
+    photo = table.render(later)
+    observation = read_cells(photo, locate(photo, "sensei").homography, layout, calibration)
+    assert {c: v for c, v in observation.cells.items() if v != "empty"} == later
+
+
+def test_ambiguous_or_foreign_cells_are_unknown_not_guessed():
+    layout = get_layout("arimaa")
+    table = SimTable(layout, seed=42, size=SMALL, light=(0.9, 1.0))
+    start = full_position(layout, np.random.default_rng(1))
+    image = table.render(start)
+    located = locate(image, "arimaa")
+    calibration = calibrate(image, located.homography, layout, start)
+    photo = table.render({"a1": "gold", "h8": "silver"})
+    radius = int(layout.cell("d4").radius * 0.8 * located.px_per_mm())
+    gold = np.array((40, 175, 215), float)
+    silver = np.array((175, 172, 168), float)
+    half = tuple(int(v) for v in (gold + silver) / 2)  # neither gold nor silver
+    for cell, colour in (("d4", half), ("e5", (200, 40, 200))):  # and a magenta cap
+        x, y = (int(round(v)) for v in table.cell_pixel(cell))
+        cv2.circle(photo, (x, y), radius, colour, -1, cv2.LINE_AA)
+    observation = read_cells(photo, located.homography, layout, calibration)
+    assert observation.cells["d4"] == "unknown" and observation.cells["e5"] == "unknown"
+    assert observation.confidence["d4"] < 0.95 and observation.confidence["e5"] < 0.95
+    assert observation.unknown() == ["d4", "e5"]
+    assert observation.cells["a1"] == "gold" and observation.cells["h8"] == "silver"
+    assert observation.occupied() == {"a1": "gold", "h8": "silver"}
+
+
+def test_calibration_refuses_a_picture_that_does_not_match_the_position():
+    layout = get_layout("arinama8")
+    table = SimTable(layout, seed=43, size=SMALL)
+    cells = full_position(layout, np.random.default_rng(2))
+    image = table.render(cells)
+    homography = locate(image, "arinama8").homography
+    told = dict(cells)
+    moved = sorted(told)[0]
+    told.pop(moved)
+    told[next(n for n in layout.cell_names() if n not in cells)] = cells[moved]
+    with pytest.raises(UserError, match=r"does not match the position in \d+ cell\(s\):.*" + moved):
+        calibrate(image, homography, layout, told)
+
+
+def test_calibration_notes_missing_classes_and_reads_them_as_unknown():
+    layout = get_layout("aranea")
+    table = SimTable(layout, seed=44, size=SMALL)
+    start = {"r1-1": "amber", "r2-5": "amber", "c3": "amber"}
+    image = table.render(start)
+    homography = locate(image, "aranea").homography
+    calibration = calibrate(image, homography, layout, start)
+    assert calibration.classes == ("empty", "amber")
+    assert any("no blue" in note for note in calibration.notes)
+    photo = table.render({"r1-1": "blue", "c7": "amber"})
+    observation = read_cells(photo, homography, layout, calibration)
+    assert observation.cells["r1-1"] == "unknown" and observation.cells["c7"] == "amber"
+
+
+def test_calibration_json_round_trip_and_version(tmp_path):
+    layout = get_layout("arinama5")
+    table = SimTable(layout, seed=45, size=SMALL)
+    start = {"a1": "black", "b2": "white", "c3": "black", "e5": "white"}
+    image = table.render(start)
+    homography = locate(image, "arinama5").homography
+    calibration = calibrate(image, homography, layout, start)
+    path = tmp_path / "cal.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 1
+    again = load_calibration(path)
+    assert again == calibration
+    assert read_cells(image, homography, layout, again).occupied() == start
+    with pytest.raises(UserError, match="already exists"):
+        calibration.save(path)
+    newer = dict(data, version=2)
+    with pytest.raises(UserError, match="newer than this companion reads"):
+        Calibration.from_json(newer)
+    damaged = dict(data)
+    damaged["albedo"] = {"empty": [1, 2]}
+    with pytest.raises(UserError, match="damaged"):
+        Calibration.from_json(damaged)
+    with pytest.raises(UserError, match="made for layout arinama5, not arimaa"):
+        read_cells(image, homography, get_layout("arimaa"), again)
+
+
+def test_position_files_are_checked_against_the_layout():
+    layout = get_layout("arimaa")
+    assert check_position({"cells": {"a1": "gold", "b1": "empty"}}, layout) == {"a1": "gold"}
+    with pytest.raises(UserError, match="no cell 'z9' on layout arimaa"):
+        check_position({"cells": {"z9": "gold"}}, layout)
+    with pytest.raises(UserError, match="'black' on a1 is not a class of layout arimaa"):
+        check_position({"cells": {"a1": "black"}}, layout)
+    with pytest.raises(UserError, match='must be a JSON object {"cells"'):
+        check_position(["a1"], layout)
+    # a board the players own: any class names
+    assert check_position({"cells": {"a1": "purple"}}, get_layout("grid:3x3")) == {"a1": "purple"}
+
+
+def test_duplicate_marker_ids_are_dropped_not_guessed():
+    image = SimTable("arimaa", seed=46, size=SMALL).render({})
+    markers = detect_markers(image)
+    assert sorted(markers) == [8, 9, 10, 11]
+    doubled = np.hstack([image, image])  # two identical mats side by side
+    assert detect_markers(doubled) == {}
