@@ -296,7 +296,7 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
         raise UserError(f"a corner in --corners lies outside the {w}x{h} image")
     # The four corners must go round the board clockwise (as seen in the image) without crossing.
     cross = [
-        np.cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])
+        _cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])
         for i in range(4)
     ]
     if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):
@@ -368,3 +368,7 @@ def corner_shift(a: Located, b: Located) -> float:
 
 def _ids(markers) -> str:
     return ", ".join(str(i) for i in sorted(markers))
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
