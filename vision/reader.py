@@ -126,7 +126,10 @@ def _build_sampler(layout: Layout) -> _Sampler:
         cell_in = inside[window] > 0
         core[window][cell_in & (d < CORE[1])] = index
         body[window][cell_in & (d >= BODY[0]) & (d < BODY[1])] = index
-        away_from_lines = cv2.erode(inside, kernel)[window] > 0
+        # Outside the top view is the board's frame, a line like any other: erode from it too
+        # (OpenCV's default border would treat it as inside and keep the frame's pixels).
+        away_from_lines = cv2.erode(inside, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        away_from_lines = away_from_lines[window] > 0
         back[window][away_from_lines & (d > BACKGROUND_FROM) & plain[window]] = index
     zones = []
     n = len(layout.cells)
