@@ -90,7 +90,7 @@ def play_example() -> tuple[Callable, object]:
         kind="flip",
         player="black",
         highlights={"d4": FLIP, "e5": FLIP, "f6": TO},
-        detail="After the stone on f6",
+        detail="The white stones on d4 and e5 each touch exactly three black stones now",
     )
     cells = _arinama_cells() | {"f6": "black"}
     model = play.PlayModel(

@@ -59,6 +59,10 @@ def test_flips_and_self_flip_are_announced_and_awaited():
     assert instruction.kind == "flip"
     assert instruction.highlights == {"c4": FLIP, "d4": FLIP}
     assert instruction.expected["c4"] == "black" and instruction.expected["d4"] == "white"
+    assert instruction.detail == (  # why, in the rule's words
+        "The white stone on c4 touches exactly three black stones now. "
+        "The black stone on d4 touches exactly three white stones"
+    )
     table.show(c4="black")  # one of two flips done
     assert table.text == "Turn d4 to white"
     table.show(d4="white")
@@ -70,6 +74,9 @@ def test_two_flips_are_named_in_one_sentence():
     table = Table(moves)
     table.show(b3="white")
     assert table.text == "Turn a3 and c2 to white"
+    assert table.referee.instruction.detail == (
+        "The black stones on a3 and c2 each touch exactly three white stones now"
+    )
 
 
 def test_placing_and_flipping_in_one_go_is_fine():

@@ -10,6 +10,7 @@ board shows every flip, each difference is something to fix: a forgotten flip is
 from __future__ import annotations
 
 from companion.errors import IllegalMoveError
+from companion.games.arinama import other
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import ERROR, FLIP, TARGET, Event, Instruction
@@ -32,14 +33,19 @@ class ArinamaReferee(Referee):
             sentences.append(f"Turn {phrases.cell_list(back)} back to {want}")
         return ". ".join(sentences)
 
+    def _last_effects(self):
+        """What the last placement did (None before the first), from the position before it."""
+        if not self.position.move_stack:
+            return None
+        before = self.position.copy()
+        return before.placement_effects(before.pop())
+
     def _last_flips(self) -> set[str]:
         """The cells the last placement turned over (the placed stone too, on a self-flip)."""
-        if not self.position.move_stack:
+        effects = self._last_effects()
+        if effects is None:
             return set()
-        before = self.position.copy()
-        last = before.pop()
-        effects = before.placement_effects(last)
-        return set(effects.flipped) | ({last} if effects.self_flip else set())
+        return set(effects.flipped) | ({effects.cell} if effects.self_flip else set())
 
     # -- moves --------------------------------------------------------------------------------
     def _on_board(self, board: dict[str, str]) -> list[Event]:
@@ -109,10 +115,28 @@ class ArinamaReferee(Referee):
         return instruction
 
     def _flip_detail(self) -> str:
-        if not self.position.move_stack:
+        """Why the stones turn, in the rule's words: "The white stones on d4 and e5 each touch
+        exactly three black stones now", "The black stone on d3 touches exactly three white
+        stones"."""
+        effects = self._last_effects()
+        if effects is None:
             return ""
-        last = self.position.move_stack[-1]
-        return f"After the stone on {last}"
+        mover, rival = effects.mover, other(effects.mover)
+        reasons = []
+        if len(effects.flipped) == 1:
+            reasons.append(
+                f"The {rival} stone on {effects.flipped[0]} touches exactly three {mover} stones now"
+            )
+        elif effects.flipped:
+            cells = phrases.cell_list(list(effects.flipped))
+            reasons.append(
+                f"The {rival} stones on {cells} each touch exactly three {mover} stones now"
+            )
+        if effects.self_flip:
+            reasons.append(
+                f"The {mover} stone on {effects.cell} touches exactly three {rival} stones"
+            )
+        return ". ".join(reasons)
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
         expected = self.expected()
