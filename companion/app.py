@@ -35,7 +35,7 @@ from typing import Any
 
 from companion import games
 from companion.errors import UserError
-from companion.games.base import Position, options_from_dict, options_to_dict
+from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
 from companion.observation import EMPTY, Observation
 from companion.referee.protocol import (
@@ -438,12 +438,26 @@ class App:
     # -- games ------------------------------------------------------------------------------------------
     def start_game(self, game: str) -> None:
         """A new game: on to setup (the camera learns the colours from the start position)."""
-        options = self.settings.game_options(game)
+        cls = games.get(game)
+        options = cls.options_for_next_game(
+            self.settings.game_options(game), self._previous_outcome(game)
+        )
         self.settings.game = game
-        self.setup_position = games.get(game).new(options)
+        self.setup_position = cls.new(options)
         self.resume_id = None
         self.referee = None
         self._begin_setup()
+
+    def _previous_outcome(self, game: str) -> Outcome | None:
+        """How the last finished game of this kind at this table ended (None: no such game)."""
+        from companion.records import FINISHED
+
+        if self.records is None:
+            return None
+        for summary in self.records.games():  # newest first
+            if summary.game == game and summary.status == FINISHED:
+                return Outcome.from_json(summary.outcome) if summary.outcome else None
+        return None
 
     def resume_game(self, game_id: int) -> None:
         """Continue an unfinished game (after a crash or a menu visit) at its last accepted

@@ -16,13 +16,22 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from typing import NoReturn
 
 from companion import __version__, commands
 from companion.errors import UserError
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line, pointing at --help (sub-command
+    parsers inherit it), instead of a usage block followed by the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="Tabletop Companion: referee, dice and game records for physical board games.",
     )

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import UserError
+from companion.games.aranea import CENTRE_LAYOUT
 
 Point = tuple[float, float]
 
@@ -42,10 +43,10 @@ ARIMAA_TRAPS = ("c3", "f3", "c6", "f6")
 SENSEI_PITS = ("c3", "e3", "c5", "e5")  # the Decision of rules.md section 4 (Storm side)
 
 # Aranea's web (rules.md section 3): three rings of 12 squares around a 3 x 4 centre.
-# The centre mapping is one data table so a table that numbers it differently can change it:
 # ARANEA_CENTRE[row][col] is the number of the centre square in that row (top first) and column
-# (left first) - the Decision "numbered row by row, 1-2-3-4 / 5-6-7-8 / 9-10-11-12".
-ARANEA_CENTRE = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))
+# (left first). It is the rules engine's one table (`CENTRE_LAYOUT`, the Decision "numbered row
+# by row"): change it there and the rules, the diagrams, the mat and the camera follow.
+ARANEA_CENTRE = CENTRE_LAYOUT
 ARANEA_RINGS = 3
 ARANEA_SECTORS = 12
 ARANEA_CENTRE_PITCH = 20.0  # a centre square

@@ -252,6 +252,26 @@ def test_unfinished_games_are_offered_on_the_home_screen(screen, tmp_path):
     assert app.setup_position.to_json() == referee.position.to_json()
 
 
+def test_a_later_aranea_game_starts_with_the_previous_loser(screen, tmp_path):
+    """rules.md 3, who starts: the app reads the last finished Aranea game from the records."""
+    from companion import games
+    from companion.games.base import Outcome
+
+    records = Records(tmp_path / "r.sqlite3")
+    app = App(screen, Settings(), records=records, vision_factory=lambda name: TableVision(name))
+    app.start_game("aranea")
+    assert app.page == "setup" and app.setup_position.phase == "opening"  # the first game: the opening roll decides
+    cls = games.get("aranea")
+    for winner, loser in (("blue", "amber"), ("amber", "blue")):
+        game_id = records.new_game(cls.new())
+        records.finish(game_id, Outcome(winner, "three-in-line"))
+        app.start_game("aranea")
+        assert app.setup_position.turn == loser and app.setup_position.phase == "roll"
+    records.new_game(games.get("arinama").new())  # another game in between changes nothing
+    app.start_game("aranea")
+    assert app.setup_position.turn == "blue"
+
+
 def test_mats_and_calibration_positions():
     from companion import games
 

@@ -20,7 +20,7 @@ from companion.games.aranea import (
     AraneaPosition,
     Knock,
 )
-from companion.games.base import game_from_json, game_to_json
+from companion.games.base import Outcome, game_from_json, game_to_json
 
 # A roll for each value 1..12 (3-4 is the only 1).
 ROLL_FOR = {1: "3-4", **{v: f"{v - 6}-6" if v > 6 else f"{v - 1}-1" for v in range(2, 13)}}
@@ -361,6 +361,20 @@ def test_first_player_can_be_given_for_later_games():
     assert pos.turn == "blue" and pos.first_player == "blue" and pos.phase == "roll"
 
 
+def test_who_starts_later_games_the_previous_loser_starts():
+    """rules.md 3: the opening roll decides the first game; later, the previous loser starts."""
+    defaults = AraneaPosition.options_from({})
+    assert AraneaPosition.options_for_next_game(defaults, None).first == "roll"
+    amber_won = Outcome("amber", "three-in-line")
+    later = AraneaPosition.new(AraneaPosition.options_for_next_game(defaults, amber_won))
+    assert later.turn == "blue" and later.phase == "roll" and later.first_player == "blue"
+    blue_won = AraneaPosition.options_for_next_game(defaults, Outcome("blue", "five-in-centre"))
+    assert blue_won.first == "amber"
+    # A table that chose who starts keeps its choice.
+    chosen = AraneaPosition.options_from({"first": "amber"})
+    assert AraneaPosition.options_for_next_game(chosen, amber_won).first == "amber"
+
+
 # -- notation, JSON, undo -----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "text,move",
@@ -399,6 +413,9 @@ def test_unreadable_moves_are_notation_errors(text):
         {"stock": {"amber": 3, "blue": 12}},
         {"roll": "9-9", "phase": "use", "first_player": "amber"},
         {"options": {"clash": "maybe"}},
+        {"opening_rolls": ["1-1", "2-2", "3-3"]},  # only Amber's roll waits for Blue's
+        {"opening_rolls": ["1-1"], "turn": "amber"},
+        {"opening_rolls": ["1-1"], "turn": "blue", "phase": "roll", "first_player": "blue"},
     ],
 )
 def test_malformed_positions_are_record_errors(data):

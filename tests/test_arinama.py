@@ -327,6 +327,8 @@ def test_unknown_cells_are_notation_errors_naming_the_board(text):
         {"stones": {"a1": "green"}},
         {"stones": ["a1"]},
         {"placements": {"black": -1, "white": 0}},
+        {"placements": {"black": True, "white": 0}},
+        {"stones": {"a1": "black", "A1": "white"}},  # one cell given twice
         {"options": {"rows": 99}},
     ],
 )

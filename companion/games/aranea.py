@@ -29,6 +29,7 @@ ring-to-centre mapping there and every rule follows.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -134,7 +135,8 @@ class AraneaOptions:
     - stock: stones per player (8..36).
     - clash: Clash mode - the second player moves ring stones counter-clockwise.
     - first: "amber" or "blue" starts, or "roll": an opening roll decides (higher value starts,
-      ties roll again). For later games the app passes the previous loser here.
+      ties roll again) - in a later game at the same table the previous loser starts
+      (`options_for_next_game`).
     - full_circle: a ring move of 12 comes back to its own square: "forbidden" (Decision), or
       "inward" - the stone counts as landing on its own stone and goes inward.
     - must_use_roll: True (Decision) - pass only when no legal use exists; False - a player may
@@ -563,6 +565,16 @@ class AraneaPosition(Position):
         }
 
     @classmethod
+    def options_for_next_game(
+        cls, options: AraneaOptions, previous: Outcome | None
+    ) -> AraneaOptions:
+        """rules.md 3, who starts: the opening roll decides the first game; in later games the
+        previous loser starts. A table that chose a first player keeps its choice."""
+        if options.first != "roll" or previous is None or previous.winner not in PLAYERS:
+            return options
+        return dataclasses.replace(options, first=other(previous.winner))
+
+    @classmethod
     def from_json(cls, data: dict[str, Any]) -> AraneaPosition:
         if not isinstance(data, dict):
             raise RecordError("an Aranea position must be a JSON object")
@@ -590,6 +602,13 @@ class AraneaPosition(Position):
             raise RecordError('"roll" is given exactly when "phase" is "use"')
         if phase != OPENING and pos.first_player is None:
             raise RecordError('"first_player" is needed once the opening roll is over')
+        if pos.opening_rolls and (
+            phase != OPENING or len(pos.opening_rolls) > 1 or pos._turn != BLUE
+        ):
+            raise RecordError(
+                '"opening_rolls" holds Amber\'s opening roll while Blue rolls (phase "opening", '
+                "turn blue), and nothing else"
+            )
         stones = data.get("stones", {})
         if not isinstance(stones, dict):
             raise RecordError('"stones" must be an object of square -> "amber" or "blue"')

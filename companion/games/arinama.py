@@ -398,12 +398,14 @@ class ArinamaPosition(Position):
                 raise RecordError(f'"stones": {exc}') from None
             if colour not in PLAYERS:
                 raise RecordError(f'"stones": {cell} must be black or white, not {colour!r}')
+            if pos.board[index] is not None:
+                raise RecordError(f'"stones": {pos.cell_name(index)} is given twice')
             pos.board[index] = colour
         placements = data.get("placements")
         if placements is None:  # a hand-written position: whoever has stones has placed
             placements = {p: pos.board.count(p) for p in PLAYERS}
         if not isinstance(placements, dict) or not all(
-            isinstance(placements.get(p), int) and placements[p] >= 0 for p in PLAYERS
+            type(placements.get(p)) is int and placements[p] >= 0 for p in PLAYERS
         ):
             raise RecordError('"placements" must give black and white a count of stones placed')
         pos.placements = {p: placements[p] for p in PLAYERS}

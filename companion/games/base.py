@@ -79,6 +79,13 @@ class Position(ABC):
         """Options from a plain dict (JSON, CLI): unknown keys and wrong types are errors."""
         return options_from_dict(cls.Options, data or {}, game=cls.name)
 
+    @classmethod
+    def options_for_next_game(cls, options: Any, previous: Outcome | None) -> Any:
+        """The options of a game that follows one with outcome `previous` (None: no earlier
+        game) at the same table. Most games start the same way every time; Aranea's previous
+        loser starts."""
+        return options
+
     def copy(self) -> Position:
         return copy.deepcopy(self)
 
