@@ -148,7 +148,8 @@ def game_for_layout(layout: str) -> str | None:
 def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str, str]:
     """What to put on the board for the camera to learn the colours: the start position, plus
     two pieces of every colour it lacks (Arimaa and Aranea start with an empty board) on free
-    cells far apart. The referee then asks for the extra pieces to be taken off."""
+    cells far apart. The referee then asks for the extra pieces to be taken off (a plain
+    instruction - `Referee(clear_first=True)` - not an illegal move)."""
     cells = dict(position.cells())
     names = position.cell_names()
     free = [c for c in names if c not in cells]
@@ -509,7 +510,14 @@ class App:
         if self.resume_id is not None:
             self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
         else:
-            self.referee = Referee(position, records=self.records, dice=self.dice)
+            # The calibration pieces of a game that starts on an empty board are still there.
+            extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            self.referee = Referee(
+                position,
+                records=self.records,
+                dice=self.dice,
+                clear_first=extra != position.cells(),
+            )
         self.position = self.referee.position
         self.setup_position = None
         self.resume_id = None

@@ -206,3 +206,24 @@ def test_game_over_is_announced_with_the_reason():
     assert referee.instruction.kind == "game-over"
     outcome = referee.position.outcome()
     assert referee.instruction.detail == outcome.detail
+
+
+def test_calibration_pieces_are_cleared_without_an_illegal_move():
+    """The app starts the referee with the pieces the camera learned colours from still down."""
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    referee = Referee(position, clear_first=True)
+    names = position.cell_names()
+    board = {"c1": "black", "c2": "black", "c3": "white", "c4": "white"}
+    events = referee.observe(observation_of(names, board))
+    assert [e.kind for e in events] == []  # no "illegal": nothing to buzz about
+    instruction = referee.instruction
+    assert instruction.kind == "restore"
+    assert (
+        instruction.text
+        == "Take the black stones off c1 and c2. Take the white stones off c3 and c4"
+    )
+    assert "learned the colours" in instruction.detail
+    events = referee.observe(observation_of(names, {}))
+    assert [e.kind for e in events] == ["restored"]
+    assert referee.instruction.text == "Black: place a stone"
+    assert referee.position.move_stack == []

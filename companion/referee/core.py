@@ -95,6 +95,7 @@ class Referee:
         records: Any = None,
         dice: Any = None,
         game_id: Any = None,
+        clear_first: bool = False,
     ) -> None:
         self.position = position
         self.records = records
@@ -110,7 +111,10 @@ class Referee:
         # returns JPEG bytes or an encoder quality -> JPEG bytes (see Records.add_move).
         self.snapshot: Callable[[], Any] | None = None
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
-        self.settled = not position.move_stack  # has the board shown the position since?
+        # Has the board shown the position since the last move (or the start)? `clear_first`:
+        # not yet - pieces the camera needed to learn the colours are still on the board, and
+        # taking them off is a plain instruction, not an illegal move.
+        self.settled = not position.move_stack and not clear_first
         self.hands_on_board = False
         self.resumed = False  # started by `resume` and not yet settled
         self.unclear: list[str] = []
@@ -272,8 +276,13 @@ class Referee:
             player=None,
             highlights=highlights,
             expected=expected,
-            detail="Put the board back as it was" if kind == "restore" else "",
+            detail=self._restore_detail() if kind == "restore" else "",
         )
+
+    def _restore_detail(self) -> str:
+        if not self.position.move_stack and not self.settled:
+            return "The camera has learned the colours: clear them, and the game starts"
+        return "Put the board back as it was"
 
     def _fix_name(self, cell: str, cls: str) -> str:
         return self.name_at(cell, cls)

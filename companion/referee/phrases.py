@@ -88,7 +88,7 @@ def fix_sentences(
     for cell, kind in diff.added.items():
         by_name.setdefault(name_at(cell, kind), []).append(cell)
     for name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
-        sentences.append(f"Take {name} off {cell_list(cells)}")
+        sentences.append(f"Take {plural(name, len(cells))} off {cell_list(cells)}")
     if diff.changed:
         by_target: dict[str, list[str]] = {}
         for cell, (want, _seen) in diff.changed.items():
@@ -106,8 +106,17 @@ def fix_sentences(
     for cell, kind in diff.removed.items():
         by_name.setdefault(name_at(cell, kind), []).append(cell)
     for name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
-        sentences.append(f"Put {name} back on {cell_list(cells)}")
+        sentences.append(f"Put {plural(name, len(cells))} back on {cell_list(cells)}")
     return sentences
+
+
+def plural(name: str, count: int) -> str:
+    """A piece's name for `count` of them: "the black stone" -> "the black stones", "the green
+    stone with its character" -> "the green stones with their characters"."""
+    if count == 1:
+        return name
+    head, with_its, tail = name.partition(" with its ")
+    return f"{head}s" + (f" with their {tail}s" if with_its else "")
 
 
 def join_sentences(sentences: list[str]) -> str:
