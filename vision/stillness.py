@@ -153,6 +153,7 @@ class OccluderCheck:
         self.min_area_px = min_area_px
         self.threshold = threshold
         self.reference: np.ndarray | None = None
+        self._reference_fit: LightingFit | None = None  # made on first use (a light change)
         self.printed: np.ndarray | None = None
         if printed is not None:
             printed = printed.astype(np.float32)
@@ -182,6 +183,26 @@ class OccluderCheck:
         gain = float(np.median((cur + 1.0) / (base + 1.0)))  # global light change, divided out
         changed = np.zeros(gray.shape, bool)
         changed[self.paper] = relative_change(cur, base * gain) > self.threshold
+        return _significant(changed, self.min_area_px)
+
+    def against_relit_reference(self, gray: np.ndarray) -> int:
+        """Occluder pixels against the reference once a *smooth* change of light is divided out
+        (a lamp switched on at one side, a cloud, the sun moving): 0 when the light alone
+        explains the difference, more when something sits over the board. A hand is bright on
+        the dark board and dark on the white paper, and always local: no smooth field fits it."""
+        if self.reference is None or self.reference.shape != gray.shape:
+            return 0
+        if self._reference_fit is None:
+            self._reference_fit = LightingFit(self.paper)
+        fit = self._reference_fit
+        if not fit.usable:
+            return self.against_reference(gray)
+        observed = gray[fit.ys, fit.xs]
+        base = self.reference[fit.ys, fit.xs]
+        log_ratio = np.log(observed + 1.0) - np.log(base + 1.0)
+        expected = (base + 1.0) * np.exp(fit.field(log_ratio)) - 1.0
+        changed = np.zeros(gray.shape, bool)
+        changed[fit.ys, fit.xs] = relative_change(observed, expected) > self.threshold
         return _significant(changed, self.min_area_px)
 
     def against_mat(self, gray: np.ndarray) -> int:

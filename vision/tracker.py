@@ -176,7 +176,7 @@ class Tracker:
             self._occluded_since = None
             return None
         if occluded:
-            return self._still_but_covered(frame, now, on_mat, on_reference)
+            return self._still_but_covered(frame, gray, now, on_mat, on_reference)
         self._occluded_since = None
         if not clean or not (self._dirty or self._wanted) or self.calibration is None:
             return None
@@ -246,9 +246,10 @@ class Tracker:
             self.located = found  # more markers in view than when it was found: more accurate
         return True
 
-    def _still_but_covered(self, frame, now: float, on_mat: int, on_reference: int) -> None:
+    def _still_but_covered(self, frame, gray, now: float, on_mat: int, on_reference: int) -> None:
         """Still but something differs. A hand resting on the board, or: the board moved (the
-        reference no longer lines up), or the light changed (only the reference differs)."""
+        reference no longer lines up), or the light changed (only the reference differs, and a
+        smooth change of light explains all of it - a hand never does)."""
         if self._occluded_since is None:
             self._occluded_since = now
         if self._checked_since != self._still.since:
@@ -259,7 +260,7 @@ class Tracker:
         has_mat = self._model.occluders.printed is not None
         if on_mat == 0 and on_reference > 0:
             limit = LIGHT_REBASE_SECONDS if has_mat else GRID_REBASE_SECONDS
-            if covered_for >= limit:
+            if covered_for >= limit and self._model.occluders.against_relit_reference(gray) == 0:
                 self._model.occluders.reference = None  # the next frame is judged on the mat
                 self._dirty = True
         return None
