@@ -6,6 +6,7 @@ them. Plain data, no rules and no OpenCV.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 EMPTY = "empty"
@@ -20,6 +21,9 @@ class Observation:
     timestamp: float = 0.0  # time.monotonic() of that frame
     markers_seen: int = 0
     layout: str = ""
+    # The board in the frame that was read, for the records: JPEG quality -> JPEG bytes (the
+    # tracker sets it; the referee stores it with a move the board shows). Not part of the JSON.
+    photo: Callable[[int], bytes] | None = field(default=None, compare=False, repr=False)
 
     def occupied(self) -> dict[str, str]:
         """Cells that hold something the reader is sure of."""

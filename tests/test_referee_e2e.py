@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 
+import cv2
 import numpy as np
 
 from companion import games
@@ -120,6 +121,16 @@ def test_arinama_game_through_the_synthetic_table_with_records_and_export(tmp_pa
     assert game.referee.position.move_stack == moves
     record = records.game(game.referee.game_id)
     assert [m.text for m in record.moves] == moves
+    # A photo of the board after every move: the mat from above, as the camera saw it.
+    for ply, move in enumerate(moves, start=1):
+        photo = cv2.imdecode(np.frombuffer(records.image(record.id, ply), np.uint8), 1)
+        assert photo is not None and photo.shape[1] == 480
+        x, y = game.table.layout.cell(move).center
+        scale = 480 / game.table.layout.size[0]
+        bgr = photo[round(y * scale), round(x * scale)].astype(int)
+        black, white = bgr.max() < 90, bgr.min() > 150  # the board's tone is neither
+        assert black or white, f"no stone on {move} in the photo of move {ply}: {bgr}"
+        assert black if ply == 1 else True  # Black's first stone
     exported = json.loads(export_game(record, "json", images=False))
     assert exported["moves"] == moves
     assert exported["game"] == "arinama"

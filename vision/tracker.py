@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -58,6 +59,7 @@ EDGE_MM = 5.0  # the strip along the mat's edge that the occluder checks leave o
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
 LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: light changed
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
+PHOTO_WIDTH_PX = 480  # the board photo kept with each move (the records cap its bytes)
 
 
 @dataclasses.dataclass
@@ -276,6 +278,7 @@ class Tracker:
             timestamp=now,
             markers_seen=len(self.located.markers_seen),
             layout=self.layout.name,
+            photo=board_photo(frame, self.located.homography, self.layout),
         )
         self._model.occluders.set_reference(gray)
         self._dirty = False
@@ -369,3 +372,30 @@ def _view_masks(layout: Layout, view_px: int) -> tuple[float, tuple[int, int], n
         mat = render_mat(layout, px_per_mm=4 * scale, labels=True)
         printed = gray_view(cv2.resize(mat, (width, height), interpolation=cv2.INTER_AREA))
     return scale, (width, height), paper > 0, printed
+
+
+def board_photo(
+    frame: np.ndarray, homography: np.ndarray, layout: Layout
+) -> Callable[[int], bytes]:
+    """The mat in `frame` seen from straight above, PHOTO_WIDTH_PX wide, for the records.
+    Warped now (a camera may reuse its frame buffer), encoded only when a move is stored:
+    JPEG quality -> JPEG bytes."""
+    width_mm, height_mm = layout.size
+    s = PHOTO_WIDTH_PX / width_mm
+    size = (PHOTO_WIDTH_PX, max(1, round(height_mm * s)))
+    view_to_mat = np.array([[1 / s, 0, 0.5 / s], [0, 1 / s, 0.5 / s], [0, 0, 1.0]])
+    top = cv2.warpPerspective(
+        frame,
+        np.asarray(homography, np.float64) @ view_to_mat,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+    def encode(quality: int) -> bytes:
+        ok, data = cv2.imencode(".jpg", top, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+        if not ok:
+            raise ValueError("OpenCV could not encode the board photo as JPEG")
+        return data.tobytes()
+
+    return encode

@@ -310,7 +310,12 @@ class Referee:
         return Event("move", {"move": text, "player": player, **data})
 
     def _snapshot(self) -> Any:
-        return self.snapshot() if self.snapshot is not None else None
+        """The board photo stored with an accepted move: the front end's own (`snapshot`), else
+        the photo of the board the move was seen on."""
+        if self.snapshot is not None:
+            return self.snapshot()
+        observation = self.last_observation
+        return observation.photo if observation is not None else None
 
     def _record(self, method: str, *args: Any, **kwargs: Any) -> Any:
         if self.records is None:
