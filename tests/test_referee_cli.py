@@ -112,6 +112,26 @@ def test_mistakes_are_one_line_errors(tmp_path, capsys, monkeypatch, args, messa
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_a_start_that_fails_leaves_no_game_behind(tmp_path, capsys, monkeypatch):
+    """A binary calibration, a binary observations file or a missing camera is one line, and
+    no empty game waits to be 'continued' next time."""
+    db = tmp_path / "r.sqlite3"
+    binary = tmp_path / "photo.jpg"
+    binary.write_bytes(bytes(range(256)) * 4)
+    good_calibration = tmp_path / "cal.json"
+    good_calibration.write_text("{}")
+    for args, message in [
+        (["--source", "sim:arinama5", "--calibration", str(binary)], "not a text file"),
+        (["--source", "sim:arinama5", "--calibration", str(tmp_path)], "is a folder"),
+        (["--observations", str(binary)], "not a text file"),
+    ]:
+        code, _out, err = run(
+            capsys, monkeypatch, ["--game", "arinama", *args, "--db", str(db)], []
+        )
+        assert code == 2 and message in err and err.count("\n") == 1, err
+    assert not db.exists() or Records(db).games() == []
+
+
 def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, capsys, monkeypatch):
     args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     lines = ['{"cells": 5}', "{not json", observation({"c3": "black"})]

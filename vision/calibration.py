@@ -154,11 +154,18 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
 
 def _read_json(path: str | Path, what: str) -> Any:
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise UserError(f"{what} file {path} not found") from None
+    except IsADirectoryError:
+        raise UserError(f"{what} file {path} is a folder: give the JSON file") from None
     except OSError as exc:
         raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(
+            f"{what} file {path} is not a text file: give the JSON file that "
+            "`companion vision calibrate` wrote"
+        ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -19,6 +19,7 @@ import re
 import select
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 GAMES = ("arinama", "arimaa", "aranea", "sensei")
@@ -120,6 +121,18 @@ def run(args: argparse.Namespace) -> int:
     if len(args.setup) > 2:
         raise UserError("--setup takes at most two lines: Gold's setup, then Silver's")
 
+    # The camera side first: a missing calibration or camera must not leave an empty game.
+    camera = lines = None
+    if args.observations is not None:
+        lines = _observation_lines(args.observations)
+    else:
+        if not args.calibration:
+            raise UserError(
+                "--calibration CAL is needed with --source (make one with `companion vision "
+                "calibrate`)"
+            )
+        camera = _open_camera(args, layout_name)
+
     records = Records(args.db)
     dice = Dice(seed=args.seed)
     referee, resumed = None, False
@@ -138,30 +151,32 @@ def run(args: argparse.Namespace) -> int:
             referee.set_setup(side, line)
     session.flush()
 
-    if args.observations is not None:
-        return _run_observations(session, args.observations)
-    if not args.calibration:
-        raise UserError(
-            "--calibration CAL is needed with --source (make one with `companion vision calibrate`)"
-        )
-    return _run_camera(session, args, layout_name)
+    if camera is None:
+        for line in lines:
+            _handle(session, line)
+        return 0
+    tracker, source = camera
+    session.tracker = tracker
+    with source:
+        return _run_camera(session, source, args)
 
 
-def _run_observations(session: Any, path: str) -> int:
+def _observation_lines(path: str) -> Any:
+    """The input lines of --observations: standard input as it comes, or a file read whole
+    (before the game is created, so an unreadable file leaves no empty game behind)."""
     from companion.errors import UserError
 
     if path == "-":
-        for line in sys.stdin:
-            _handle(session, line)
-        return 0
+        return sys.stdin
     try:
-        handle = open(path)
+        return Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except UnicodeDecodeError:
+        raise UserError(
+            f"{path} is not a text file: give observation lines as `companion vision track "
+            "--json` prints them"
+        ) from None
     except OSError as exc:
         raise UserError(f"cannot read observations from {path}: {exc.strerror}") from None
-    with handle:
-        for line in handle:
-            _handle(session, line)
-    return 0
 
 
 def _handle(session: Any, line: str) -> None:
@@ -174,7 +189,8 @@ def _handle(session: Any, line: str) -> None:
         print(f"companion: {exc}", file=sys.stderr)
 
 
-def _run_camera(session: Any, args: argparse.Namespace, layout_name: str) -> int:
+def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
+    """The tracker and the opened camera source; UserError naming what is missing."""
     from vision.calibration import load_calibration
     from vision.locate import parse_corners
     from vision.sources import open_source
@@ -182,33 +198,34 @@ def _run_camera(session: Any, args: argparse.Namespace, layout_name: str) -> int
 
     calibration = load_calibration(args.calibration)
     corners = parse_corners(args.corners) if args.corners else None
-    session.tracker = Tracker(
-        layout_name, calibration, corners=corners, still_seconds=args.still_seconds
-    )
+    tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
+    return tracker, open_source(args.source)
+
+
+def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
     stdin_open = True
     frames = 0
     last_frame = time.monotonic()
     warned = False
-    with open_source(args.source) as source:
-        while not source.ended:
-            if args.max_frames is not None and frames >= args.max_frames:
-                break
-            stdin_open = stdin_open and _read_ready_lines(session)
-            frame = source.read()
-            frames += 1
-            if frame is None:
-                if not warned and time.monotonic() - last_frame > NO_FRAMES_WARNING:
-                    print("companion: no camera frames; waiting for the camera", file=sys.stderr)
-                    warned = True
-                if not getattr(source, "ended", False):
-                    time.sleep(0.005)
-                session.feed_frame(None)
-                continue
-            if warned:
-                print("companion: the camera is back", file=sys.stderr)
-                warned = False
-            last_frame = time.monotonic()
-            session.feed_frame(frame)
+    while not source.ended:
+        if args.max_frames is not None and frames >= args.max_frames:
+            break
+        stdin_open = stdin_open and _read_ready_lines(session)
+        frame = source.read()
+        frames += 1
+        if frame is None:
+            if not warned and time.monotonic() - last_frame > NO_FRAMES_WARNING:
+                print("companion: no camera frames; waiting for the camera", file=sys.stderr)
+                warned = True
+            if not getattr(source, "ended", False):
+                time.sleep(0.005)
+            session.feed_frame(None)
+            continue
+        if warned:
+            print("companion: the camera is back", file=sys.stderr)
+            warned = False
+        last_frame = time.monotonic()
+        session.feed_frame(frame)
     return 0
 
 
