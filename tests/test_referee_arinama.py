@@ -3,6 +3,7 @@
 import pytest
 
 from companion import games
+from companion.errors import UserError
 from companion.referee.core import Referee, observation_of
 from companion.referee.protocol import DONE, ERROR, FLIP, RESTORE, UNDO, PlayerInput
 
@@ -227,3 +228,10 @@ def test_calibration_pieces_are_cleared_without_an_illegal_move():
     assert [e.kind for e in events] == ["restored"]
     assert referee.instruction.text == "Black: place a stone"
     assert referee.position.move_stack == []
+
+
+def test_a_colour_the_game_does_not_have_is_a_calibration_problem_not_a_move():
+    table = Table()
+    with pytest.raises(UserError, match="purple pieces, which Arinama does not have"):
+        table.show(c3="purple")
+    assert table.referee.position.move_stack == []

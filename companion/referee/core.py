@@ -121,6 +121,7 @@ class Referee:
         self.undo_request: UndoRequest | None = None
         self.last_observation: Observation | None = None
         self._cell_names = frozenset(position.cell_names())
+        self._classes = frozenset(position.cell_classes())
         self._instruction: Instruction | None = None
         self._update()
 
@@ -140,6 +141,13 @@ class Referee:
                 f"the camera layout {observation.layout or '?'} has cells that a "
                 f"{self.position.title} board does not ({phrases.cell_list(foreign)}): "
                 f"choose the layout for {self.position.title}"
+            )
+        foreign_classes = set(observation.occupied().values()) - self._classes
+        if foreign_classes:
+            raise UserError(
+                f"the camera reports {', '.join(sorted(foreign_classes))} pieces, which "
+                f"{self.position.title} does not have ({', '.join(sorted(self._classes))}): "
+                "calibrate the camera for this game"
             )
         self.last_observation = observation
         unknown = observation.unknown()
