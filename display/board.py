@@ -15,6 +15,7 @@ import pygame
 from companion.geometry import BoardGeometry, CellShape
 from companion.observation import EMPTY, UNKNOWN
 from display import theme
+from display.theme import Colour
 
 
 @dataclass
@@ -91,9 +92,6 @@ def draw_board(
         view.cell_polygons[cell.name] = points
         pygame.draw.polygon(surface, theme.BOARD_LINE, points, line)
 
-    if labels:
-        _draw_labels(surface, view)
-
     cells = cells or {}
     highlights = highlights or {}
     for name, role in highlights.items():
@@ -102,6 +100,8 @@ def draw_board(
     for name, piece in cells.items():
         if name in view.cell_polygons and piece != EMPTY:
             _draw_piece(surface, view, geometry.cell(name), piece)
+    if labels:  # over the highlights' tint and the pieces: the cell to act on shows its name
+        _draw_labels(surface, view)
     for name, role in highlights.items():
         if name in view.cell_polygons:
             _draw_highlight_over(surface, view, geometry.cell(name), role)
@@ -109,27 +109,46 @@ def draw_board(
 
 
 def _draw_labels(surface: pygame.Surface, view: BoardView) -> None:
-    """Cell names, small and faint, in the corner of each cell (helps players match the
-    instruction "turn d4" to the board); skipped when the cells are too small to read them."""
+    """Cell names, small, in the corner of each cell (helps players match the instruction
+    "turn d4" to the board), inside the highlight outlines; skipped when the cells are too
+    small to read them."""
     from display.paint import font
 
     cells = view.geometry.cells
     if not cells:
         return
-    size = round(min(c.radius for c in cells) * view.scale * 0.5)
-    if size < 9:
+    size = round(min(c.radius for c in cells) * view.scale * 0.6)
+    if size < 10:
         return
     f = font(size)
+    inset = outline_width(view) // 2 + 2  # clear of a highlight's outline along the cell's edge
     for cell in cells:
-        image = f.render(cell.name, True, (150, 122, 84))
+        image = _haloed(f, cell.name)
         xs = [p[0] for p in view.cell_polygons[cell.name]]
         ys = [p[1] for p in view.cell_polygons[cell.name]]
         if len(cell.polygon) == 4:  # grid square: top-left corner
-            pos = image.get_rect(topleft=(min(xs) + 3, min(ys) + 2))
+            pos = image.get_rect(topleft=(min(xs) + inset, min(ys) + inset - 1))
         else:  # web sector: below the centre
             cx, cy = view.cell_center(cell.name)
             pos = image.get_rect(center=(cx, cy + round(cell.radius * view.scale * 0.55)))
         surface.blit(image, pos)
+
+
+def _haloed(f: pygame.font.Font, text: str) -> pygame.Surface:
+    """Dark text with a thin rim of the board's colour: readable on the wood, on a highlight's
+    tint and on a stone of any colour."""
+    ink = f.render(text, True, theme.CELL_LABEL)
+    rim = f.render(text, True, theme.BOARD)
+    image = pygame.Surface((ink.get_width() + 2, ink.get_height() + 2), pygame.SRCALPHA)
+    for dx, dy in ((0, 1), (2, 1), (1, 0), (1, 2), (0, 0), (2, 2), (0, 2), (2, 0)):
+        image.blit(rim, (dx, dy))
+    image.blit(ink, (1, 1))
+    return image
+
+
+def outline_width(view: BoardView) -> int:
+    """The width of a highlight's dark outline (the bright hue runs down its middle)."""
+    return max(7, round(view.scale * 3.6))
 
 
 def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece: str) -> None:
@@ -175,17 +194,18 @@ def _draw_highlight_under(
     # A light tint: "target" may mark most of the board (every legal cell), so it stays faint.
     pygame.draw.polygon(layer, (*style.colour, 55 if style.pattern == "ring" else 110), local)
     stroke = max(2, round(view.scale * 1.6))
-    if style.pattern == "stripes":
-        step = max(6, round(view.scale * 6))
+    if style.pattern == "stripes":  # dark-edged stripes: visible on the wood
+        step = max(8, round(view.scale * 7))
         for k in range(-box.height, box.width, step):
-            pygame.draw.line(
-                layer, (*style.colour, 255), (k, box.height), (k + box.height, 0), stroke
-            )
+            a, b = (k, box.height), (k + box.height, 0)
+            pygame.draw.line(layer, (*style.outline, 255), a, b, stroke + 2)
+            pygame.draw.line(layer, (*style.colour, 255), a, b, max(1, stroke - 1))
     elif style.pattern == "dots":
-        step = max(6, round(view.scale * 6))
+        step = max(8, round(view.scale * 7))
         for y in range(step // 2, box.height, step):
             for x in range(step // 2, box.width, step):
-                pygame.draw.circle(layer, (*style.colour, 255), (x, y), max(2, stroke))
+                pygame.draw.circle(layer, (*style.outline, 255), (x, y), max(2, stroke) + 1)
+                pygame.draw.circle(layer, (*style.colour, 255), (x, y), max(1, stroke - 1))
     # clip the pattern to the cell's outline
     mask = pygame.Surface(box.size, pygame.SRCALPHA)
     pygame.draw.polygon(mask, (255, 255, 255, 255), local)
@@ -196,27 +216,45 @@ def _draw_highlight_under(
 def _draw_highlight_over(
     surface: pygame.Surface, view: BoardView, cell: CellShape, role: str
 ) -> None:
-    """The outline/cross/ring of a highlight (over the piece, so it is never hidden)."""
+    """The outline/cross/ring of a highlight (over the piece, so it is never hidden): every
+    stroke twice, wide in the hue's dark shade and narrower in the hue itself, so it stands out
+    on the light wood and on dark and light pieces alike."""
     style = theme.HIGHLIGHTS.get(role)
     if style is None:
         return
     points = view.cell_polygons[cell.name]
-    width = max(3, round(view.scale * 1.8))
+    dark_w = outline_width(view)
+    width = max(3, dark_w * 2 // 5)
     centre = view.to_px(cell.center)
     r = max(4, round(cell.radius * view.scale))
+
+    def outline(colour: Colour, w: int) -> None:
+        pygame.draw.polygon(surface, colour, points, w)
+        for point in points:  # round the joints: no notches at the corners
+            pygame.draw.circle(surface, colour, point, max(1, w // 2 - 1))
+
     if style.pattern in ("outline", "stripes", "dots"):
-        pygame.draw.polygon(surface, style.colour, points, width)
+        outline(style.outline, dark_w)
+        outline(style.colour, width)
     elif style.pattern == "dotted":
-        _dashed_polygon(surface, style.colour, points, width, dash=width, gap=width * 2)
+        dash = dark_w * 2
+        _dashed_polygon(surface, style.outline, points, dark_w, dash=dash, gap=dash)
+        _dashed_polygon(
+            surface, style.colour, points, width, dash=dash - (dark_w - width), gap=dash
+        )
     elif style.pattern == "ring":
-        _dashed_circle(surface, style.colour, centre, round(r * 0.9), width)
-        pygame.draw.polygon(surface, style.colour, points, max(2, width // 2))
+        ring = round(r * 0.9)
+        _dashed_circle(surface, style.outline, centre, ring + (dark_w - width) // 2, dark_w)
+        _dashed_circle(surface, style.colour, centre, ring, width)
+        pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
     elif style.pattern in ("cross", "hatch"):
+        outline(style.outline, dark_w)
+        outline(style.colour, width)
         d = round(r * 0.7)
         for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
-            pygame.draw.line(surface, (255, 255, 255), _add(centre, a), _add(centre, b), width + 4)
+            pygame.draw.line(surface, style.outline, _add(centre, a), _add(centre, b), dark_w + 2)
+        for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
             pygame.draw.line(surface, style.colour, _add(centre, a), _add(centre, b), width)
-        pygame.draw.polygon(surface, style.colour, points, width)
 
 
 def _add(p: tuple[int, int], d: tuple[int, int]) -> tuple[int, int]:

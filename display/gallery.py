@@ -50,10 +50,18 @@ def home_example() -> tuple[Callable, object]:
 
 
 def setup_example() -> tuple[Callable, object]:
+    """Setting up Arinama: the camera sees all four markers; the players still have to put a
+    white stone on d4, and a stone lies on e3 that is not part of the start position."""
     import numpy as np
 
     geometry = board_geometry("arinama")
     start = {"d4": "white", "e5": "white", "d5": "black", "e4": "black"}
+    on_the_board = {"e5": "white", "d5": "black", "e4": "black", "e3": "black"}
+    wrong = {
+        cell: (TARGET if cell in start else REMOVE)
+        for cell in sorted(set(start) | set(on_the_board))
+        if start.get(cell) != on_the_board.get(cell)
+    }
     image = np.full((360, 640, 3), (70, 90, 110), np.uint8)  # a plain grey-blue "photo"
     image[40:320, 180:460] = (200, 215, 225)
     grid = []
@@ -64,21 +72,25 @@ def setup_example() -> tuple[Callable, object]:
                 for x, y in cell.polygon
             ]
         )
-    markers = [
-        [(150, 20), (176, 20), (176, 46), (150, 46)],
-        [(464, 20), (490, 20), (490, 46), (464, 46)],
+    markers = [  # one in each corner of the mat
+        [(x, y), (x + 26, y), (x + 26, y + 26), (x, y + 26)] for x in (150, 464) for y in (14, 320)
     ]
+    put = [f"a {start[c]} stone on {c}" for c, role in wrong.items() if role == TARGET]
+    take = [c for c, role in wrong.items() if role == REMOVE]
+    text = "Put " + " and ".join(put)
+    if take:
+        text += " and take the stone off " + " and ".join(take)
     model = setup.SetupModel(
         title="Set up Arinama",
         geometry=geometry,
         start_cells=start,
-        wrong={"e4": REMOVE, "d4": TARGET},
+        wrong=wrong,
         frame=image,
         markers=markers,
         grid=grid,
-        text="Put a white stone on d4 and take the stone off e4",
+        text=text,
         detail="Then press DONE or Confirm",
-        status="4 markers seen",
+        status=f"{len(markers)} markers seen",
         ready=False,
     )
     return setup.draw, model
@@ -124,13 +136,16 @@ def gameover_example() -> tuple[Callable, object]:
         for f in "abcdefgh"
         for r in range(1, 9)
     }
+    white = sum(1 for piece in cells.values() if piece == "white")
+    black = sum(1 for piece in cells.values() if piece == "black")
+    winner = "white" if white > black else "black"
     model = gameover.GameOverModel(
         title="Arinama",
         geometry=board_geometry("arinama"),
         cells=cells,
-        headline="White wins",
-        detail="The board is full: 43 white stones to 21",
-        winner="white",
+        headline=f"{winner.capitalize()} wins",
+        detail=f"The board is full: {max(white, black)} {winner} stones to {min(white, black)}",
+        winner=winner,
         moves=60,
     )
     return gameover.draw, model
@@ -171,7 +186,7 @@ def settings_example() -> tuple[Callable, object]:
         settings.SettingRow("Colour names", "white pieces are called", "white", "colour:white"),
         settings.SettingRow("Arinama options", "rows", "8", "option:rows"),
         settings.SettingRow("Arinama options", "flip check", "simultaneous", "option:flip_check"),
-        settings.SettingRow("Buttons", "DONE pin (BCM)", "17", "pin:done"),
+        settings.SettingRow("Buttons (BCM, after a restart)", "DONE pin", "17", "pin:done"),
     ]
     return settings.draw, settings.SettingsModel(rows)
 
@@ -210,11 +225,26 @@ def write_all(folder: str | Path) -> list[Path]:
     return written
 
 
-if __name__ == "__main__":  # pragma: no cover
+def main(argv: list[str] | None = None) -> None:  # pragma: no cover
+    import argparse
     import os
 
+    parser = argparse.ArgumentParser(
+        prog="python -m display.gallery",
+        description="Draw every touchscreen screen with example content at "
+        + " and ".join(f"{w}x{h}" for w, h in SIZES)
+        + " and write them as PNGs named SCREEN-WxH.png.",
+    )
+    parser.add_argument(
+        "folder", nargs="?", default="docs/screenshots", help="where (default: docs/screenshots)"
+    )
+    args = parser.parse_args(argv)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
-    for path in write_all(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"):
+    for path in write_all(args.folder):
         print(path)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

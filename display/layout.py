@@ -24,20 +24,28 @@ class Frame:
     body: pygame.Rect  # everything under the header (for pages without a board)
 
 
-def frame(size: tuple[int, int], painter: Painter, *, board_share: float = 0.58) -> Frame:
+def frame(
+    size: tuple[int, int],
+    painter: Painter,
+    *,
+    board_share: float = 0.58,
+    board_extent: int | None = None,
+) -> Frame:
+    """The page's rectangles; the board takes `board_share` of the body's width (landscape) or
+    height (portrait), or `board_extent` pixels of it, never more than a square."""
     w, h = size
     m = painter.m
     pad = m.gap
     header = pygame.Rect(0, 0, w, m.mm(9.5))
     body = pygame.Rect(pad, header.bottom + pad, w - 2 * pad, h - header.bottom - 2 * pad)
     if w >= h:  # landscape: board left, panel right
-        side = min(body.height, round(body.width * board_share))
+        side = min(body.height, board_extent or round(body.width * board_share))
         board = pygame.Rect(body.left, body.top, side, body.height)
         panel = pygame.Rect(
             board.right + pad, body.top, body.right - board.right - pad, body.height
         )
     else:  # portrait: board on top, panel below
-        side = min(body.width, round(body.height * board_share))
+        side = min(body.width, board_extent or round(body.height * board_share))
         board = pygame.Rect(body.left, body.top, body.width, side)
         panel = pygame.Rect(
             body.left, board.bottom + pad, body.width, body.bottom - board.bottom - pad
@@ -46,20 +54,30 @@ def frame(size: tuple[int, int], painter: Painter, *, board_share: float = 0.58)
 
 
 def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = "") -> None:
-    """The top bar: the page title on the left, a short status on the right."""
+    """The top bar: the page title on the left, a short status on the right (each shrunk, then
+    cut, rather than run into the other)."""
     pygame.draw.rect(painter.surface, theme.PANEL, rect)
     m = painter.m
-    painter.text(
-        title, (rect.left + m.gap * 2, rect.centery), m.font_body, bold=True, anchor="midleft"
-    )
+    inner = rect.inflate(-m.gap * 4, 0)
+    right_w = 0
     if right:
-        painter.text(
+        right_rect = painter.line(
             right,
-            (rect.right - m.gap * 2, rect.centery),
+            (inner.right, rect.centery),
+            inner.width // 2,
             m.font_small,
             theme.MUTED,
             anchor="midright",
         )
+        right_w = right_rect.width + m.gap * 2
+    painter.line(
+        title,
+        (inner.left, rect.centery),
+        inner.width - right_w,
+        m.font_body,
+        bold=True,
+        anchor="midleft",
+    )
 
 
 def button_bar(

@@ -33,14 +33,55 @@ class Target:
 
 _fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 
+ELLIPSIS = "\u2026"
+
 
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     key = (size, bold)
     if key not in _fonts:
+        if not pygame.font.get_init():
+            pygame.font.init()
         f = pygame.font.Font(None, size)
         f.bold = bold
         _fonts[key] = f
     return _fonts[key]
+
+
+def text_height(lines: int, size: int, bold: bool = False) -> int:
+    """Pixels that `lines` lines of text take (a rendered line is one line spacing tall)."""
+    return max(0, lines) * font(size, bold).get_linesize()
+
+
+def fit(
+    text: str, width: int, height: int, size: int, min_size: int, bold: bool = False
+) -> tuple[int, list[str]] | None:
+    """The largest size from `size` down to `min_size` at which `text`, wrapped to `width`,
+    fits `width` x `height` whole (every line, every word); with its lines. None: it does not."""
+    size = max(size, min_size)
+    while True:
+        f = font(size, bold)
+        lines = wrap(text, f, width)
+        if text_height(len(lines), size, bold) <= height and all(
+            f.size(line)[0] <= width for line in lines
+        ):
+            return size, lines
+        if size <= min_size:
+            return None
+        size = max(min_size, size - 1)
+
+
+def shorten(line: str, f: pygame.font.Font, width: int) -> str:
+    """`line` cut (at a word if it can) so that it and an ellipsis fit `width`."""
+    words = line.split(" ")
+    while len(words) > 1:
+        words.pop()
+        candidate = " ".join(words).rstrip(" ,.;:") + ELLIPSIS
+        if f.size(candidate)[0] <= width:
+            return candidate
+    word = words[0] if words else ""
+    while word and f.size(word + ELLIPSIS)[0] > width:
+        word = word[:-1]
+    return word + ELLIPSIS
 
 
 class Painter:
@@ -50,7 +91,12 @@ class Painter:
         self.surface = surface
         self.m = metrics
         self.targets: list[Target] = []
-        self.texts: list[str] = []  # every string rendered, in order: what tests read back
+        # Every string rendered, in order, as it was drawn: what tests read back. A text that
+        # did not fit is recorded as drawn (cut, ending in an ellipsis) and listed in `cut`.
+        self.texts: list[str] = []
+        self.cut: list[str] = []  # the whole texts that were drawn cut short
+        self.drawn: list[tuple[str, pygame.Rect]] = []  # each text as drawn and where
+        self.left_out: list[str] = []  # secondary texts a page left out for lack of room
         self.board_view = None  # display.board.BoardView of the page's diagram, if it has one
         self.instruction_rect: pygame.Rect | None = None  # where the big instruction went
 
@@ -69,7 +115,31 @@ class Painter:
         rect = image.get_rect(**{anchor: pos})
         self.surface.blit(image, rect)
         self.texts.append(text)
+        self.drawn.append((text, rect))
         return rect
+
+    def line(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        width: int,
+        size: int,
+        colour: Colour = theme.TEXT,
+        *,
+        bold: bool = False,
+        min_size: int | None = None,
+        anchor: str = "topleft",
+    ) -> pygame.Rect:
+        """One line no wider than `width`: shrunk down to `min_size`, then cut with an
+        ellipsis (recorded as drawn, and in `cut`)."""
+        min_size = min(size, min_size or max(8, size * 2 // 3))
+        while size > min_size and font(size, bold).size(text)[0] > width:
+            size -= 1
+        shown = text
+        if font(size, bold).size(text)[0] > width:
+            shown = shorten(text, font(size, bold), width)
+            self.cut.append(text)
+        return self.text(shown, pos, size, colour, bold=bold, anchor=anchor)
 
     def wrapped(
         self,
@@ -83,21 +153,41 @@ class Painter:
         align: str = "left",
         valign: str = "top",
     ) -> pygame.Rect:
-        """Text broken into lines inside `rect`, shrunk (down to `min_size`) until it fits."""
-        min_size = min_size or max(8, size * 2 // 3)
-        while True:
-            lines = wrap(text, font(size, bold), rect.width)
-            line_h = font(size, bold).get_linesize()
-            if len(lines) * line_h <= rect.height or size <= min_size:
-                break
-            size = max(min_size, size - 2)
-        total = len(lines) * line_h
+        """Text broken into lines inside `rect`, shrunk (down to `min_size`) until it fits.
+
+        Nothing is drawn outside `rect`. Text that does not fit even at `min_size` is drawn cut
+        short with an ellipsis on its last line - never silently: `texts` records what was
+        drawn and `cut` the whole text."""
+        min_size = min(size, min_size or max(8, size * 2 // 3))
+        fitted = fit(text, rect.width, rect.height, size, min_size, bold)
+        if fitted is not None:
+            size, lines = fitted
+            drawn = text
+        else:
+            size = min_size
+            f = font(size, bold)
+            lines = wrap(text, f, rect.width)
+            room = 0
+            while room < len(lines) and text_height(room + 1, size, bold) <= rect.height:
+                room += 1
+            if room:
+                last = " ".join(lines[room - 1 :])
+                lines = [*lines[: room - 1], shorten(last + " " + ELLIPSIS, f, rect.width)]
+                lines = [
+                    line if f.size(line)[0] <= rect.width else shorten(line, f, rect.width)
+                    for line in lines
+                ]
+            else:  # not even one line fits: nothing drawn, but never silently
+                lines = []
+            drawn = " ".join(lines)
+            self.cut.append(text)
+        f = font(size, bold)
+        line_h = f.get_linesize()
+        total = text_height(len(lines), size, bold)
         y = rect.top if valign == "top" else rect.top + max(0, (rect.height - total) // 2)
         used = pygame.Rect(rect.left, y, 0, 0)
         for line in lines:
-            if y + line_h > rect.bottom + line_h // 3:
-                break  # never draw outside the box
-            image = font(size, bold).render(line, True, colour)
+            image = f.render(line, True, colour)
             if align == "center":
                 r = image.get_rect(midtop=(rect.centerx, y))
             else:
@@ -105,7 +195,9 @@ class Painter:
             self.surface.blit(image, r)
             used = used.union(r) if used.width else r
             y += line_h
-        self.texts.append(text)
+        if drawn:
+            self.texts.append(drawn)
+            self.drawn.append((drawn, used))
         return used
 
     # -- shapes -------------------------------------------------------------------------------
@@ -148,12 +240,17 @@ class Painter:
         text_colour = theme.MUTED if style == "disabled" else theme.TEXT
         label_size = size or self.m.font_body
         inner = rect.inflate(-self.m.mm(2), -self.m.mm(1))
-        while (
-            font(label_size, True).size(label)[0] > inner.width
-            and label_size > self.m.font_small * 2 // 3
-        ):
-            label_size -= 2
-        self.text(label, rect.center, label_size, text_colour, bold=True, anchor="center")
+        if label:
+            self.line(
+                label,
+                rect.center,
+                inner.width,
+                label_size,
+                text_colour,
+                bold=True,
+                min_size=min(label_size, self.m.font_small * 2 // 3),
+                anchor="center",
+            )
         target = Target(rect, action, label)
         if style != "disabled":
             self.targets.append(target)

@@ -3,17 +3,26 @@
 Highlight colours are the Okabe-Ito palette (safe for the common colour-vision deficiencies),
 and every role also has its own *pattern*, so a highlight never depends on colour alone:
 
-    target   blue, dashed ring              where a piece may go / should be put
-    from     sky blue, dotted outline       where a piece came from
-    to       bluish green, solid outline    where a piece went
-    flip     orange, diagonal stripes       turn this stone over
-    remove   vermillion, a cross            take this piece off
-    restore  reddish purple, dots           put the board back as it was here
-    error    vermillion, cross-hatch + X    what makes the move illegal
+    role     legend         colour, pattern                what it marks
+    target   "put here"     blue, dashed ring              where a piece may go / should be put
+    from     "moved from"   sky blue, dotted outline       where a piece came from
+    to       "just moved"   bluish green, solid outline    where a piece went
+    flip     "turn over"    orange, diagonal stripes       turn this stone over
+    remove   "take off"     vermillion, a cross            take this piece off
+    restore  "put back"     reddish purple, dots           put the board back as it was here
+    error    "not allowed"  vermillion, cross-hatch + X    what makes the move illegal
+
+The bright Okabe-Ito hues are too light to stand out on the light wood of the diagram (orange
+is 1.4:1 against it), so every outline, dash and cross is drawn twice: a wide stroke in a dark
+shade of the same hue (at least 4.5:1 against the wood, `HighlightStyle.outline`) with the
+bright hue down its middle - the hue still names the role, the dark edge makes it visible from
+a metre away, and the pattern makes it readable without colour.
 
 Sizes are in millimetres on the glass and turned into pixels with the panel's density, so a
-button is at least 9 mm (a fingertip) and the instruction is readable from a metre away
-(letters about 5 mm high) on the 7" 800x480 panel and on a 720x1280 portrait panel alike.
+button is at least 9 mm (a fingertip). The instruction's font is chosen by measuring the ink of
+a rendered capital "H", so its capitals are at least 5 mm tall on the glass (readable from a
+metre): 28 px on the official 7" 800x480 panel, whose pixels are 0.179 mm tall (85.92 mm /
+480); on other panels the pixel size comes from the diagonal.
 """
 
 from __future__ import annotations
@@ -48,22 +57,56 @@ BUTTON_DISABLED = (52, 55, 62)
 HANDS = YELLOW
 
 
+def luminance(colour: Colour) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def linear(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG contrast ratio (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def dark_shade(colour: Colour, against: Colour = BOARD, ratio: float = 4.5) -> Colour:
+    """The same hue, darkened until it has `ratio` contrast against `against`."""
+    for step in range(100, 0, -1):
+        shade = tuple(round(c * step / 100) for c in colour)
+        if contrast(shade, against) >= ratio:
+            return shade  # type: ignore[return-value]
+    return (0, 0, 0)
+
+
 @dataclass(frozen=True)
 class HighlightStyle:
-    colour: Colour
-    pattern: str  # "ring", "dotted", "outline", "stripes", "cross", "dots"
+    colour: Colour  # the Okabe-Ito hue: fill tint, pattern and the middle of every stroke
+    pattern: str  # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch"
     label: str  # shown in the legend
+
+    @property
+    def outline(self) -> Colour:
+        """The dark shade of the hue under every stroke (>= 4.5:1 against the board)."""
+        return dark_shade(self.colour)
 
 
 HIGHLIGHTS: dict[str, HighlightStyle] = {
     TARGET: HighlightStyle(BLUE, "ring", "put here"),
-    FROM: HighlightStyle(SKY_BLUE, "dotted", "from"),
-    TO: HighlightStyle(BLUISH_GREEN, "outline", "to"),
+    FROM: HighlightStyle(SKY_BLUE, "dotted", "moved from"),
+    TO: HighlightStyle(BLUISH_GREEN, "outline", "just moved"),
     FLIP: HighlightStyle(ORANGE, "stripes", "turn over"),
     REMOVE: HighlightStyle(VERMILLION, "cross", "take off"),
     RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", "put back"),
     ERROR: HighlightStyle(VERMILLION, "hatch", "not allowed"),
 }
+
+# Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).
+CELL_LABEL = (110, 84, 52)
 
 # What each piece class the camera reports looks like on the diagram: (fill, rim).
 PIECES: dict[str, tuple[Colour, Colour]] = {
@@ -93,6 +136,8 @@ PLAYER_CLASS = {
 }
 
 OFFICIAL_7_INCH = (800, 480)
+OFFICIAL_7_INCH_ACTIVE_MM = (154.08, 85.92)  # the glass that shows pixels: 0.193 x 0.179 mm each
+INSTRUCTION_CAP_MM = 5.0  # capitals of the instruction, readable from a metre
 
 
 @dataclass(frozen=True)
@@ -114,6 +159,21 @@ class Metrics:
     def portrait(self) -> bool:
         return self.size[1] > self.size[0]
 
+    @property
+    def mm_per_px_tall(self) -> float:
+        """How tall one pixel row is on the glass: from the official 7" panel's active area
+        when this is that panel (either way up), else from the diagonal."""
+        w, h = self.size
+        if self.diagonal_in == 7.0 and (w, h) == OFFICIAL_7_INCH:
+            return OFFICIAL_7_INCH_ACTIVE_MM[1] / h
+        if self.diagonal_in == 7.0 and (h, w) == OFFICIAL_7_INCH:
+            return OFFICIAL_7_INCH_ACTIVE_MM[0] / h
+        return 1 / self.px_per_mm
+
+    def cap_mm(self, pixels: int) -> float:
+        """A capital `pixels` rows tall, in millimetres on the glass."""
+        return pixels * self.mm_per_px_tall
+
     # Touch targets: 9 mm is the floor; buttons are a little bigger.
     @property
     def target(self) -> int:
@@ -127,19 +187,49 @@ class Metrics:
     def gap(self) -> int:
         return self.mm(2.0)
 
-    # Font sizes (pygame's size is about the em; capitals are ~0.7 of it).
+    # Font sizes: pygame's size for its bundled font; its capitals are about half of it.
     @property
-    def font_huge(self) -> int:  # the instruction: ~5.5 mm capitals, readable from a metre
-        return self.mm(8.0)
+    def font_huge(self) -> int:
+        """The instruction: the smallest size whose rendered capitals are at least
+        INSTRUCTION_CAP_MM tall (measured on the glyph's ink, not the line box)."""
+        return font_for_cap(math.ceil(INSTRUCTION_CAP_MM / self.mm_per_px_tall - 1e-9))
 
     @property
-    def font_large(self) -> int:
+    def font_large(self) -> int:  # the long instruction's floor: ~3 mm capitals
         return self.mm(6.5)
 
     @property
-    def font_body(self) -> int:  # ~3.5 mm capitals: still fine at arm's length and beyond
+    def font_body(self) -> int:  # 2.2-2.5 mm capitals: fine at arm's length
         return self.mm(5.0)
 
     @property
     def font_small(self) -> int:
         return self.mm(4.2)
+
+
+_caps: dict[int, int] = {}
+
+
+def cap_height(size: int, bold: bool = True) -> int:
+    """The ink height in pixels of a capital "H" rendered at `size` (the display's font),
+    counting only pixels at least half inked (the faint anti-aliased rim does not count)."""
+    import pygame
+
+    from display.paint import font
+
+    key = size * 2 + bold
+    if key not in _caps:
+        image = font(size, bold).render("H", True, (255, 255, 255))
+        rects = pygame.mask.from_surface(image, 127).get_bounding_rects()
+        _caps[key] = max((r.bottom for r in rects), default=0) - min(
+            (r.top for r in rects), default=0
+        )
+    return _caps[key]
+
+
+def font_for_cap(pixels: int, bold: bool = True) -> int:
+    """The smallest font size whose capitals are at least `pixels` tall."""
+    size = max(4, pixels)
+    while cap_height(size, bold) < pixels:
+        size += 1
+    return size

@@ -7,12 +7,12 @@ import pygame
 import pytest
 
 from companion.geometry import board_geometry
-from companion.referee.protocol import FLIP, REMOVE, TARGET, Instruction
+from companion.referee.protocol import FLIP, FROM, REMOVE, RESTORE, TARGET, TO, Instruction
 from display import gallery, theme
 from display.board import draw_board
 from display.device import HeadlessScreen, logical_size, panel_to_logical
-from display.paint import Painter
-from display.screens import dice, play
+from display.paint import ELLIPSIS, Painter, font
+from display.screens import dice, play, settings
 from display.theme import Metrics
 from display.touch import Key, Tap, TouchInput
 
@@ -34,6 +34,43 @@ def close(a, b, tolerance=12):
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
 
+def first_glyph_ink(surface, rect):
+    """The ink box of the first letter of light text in `rect` (pixels at least half way from
+    the background to the text colour), found by scanning columns from the left."""
+    pixels = pygame.surfarray.array3d(surface.subsurface(rect)).astype(int)  # [x, y]
+    ink = pixels[:, :, 0] > (theme.BACKGROUND[0] + theme.TEXT[0]) // 2
+    rows = ink.any(axis=0)
+    top = int(np.argmax(rows))  # the first line: from its first inked row to the next blank
+    bottom = top
+    while bottom + 1 < len(rows) and rows[bottom + 1]:
+        bottom += 1
+    ink[:, :top] = False
+    ink[:, bottom + 1 :] = False
+    columns = np.nonzero(ink.any(axis=1))[0]
+    first = columns[0]
+    last = first
+    while last + 1 < ink.shape[0] and ink[last + 1].any():
+        last += 1
+    rows = np.nonzero(ink[first : last + 1].any(axis=0))[0]
+    return pygame.Rect(
+        rect.left + first, rect.top + rows[0], last - first + 1, rows[-1] - rows[0] + 1
+    )
+
+
+def text_overlaps(painter):
+    """Texts drawn over a touch target they do not belong to, or over each other."""
+    problems = []
+    for text, rect in painter.drawn:
+        for target in painter.targets:
+            if rect.colliderect(target.rect) and not target.rect.contains(rect):
+                problems.append((text, target.label))
+    for i, (a, ra) in enumerate(painter.drawn):
+        for b, rb in painter.drawn[i + 1 :]:
+            if ra.colliderect(rb) and not (ra.contains(rb) or rb.contains(ra)):
+                problems.append((a, b))
+    return problems
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", list(gallery.EXAMPLES))
 def test_every_screen_renders_at_both_sizes_with_finger_sized_targets(name, size, tmp_path):
@@ -46,6 +83,12 @@ def test_every_screen_renders_at_both_sizes_with_finger_sized_targets(name, size
     for target in painter.targets:
         assert target.rect.width >= nine_mm and target.rect.height >= nine_mm, target
         assert surface.get_rect().contains(target.rect), f"{target.label} is off screen"
+    # Every text is drawn whole, inside the screen, clear of buttons it is not the label of.
+    assert painter.cut == [], painter.cut
+    assert painter.left_out == [], painter.left_out
+    for text, rect in painter.drawn:
+        assert surface.get_rect().contains(rect), f"{text!r} is off screen"
+    assert text_overlaps(painter) == []
     # Nothing is drawn in the corner pixels' colour only: the page is not blank.
     assert (
         len(
@@ -63,10 +106,12 @@ def test_every_screen_renders_at_both_sizes_with_finger_sized_targets(name, size
 def test_play_screen_shows_the_instruction_big_and_the_cells_to_flip(size):
     surface, painter, model = gallery.render("play", size)
     metrics = Metrics(size)
-    # The instruction went through the render path, large enough to read from a metre.
-    assert model.instruction.text in painter.texts
+    # The instruction went through the render path whole, large enough to read from a metre:
+    # its first capital's ink, measured on the screen, is at least 5 mm tall on the glass.
+    assert model.instruction.text in painter.texts and not painter.cut
     rect = painter.instruction_rect
-    assert rect.height >= metrics.mm(5.5)
+    assert model.instruction.text[0] == "T"
+    assert metrics.cap_mm(first_glyph_ink(surface, rect).height) >= 5.0
     bright = sum(
         1
         for x in range(rect.left, rect.right, 2)
@@ -88,6 +133,161 @@ def test_play_screen_shows_the_instruction_big_and_the_cells_to_flip(size):
     assert not any(close(c, flip, 40) for c in top_edge("a1"))
     # Hands on the board: the yellow banner and its words.
     assert "Hands on the board" in painter.texts
+
+
+def test_instruction_capitals_are_five_millimetres_on_the_official_panel():
+    metrics = Metrics((800, 480))
+    assert metrics.mm_per_px_tall == pytest.approx(85.92 / 480)  # 0.179 mm per pixel row
+    for size in SIZES:
+        m = Metrics(size)
+        # "H" drawn in the instruction's font on the page's background, measured on its ink
+        surface = pygame.Surface((400, 200))
+        surface.fill(theme.BACKGROUND)
+        surface.blit(font(m.font_huge, True).render("H", True, theme.TEXT), (10, 10))
+        assert m.cap_mm(first_glyph_ink(surface, surface.get_rect()).height) >= 5.0, size
+        surface.fill(theme.BACKGROUND)  # and it is no bigger than it needs to be
+        surface.blit(font(m.font_huge - 2, True).render("H", True, theme.TEXT), (10, 10))
+        assert m.cap_mm(first_glyph_ink(surface, surface.get_rect()).height) < 5.0, size
+
+
+def aranea_play(size, text, *, detail="Blue's stones came off while Amber was moving"):
+    _, _, model = gallery.render("play", size)
+    cells = ["r1-3", "r2-5", "r2-11", "r3-8"]
+    model.title = "Aranea"
+    model.geometry = board_geometry("aranea")
+    model.cells = {"r1-5": "amber", "r2-2": "amber"}
+    model.instruction = Instruction(
+        text, "restore", "amber", dict.fromkeys(cells, RESTORE) | {"r1-5": FROM}, detail=detail
+    )
+    model.turn = "amber"
+    model.hands = True
+    model.can_roll = True
+    surface = pygame.Surface(size)
+    painter = Painter(surface, Metrics(size))
+    play.draw(painter, model)
+    return surface, painter, model
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_long_instruction_shows_whole_with_hands_banner_and_roll_button(size):
+    text = "Give the blue stones on r1-3, r2-5, r2-11 and r3-8 back to Blue"
+    surface, painter, model = aranea_play(size, text)
+    assert text in painter.texts and painter.cut == []
+    assert "Hands on the board" in painter.texts
+    assert {t.label for t in painter.targets} >= {"Roll", "Done", "Undo", "Menu"}
+    rect = painter.instruction_rect
+    assert rect.width > 0 and rect.height > 0
+    assert surface.get_rect().contains(rect)
+    metrics = Metrics(size)
+    assert metrics.cap_mm(first_glyph_ink(surface, rect).height) >= 3.0  # the floor at worst
+    assert text_overlaps(painter) == []
+
+
+def test_an_instruction_too_long_for_any_size_is_cut_visibly_never_dropped():
+    text = " ".join(["Give the blue stones on r1-3, r2-5, r2-11 and r3-8 back to Blue."] * 8)
+    surface, painter, model = aranea_play((800, 480), text)
+    assert painter.cut == [text]
+    drawn = next(t for t in painter.texts if t.startswith("Give the blue"))
+    assert drawn.endswith(ELLIPSIS) and text.startswith(drawn[:-1].rstrip(" .,"))
+    assert len(drawn) > 40  # several lines of it, not a stub
+    # The secondary content gave way first (and says so); the buttons are all still there.
+    assert model.instruction.detail in painter.left_out and "put back" in painter.left_out
+    assert model.instruction.detail not in painter.texts
+    assert {t.label for t in painter.targets} >= {"Roll", "Done", "Undo", "Menu"}
+    assert text_overlaps(painter) == []
+
+
+def test_wrapped_text_records_only_what_it_drew():
+    surface = pygame.Surface((300, 200))
+    painter = Painter(surface, Metrics((800, 480)))
+    box = pygame.Rect(10, 10, 200, 40)
+    painter.wrapped("Short", box, 30)
+    assert painter.texts == ["Short"] and painter.cut == []
+    long = "one two three four five six seven eight nine ten eleven twelve"
+    used = painter.wrapped(long, box, 30, min_size=24)
+    assert painter.cut == [long] and painter.texts[-1].endswith(ELLIPSIS)
+    assert box.contains(used)
+    painter.wrapped("Nothing fits here", pygame.Rect(10, 100, 200, 3), 30, min_size=24)
+    assert painter.cut[-1] == "Nothing fits here" and len(painter.texts) == 2
+
+
+def test_highlights_stand_out_on_the_wooden_board():
+    """Every role's outline is at least 3:1 against the board (WCAG, graphics) and is what is
+    drawn along the highlighted cell's edge; the hue stays Okabe-Ito."""
+    geometry = board_geometry("arinama")
+    for role, style in theme.HIGHLIGHTS.items():
+        assert theme.contrast(style.outline, theme.BOARD) >= 3.0, role
+        surface = pygame.Surface((480, 480))
+        view = draw_board(surface, surface.get_rect(), geometry, {}, {"d4": role})
+        xs = [x for x, _ in view.cell_polygons["d4"]]
+        ys = [y for _, y in view.cell_polygons["d4"]]
+        edge = {
+            colour_at(surface, (x, min(ys) + dy))
+            for x in range(min(xs), max(xs))
+            for dy in range(-4, 5)
+        }
+        assert any(close(c, style.outline, 6) for c in edge), role
+        assert any(close(c, style.colour, 6) for c in edge) or role == TARGET, role
+
+
+def test_cell_labels_are_drawn_over_the_highlight_tint():
+    geometry = board_geometry("arinama")
+    surface = pygame.Surface((420, 420))
+    view = draw_board(surface, surface.get_rect(), geometry, {}, {"d4": FLIP, "e5": RESTORE})
+    for cell in ("d4", "e5"):
+        xs = [x for x, _ in view.cell_polygons[cell]]
+        ys = [y for _, y in view.cell_polygons[cell]]
+        corner = [
+            colour_at(surface, (x, y))
+            for x in range(min(xs), min(xs) + (max(xs) - min(xs)) // 2)
+            for y in range(min(ys), min(ys) + (max(ys) - min(ys)) // 3)
+        ]
+        assert any(close(c, theme.CELL_LABEL, 10) for c in corner), cell
+
+
+def test_legend_words_say_what_each_highlight_asks():
+    labels = [s.label for s in theme.HIGHLIGHTS.values()]
+    assert len(set(labels)) == len(labels)
+    assert theme.HIGHLIGHTS[TO].label not in ("to", "from")
+    assert theme.HIGHLIGHTS[TARGET].label == "put here"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_settings_values_and_labels_stay_in_their_columns(size):
+    surface = pygame.Surface(size)
+    painter = Painter(surface, Metrics(size))
+    rows = [
+        settings.SettingRow("Arinama options", "flip check", "simultaneous", "option:flip"),
+        settings.SettingRow("Buttons (BCM, after a restart)", "DONE pin", "17", "pin:done"),
+        settings.SettingRow("Colour names", "amber pieces are called", "amber", "colour:a"),
+    ]
+    settings.draw(painter, settings.SettingsModel(rows))
+    assert painter.cut == []
+    assert text_overlaps(painter) == []
+    assert {"simultaneous", "Buttons (BCM, after a restart)"} <= set(painter.texts)
+
+
+def test_gallery_examples_say_what_they_show():
+    _, painter, model = gallery.render("setup", (800, 480))
+    assert model.status == f"{len(model.markers)} markers seen" and len(model.markers) == 4
+    for cell, role in model.wrong.items():  # put on start cells, take off the others
+        assert (cell in model.start_cells) == (role == TARGET), cell
+        assert cell in model.text
+    _, _, model = gallery.render("gameover", (800, 480))
+    counts = {c: list(model.cells.values()).count(c) for c in ("white", "black")}
+    assert f"{max(counts.values())} {model.winner} stones to {min(counts.values())}" in (
+        model.detail
+    )
+    assert counts[model.winner] == max(counts.values())
+
+
+def test_portrait_setup_gives_the_diagram_the_room():
+    size = (720, 1280)
+    surface, painter, model = gallery.render("setup", size)
+    view = painter.board_view
+    side_mm = model.geometry.width * view.scale / Metrics(size).px_per_mm
+    assert side_mm >= 50
+    assert painter.instruction_rect.top > view.rect.top
 
 
 def test_every_highlight_role_has_its_own_colour_or_pattern():

@@ -78,7 +78,7 @@ def draw(p: Painter, model: DiceModel) -> None:
         value_rect = p.text(
             f"= {model.value}",
             (panel.centerx, top),
-            m.font_huge * 2,
+            m.mm(16),  # the value: capitals of 7 to 8 mm
             theme.TEXT,
             bold=True,
             anchor="midtop",

@@ -12,7 +12,7 @@ from companion.referee.protocol import Instruction
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter
+from display.paint import Action, Painter, fit, font, text_height
 
 
 @dataclass
@@ -30,11 +30,17 @@ class PlayModel:
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
 
 
+# The board's share of a portrait screen's height. The rest holds whose turn, the hands banner,
+# two lines of instruction at full size with two lines of detail, the key and one row of
+# buttons (720x1280); longer instructions shrink towards the floor.
+PORTRAIT_BOARD_SHARE = 0.5
+
+
 def draw(p: Painter, model: PlayModel) -> None:
     m = p.m
     size = p.surface.get_size()
     p.surface.fill(theme.BACKGROUND)
-    f = frame(size, p)
+    f = frame(size, p, board_share=PORTRAIT_BOARD_SHARE if m.portrait else 0.58)
     right = model.camera
     draw_header(p, f.header, f"{model.title} · move {model.move_number + 1}", right)
     p.board_view = draw_board(
@@ -48,9 +54,11 @@ def draw(p: Painter, model: PlayModel) -> None:
         p.swatch((panel.left + r + 2, y + r + 2), r, theme.PLAYER_CLASS.get(model.turn, model.turn))
         who = name(model.turn, model.colour_names).capitalize()
         label = f"{who} to play" if model.instruction.kind != "game-over" else who
-        p.text(
+        left = panel.left + 2 * r + m.gap * 2
+        p.line(
             label,
-            (panel.left + 2 * r + m.gap * 2, y + r + 2),
+            (left, y + r + 2),
+            panel.right - left,
             m.font_body,
             bold=True,
             anchor="midleft",
@@ -63,36 +71,79 @@ def draw(p: Painter, model: PlayModel) -> None:
         y = banner.bottom + m.gap
 
     buttons = _buttons(model)
-    boxes = button_bar(p, panel, len(buttons))
+    boxes = button_bar(p, panel, len(buttons), min_width_mm=_button_mm(p, buttons))
     bottom = min(b.top for b in boxes) - m.gap if boxes else panel.bottom
-    legend_h = _legend_height(p, model)
-    text_box = pygame.Rect(panel.left, y, panel.width, max(0, bottom - y - legend_h))
-    used = p.wrapped(
-        say(model.instruction.text, model.colour_names),
-        text_box,
-        m.font_huge,
-        bold=True,
-        min_size=m.font_large,
-    )
+    instruction = say(model.instruction.text, model.colour_names)
+    detail = say(model.instruction.detail, model.colour_names)
+    roles = _roles(model)
+    plan = _plan(p, instruction, detail, roles, panel.width, bottom - y)
+
+    text_box = pygame.Rect(panel.left, y, panel.width, plan.instruction_h)
+    used = p.wrapped(instruction, text_box, plan.size, bold=True, min_size=plan.min_size)
     p.instruction_rect = used
-    if model.instruction.detail:
-        detail_box = pygame.Rect(
-            panel.left,
-            used.bottom + m.gap,
-            panel.width,
-            max(0, text_box.bottom - used.bottom - m.gap),
+    if plan.detail_size:
+        detail_top = used.bottom + m.gap
+        p.wrapped(
+            detail,
+            pygame.Rect(panel.left, detail_top, panel.width, plan.detail_h),
+            plan.detail_size,
+            theme.MUTED,
+            min_size=plan.detail_size,
         )
-        if detail_box.height >= m.font_small:
-            p.wrapped(
-                say(model.instruction.detail, model.colour_names),
-                detail_box,
-                m.font_body,
-                theme.MUTED,
-                min_size=m.font_small,
-            )
-    _legend(p, model, pygame.Rect(panel.left, bottom - legend_h, panel.width, legend_h))
+    elif detail:
+        p.left_out.append(detail)
+    if plan.legend:
+        legend_h = _legend_height(p, roles, panel.width)
+        _legend(p, roles, pygame.Rect(panel.left, bottom - legend_h, panel.width, legend_h))
+    else:
+        p.left_out += [theme.HIGHLIGHTS[role].label for role in roles]
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How the panel's text is laid out: the instruction's font size (and the size it may
+    shrink to) and height, the detail's size and height (0: left out), the key or not."""
+
+    size: int
+    min_size: int
+    instruction_h: int
+    detail_size: int = 0
+    detail_h: int = 0
+    legend: bool = False
+
+
+def _plan(p: Painter, text: str, detail: str, roles: list[str], width: int, height: int) -> _Plan:
+    """The instruction comes first: it is shrunk from the huge size down to the large one
+    before anything else gives way; below that the detail, then the key are left out; only
+    when the instruction alone does not fit at the large size does it shrink to body size, and
+    only below that is it cut (with an ellipsis, see Painter.wrapped)."""
+    m = p.m
+    legend_h = _legend_height(p, roles, width)
+    options = [(True, True), (False, True), (True, False), (False, False)]  # (detail, key)
+    for with_detail, with_legend in options:
+        if (with_detail and not detail) or (with_legend and not roles):
+            continue
+        room = height - (legend_h + m.gap if with_legend else 0)
+        for size in range(m.font_huge, m.font_large - 1, -1):
+            fitted = fit(text, width, room, size, size, bold=True)
+            if fitted is None:
+                continue
+            used = text_height(len(fitted[1]), size, bold=True)
+            if not with_detail:
+                return _Plan(size, size, used, legend=with_legend)
+            rest = room - used - m.gap
+            small = fit(detail, width, rest, m.font_body, m.font_small)
+            if small is not None:
+                return _Plan(size, size, used, small[0], rest, with_legend)
+    return _Plan(m.font_large, min(m.font_large, m.font_body), max(0, height))
+
+
+def _button_mm(p: Painter, buttons: list[tuple[str, Action, str]]) -> float:
+    """The narrowest a button may be: its label at body size with a margin, 15 mm at least."""
+    widest = max((font(p.m.font_body, True).size(label)[0] for label, _, _ in buttons), default=0)
+    return max(15.0, (widest + p.m.mm(5)) / p.m.px_per_mm)
 
 
 def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
@@ -125,7 +176,15 @@ def _hands_banner(p: Painter, rect: pygame.Rect) -> None:
     p.surface.set_clip(clip)
     inner = rect.inflate(-p.m.mm(2), -p.m.mm(1.5))
     pygame.draw.rect(p.surface, theme.HANDS, inner, border_radius=p.m.mm(1))
-    p.text("Hands on the board", inner.center, p.m.font_body, (0, 0, 0), bold=True, anchor="center")
+    p.line(
+        "Hands on the board",
+        inner.center,
+        inner.width - p.m.gap,
+        p.m.font_body,
+        (0, 0, 0),
+        bold=True,
+        anchor="center",
+    )
 
 
 def _roles(model: PlayModel) -> list[str]:
@@ -136,35 +195,69 @@ def _roles(model: PlayModel) -> list[str]:
     return seen
 
 
-def _legend_height(p: Painter, model: PlayModel) -> int:
-    return (p.m.mm(6) + p.m.gap) if _roles(model) else 0
-
-
-def _legend(p: Painter, model: PlayModel, rect: pygame.Rect) -> None:
-    """A key to the highlight colours and patterns on the diagram."""
-    x = rect.left
+def _legend_items(p: Painter, roles: list[str], width: int) -> list[list[tuple[str, int]]]:
+    """The key's entries (role, width) in rows no wider than `width`."""
+    rows: list[list[tuple[str, int]]] = [[]]
+    x = 0
     box = p.m.mm(4.5)
-    for role in _roles(model):
-        style = theme.HIGHLIGHTS[role]
-        swatch = pygame.Rect(x, rect.top + (rect.height - box) // 2 - p.m.gap // 2, box, box)
-        pygame.draw.rect(p.surface, style.colour, swatch)
-        if style.pattern in ("stripes", "cross", "hatch"):  # the pattern too, as on the board
-            pygame.draw.line(p.surface, theme.BACKGROUND, swatch.bottomleft, swatch.topright, 2)
-        if style.pattern in ("cross", "hatch"):
-            pygame.draw.line(p.surface, theme.BACKGROUND, swatch.topleft, swatch.bottomright, 2)
-        if style.pattern == "dots":
-            pygame.draw.circle(p.surface, theme.BACKGROUND, swatch.center, max(2, box // 6))
-        pygame.draw.rect(p.surface, theme.TEXT, swatch, 1)
-        label_rect = p.text(
-            style.label,
-            (swatch.right + p.m.gap, swatch.centery),
-            p.m.font_small,
-            theme.MUTED,
-            anchor="midleft",
-        )
-        x = label_rect.right + p.m.gap * 2
-        if x > rect.right - box * 3:
-            break
+    for role in roles:
+        label_w = font(p.m.font_small).size(theme.HIGHLIGHTS[role].label)[0]
+        w = min(width, box + p.m.gap + label_w)
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0
+        rows[-1].append((role, w))
+        x += w + p.m.gap * 3
+    return rows if rows[0] else []
+
+
+def _legend_row_height(p: Painter) -> int:
+    return max(p.m.mm(6), font(p.m.font_small).get_height())
+
+
+def _legend_height(p: Painter, roles: list[str], width: int) -> int:
+    rows = _legend_items(p, roles, width)
+    if not rows:
+        return 0
+    return len(rows) * _legend_row_height(p) + (len(rows) - 1) * p.m.gap // 2
+
+
+def _legend(p: Painter, roles: list[str], rect: pygame.Rect) -> None:
+    """A key to the highlight colours and patterns on the diagram: a swatch drawn like the
+    highlight (dark edge, the hue, the pattern) and what it asks for."""
+    box = p.m.mm(4.5)
+    row_h = _legend_row_height(p)
+    y = rect.top
+    for entries in _legend_items(p, roles, rect.width):
+        x = rect.left
+        for role, w in entries:
+            style = theme.HIGHLIGHTS[role]
+            swatch = pygame.Rect(x, y + (row_h - box) // 2, box, box)
+            pygame.draw.rect(p.surface, theme.BOARD, swatch)
+            inner = swatch.inflate(-6, -6)
+            pygame.draw.rect(p.surface, style.colour, inner)
+            if style.pattern in ("stripes", "cross", "hatch"):  # the pattern, as on the board
+                pygame.draw.line(p.surface, style.outline, inner.bottomleft, inner.topright, 3)
+            if style.pattern in ("cross", "hatch"):
+                pygame.draw.line(p.surface, style.outline, inner.topleft, inner.bottomright, 3)
+            if style.pattern == "dots":
+                pygame.draw.circle(p.surface, style.outline, inner.center, max(2, box // 6))
+            if style.pattern == "ring":
+                pygame.draw.circle(p.surface, style.outline, inner.center, box // 3, 2)
+            pygame.draw.rect(p.surface, style.outline, swatch, 3)
+            if style.pattern == "dotted":
+                pygame.draw.rect(p.surface, style.colour, swatch.inflate(-2, -2), 1)
+            left = swatch.right + p.m.gap
+            p.line(
+                style.label,
+                (left, swatch.centery),
+                x + w - left,
+                p.m.font_small,
+                theme.MUTED,
+                anchor="midleft",
+            )
+            x += w + p.m.gap * 3
+        y += row_h + p.m.gap // 2
 
 
 def name(piece_class: str, colour_names: dict[str, str]) -> str:

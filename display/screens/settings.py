@@ -10,7 +10,7 @@ import pygame
 
 from display import theme
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter, column
+from display.paint import Action, Painter, column, font, text_height
 
 
 @dataclass(frozen=True)
@@ -44,36 +44,42 @@ def draw(p: Painter, model: SettingsModel) -> None:
     draw_header(p, f.header, "Settings", model.note or f"page {page + 1} of {pages}")
     shown = model.rows[page * per_page : (page + 1) * per_page]
     step = min(m.mm(14), area.width // 7)
-    value_w = min(m.mm(28), area.width // 4)
+    # The value column: as wide as the widest value on the page needs (a quarter at least,
+    # a third at most); the label column gets the rest, up to the - button.
+    widest = max((font(m.font_body, True).size(row.value)[0] for row in shown), default=0) + m.mm(3)
+    value_w = max(min(m.mm(28), area.width // 4), min(widest, area.width // 3))
+    small = m.font_small * 3 // 4
     for box, setting in zip(column(area, len(shown), m.gap, row_h), shown, strict=True):
         p.panel(box, theme.PANEL)
-        label_w = box.width - 2 * step - value_w - 4 * m.gap
-        p.text(
-            setting.section,
-            (box.left + m.gap * 2, box.top + m.mm(0.8)),
-            m.font_small * 3 // 4,
-            theme.MUTED,
-        )
-        p.wrapped(
-            setting.label,
-            pygame.Rect(box.left + m.gap * 2, box.top + m.mm(3), label_w, box.height - m.mm(3)),
-            m.font_body,
-            valign="middle",
-            min_size=m.font_small * 3 // 4,
-        )
         plus = pygame.Rect(box.right - step, box.top, step, box.height)
         value = pygame.Rect(plus.left - m.gap - value_w, box.top, value_w, box.height)
         minus = pygame.Rect(value.left - m.gap - step, box.top, step, box.height)
+        left = box.left + m.gap * 2
+        label_w = minus.left - m.gap - left
+        section = p.wrapped(  # on two lines when the column is narrow
+            setting.section,
+            pygame.Rect(left, box.top + m.mm(0.8), label_w, text_height(2, small)),
+            small,
+            theme.MUTED,
+            min_size=max(10, small * 4 // 5),
+        )
+        p.wrapped(
+            setting.label,
+            pygame.Rect(left, section.bottom, label_w, box.bottom - section.bottom - m.mm(0.5)),
+            m.font_body,
+            valign="middle",
+            min_size=small,
+        )
         p.button(minus, "-", Action("setting-down", setting.key), size=m.font_huge)
         p.wrapped(
             setting.value,
-            value,
+            value.inflate(-m.mm(1), 0),
             m.font_body,
             theme.TEXT,
             bold=True,
             align="center",
             valign="middle",
-            min_size=m.font_small * 3 // 4,
+            min_size=small,
         )
         p.button(plus, "+", Action("setting-up", setting.key), size=m.font_huge)
     p.button(boxes[0], "Back", Action("back"))

@@ -16,7 +16,7 @@ from companion.geometry import BoardGeometry
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter
+from display.paint import Action, Painter, fit, font, text_height, wrap
 
 Polygon = list[tuple[float, float]]
 
@@ -38,8 +38,14 @@ class SetupModel:
 
 def draw(p: Painter, model: SetupModel) -> None:
     m = p.m
+    w, h = p.surface.get_size()
     p.surface.fill(theme.BACKGROUND)
-    f = frame(p.surface.get_size(), p, board_share=0.55)
+    extent = None
+    if m.portrait:  # the camera picture as tall as its own shape needs, the rest below it
+        iw, ih = (16, 9) if model.frame is None else frame_surface(model.frame).get_size()
+        body_w = w - 2 * m.gap
+        extent = min(round(body_w * ih / iw), round((h - m.mm(9.5)) * 0.45))
+    f = frame((w, h), p, board_share=0.55, board_extent=extent)
     draw_header(p, f.header, model.title, model.status)
 
     view = f.board
@@ -63,7 +69,11 @@ def draw(p: Painter, model: SetupModel) -> None:
     ]
     boxes = button_bar(p, panel, len(buttons))
     top_of_buttons = min(b.top for b in boxes)
-    diagram_h = min(panel.width, (top_of_buttons - panel.top) // 2)
+    # The words at their full size first; the diagram of the start position gets the rest
+    # (it is what the players copy), but never less than a third of the room.
+    room = top_of_buttons - panel.top - m.gap
+    words = _words_height(p, model, panel.width)
+    diagram_h = min(panel.width, max(room // 3, room - words - m.gap))
     diagram = pygame.Rect(panel.left, panel.top, panel.width, diagram_h)
     p.board_view = draw_board(
         p.surface, diagram, model.geometry, model.start_cells, model.wrong, labels=False
@@ -72,20 +82,32 @@ def draw(p: Painter, model: SetupModel) -> None:
         panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap
     )
     used = p.wrapped(model.text, text_box, m.font_large, bold=True, min_size=m.font_body)
+    p.instruction_rect = used
     if model.detail:
-        p.wrapped(
-            model.detail,
-            pygame.Rect(
-                text_box.left,
-                used.bottom + m.gap,
-                text_box.width,
-                max(0, text_box.bottom - used.bottom - m.gap),
-            ),
-            m.font_small,
-            theme.MUTED,
+        detail_box = pygame.Rect(
+            text_box.left,
+            used.bottom + m.gap,
+            text_box.width,
+            max(0, text_box.bottom - used.bottom - m.gap),
         )
+        fitted = fit(model.detail, detail_box.width, detail_box.height, m.font_small, m.font_small)
+        if fitted is not None:  # secondary: left out rather than cut when there is no room
+            p.wrapped(model.detail, detail_box, m.font_small, theme.MUTED)
+        else:
+            p.left_out.append(model.detail)
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
+
+
+def _words_height(p: Painter, model: SetupModel, width: int) -> int:
+    """The instruction and the detail under the diagram, at their full sizes."""
+    m = p.m
+    lines = len(wrap(model.text, font(m.font_large, True), width))
+    height = text_height(lines, m.font_large, True)
+    if model.detail:
+        lines = len(wrap(model.detail, font(m.font_small), width))
+        height += m.gap + text_height(lines, m.font_small)
+    return height
 
 
 def frame_surface(image: object) -> pygame.Surface:
