@@ -144,7 +144,7 @@ def test_illegal_turn_is_named_by_label_text_and_reason():
     with pytest.raises(RecordError) as info:
         game_from_move_list(text)
     message = str(info.value)
-    assert message.startswith("turn 2g ('Ee2n Ee3n Ee4n Ee5n Ee6n'): ")
+    assert message.startswith("turn 2g on line 3 ('Ee2n Ee3n Ee4n Ee5n Ee6n'): ")
     assert "at most four steps" in message
     pos = game_from_move_list(text, stop_at_illegal=True)
     assert pos.replay_error_index == 2 and len(pos.move_stack) == 2
@@ -214,7 +214,16 @@ def test_setup_phase_positions_round_trip():
     [
         ("", "empty"),
         ("hello", "not an Arimaa position"),
-        ("g [rrrrrrrrdhcemchd]", "not an Arimaa position"),
+        ("g [rrrrrrrrdhcemchd]", "64 squares between the brackets, this one 16"),
+        ("g [" + " " * 65 + "]", "this one 65"),
+        (OPENING_AEI.replace("rrrrrrrr", "rrrrrrr"), "this one 63"),
+        ("q [" + " " * 64 + "]", "not an Arimaa position"),
+        (
+            " +-----------------+\n8| r r r r r r r r r |\n",
+            "rank 8 has 9 squares, not 8",
+        ),
+        ("0g\n" + ArimaaPosition.parse_position(OPENING_AEI).diagram(), "label 0g"),
+        ("1s\n" + ArimaaPosition.parse_position(OPENING_AEI).diagram(), "label 1s"),
         ("q [" + " " * 64 + "]", "not an Arimaa position"),
         ("g [" + "Z" + " " * 63 + "]", "unknown piece 'Z' on a8"),
         (" +---+\n8| r r r r r r r r |\n", "rank 1 is missing"),
@@ -285,3 +294,89 @@ def test_a_game_with_no_turn_is_a_move_list_that_reads_back():
     assert text == "1g\n"
     again = game_from_move_list(text)
     assert again.move_stack == [] and again.replay_error is None
+
+
+# -- malformed records: one clear error, never a crash ------------------------------------------------
+def _opening_record(**extra):
+    return {"moves": [GOLD_SETUP, SILVER_SETUP, "Ee2n Ee3n"], **extra}
+
+
+@pytest.mark.parametrize("bad", [5, 1.5, True, None, ["2g"]])
+def test_turn_labels_that_are_not_text_are_a_record_error(bad):
+    record = _opening_record(turn_labels=["1g", bad, "2g"])
+    with pytest.raises(RecordError, match=r'"turn_labels" item 2 is .*not text'):
+        game_from_move_list(record, stop_at_illegal=True)
+
+
+def test_turn_labels_left_out_or_null_are_the_turns_in_order():
+    assert game_from_move_list(_opening_record()).turn_label == "2s"
+    assert game_from_move_list(_opening_record(turn_labels=None)).turn_label == "2s"
+    with pytest.raises(RecordError, match="as long as"):
+        game_from_move_list(_opening_record(turn_labels=["1g"]))
+
+
+@pytest.mark.parametrize("empty", [[], {"moves": []}, {"moves": [], "turn_labels": []}])
+def test_a_record_with_no_turns_is_an_error_not_an_empty_game(empty):
+    with pytest.raises(RecordError, match="no turns"):
+        game_from_move_list(empty, stop_at_illegal=True)
+
+
+OPENING_LINES = [f"1g {GOLD_SETUP}", f"1s {SILVER_SETUP}", "2g Ee2n Ee3n"]
+
+
+def test_a_labelled_line_of_bad_tokens_is_that_turns_error_at_the_end():
+    text = "\n".join([*OPENING_LINES, "2s ed7ss"])
+    pos = game_from_move_list(text, stop_at_illegal=True)
+    assert pos.replay_error_index == 3 and len(pos.move_stack) == 3
+    assert str(pos.replay_error).startswith("turn 2s on line 4 ('ed7ss'): 'ed7ss' is not a step")
+    with pytest.raises(RecordError, match="'ed7ss' is not a step"):
+        game_from_move_list(text)
+
+
+def test_a_labelled_line_of_bad_tokens_in_the_middle_is_blamed_not_the_next_turn():
+    text = "\n".join([*OPENING_LINES, "2s garbage!! tokens", "2s ed7s", "3g Ee4n"])
+    pos = game_from_move_list(text, stop_at_illegal=True)
+    assert pos.replay_error_index == 3
+    assert "turn 2s on line 4 ('garbage!! tokens'): 'garbage!!' is not a step" in str(
+        pos.replay_error
+    )
+
+
+def test_lines_that_are_not_turns_are_all_noted():
+    text = "\n".join(
+        ["bot log line", *OPENING_LINES, "2s ed7s", "3g takeback", "2s ed7s ed6s", "3g"]
+    )
+    pos = game_from_move_list(text)
+    assert pos.replay_error is None and pos.turn_label == "3g"
+    notes = " | ".join(pos.replay_notes)
+    assert "line 1 ignored (no move in it): bot log line" in notes
+    assert "line 6 (3g takeback) took back turn 2s" in notes
+    assert "line 8 (3g with no steps" in notes
+
+
+@pytest.mark.parametrize(
+    "lines, words",
+    [
+        ([OPENING_LINES[0], OPENING_LINES[1], "7g Ee2n"], "label says turn 7 but this is turn 2g"),
+        ([f"0g {GOLD_SETUP}"], "label says turn 0 but this is turn 1g"),
+        ([*OPENING_LINES, "3s ed7s"], "label says turn 3 but this is turn 2s"),
+    ],
+)
+def test_turn_numbers_in_labels_are_checked(lines, words):
+    pos = game_from_move_list("\n".join(lines), stop_at_illegal=True)
+    assert words in str(pos.replay_error)
+    assert pos.replay_error_index == len(lines) - 1
+    record = {"moves": [line.split(" ", 1)[1] for line in lines]}
+    record["turn_labels"] = [line.split(" ", 1)[0] for line in lines]
+    assert words in str(game_from_move_list(record, stop_at_illegal=True).replay_error)
+
+
+def test_a_diagram_with_padding_after_the_last_square_still_reads():
+    diagram = ArimaaPosition.parse_position(OPENING_AEI).diagram()
+    padded = "\n".join(line + "  " if "|" in line else line for line in diagram.splitlines())
+    assert ArimaaPosition.parse_position(padded).to_aei() == OPENING_AEI
+    squeezed = "\n".join(
+        f"{line[0]}|{line[3:-2].replace(' ', '')}|" if "|" in line else line
+        for line in diagram.splitlines()
+    )
+    assert ArimaaPosition.parse_position(squeezed).to_aei() == OPENING_AEI

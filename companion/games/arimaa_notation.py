@@ -184,9 +184,10 @@ def turn_text(position: ArimaaPosition, move: Any) -> str:
 # -- move lists -----------------------------------------------------------------------------------
 def _split_move_list(
     text: str,
-) -> tuple[list[tuple[str | None, str]], tuple[str, str] | None, list[str]]:
-    """Lines of a move list -> ([(label, turn text)], resignation (label, side) or None, notes)."""
-    turns: list[tuple[str | None, str]] = []
+) -> tuple[list[tuple[str | None, str, int]], tuple[str, str] | None, list[str]]:
+    """Lines of a move list -> ([(label, turn text, line number)], resignation (label, side) or
+    None, notes on every line that is not a turn as written: skipped, joined or taken back)."""
+    turns: list[tuple[str | None, str, int]] = []
     notes: list[str] = []
     resigned = None
     lines = [line.strip() for line in text.replace("\\n", "\n").splitlines()]
@@ -199,26 +200,30 @@ def _split_move_list(
         body = tokens[1:] if label else tokens
         lowered = [t.lower() for t in body]
         if label and not body:
-            continue  # the turn being played when the list was saved
+            notes.append(f"line {number} ({label} with no steps: the turn being played) skipped")
+            continue
         if label and lowered == ["takeback"]:
             if not turns:
                 raise RecordError(f"line {number} ({line!r}): a takeback with no turn before it")
-            turns.pop()
+            undone = turns.pop()
+            notes.append(f"line {number} ({line}) took back turn {undone[0] or '?'}")
             continue
         if "resign" in lowered:
             resigned = (label or "?", label[-1] if label else "")
+            notes.append(f"line {number} ({line}): the list ends with a resignation")
             break
-        if not any(MOVE_TOKEN_RE.match(t) for t in body):
-            notes.append(f"line {number} ignored: {line}")
+        if label is None and not any(MOVE_TOKEN_RE.match(t) for t in body):
+            notes.append(f"line {number} ignored (no move in it): {line}")
             continue
-        # A line with a bad token (a file cut off mid-turn: "30w Re3n R") stays a turn: its
-        # replay stops there with the reason, after the turns before it were checked.
+        # A labelled line is that turn, whatever its tokens: a bad token ("30w Re3n R", a file
+        # cut off mid-turn; "2b garbage!!") is the replay's error there, after the turns before
+        # it were checked.
         if label is None and labelled and turns:
-            prev_label, prev_text = turns[-1]
-            turns[-1] = (prev_label, f"{prev_text} {' '.join(body)}")
+            prev_label, prev_text, prev_line = turns[-1]
+            turns[-1] = (prev_label, f"{prev_text} {' '.join(body)}", prev_line)
             notes.append(f"line {number} joined to turn {prev_label}: {line}")
             continue
-        turns.append((label, " ".join(body)))
+        turns.append((label, " ".join(body), number))
     return turns, resigned, notes
 
 
@@ -244,10 +249,19 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
         moves = text_or_moves.get("moves")
         if not isinstance(moves, list):
             raise RecordError('an Arimaa record needs "moves": a list of turn texts')
-        labels = text_or_moves.get("turn_labels") or [None] * len(moves)
-        if not isinstance(labels, list) or len(labels) != len(moves):
+        labels = text_or_moves.get("turn_labels")
+        if labels is None:
+            labels = [None] * len(moves)
+        elif not isinstance(labels, list) or len(labels) != len(moves):
             raise RecordError('"turn_labels" must be a list as long as "moves"')
-        turns = list(zip(labels, moves, strict=True))
+        else:
+            for number, label in enumerate(labels, start=1):
+                if not isinstance(label, str):
+                    raise RecordError(
+                        f'"turn_labels" item {number} is {json.dumps(label, default=repr)}, not text: '
+                        'write each label as text like "2g", or leave "turn_labels" out'
+                    )
+        turns = [(label, move, None) for label, move in zip(labels, moves, strict=True)]
         result = text_or_moves.get("result") or {}
         if isinstance(result, dict) and result.get("winner") in ("g", "s", "w", "b"):
             recorded = (SIDE_NAMES[_side_index(result["winner"])], result.get("termination"))
@@ -269,16 +283,21 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
                 raise RecordError(f"a turn is text like 'Ed2n Ed3n', not {item!r}")
             tokens = item.split()
             if tokens and LABEL_RE.match(tokens[0]):
-                turns.append((tokens[0], " ".join(tokens[1:])))
+                turns.append((tokens[0], " ".join(tokens[1:]), None))
             else:
-                turns.append((None, item))
+                turns.append((None, item, None))
     else:
         raise RecordError("an Arimaa game is a move list (text), a list of turns or a record")
+    if not turns and not isinstance(text_or_moves, str):
+        raise RecordError(
+            "an Arimaa game with no turns: give its turns, starting with Gold's setup "
+            "like '1g Ra1 Rb1 ...'"
+        )
 
     position = ArimaaPosition.new()
     position.replay_notes = notes  # type: ignore[attr-defined]
     position.recorded_result = recorded  # type: ignore[attr-defined]
-    for index, (label, text) in enumerate(turns):
+    for index, (label, text, line) in enumerate(turns):
         label = label or position.turn_label
         try:
             if not isinstance(text, str):
@@ -289,7 +308,8 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
                 raise IllegalMoveError(f"the game is already over: {outcome}")
             parse_turn(position, text, play=True)
         except UserError as exc:
-            error = RecordError(f"turn {label} ({text!r}): {exc}")
+            where = f"turn {label} on line {line}" if line else f"turn {label}"
+            error = RecordError(f"{where} ({text!r}): {exc}")
             if stop_at_illegal:
                 position.replay_error = error  # type: ignore[attr-defined]
                 position.replay_error_index = index  # type: ignore[attr-defined]
@@ -308,6 +328,11 @@ def _check_label(label: str, position: ArimaaPosition) -> None:
     if side != position._side:
         raise IllegalMoveError(
             f"it is {position.turn.capitalize()}'s turn, the label says {SIDE_NAMES[side]}"
+        )
+    if int(match.group(1)) != position.turn_number:
+        raise RecordError(
+            f"the label says turn {int(match.group(1))} but this is turn {position.turn_label}: "
+            "number the turns 1g 1s 2g 2s ... (a takeback line undoes one turn)"
         )
 
 
@@ -329,6 +354,7 @@ def game_to_move_list(position: ArimaaPosition) -> str:
 
 # -- positions --------------------------------------------------------------------------------------
 AEI_RE = re.compile(r"^(?:setposition\s+)?([gswb])\s*\[(.{64})\]\s*$", re.DOTALL)
+AEI_ANY_LENGTH_RE = re.compile(r"^(?:setposition\s+)?([gswb])\s*\[([^\]\n]*)\]\s*$")
 
 
 def parse_position(text: str) -> ArimaaPosition:
@@ -353,6 +379,12 @@ def parse_position(text: str) -> ArimaaPosition:
         side, squares = match.groups()
         return _position_from_rows(
             [squares[i * 8 : (i + 1) * 8] for i in range(8)], side, "play", []
+        )
+    wrong = AEI_ANY_LENGTH_RE.match(text.strip("\r\n\t")) or AEI_ANY_LENGTH_RE.match(stripped)
+    if wrong:
+        raise RecordError(
+            f"an AEI position has 64 squares between the brackets, this one {len(wrong.group(2))}: "
+            "write a8..h8, a7..h1 in order, a space for an empty square"
         )
     if "|" in text:
         return _parse_diagram(text)
@@ -380,6 +412,11 @@ def _parse_diagram(text: str) -> ArimaaPosition:
         if LABEL_RE.match(tokens[0]) and "|" not in line:
             side = tokens[0][-1]
             number = int(tokens[0][:-1])
+            if number < 2:
+                raise RecordError(
+                    f"board diagram: the label {tokens[0]} is a setup turn; a board in play is "
+                    "labelled from 2g (the first turn after both setups)"
+                )
             steps = tokens[1:]
             continue
         match = re.match(r"^([1-8])\s*\|(.*)\|$", line)
@@ -387,10 +424,18 @@ def _parse_diagram(text: str) -> ArimaaPosition:
             raise RecordError(f"board diagram: cannot read the line {raw.strip()!r}")
         rank = int(match.group(1))
         body = match.group(2)
-        cells = body[1::2] if len(body) >= 16 else body.split()
-        if len(cells) < 8:
-            raise RecordError(f"board diagram: rank {rank} has {len(cells)} squares, not 8")
-        rows[rank] = "".join(" " if c in ".xX " else c for c in cells[:8])
+        if len(body) >= 16 and not body[0::2].strip():
+            # " r . x ..." - a cell every other character, a space for an empty square allowed
+            cells = body[1::2].rstrip()
+            cells += " " * (8 - len(cells))
+        else:
+            cells = "".join(body.split())
+        if len(cells) != 8:
+            raise RecordError(
+                f"board diagram: rank {rank} has {len(cells)} squares, not 8: "
+                "write one letter or . a square, a b c d e f g h"
+            )
+        rows[rank] = "".join(" " if c in ".xX " else c for c in cells)
     missing = [r for r in range(1, 9) if r not in rows]
     if missing:
         raise RecordError(f"board diagram: rank {missing[0]} is missing")
