@@ -426,6 +426,106 @@ def test_replay_an_arimaa_move_list_cut_off_mid_turn_stops_there_with_exit_1(cap
     assert "the position before it (6 legal moves played)" in out
 
 
+def _arimaa_records():
+    with open(ARIMAA_GAMES) as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _arimaa_lines(record):
+    return [
+        f"{lab} {move}" for lab, move in zip(record["turn_labels"], record["moves"], strict=True)
+    ]
+
+
+@pytest.mark.parametrize("label", [5, 1.5, True])
+def test_replay_an_arimaa_record_whose_labels_are_not_text_is_one_line(capsys, tmp_path, label):
+    record = _arimaa_records()[0]
+    record["turn_labels"][3] = label
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(record))
+    code, _, err = run(capsys, "replay", str(path))
+    assert_one_line_error(code, err, '"turn_labels" item 4 is', "not text")
+
+
+@pytest.mark.parametrize("content", ["[]", '{"moves": []}'])
+def test_replay_an_arimaa_record_with_no_turns_is_one_line(capsys, tmp_path, content):
+    path = tmp_path / "empty.json"
+    path.write_text(content)
+    code, _, err = run(capsys, "replay", str(path))
+    assert_one_line_error(code, err, "no turns")
+
+
+@pytest.mark.parametrize("where", ["last", "middle"])
+def test_replay_a_labelled_line_of_bad_tokens_names_that_turn_and_token(capsys, tmp_path, where):
+    lines = _arimaa_lines(_arimaa_records()[0])
+    bad = "3w Ed2nn" if where == "last" else "3w garbage!! tokens"
+    text = [*lines[:4], bad] + ([] if where == "last" else lines[4:8])
+    path = tmp_path / "garbled.txt"
+    path.write_text("\n".join(text))
+    code, out, err = run(capsys, "replay", str(path))
+    token = bad.split()[1]
+    assert code == 1 and err == ""
+    assert f"illegal turn 3w on line 5 ('{bad[3:]}'): '{token}' is not a step" in out
+    assert "the position before it (4 legal moves played)" in out
+
+
+def test_replay_prints_the_lines_it_skipped_as_notes(capsys, tmp_path):
+    lines = _arimaa_lines(_arimaa_records()[0])
+    text = ["[bot log] started", *lines[:4], "3w takeback", lines[3], lines[4], "3b"]
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(text))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "Arimaa: 5 moves, all legal" in out
+    assert "note: line 1 ignored (no move in it): [bot log] started" in out
+    assert "note: line 6 (3w takeback) took back turn 2b" in out
+    assert "note: line 9 (3b with no steps" in out
+
+
+def _goal_game():
+    return next(
+        r for r in _arimaa_records() if r["result"].get("termination") == "g" and "flag" not in r
+    )
+
+
+def test_replay_flags_an_arimaa_record_whose_decided_result_is_not_the_rules(capsys, tmp_path):
+    record = _goal_game()
+    winner = record["result"]["winner"]
+    path = tmp_path / "goal.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "BUT" not in out
+    other = {"g": "s", "s": "g"}[winner]
+    flipped = {**record, "result": {"winner": other, "termination": "g"}}
+    path.write_text(json.dumps(flipped))
+    code, out, _ = run(capsys, "replay", str(path))
+    names = {"g": "gold", "s": "silver"}
+    assert code == 1
+    assert f"Result: {names[winner]} wins (goal)" in out
+    assert f"BUT the record says {names[other]} wins by goal (code g)" in out
+    # The right winner with the wrong reason, and a goal the board never reached.
+    path.write_text(json.dumps({**record, "result": {"winner": winner, "termination": "e"}}))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "by elimination (code e)" in out
+    cut = {**record, "moves": record["moves"][:-1], "turn_labels": record["turn_labels"][:-1]}
+    path.write_text(json.dumps(cut))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "which the rules do not reach" in out
+    # In a file of JSON lines the wrong one is named.
+    path.write_text(json.dumps(record) + "\n" + json.dumps(flipped) + "\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "line 2 (" in out and ": WRONG RESULT Result:" in out
+    assert out.strip().splitlines()[-1] == "2 games: 1 legal, 1 not"
+
+
+def test_replay_keeps_resignation_and_time_results_as_stated(capsys, tmp_path):
+    record = next(r for r in _arimaa_records() if r["result"].get("termination") == "t")
+    for winner in ("g", "s"):
+        path = tmp_path / "time.json"
+        path.write_text(json.dumps({**record, "result": {"winner": winner, "termination": "t"}}))
+        code, out, _ = run(capsys, "replay", str(path))
+        assert code == 0 and "Not decided on the board; the record says" in out
+
+
 @pytest.mark.parametrize("argv", [["replay", "-"], ["moves", "arinama", "--position", "-"]])
 def test_reading_a_closed_standard_input_is_one_line(capsys, monkeypatch, argv):
     monkeypatch.setattr(sys, "stdin", None)  # what Python gives a process started with <&-

@@ -7,8 +7,12 @@ Reads our game records (JSON from `companion play --save`, `companion export` or
 it, one line of output each.
 
 Exit status: 0 when every move is legal, 1 at the first illegal move (its number, text and
-the reason are printed) or when the result a record states is not the one the rules reach,
-2 when the file cannot be read at all.
+the reason are printed) or when the result a record states is not the one the rules reach
+(our records' "outcome"; an Arimaa record's result codes g, e and m - goal, elimination,
+immobilisation - which the rules decide; resignation, time and the other codes are shown as
+stated, but a winner other than the one the board decided is flagged too), 2 when the file
+cannot be read at all. Lines of an arimaa.com move list that are not turns (log lines,
+takebacks, a resignation) are listed as notes before the result.
 """
 
 from __future__ import annotations
@@ -118,11 +122,22 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
                 records.append((number, json.loads(line)))
             except json.JSONDecodeError as exc:
                 if not records:  # not JSON lines at all
+                    if _looks_like_a_move_list(text):  # "[date] bot started" on top of turns
+                        return [(1, text)]
                     where = f"line {whole_error.lineno} column {whole_error.colno}"
                     raise RecordError(f"{name} is not valid JSON ({where})") from None
                 # One broken line (a download cut short) does not stop the other games.
                 records.append((number, RecordError(f"not valid JSON (column {exc.colno})")))
         return records
+
+
+def _looks_like_a_move_list(text: str) -> bool:
+    """Some line starts with an Arimaa turn label and a move (``2g Ed2n``)."""
+    import re
+
+    return any(
+        re.match(r"\s*\d+[wbgs]\s+[RCDHMErcdhme][a-h][1-8]", line) for line in text.splitlines()
+    )
 
 
 def replay(numbered: tuple[int, Any]) -> Any:
@@ -156,6 +171,7 @@ def replay(numbered: tuple[int, Any]) -> Any:
 def report_one(position: Any, show_board: bool) -> int:
     error = getattr(position, "replay_error", None)
     moves = len(position.move_stack)
+    _print_notes(position)
     if error is not None:
         print(f"{position.title}: illegal {error}")
         print(f"the position before it ({_plural(moves, 'legal move')} played):")
@@ -167,11 +183,34 @@ def report_one(position: Any, show_board: bool) -> int:
     return 1 if _disagreement(position) else 0
 
 
+def _print_notes(position: Any) -> None:
+    """What an arimaa.com move list held besides its turns (log lines, takebacks, ...)."""
+    for note in getattr(position, "replay_notes", None) or ():
+        print(f"note: {note}")
+
+
+# Arimaa result codes the rules decide on the board (the others - resignation, time, forfeit,
+# ... - are only what the record states).
+DECIDED_CODES = {"g": "goal", "e": "elimination", "m": "immobilisation"}
+
+
 def _disagreement(position: Any) -> str | None:
     """What the record states as the result when the rules reached a different one."""
     from companion.games.base import Outcome
 
     outcome, stated = position.outcome(), getattr(position, "recorded_outcome", None)
+    recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
+    if recorded:
+        winner, code = recorded
+        reason = DECIDED_CODES.get(code)
+        if reason is not None:
+            said = f"{winner} wins by {reason} (code {code})"
+            if outcome is None:
+                return f"{said}, which the rules do not reach"
+            if (outcome.winner, outcome.reason) != (winner, reason):
+                return said
+        elif outcome is not None and outcome.winner != winner:
+            return f"{winner} wins (code {code})"
     if outcome is None or not stated:
         return None
     if (stated.get("winner"), stated.get("reason")) == (outcome.winner, outcome.reason):
@@ -185,11 +224,13 @@ def _result_text(position: Any) -> str:
     outcome = position.outcome()
     recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
     stated = getattr(position, "recorded_outcome", None)  # our records: the outcome field
+    disagreement = _disagreement(position)
     if outcome is not None:
-        disagreement = _disagreement(position)
         if disagreement:
             return f"Result: {outcome}. BUT the record says {disagreement}"
         return f"Result: {outcome}"
+    if disagreement:
+        return f"Not decided on the board ({position.turn} to play), BUT the record says {disagreement}"
     if stated:  # ended by the players (a resignation) or by the referee
         return f"Not decided on the board; the record says {Outcome.from_json(stated)}"
     if recorded:
