@@ -25,7 +25,9 @@ def _data() -> Path:
     raise FileNotFoundError("shared/data/arimaa beside the repository")
 
 
-GAMES = [json.loads(line) for line in (_data() / "games.jsonl").read_text().splitlines() if line.strip()]
+GAMES = [
+    json.loads(line) for line in (_data() / "games.jsonl").read_text().splitlines() if line.strip()
+]
 
 
 def typed(pos: ArimaaPosition) -> tuple:
@@ -110,7 +112,9 @@ def test_observations_mid_turn_are_found_after_each_step():
             result = infer(before, board.cells())
             pending = board.pending_push is not None
             hit = [
-                c for c in result.candidates if c.pieces == typed(board) and c.pending_push == pending
+                c
+                for c in result.candidates
+                if c.pieces == typed(board) and c.pending_push == pending
             ]
             assert hit, f"after {n} steps of {before.move_text(move)}"
             assert len(hit[0].steps) <= n
@@ -179,6 +183,41 @@ def test_two_pieces_that_could_have_exchanged_roles_make_the_observation_ambiguo
     assert set(doubt) == {"e2", "e3"} and doubt["e3"] == ("E", "M")
 
 
+def test_one_step_with_only_longer_alternatives_is_not_ambiguous():
+    # Ed2n is the one one-step explanation; the camel could also have walked round to d3 with
+    # the elephant stepping into e2 (three steps) - a longer way, so no doubt.
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ........
+           ...EM...
+           ........""",
+    )
+    seen = {**pos.cells(), "d3": "gold"}
+    del seen["d2"]
+    result = infer(pos, seen)
+    assert len({c.pieces for c in result.candidates}) > 1  # longer explanations exist
+    assert not result.ambiguous and result.squares_in_doubt() == {}
+    assert [len(c.steps) for c in result.fewest] == [1]
+
+
+def test_real_one_step_observations_are_rarely_ambiguous():
+    """A single step of a real turn: fewest-step doubt only when two pieces could have made it."""
+    ambiguous = 0
+    turns = real_turns(40, seed=4)
+    for before, move in turns:
+        after = before.copy()
+        after.push_step(move[0])
+        result = infer(before, after.cells())
+        one_step = {c.pieces for c in result.candidates if len(c.steps) == 1}
+        assert result.ambiguous == (len(one_step) > 1)
+        ambiguous += result.ambiguous
+    assert ambiguous <= len(turns) // 10
+
+
 def test_an_illegal_change_has_no_explanation():
     # The gold rabbit on a2 is frozen next to the silver camel on a3 with no friend near it.
     pos = position(
@@ -206,7 +245,9 @@ def test_an_illegal_change_has_no_explanation():
            E.......""",
     )
     assert not infer(far, {"f1": "gold", "h1": "gold", "h8": "silver"}).found
-    assert infer(far, {"e1": "gold", "h1": "gold", "h8": "silver"}).best.steps  # four steps east is fine
+    assert infer(
+        far, {"e1": "gold", "h1": "gold", "h8": "silver"}
+    ).best.steps  # four steps east is fine
 
 
 def test_inference_finds_exactly_the_boards_a_full_walk_finds():
@@ -223,7 +264,11 @@ def test_inference_finds_exactly_the_boards_a_full_walk_finds():
         for target in rng.sample(boards, 4):
             seen = target.cells()
             expected = {typed(b) for b in boards if b.cells() == seen}
-            got = {c.pieces for c in infer(before, seen).candidates if not c.pending_push and not c.uncleared}
+            got = {
+                c.pieces
+                for c in infer(before, seen).candidates
+                if not c.pending_push and not c.uncleared
+            }
             assert got == expected
 
 

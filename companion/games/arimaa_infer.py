@@ -8,8 +8,9 @@ those colours, and tells
 - the step sequence of each (the fewest steps for each distinct result, fewest first),
 - the captures each implies (a captured piece the players have not yet taken off its trap still
   counts as explained: it is reported in `uncleared`, so the referee can say "remove it"),
-- whether the observation is ambiguous: two candidates with different piece types on the same
-  squares (two gold pieces that could have exchanged roles) - the referee then asks the players.
+- whether the observation is ambiguous: two candidates with the fewest steps and different piece
+  types on the same squares (two gold pieces that could have exchanged roles) - the referee then
+  asks the players.
 
 The search is exact, not a guess: a depth-first walk over legal steps (the engine's own step
 generator and step application) with a transposition set, pruned by an admissible lower bound on
@@ -82,13 +83,25 @@ class Inference:
         return self.candidates[0] if self.candidates else None
 
     @property
+    def fewest(self) -> tuple[Candidate, ...]:
+        """The candidates with the fewest steps: the explanations a referee picks from (a
+        longer way to the same colours is never preferred to a shorter one)."""
+        if not self.candidates:
+            return ()
+        least = len(self.candidates[0].steps)
+        return tuple(c for c in self.candidates if len(c.steps) == least)
+
+    @property
     def ambiguous(self) -> bool:
-        """True when candidates disagree about which piece stands where."""
-        return len({c.pieces for c in self.candidates}) > 1
+        """True when the fewest-step candidates disagree about which piece stands where (two
+        gold pieces that could have exchanged roles). Longer explanations do not count: that
+        some five-piece shuffle also shows the colours does not make one step doubtful."""
+        return len({c.pieces for c in self.fewest}) > 1
 
     def squares_in_doubt(self) -> dict[str, tuple[str, ...]]:
-        """Square name -> the piece letters the candidates put there, where they disagree."""
-        boards = [dict(c.pieces) for c in self.candidates]
+        """Square name -> the piece letters the fewest-step candidates put there, where they
+        disagree."""
+        boards = [dict(c.pieces) for c in self.fewest]
         squares = sorted({sq for b in boards for sq in b})
         doubt = {}
         for sq in squares:
@@ -153,7 +166,9 @@ class _Bound:
         self.targets: list[list[tuple[int, int, int, int]]] = [[], [], []]
         self.arrive = [0, 0, 0]
         for colour in (GOLD, SILVER):
-            squares = [sq for sq in _NON_TRAPS if want[sq] == colour and _COLOUR_OF[board[sq]] != colour]
+            squares = [
+                sq for sq in _NON_TRAPS if want[sq] == colour and _COLOUR_OF[board[sq]] != colour
+            ]
             if not squares:
                 continue
             sources = [
@@ -178,9 +193,7 @@ class _Bound:
 
     def value(self, pull_open: bool) -> int:
         arrive = self.arrive
-        return max(
-            self.vacate, arrive[GOLD] + arrive[SILVER], 2 * arrive[self.enemy] - pull_open
-        )
+        return max(self.vacate, arrive[GOLD] + arrive[SILVER], 2 * arrive[self.enemy] - pull_open)
 
     def after_step(self, board: list[int], o: int, d: int, colour: int, pull_open: bool) -> int:
         """The bound after the piece of `colour` on `o` steps to the empty `d` (no capture)."""
@@ -205,8 +218,10 @@ class _Bound:
             need = 1 + extra_d
             if need > 1:
                 for n in NEIGHBOURS[o]:
-                    if n != d and _COLOUR_OF[board[n]] == colour and not (
-                        want[n] == colour and n not in TRAP_SET
+                    if (
+                        n != d
+                        and _COLOUR_OF[board[n]] == colour
+                        and not (want[n] == colour and n not in TRAP_SET)
                     ):
                         need = 1
                         break
@@ -303,7 +318,9 @@ def infer(
             if caps:
                 viable = _steps_needed(board, obs, side, pos._pull is not None) <= left - 1
             else:  # the board outside o and d is unchanged, which is all after_step reads
-                viable = not may_capture or bound.after_step(board, o, d, colour, pull_open) <= left - 1
+                viable = (
+                    not may_capture or bound.after_step(board, o, d, colour, pull_open) <= left - 1
+                )
             if viable:
                 steps.append(step)
                 captures.extend(caps)
