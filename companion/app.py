@@ -69,7 +69,7 @@ class Settings:
     size: tuple[int, int] = (800, 480)
     diagonal_in: float = 7.0
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
-    pins: str = "done=17,roll=27,back=22"  # hardware.buttons.ButtonPins.parse
+    pins: str = "done=17,roll=27,back=22,buzzer=18,led=23"  # hardware.buttons.ButtonPins.parse
 
     def game_options(self, game: str | None = None) -> Any:
         game = game or self.game
@@ -285,6 +285,7 @@ class App:
         self.dirty = True
         self.painter: Any = None  # the last frame's display.paint.Painter (targets, texts)
         self.message = ""  # a one-line problem to show (setup)
+        self.camera_problem = ""  # why there is no camera (the boot service waits for one)
         self.recognised: str | None = None
         self.referee: Any = None
         self.position: Position | None = None
@@ -543,6 +544,11 @@ class App:
             self.message = str(exc)
             events = []
         self._after(events)
+
+    def on_camera_problem(self, text: str) -> None:
+        """The camera is missing or failed ("" once it works again): said on every screen."""
+        self.camera_problem = text
+        self.dirty = True
 
     def on_vision_status(self, status: str) -> None:
         """The tracker's state: "hands" lights the indicator (and pauses the referee)."""
@@ -809,7 +815,9 @@ class App:
         painter = Painter(surface, self.metrics)
         draw, model = self.page_model()
         draw(painter, model)
-        if self.message and self.page in ("setup", "play"):
+        if self.camera_problem:  # on every page, over the header: nothing else is covered
+            _message_bar(painter, f"No camera: {self.camera_problem}", top=True)
+        elif self.message and self.page in ("setup", "play"):
             _message_bar(painter, self.message)
         self.painter = painter
         self.screen.present()
@@ -959,14 +967,18 @@ def _options_text(cls: type[Position], options: Any) -> str:
     return ", ".join(parts) or "Standard rules"
 
 
-def _message_bar(painter: Any, text: str) -> None:
+def _message_bar(painter: Any, text: str, *, top: bool = False) -> None:
+    """A red bar with a problem: at the bottom, or over the page's header (`top`)."""
     import pygame
 
-    from display import theme
+    from display import layout, theme
 
     m = painter.m
     w, h = painter.surface.get_size()
-    rect = pygame.Rect(0, h - m.mm(8), w, m.mm(8))
+    if top:
+        rect = layout.frame((w, h), painter).header
+    else:
+        rect = pygame.Rect(0, h - m.mm(8), w, m.mm(8))
     pygame.draw.rect(painter.surface, theme.VERMILLION, rect)
     painter.wrapped(
         text,
@@ -1308,6 +1320,66 @@ def run_demo(
 
 
 # -- the real table: a camera thread and the event loop ------------------------------------------------
+class ReconnectingCamera:
+    """A camera source that is opened - and reopened after it fails - in the background of
+    `read()`: None while there is no camera, with `problem` saying why (the boot service shows
+    it on the screen instead of crashing into a restart loop, and a camera plugged in later is
+    picked up)."""
+
+    def __init__(
+        self,
+        spec: str,
+        opener: Callable[[str], Any],
+        *,
+        retry_seconds: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.spec = spec
+        self.opener = opener
+        self.retry_seconds = retry_seconds
+        self.clock = clock
+        self.source: Any = None
+        self.problem = ""
+        self.ended = False
+        self._next_try = -1e9
+
+    def read(self) -> Any:
+        if self.source is None:
+            now = self.clock()
+            if now < self._next_try:
+                return None
+            self._next_try = now + self.retry_seconds
+            try:
+                self.source = self.opener(self.spec)
+            except UserError as exc:
+                self.problem = f"{exc} - trying again every {self.retry_seconds:g} s"
+                return None
+            self.problem = ""
+        try:
+            return self.source.read()
+        except Exception as exc:  # a driver that gives up: close it and start again
+            self.problem = f"the camera failed ({exc}) - trying again"
+            self._close_source()
+            return None
+
+    def _close_source(self) -> None:
+        source, self.source = self.source, None
+        if source is not None:
+            try:
+                source.close()
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        self._close_source()
+
+    def __enter__(self) -> ReconnectingCamera:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 class CameraWorker:
     """Reads the camera in its own thread and hands the results to the main loop as pygame
     events (`pygame.event.post` is thread-safe): still boards, the tracker's state, setup frames,
@@ -1339,6 +1411,7 @@ class CameraWorker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._status = ""
+        self._problem = ""
         self._still_since: float | None = None
         self._last_setup_frame = 0.0
         self._last_recognise = -1e9
@@ -1365,6 +1438,10 @@ class CameraWorker:
         while not self._stop.is_set():
             frame = self.source.read()
             now = time.monotonic()
+            problem = getattr(self.source, "problem", "")
+            if problem != self._problem:
+                self._problem = problem
+                self._post("camera-problem", text=problem)
             if frame is None:
                 if getattr(self.source, "ended", False):
                     self._post("ended")
@@ -1417,6 +1494,8 @@ class CameraWorker:
             self.app.on_setup_frame(event.frame)
         elif what == "recognised":
             self.app.recognise(event.layout)
+        elif what == "camera-problem":
+            self.app.on_camera_problem(event.text)
         elif what == "ended":
             self.app.message = "the camera source ended"
             self.app.dirty = True

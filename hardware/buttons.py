@@ -41,8 +41,8 @@ class ButtonPins:
     done: int = 17
     roll: int = 27
     back: int = 22
-    buzzer: int | None = None
-    led: int | None = None
+    buzzer: int | None = 18  # optional: nothing attached is harmless; "buzzer=none" frees it
+    led: int | None = 23
 
     def __post_init__(self) -> None:
         used: dict[int, str] = {}

@@ -57,7 +57,22 @@ if [ ! -x "$PREFIX/.venv/bin/python" ] || [ "$DRY" = 1 ]; then
   run python3 -m venv --system-site-packages "$PREFIX/.venv"
 fi
 run "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
-run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
+# apt's picamera2 (and its simplejpeg) are built against Debian's numpy: the venv must keep that
+# numpy - a newer one from PyPI would shadow it and picamera2 would fail to import ("numpy.dtype
+# size changed") - and pip then picks an OpenCV built for it.
+numpy_version="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+if [ -n "$numpy_version" ]; then
+  constraints="$PREFIX/.venv/constraints.txt"
+  if [ "$DRY" = 1 ]; then
+    echo "+ write $constraints (numpy==$numpy_version, the version apt's picamera2 was built for)"
+  else
+    echo "numpy==$numpy_version" >"$constraints"
+  fi
+  run "$PREFIX/.venv/bin/python" -m pip install --quiet --constraint "$constraints" "$PREFIX"
+else
+  echo "install.sh: warning: apt's numpy was not found; picamera2 may not import" >&2
+  run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
+fi
 # gpiozero must use lgpio (the Pi 5 and Bookworm's kernel drop the old sysfs/RPi.GPIO paths).
 run install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
 run mkdir -p "/etc/systemd/system/$UNIT.d"
@@ -69,8 +84,7 @@ else
 [Service]
 Environment=GPIOZERO_PIN_FACTORY=lgpio
 ExecStart=
-ExecStart=$PREFIX/.venv/bin/companion run --fullscreen
-WorkingDirectory=$PREFIX
+ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera
 CONF
 fi
 

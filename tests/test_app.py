@@ -260,7 +260,9 @@ def test_a_later_aranea_game_starts_with_the_previous_loser(screen, tmp_path):
     records = Records(tmp_path / "r.sqlite3")
     app = App(screen, Settings(), records=records, vision_factory=lambda name: TableVision(name))
     app.start_game("aranea")
-    assert app.page == "setup" and app.setup_position.phase == "opening"  # the first game: the opening roll decides
+    assert (
+        app.page == "setup" and app.setup_position.phase == "opening"
+    )  # the first game: the opening roll decides
     cls = games.get("aranea")
     for winner, loser in (("blue", "amber"), ("amber", "blue")):
         game_id = records.new_game(cls.new())
@@ -333,3 +335,53 @@ def test_review_steps_through_a_recorded_game_by_touch(screen, tmp_path):
     tap_label(">|")
     assert app.review.ply == 3
     assert not [t for t in app.painter.targets if t.label == ">"]  # at the end: disabled
+
+
+def test_a_missing_camera_is_shown_and_tried_again(screen):
+    """The boot service (`run --wait-for-camera`): no camera is a message on every screen, not
+    a crash; the camera is tried again and picked up when it appears."""
+    from companion.app import ReconnectingCamera
+
+    now = [0.0]
+    attempts = []
+
+    class Frames:
+        def read(self):
+            return "frame"
+
+        def close(self):
+            pass
+
+    def opener(spec):
+        attempts.append(now[0])
+        if len(attempts) < 3:
+            raise UserError("no camera on usb:9: check the cable")
+        return Frames()
+
+    camera = ReconnectingCamera("usb:9", opener, retry_seconds=5, clock=lambda: now[0])
+    assert camera.read() is None and "check the cable" in camera.problem
+    assert camera.read() is None and attempts == [0.0]  # not again before 5 s
+    app = App(screen, Settings())
+    app.on_camera_problem(camera.problem)
+    app.render()
+    assert any("No camera: no camera on usb:9" in t for t in app.painter.texts)
+    now[0] = 5.0
+    assert camera.read() is None and len(attempts) == 2
+    now[0] = 10.0
+    assert camera.read() == "frame" and camera.problem == ""
+    app.on_camera_problem(camera.problem)
+    app.render()
+    assert not any("No camera" in t for t in app.painter.texts)
+
+
+def test_run_wait_for_camera_never_falls_back_to_the_demo(monkeypatch):
+    from companion.commands import run as run_command
+
+    seen = {}
+    monkeypatch.setattr(run_command, "_default_source", lambda: None)
+    monkeypatch.setattr(
+        run_command, "_run_table", lambda args, source, *rest: seen.update(source=source) or 0
+    )
+    monkeypatch.setattr(run_command, "_run_demo", lambda *a: pytest.fail("the demo ran"))
+    main(["run", "--headless", "--wait-for-camera"])
+    assert seen["source"] == "picamera"

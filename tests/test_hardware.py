@@ -184,9 +184,8 @@ def test_illegal_move_signal_beeps_and_blinks(factory, panel):
 
 
 def test_pins_are_configurable_and_checked():
-    assert ButtonPins.parse("done=5, roll=6,back=13,buzzer=none") == ButtonPins(
-        5, 6, 13, None, None
-    )
+    assert ButtonPins() == ButtonPins(17, 27, 22, 18, 23)  # the README's wiring table
+    assert ButtonPins.parse("done=5, roll=6,back=13,buzzer=none") == ButtonPins(5, 6, 13, None, 23)
     with pytest.raises(UserError, match="both done and roll"):
         ButtonPins(done=5, roll=5)
     with pytest.raises(UserError, match="BCM"):

@@ -26,7 +26,9 @@ def verifiable_unit(tmp_path):
     text = UNIT.read_text()
     assert "ExecStart=/opt/tabletop-companion/.venv/bin/companion run" in text
     text = text.replace("/opt/tabletop-companion/.venv/bin/companion", shutil.which("true"))
-    text = text.replace("WorkingDirectory=/opt/tabletop-companion", f"WorkingDirectory={tmp_path}")
+    text = text.replace(
+        "WorkingDirectory=/var/lib/tabletop-companion", f"WorkingDirectory={tmp_path}"
+    )
     path = tmp_path / UNIT.name
     path.write_text(text)
     return path
@@ -67,6 +69,10 @@ def test_unit_has_what_the_pi_needs():
     assert settings["NoNewPrivileges"] == ["yes"]
     assert settings["ProtectHome"] == ["yes"]
     assert "PrivateDevices" not in settings  # it would hide the camera
+    # The app comes up without a camera too (READY, the watchdog, a message on the screen).
+    assert settings["ExecStart"][0].endswith("companion run --fullscreen --wait-for-camera")
+    # lgpio makes its notification pipes in the working directory: it must be writable.
+    assert settings["WorkingDirectory"] == ["/var/lib/tabletop-companion"]
 
 
 def test_install_script_is_valid_bash_and_does_every_step():
@@ -81,6 +87,9 @@ def test_install_script_is_valid_bash_and_does_every_step():
     for group in ("video", "render", "input", "gpio"):
         assert f"usermod -a -G {group}" in out
     assert "venv --system-site-packages" in out
+    # apt's numpy is kept (picamera2 is built against it), or the script says it is missing.
+    assert "--constraint" in out or "apt's numpy was not found" in result.stderr
+    assert "--wait-for-camera" in INSTALL.read_text()
     assert "systemctl enable tabletop-companion.service" in out
 
 

@@ -22,6 +22,7 @@ EXAMPLES = """examples:
   companion run --game aranea --seed 4   the demo with another game (dice included)
   companion run --source usb:0           a webcam over the printed mat makes a table
   companion run --fullscreen --rotation 180        on the Pi's panel, mounted upside down
+  companion run --fullscreen --wait-for-camera     the boot service: the app even with no camera
 """
 
 DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
@@ -63,6 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--moves", type=int, default=200, metavar="N", help="demo: stop after N moves (default 200)"
     )
     parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
+    parser.add_argument(
+        "--wait-for-camera",
+        action="store_true",
+        help="the boot service's mode: never the demo; a camera that is missing or fails is "
+        "shown on the screen and tried again every few seconds (default: the Pi camera)",
+    )
     parser.add_argument("--size", metavar="WxH", help="window size (default 800x480)")
     parser.add_argument(
         "--rotation",
@@ -87,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
 
         games.get(args.game)  # a clear error for an unknown game
     source = args.source or _default_source()
-    if source is None or source.startswith("sim:") and not args.source:
+    if args.wait_for_camera:
+        source = args.source or "picamera"
+    elif source is None or source.startswith("sim:") and not args.source:
         return _run_demo(args, size)
     try:
         settings = Settings.load(settings_path)
@@ -182,7 +191,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
 def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> int:
     import pygame
 
-    from companion.app import App, CameraWorker, TableVision, run_table
+    from companion.app import App, CameraWorker, ReconnectingCamera, TableVision, run_table
     from companion.records import Records
     from display.device import (
         has_display,
@@ -201,7 +210,10 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     folder = Path(args.screenshots) if args.screenshots else None
     watchdog = Watchdog()
     watchdog.status("opening the camera")
-    source = open_source(source_spec)
+    if args.wait_for_camera:
+        source = ReconnectingCamera(source_spec, open_source)
+    else:
+        source = open_source(source_spec)  # at a terminal a missing camera is one line
     try:
         init_pygame(headless=headless)
         screen = open_screen(settings.size, settings.rotation, args.fullscreen)
