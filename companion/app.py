@@ -43,6 +43,7 @@ from companion.referee.protocol import (
     CHOOSE,
     DONE,
     ROLL,
+    TARGET,
     UNDO,
     Event,
     Instruction,
@@ -51,6 +52,8 @@ from companion.referee.protocol import (
 
 PAGES = ("home", "setup", "play", "dice", "gameover", "review-list", "review-game", "settings")
 DICE_ANIMATION = 0.7  # seconds the dice tumble
+ARRANGE = "arrange"  # Arimaa's setup choice: arrange the pieces on the screen (SetupArranger)
+USE_ARRANGEMENT = "use this"
 DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
 FRAME_INTERVAL = 1 / 30  # redraw pace while animating
 POLL_MS = 20  # the event loop's sleep on video drivers that cannot wake SDL (kmsdrm, dummy)
@@ -162,6 +165,39 @@ def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str,
         for cell in picks[2 * i : 2 * i + 2]:
             cells[cell] = cls
     return cells
+
+
+@dataclass
+class SetupArranger:
+    """Arimaa's setup arranged on the touchscreen, since the camera sees colours, not types:
+    one side's 16 pieces on its two ranks, and two taps swap two pieces, so every arrangement
+    it can make has the right pieces. Starts from a setup line (the standard setup); the
+    result goes to the referee as `choose <line>`, like a typed setup."""
+
+    side: str
+    pieces: dict[str, str]  # square -> piece letter ("E" gold elephant, "r" silver rabbit)
+    picked: str | None = None  # the first square of a swap
+
+    @classmethod
+    def from_line(cls, side: str, line: str) -> SetupArranger:
+        return cls(side, {token[1:]: token[0] for token in line.split()})
+
+    def tap(self, square: str) -> None:
+        if square not in self.pieces:
+            return
+        if self.picked is None:
+            self.picked = square
+        elif self.picked == square:
+            self.picked = None
+        else:
+            a, b = self.picked, square
+            self.pieces[a], self.pieces[b] = self.pieces[b], self.pieces[a]
+            self.picked = None
+
+    def line(self) -> str:
+        """The setup in arimaa.com notation, rank by rank from a to h ("Ra1 Rb1 ...")."""
+        order = sorted(self.pieces, key=lambda sq: (int(sq[1:]), sq[0]))
+        return " ".join(f"{self.pieces[sq]}{sq}" for sq in order)
 
 
 # -- the camera side -------------------------------------------------------------------------------
@@ -286,6 +322,7 @@ class App:
         self.painter: Any = None  # the last frame's display.paint.Painter (targets, texts)
         self.message = ""  # a one-line problem to show (setup)
         self.camera_problem = ""  # why there is no camera (the boot service waits for one)
+        self.arranger: SetupArranger | None = None  # Arimaa's setup, being arranged by touch
         self.recognised: str | None = None
         self.referee: Any = None
         self.position: Position | None = None
@@ -385,12 +422,53 @@ class App:
 
     def _on_play(self, kind: str, value: Any) -> None:
         inputs = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
-        if kind in inputs and self.referee is not None:
+        if self.arranger is not None:
+            self._on_arranging(kind, value)
+        elif kind == "choose" and value == ARRANGE and self._setup_side() is not None:
+            from companion.referee.arimaa import STANDARD_SETUP
+
+            side = self._setup_side()
+            self.arranger = SetupArranger.from_line(side, STANDARD_SETUP[side])
+        elif kind in inputs and self.referee is not None:
             self.player_input(PlayerInput(inputs[kind], value))
         elif kind == "review":
             self._go("review-list")
         elif kind == "new-game":
             self.start_game(self.settings.game)
+
+    def _on_arranging(self, kind: str, value: Any) -> None:
+        arranger = self.arranger
+        assert arranger is not None
+        if kind == "cell":
+            arranger.tap(str(value))
+        elif (kind == "choose" and value == USE_ARRANGEMENT) or kind == "done":
+            self.arranger = None
+            self.player_input(PlayerInput(CHOOSE, arranger.line()))
+        elif (kind == "choose" and value == "back") or kind in ("undo", "cancel"):
+            self.arranger = None
+
+    def _setup_side(self) -> str | None:
+        """Arimaa's side to set up while the referee asks which setup; else None."""
+        referee = self.referee
+        if referee is None or referee.position.name != "arimaa":
+            return None
+        if not referee.position.in_setup or referee.instruction.kind != "choose":
+            return None
+        return referee.position.turn
+
+    def _piece_labels(self) -> dict[str, str]:
+        """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
+        position - or, during the setup, from the setup being put down."""
+        referee = self.referee
+        position = referee.position if referee is not None else None
+        if position is None or position.name != "arimaa":
+            return {}
+        shown = position
+        setup = getattr(referee, "setups", {}).get(position.turn) if position.in_setup else None
+        if setup:
+            shown = position.copy()
+            shown.push(shown.parse_move(setup))
+        return {sq: shown.piece_at(sq).upper() for sq in shown.cells()}
 
     def _on_dice(self, kind: str, value: Any) -> None:
         if kind == "roll":
@@ -877,6 +955,25 @@ class App:
             position = referee.position
             board = referee.board if referee.board is not None else position.cells()
             instruction: Instruction = referee.instruction
+            labels = self._piece_labels()
+            cell_action = ""
+            if self.arranger is not None:
+                a = self.arranger
+                board = {**position.cells(), **{sq: a.side for sq in a.pieces}}
+                labels = {**labels, **{sq: letter.upper() for sq, letter in a.pieces.items()}}
+                instruction = Instruction(
+                    text=f"{a.side.capitalize()}: tap two pieces to swap them",
+                    kind="choose",
+                    player=a.side,
+                    highlights={a.picked: TARGET} if a.picked else {},
+                    detail="Then put your pieces on the board the same way",
+                    choices=(USE_ARRANGEMENT, "back"),
+                )
+                cell_action = "cell"
+            elif self._setup_side() is not None:
+                instruction = dataclasses.replace(
+                    instruction, choices=(*instruction.choices, ARRANGE)
+                )
             model = play.PlayModel(
                 title=position.title,
                 geometry=board_geometry(position.name, position.options),
@@ -888,6 +985,8 @@ class App:
                 camera=f"camera: {self.vision_status}" if self.vision_status else "",
                 can_roll=position.awaiting_roll,
                 colour_names=s.colour_names,
+                piece_labels=labels,
+                cell_action=cell_action,
             )
             return play.draw, model
         if self.page == "dice":

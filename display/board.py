@@ -63,9 +63,11 @@ def draw_board(
     highlights: dict[str, str] | None = None,
     *,
     labels: bool = True,
+    piece_labels: dict[str, str] | None = None,
 ) -> BoardView:
     """Draw the board inside `rect`; `cells` maps cell -> piece class (as `Position.cells()`
-    or an Observation), `highlights` cell -> role (companion.referee.protocol)."""
+    or an Observation), `highlights` cell -> role (companion.referee.protocol), `piece_labels`
+    cell -> a short text written on the piece (Arimaa's piece types: "E", "R")."""
     view = fit(geometry, rect)
     board_rect = pygame.Rect(
         round(view.origin[0]),
@@ -100,6 +102,12 @@ def draw_board(
     for name, piece in cells.items():
         if name in view.cell_polygons and piece != EMPTY:
             _draw_piece(surface, view, geometry.cell(name), piece)
+            text = (piece_labels or {}).get(name)
+            if text:
+                _draw_piece_label(surface, view, geometry.cell(name), piece, text)
+    for name, text in (piece_labels or {}).items():  # a piece still to be put there
+        if name in view.cell_polygons and cells.get(name, EMPTY) == EMPTY:
+            _draw_piece_label(surface, view, geometry.cell(name), EMPTY, text)
     if labels:  # over the highlights' tint and the pieces: the cell to act on shows its name
         _draw_labels(surface, view)
     for name, role in highlights.items():
@@ -176,6 +184,21 @@ def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece
             pygame.Rect(centre[0] - head, centre[1], 2 * head, head),
             border_radius=head // 2,
         )
+
+
+def _draw_piece_label(
+    surface: pygame.Surface, view: BoardView, cell: CellShape, piece: str, text: str
+) -> None:
+    """A piece's type on it, big and bold, dark on a light piece and light on a dark one (on
+    an empty cell: the piece that goes there, dark on the board)."""
+    from display.paint import font
+
+    fill = theme.BOARD if piece == EMPTY else theme.PIECES.get(piece, theme.UNKNOWN_PIECE)[0]
+    light = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 140
+    colour = (20, 20, 20) if light else (250, 250, 250)
+    r = max(3, round(cell.radius * view.scale * 0.78))
+    image = font(max(10, round(r * 1.3)), True).render(text, True, colour)
+    surface.blit(image, image.get_rect(center=view.to_px(cell.center)))
 
 
 def _draw_highlight_under(

@@ -385,3 +385,41 @@ def test_run_wait_for_camera_never_falls_back_to_the_demo(monkeypatch):
     monkeypatch.setattr(run_command, "_run_demo", lambda *a: pytest.fail("the demo ran"))
     main(["run", "--headless", "--wait-for-camera"])
     assert seen["source"] == "picamera"
+
+
+def test_arimaa_setup_arranged_by_touch(screen):
+    """The camera sees colours, not types: the players arrange their setup on the screen (two
+    taps swap two pieces), and the diagram then shows each piece's type."""
+    from companion import games
+    from companion.referee.core import observation_of
+
+    app = App(screen, Settings(game="arimaa"))
+    app.start_game("arimaa")
+    assert app.page == "play" and app.referee.instruction.kind == "choose"
+
+    def tap(label):
+        app.render()
+        (target,) = [t for t in app.painter.targets if t.label == label]
+        app.tap(target.rect.center)
+
+    tap("arrange")
+    assert app.arranger is not None and app.arranger.side == "gold"
+    _, model = app.page_model()
+    assert model.piece_labels["e2"] == "E" and model.piece_labels["a1"] == "R"
+    tap("a1")
+    tap("e2")  # the elephant and a rabbit change places
+    _, model = app.page_model()
+    assert model.piece_labels["a1"] == "E" and model.piece_labels["e2"] == "R"
+    tap("use this")
+    assert app.arranger is None
+    setup = app.referee.setups["gold"]
+    assert "Ea1" in setup and "Re2" in setup
+    assert app.referee.instruction.text == "Gold: set up your pieces as shown"
+    _, model = app.page_model()
+    assert model.piece_labels["a1"] == "E"  # the diagram shows what to put where
+    # The board shows gold's 16 pieces on ranks 1-2: the setup is played.
+    names = games.get("arimaa").new().cell_names()
+    board = {f"{f}{r}": "gold" for f in "abcdefgh" for r in "12"}
+    app.on_observation(observation_of(names, board))
+    assert app.referee.position.move_stack and app.referee.position.turn == "silver"
+    assert app.page_model()[1].piece_labels["a1"] == "E"

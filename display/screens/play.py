@@ -12,7 +12,7 @@ from companion.referee.protocol import Instruction
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter, fit, font, text_height
+from display.paint import Action, Painter, Target, fit, font, text_height
 
 
 @dataclass
@@ -28,6 +28,8 @@ class PlayModel:
     last_move: str = ""
     can_roll: bool = False
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
+    piece_labels: dict[str, str] = field(default_factory=dict)  # cell -> type ("E") on the piece
+    cell_action: str = ""  # when set, every cell is a touch target: Action(cell_action, cell)
 
 
 # The board's share of a portrait screen's height. The rest holds whose turn, the hands banner,
@@ -44,8 +46,18 @@ def draw(p: Painter, model: PlayModel) -> None:
     right = model.camera
     draw_header(p, f.header, f"{model.title} · move {model.move_number + 1}", right)
     p.board_view = draw_board(
-        p.surface, f.board, model.geometry, model.cells, model.instruction.highlights
+        p.surface,
+        f.board,
+        model.geometry,
+        model.cells,
+        model.instruction.highlights,
+        piece_labels=model.piece_labels,
     )
+    if model.cell_action:  # e.g. arranging Arimaa's setup by touch
+        for cell, points in p.board_view.cell_polygons.items():
+            xs, ys = [x for x, _ in points], [y for _, y in points]
+            rect = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+            p.targets.append(Target(rect, Action(model.cell_action, cell), cell))
 
     panel = f.panel
     y = panel.top
