@@ -1485,9 +1485,9 @@ class CameraWorker:
     and the mat it recognises while the home screen is up.
 
     Pacing: a real camera blocks in read() until its next frame; sources that do not (files,
-    the synthetic table) are paced to `fps`. While the board has been still for a while the
-    worker drops to `idle_fps` - the players are thinking - and is back at full rate at the
-    first movement.
+    the synthetic table) are paced to `fps`. While the board has been still for 3 s the worker
+    tracks only `idle_fps` frames a second - the players are thinking; a real camera's other
+    frames are read and dropped - and is back at full rate at the first movement.
     """
 
     def __init__(
@@ -1496,7 +1496,7 @@ class CameraWorker:
         app: App,
         *,
         fps: float = 30.0,
-        idle_fps: float = 10.0,
+        idle_fps: float = 5.0,
         paced: bool = True,
     ):
         import pygame
@@ -1511,6 +1511,8 @@ class CameraWorker:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._status = ""
         self._problem = ""
+        self._failure = ""  # the last exception of the camera path, until a frame goes through
+        self._next_feed = 0.0  # while idle, a camera's frames are tracked from then on
         self._still_since: float | None = None
         self._last_setup_frame = 0.0
         self._last_recognise = -1e9
@@ -1533,11 +1535,29 @@ class CameraWorker:
             pass  # the display is shutting down
 
     def _run(self) -> None:
+        """The thread: a bug in the camera path must not silently end it (the screen would go
+        on showing the last board, and the watchdog, pinged by the main loop, would not see
+        it). Each failure goes to the journal with its traceback and onto the screen; the
+        camera is read again after a pause."""
+        while not self._stop.is_set():
+            try:
+                self._loop()
+                return
+            except Exception as exc:
+                import traceback
+
+                traceback.print_exc()
+                self._failure = (
+                    f"the camera path failed ({type(exc).__name__}: {exc}) - trying again"
+                )
+                self._stop.wait(2.0)
+
+    def _loop(self) -> None:
         next_due = time.monotonic()
         while not self._stop.is_set():
             frame = self.source.read()
             now = time.monotonic()
-            problem = getattr(self.source, "problem", "")
+            problem = self._failure or getattr(self.source, "problem", "")
             if problem != self._problem:
                 self._problem = problem
                 self._post("camera-problem", text=problem)
@@ -1557,6 +1577,10 @@ class CameraWorker:
                     self._last_setup_frame = now
                     self._post("setup-frame", frame=frame)
             else:
+                idle = self._still_since is not None and now - self._still_since > 3.0
+                if idle and not self.paced and now < self._next_feed:
+                    continue  # a real camera's frame, read to keep it fresh; not tracked
+                self._next_feed = now + 1 / self.idle_fps
                 observation = vision.feed(frame, now)
                 status = vision.status
                 if status != self._status:
@@ -1565,6 +1589,7 @@ class CameraWorker:
                 if observation is not None:
                     self._post("observation", observation=observation)
                 self._still_since = (self._still_since or now) if status == "still" else None
+            self._failure = ""  # a frame went through: the path works (again)
             if self.paced:
                 idle = self._still_since is not None and now - self._still_since > 3.0
                 next_due = max(next_due + 1 / (self.idle_fps if idle else self.fps), now)

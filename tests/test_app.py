@@ -423,3 +423,41 @@ def test_arimaa_setup_arranged_by_touch(screen):
     app.on_observation(observation_of(names, board))
     assert app.referee.position.move_stack and app.referee.position.turn == "silver"
     assert app.page_model()[1].piece_labels["a1"] == "E"
+
+
+def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, monkeypatch):
+    app = App(screen, Settings())
+    app.page = "play"
+
+    class Vision:
+        tracker = object()
+        status = "still"
+        calls = 0
+
+        def feed(self, frame, now):
+            Vision.calls += 1
+            if Vision.calls <= 2:
+                raise ValueError("a bug in the tracker")
+            return None
+
+    app.vision = Vision()
+    posted = []
+
+    class Frames:
+        reads = 0
+        ended = False
+
+        def read(self):
+            Frames.reads += 1
+            if Frames.reads > 4:
+                worker._stop.set()
+            return "frame"
+
+    worker = CameraWorker(Frames(), app, paced=False)
+    monkeypatch.setattr(worker, "_post", lambda what, **data: posted.append((what, data)))
+    monkeypatch.setattr(worker._stop, "wait", lambda seconds: worker._stop.is_set())
+    worker._run()  # returns only when stopped: two failures did not end it
+    problems = [d["text"] for what, d in posted if what == "camera-problem"]
+    assert problems[0].startswith("the camera path failed (ValueError: a bug in the tracker)")
+    assert problems[-1] == ""  # cleared once a frame went through
+    assert Vision.calls >= 3
