@@ -132,10 +132,10 @@ def idle_cpu_with_camera(seconds: float = 8.0) -> tuple[float, float]:
         camera = StillCamera(table, cells)
         worker = CameraWorker(camera, app, paced=False, idle_fps=idle_fps).start()
         warm = time.monotonic() + 4.0  # past the 3 s of full rate, the board read once
-        run_table(app, screen, worker=worker, until=lambda: time.monotonic() > warm)
+        run_table(app, screen, worker=worker, until=lambda end=warm: time.monotonic() > end)
         cpu, wall = time.process_time(), time.monotonic()
         deadline = wall + seconds
-        run_table(app, screen, worker=worker, until=lambda: time.monotonic() > deadline)
+        run_table(app, screen, worker=worker, until=lambda end=deadline: time.monotonic() > end)
         results.append(100 * (time.process_time() - cpu) / (time.monotonic() - wall))
         worker.stop()
     return results[0], results[1]
