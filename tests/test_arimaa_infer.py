@@ -288,3 +288,37 @@ def test_unknown_cells_match_anything_and_bad_observations_are_named():
         infer(pos, {"z9": "gold"})
     with pytest.raises(NotationError, match="purple"):
         infer(pos, {"d2": "purple"})
+
+
+def test_keep_steps_searches_from_the_steps_played_and_counts_their_captures():
+    # The dog steps away from c3's only guard (the rabbit is captured), then the camera sees
+    # the dog one more step on and the rabbit still standing on the trap.
+    pos = position(
+        """........
+           ........
+           ........
+           ........
+           ........
+           ..RD....
+           ........
+           ........""",
+    )
+    pos.push_step(pos.parse_step("Dd3e"))
+    seen = {**pos.cells(), "c3": "gold", "f3": None}
+    seen = {cell: cls for cell, cls in seen.items() if cls}
+    seen.pop("e3")
+    seen["e4"] = "gold"
+    result = infer(pos, seen, keep_steps=True)
+    assert [[str(s) for s in c.steps] for c in result.fewest] == [["d3e", "e3n"]]
+    assert result.best.uncleared == (SQUARE_INDEX["c3"],)
+    assert [str(c) for c in result.best.captures] == ["Rc3x"]
+    # From the turn start the same board has the same explanation. The turn start's board
+    # itself: with the step kept, the dog stepped back and the captured rabbit is still there;
+    # from the turn start, nothing happened.
+    assert infer(pos, seen).best.steps == result.best.steps
+    back = pos.turn_start_position().cells()
+    kept = infer(pos, back, keep_steps=True).best
+    assert [str(s) for s in kept.steps] == ["d3e", "e3w"] and kept.uncleared == (
+        SQUARE_INDEX["c3"],
+    )
+    assert infer(pos, back).best.steps == ()

@@ -34,7 +34,8 @@ Step-level API (for the referee and for move inference; kept stable)
 
     `companion.games.arimaa_infer` also reads ``_board`` (64 piece codes), ``_side`` (0 Gold,
     1 Silver), ``_hash``, ``_pending``/``_pull`` (the (square, strength) pairs behind
-    `pending_push` and pulls) and calls ``_apply_step`` and ``_generate_steps``: keep them stable.
+    `pending_push` and pulls) and ``_steps`` (each step's record, with what it captured), and
+    calls ``_generate_steps`` and ``_capture_after`` with the Zobrist tables: keep them stable.
 
     A played turn in `move_stack` (and a parsed one) is a `Turn`, a tuple of steps that carries
     its arimaa.com text, since the text depends on the position the turn was played in.

@@ -13,17 +13,22 @@ those colours, and tells
   asks the players.
 
 The search is exact, not a guess: a depth-first walk over legal steps (the engine's own step
-generator and step application) with a transposition set, pruned by an admissible lower bound on
-the steps still needed to reach the observed colours:
+generator and capture rule, played on a local copy of the board with incremental Zobrist
+hashing) with a transposition table keyed by (board, push to finish, pull still possible - kept
+only when a weaker enemy stands next to the square left, so that transpositions meet), pruned
+by an admissible lower bound on the steps still needed to reach the observed colours:
 
 - every square that must gain a piece of a colour needs a distinct piece of that colour to end
   there, at least its Manhattan distance from the nearest such piece away;
 - every square that must lose its piece needs a step that starts there (only traps empty by
   themselves, so trap squares are left out of both bounds).
 
-A branch whose bound exceeds the steps left cannot reach the observation and is cut. That keeps
-the usual case (a turn's worth of change seen at once) to a few thousand nodes; see
-bench/bench_arimaa_infer.py.
+A branch whose bound exceeds the steps left cannot reach the observation and is cut; a step is
+judged by the bound updated for that step alone (a capture can only raise it) before it is
+played. That keeps every case - a whole turn seen at once, one to three steps of a turn, half a
+push - to a few hundred nodes, p99 under 30 ms here; see bench/bench_arimaa_infer.py.
+The referee (`companion.referee.arimaa`) explains every board with `infer(...,
+keep_steps=True)`.
 """
 
 from __future__ import annotations
@@ -36,14 +41,18 @@ from companion.games.arimaa import (
     COLOR_BIT,
     MAX_STEPS,
     NEIGHBOURS,
+    PENDING_KEY,
     PIECE_LETTERS,
+    PULL_KEY,
     SQUARE_INDEX,
     SQUARE_NAMES,
     TRAP_NEXT_TO,
     TRAP_SET,
+    ZOBRIST,
     ArimaaPosition,
     Capture,
     Step,
+    _capture_after,
     _generate_steps,
 )
 
@@ -137,6 +146,29 @@ def _colour(piece: int) -> int:
     return _COLOUR_OF[piece]
 
 
+class _Goal:
+    """Per-observation tables the bound reads (built once per `infer`)."""
+
+    __slots__ = ("want", "wrong", "keep", "squares")
+
+    def __init__(self, want: list[int]) -> None:
+        self.want = want
+        # wrong[c][sq]: a piece of colour c on sq must leave it; keep[c][sq]: a piece of colour c
+        # on sq is where the camera shows it (moving it leaves a square to fill again);
+        # squares[c]: the squares that must end with a piece of colour c. Traps left out.
+        self.wrong = [[0] * 64 for _ in range(3)]
+        self.keep = [[0] * 64 for _ in range(3)]
+        self.squares: list[list[int]] = [[], [], []]
+        for colour in (GOLD, SILVER):
+            for sq in _NON_TRAPS:
+                w = want[sq]
+                if w != ANY and w != colour:
+                    self.wrong[colour][sq] = 1
+                if w == colour:
+                    self.keep[colour][sq] = 1
+                    self.squares[colour].append(sq)
+
+
 class _Bound:
     """An admissible lower bound on the steps that turn a board's colours into the observed
     ones, computed once per search node and then, for each candidate step, updated in O(targets)
@@ -153,41 +185,42 @@ class _Bound:
 
     __slots__ = ("want", "enemy", "vacate", "targets", "arrive")
 
-    def __init__(self, board: list[int], want: list[int], enemy: int) -> None:
-        self.want = want
+    def __init__(self, board: list[int], goal: _Goal, enemy: int) -> None:
+        self.want = goal.want
         self.enemy = enemy
+        # One pass over the board: each colour's pieces (with their refill cost) and the
+        # pieces standing where the camera shows another colour or nothing.
         vacate = 0
-        for sq in _NON_TRAPS:
-            p = board[sq]
-            w = want[sq]
-            if p and w != ANY and _COLOUR_OF[p] != w:
-                vacate += 1
+        sources: tuple[list, list, list] = ([], [], [])
+        colour_of = _COLOUR_OF
+        wrong, keep = goal.wrong, goal.keep
+        sq = -1
+        for p in board:
+            sq += 1
+            if p:
+                c = colour_of[p]
+                vacate += wrong[c][sq]
+                sources[c].append((sq, keep[c][sq]))
         self.vacate = vacate
         self.targets: list[list[tuple[int, int, int, int]]] = [[], [], []]
         self.arrive = [0, 0, 0]
         for colour in (GOLD, SILVER):
-            squares = [
-                sq for sq in _NON_TRAPS if want[sq] == colour and _COLOUR_OF[board[sq]] != colour
-            ]
-            if not squares:
-                continue
-            sources = [
-                (sq, 1 if want[sq] == colour and sq not in TRAP_SET else 0)
-                for sq in range(64)
-                if _COLOUR_OF[board[sq]] == colour
-            ]
             total = 0
-            for t in squares:
+            targets = self.targets[colour]
+            from_colour = sources[colour]
+            for t in goal.squares[colour]:
+                if colour_of[board[t]] == colour:
+                    continue
                 row = _DISTANCE[t]
                 best = second = _FAR
                 best_sq = -1
-                for s, extra in sources:
+                for s, extra in from_colour:
                     v = row[s] + extra
                     if v < best:
                         best, second, best_sq = v, best, s
                     elif v < second:
                         second = v
-                self.targets[colour].append((t, best, best_sq, second))
+                targets.append((t, best, best_sq, second))
                 total += best
             self.arrive[colour] = total
 
@@ -234,11 +267,6 @@ class _Bound:
 _FAR = 99
 
 
-def _steps_needed(board: list[int], obs: list[int], side: int, pull_open: bool = False) -> int:
-    """An admissible lower bound on the steps that turn `board`'s colours into `obs`."""
-    return _Bound(board, obs, SILVER if side == 0 else GOLD).value(pull_open)
-
-
 def _match(board: list[int], obs: list[int], captured: dict[int, int]) -> tuple[int, ...] | None:
     """None if `board` does not show `obs`; else the traps whose captured piece is still seen."""
     uncleared = []
@@ -257,79 +285,136 @@ def _match(board: list[int], obs: list[int], captured: dict[int, int]) -> tuple[
 
 
 def infer(
-    position: ArimaaPosition, observed: Mapping[str, str], *, max_steps: int = MAX_STEPS
+    position: ArimaaPosition,
+    observed: Mapping[str, str],
+    *,
+    max_steps: int = MAX_STEPS,
+    keep_steps: bool = False,
 ) -> Inference:
     """Every legal partial or complete turn, from the start of the turn in progress in
     `position`, whose board shows the colours `observed` (cell -> "gold" / "silver" / "empty" /
-    "unknown"; cells not named are empty). At most `max_steps` steps."""
+    "unknown"; cells not named are empty). At most `max_steps` steps.
+
+    `keep_steps`: only turns that begin with the steps already played in `position` (the
+    referee's "the steps already seen"): the search starts where `position` stands, with the
+    steps it has left. Candidates still list every step from the start of the turn, and
+    captures made by the kept steps count (a piece they captured may still stand on its trap).
+    """
     if position.in_setup:
         raise UserError("move inference starts after both setups: the setup is given, not inferred")
     obs = observation_codes(observed)
-    pos = position.turn_start_position()
-    if pos.is_game_over():
+    if position.is_game_over():
         return Inference((), 0)
-    board = pos._board
+    if keep_steps:
+        pos = position
+        max_steps = min(max_steps, position.steps_left)
+    else:
+        pos = position.turn_start_position()
+    board = list(pos._board)
     side = pos._side
+    goal = _Goal(obs)
+    me = side << 3
     own, enemy = (GOLD, SILVER) if side == 0 else (SILVER, GOLD)
     found: dict[tuple[int, bool], Candidate] = {}
     # state -> the most steps left it was expanded with: a state seen with as many steps left or
     # more has nothing new to offer (its continuations include every shorter one).
-    seen: dict[tuple[int, object, object], int] = {}
-    steps: list[Step] = []
-    captures: list[Capture] = []
+    seen: dict[int, int] = {}
+    path: list[tuple[int, int]] = [tuple(r.step) for r in pos._steps]
+    captures: list[Capture] = [
+        Capture(PIECE_LETTERS[r.captured[0]], r.captured[1])
+        for r in pos._steps
+        if r.captured is not None
+    ]
     nodes = 0
+    zobrist = ZOBRIST
+    neighbours = NEIGHBOURS
+    trap_next_to = TRAP_NEXT_TO
 
-    def record() -> None:
+    def record(h: int, pending: bool) -> None:
         captured_at = {c.square: PIECE_LETTERS.index(c.piece) for c in captures}
         uncleared = _match(board, obs, captured_at)
         if uncleared is None:
             return
-        pending = pos._pending is not None
-        key = (pos._hash, pending)
+        key = (h, pending)
         old = found.get(key)
-        if old is not None and (len(old.steps), old.steps) <= (len(steps), tuple(steps)):
+        steps = tuple(Step(o, d) for o, d in path)
+        if old is not None and (len(old.steps), old.steps) <= (len(steps), steps):
             return
         pieces = tuple((sq, PIECE_LETTERS[p]) for sq, p in enumerate(board) if p)
-        found[key] = Candidate(tuple(steps), tuple(captures), pieces, uncleared, pending)
+        found[key] = Candidate(steps, tuple(captures), pieces, uncleared, pending)
 
-    def visit(left: int) -> None:
+    def visit(h: int, left: int, pending, pull) -> None:
+        """The state after `path`: board hash `h`, `pending` (square, strength) of a push to
+        finish, `pull` (square, strength) of an own piece that may pull - kept only when a
+        weaker enemy stands next to its square, so transpositions meet."""
         nonlocal nodes
-        key = (pos._hash, pos._pending, pos._pull)
+        key = h
+        if pending is not None:
+            key ^= PENDING_KEY[pending[1]][pending[0]]
+        elif pull is not None:
+            key ^= PULL_KEY[pull[1]][pull[0]]
         if seen.get(key, -1) >= left:
             return
         seen[key] = left
         nodes += 1
-        record()
         if left == 0:
+            record(h, pending is not None)
             return
-        bound = _Bound(board, obs, enemy)
-        pending = pos._pending
-        for o, d in _generate_steps(board, side, left, pending, pos._pull):
+        bound = _Bound(board, goal, enemy)
+        value = bound.value(pull is not None)
+        if value > left:
+            return
+        if value == 0:  # a board that shows the observation has nothing to vacate or fill
+            record(h, pending is not None)
+        rest = left - 1
+        for o, d in _generate_steps(board, side, left, pending, pull):
             p = board[o]
             colour = _COLOUR_OF[p]
             # After an own step that does not finish a push, a pull may follow: the bound
             # must allow for it (a lower bound may only err low).
             pull_open = colour == own and pending is None
-            may_capture = TRAP_NEXT_TO[o] >= 0
-            if not may_capture and bound.after_step(board, o, d, colour, pull_open) > left - 1:
+            # The bound as if nothing were captured: the board outside o and d is what
+            # after_step reads; a capture only takes a piece off a trap (left out of the
+            # bound) and a source away, so it can only be higher - still a lower bound, and the
+            # child computes the exact one.
+            if bound.after_step(board, o, d, colour, pull_open) > rest:
                 continue
-            step = Step(o, d)
-            caps = pos._apply_step(step)
-            if caps:
-                viable = _steps_needed(board, obs, side, pos._pull is not None) <= left - 1
-            else:  # the board outside o and d is unchanged, which is all after_step reads
-                viable = (
-                    not may_capture or bound.after_step(board, o, d, colour, pull_open) <= left - 1
-                )
-            if viable:
-                steps.append(step)
-                captures.extend(caps)
-                visit(left - 1)
-                steps.pop()
-                del captures[len(captures) - len(caps) :]
-            pos.pop_step()
+            board[o] = 0
+            board[d] = p
+            h2 = h ^ zobrist[p][o] ^ zobrist[p][d]
+            captured = 0
+            t = _capture_after(board, o, p) if trap_next_to[o] >= 0 else -1
+            if t >= 0:
+                captured = board[t]
+                board[t] = 0
+                h2 ^= zobrist[captured][t]
+                captures.append(Capture(PIECE_LETTERS[captured], t))
+            strength = p & 7
+            new_pending = new_pull = None
+            if p & COLOR_BIT != me:
+                if not (pull is not None and d == pull[0] and strength < pull[1]):
+                    new_pending = (o, strength)
+            elif pending is None:
+                for n in neighbours[o]:
+                    q = board[n]
+                    if q and q & COLOR_BIT != me and q & 7 < strength:
+                        new_pull = (o, strength)
+                        break
+            path.append((o, d))
+            visit(h2, rest, new_pending, new_pull)
+            path.pop()
+            if captured:
+                captures.pop()
+                board[t] = captured
+            board[d] = 0
+            board[o] = p
 
-    if _steps_needed(board, obs, side) <= max_steps:
-        visit(min(max_steps, MAX_STEPS))
+    pull = pos._pull
+    if pull is not None and not any(
+        board[n] and board[n] & COLOR_BIT != me and board[n] & 7 < pull[1]
+        for n in NEIGHBOURS[pull[0]]
+    ):
+        pull = None  # no weaker enemy to pull: the same state as no pull (as in visit)
+    visit(pos._hash, max(0, min(max_steps, MAX_STEPS)), pos._pending, pull)
     ordered = sorted(found.values(), key=lambda c: (len(c.steps), c.steps))
     return Inference(tuple(ordered), nodes)
