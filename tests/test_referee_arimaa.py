@@ -234,3 +234,77 @@ def _texts(position):
         texts.append(board.move_text(move))
         board.push(move)
     return texts
+
+
+# The three slowest whole turns for the referee's own search (0.3-0.6 s each, 40,000 steps
+# budget) before it used arimaa_infer.
+SLOW_WHOLE_TURNS = [
+    (
+        "g [rrrc rrrrc d  M  H    e      E       r   D  DhR   CR  CRRRR R R ]",
+        "rf4w hf3x Ef5s Ef4n re4e",
+    ),
+    ("g [rrr rrc h cHdrmr M ed Eh  R  D          RC     H  R RC  R RRR D ]", "Rc5n Rc2n Rc3n Rc4n"),
+    ("s [d c   c rh   r rRr md hRRrRr r RRH     r      e   DMEDH    CC   ]", "eg3n Hg2n Hg3w eg4s"),
+]
+
+
+def settled_table(before):
+    table = Table(before)
+    assert table.referee.settled
+    return table
+
+
+@pytest.mark.parametrize("aei, turn", SLOW_WHOLE_TURNS)
+def test_a_whole_turn_is_explained_by_arimaa_infer_with_few_nodes(monkeypatch, aei, turn):
+    """explain is arimaa_infer.infer from the steps already seen (what the benchmark times)."""
+    import companion.referee.arimaa as referee_module
+    from companion.games import arimaa_infer
+
+    calls = []
+
+    def counting(position, observed, **options):
+        result = arimaa_infer.infer(position, observed, **options)
+        calls.append((options, result.nodes))
+        return result
+
+    monkeypatch.setattr(referee_module, "infer", counting)
+    before = ArimaaPosition.parse_position(aei)
+    after = before.copy()
+    after.push(before.parse_move(turn))
+    table = settled_table(before)
+    table.board = after.cells()
+    events = table.show()
+    assert events[-1].kind == "move"  # four steps found: the turn ended by itself
+    assert table.referee.position.to_aei() == after.to_aei()
+    assert calls and all(options.get("keep_steps") for options, _ in calls)
+    assert sum(nodes for _, nodes in calls) < 2000  # the old search tried up to 40,000 steps
+
+
+def test_whole_real_turns_get_the_explanations_infer_gives():
+    """The referee shown only the board after a whole turn picks among exactly the fewest-step
+    explanations of arimaa_infer."""
+    from companion.games.arimaa_infer import infer
+
+    with open("/work/shared/data/arimaa/games.jsonl") as handle:
+        import json
+
+        records = [json.loads(line) for line in handle]
+    checked = 0
+    for record in [r for r in records if "flag" not in r][::12]:
+        truth = games.get("arimaa").new()
+        for number, text in enumerate(record["moves"][:40]):
+            move = truth.parse_move(text)
+            if not truth.in_setup and number % 7 == 3 and not truth.is_game_over():
+                after = truth.copy()
+                after.push(move)
+                referee = Referee(truth.copy())
+                referee.observe(observation_of(truth.cell_names(), truth.cells()))
+                typed = {e.typed for e in referee.explain(after.cells())}
+                fewest = infer(truth, after.cells()).fewest
+                assert typed == {
+                    tuple((f"{'abcdefgh'[sq % 8]}{sq // 8 + 1}", p) for sq, p in c.pieces)
+                    for c in fewest
+                }
+                checked += 1
+            truth.push(move)
+    assert checked > 60

@@ -6,9 +6,10 @@ The camera sees colours, not piece types. So:
   previous`` (the setup of the last Arimaa game in the records) or a typed setup line (``choose
   Ra1 Rb1 ...``; `companion referee --setup`). The side's setup is accepted once the board shows
   those colours on those squares.
-- **Play.** Each still board is explained afresh from the start of the turn: every sequence of
-  legal steps (pushes, pulls and trap captures included) whose board - seen in colours - is the
-  board seen, allowing for captured pieces the players have not yet taken off. One typed result:
+- **Play.** Each still board is explained by `companion.games.arimaa_infer.infer`, from the
+  steps already seen (then fewer, down to the turn start): every sequence of legal steps
+  (pushes, pulls and trap captures included) whose board - seen in colours - is the board seen,
+  allowing for captured pieces the players have not yet taken off; the fewest steps win. One typed result:
   the turn goes on from there. Several typed results (two pieces that could have swapped
   places): the referee asks which piece is where (an Instruction of kind "choose"). None: the
   last physical step is named and why it is illegal ("the gold dog on d4 is frozen by the silver
@@ -32,6 +33,7 @@ from companion.games.arimaa import (
     Capture,
     Step,
 )
+from companion.games.arimaa_infer import infer
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
@@ -53,8 +55,6 @@ STANDARD_SETUP = {
     "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
     "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
 }
-SEARCH_BUDGET = 40000  # steps tried per observation before giving up (an illegal board)
-MAX_SEARCH_STEPS = 4
 LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
 NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
 
@@ -165,80 +165,27 @@ class ArimaaReferee(Referee):
         colours is never preferred to a shorter one.
 
         The steps already accepted this turn are kept when they can be: the search starts
-        after all of them, then after fewer (a step taken back), down to the turn start; and
-        it deepens one step at a time. So the usual case - one more step, or a push (two steps
-        done as one movement) since the last look - is a search one or two steps deep.
+        after all of them, then after fewer (a step taken back), down to the turn start. Each
+        search is `companion.games.arimaa_infer.infer` (exact, bounded by the steps still
+        needed; bench/bench_arimaa_infer.py measures it as the referee runs it).
 
         `complete`: only explanations that leave no push half done (asked when DONE finds the
         turn stuck on one: the players may have made a longer turn with the same colours)."""
         current = self.position.steps_this_turn
-        budget = [SEARCH_BUDGET]
+        seen = {cell: cls for cell, cls in board.items() if cls in ("gold", "silver")}
+        base = self.position.copy()
         for kept in range(len(current), -1, -1):
-            base = self.position.turn_start_position()
-            for step in current[:kept]:
-                base.push_step(step)
-            for depth in range(0, base.steps_left + 1):
-                found = self._search(base, board, depth, budget)
-                if complete:
-                    found = [e for e in found if not e.pending_push]
-                if found:
-                    return found
-                if budget[0] <= 0:
-                    return []
-        return []
-
-    def _search(
-        self, base, board: dict[str, str], depth: int, budget: list[int]
-    ) -> list[Explanation]:
-        """Sequences of exactly `depth` steps from `base` (a position with some steps of the
-        turn made) whose board shows as `board`. Exact, not a guess: a branch is cut only when
-        a lower bound on the steps still needed to reach the colours seen (`_steps_needed`)
-        exceeds the steps left, and a state met again at the same depth is not searched
-        twice."""
-        prefix = base.steps_this_turn
-        base_cells = base.cells()
-        earlier = _captures_of(base)
-        if depth == 0:
-            shown = _shows(base_cells, earlier, board)
-            if shown is None:
-                return []
-            return [Explanation(prefix, _typed(base), shown, base.pending_push is not None)]
-        target = _colour_codes(board)
-        if _steps_needed(base.board_codes(), target) > depth:
-            return []
-        found: dict[tuple, Explanation] = {}
-        steps: list[Step] = []
-        captured: list[Capture] = list(earlier)
-        seen: set = set()
-
-        def visit(level: int) -> None:
-            for step in base.legal_steps():
-                if budget[0] <= 0:
-                    return
-                budget[0] -= 1
-                caps = base.push_step(step)
-                steps.append(step)
-                captured.extend(caps)
-                left = depth - level - 1
-                key = (base.board_hash(), base.pending_push, left, step, tuple(captured))
-                if key not in seen and _steps_needed(base.board_codes(), target) <= left:
-                    seen.add(key)
-                    if left == 0:
-                        shown = _shows(base.cells(), captured, board)
-                        if shown is not None:
-                            typed = _typed(base)
-                            pending = base.pending_push is not None
-                            found.setdefault(
-                                typed, Explanation(prefix + tuple(steps), typed, shown, pending)
-                            )
-                    else:
-                        visit(level + 1)
-                del captured[len(captured) - len(caps) :]
-                steps.pop()
+            while len(base.steps_this_turn) > kept:
                 base.pop_step()
-
-        visit(0)
-        return sorted(found.values(), key=lambda e: e.steps)
+            # One step deeper at a time: the usual look (one more step, or a push) stops at
+            # depth 1 or 2; a depth that cannot reach the colours is cut at its root.
+            for depth in range(base.steps_left + 1):
+                candidates = infer(base, seen, keep_steps=True, max_steps=depth).candidates
+                if complete:
+                    candidates = tuple(c for c in candidates if not c.pending_push)
+                if candidates:
+                    return _fewest_explanations(candidates)
+        return []
 
     def _apply(self, explanation: Explanation) -> list[Event]:
         position = self.position
@@ -549,80 +496,26 @@ def _typed(position) -> tuple[tuple[str, str], ...]:
     )
 
 
-TRAP_SQUARES = frozenset(SQUARE_INDEX[t] for t in ("c3", "f3", "c6", "f6"))
-_DISTANCE = [[abs(a % 8 - b % 8) + abs(a // 8 - b // 8) for b in range(64)] for a in range(64)]
-_COLOUR_CODE = {"gold": 0, "silver": 1}
+def _fewest_explanations(candidates) -> list[Explanation]:
+    """One Explanation per typed board among the fewest-step candidates (a complete turn
+    before a half push with the same pieces), in step order."""
+    fewest = min(len(c.steps) for c in candidates)
+    found: dict[tuple, Explanation] = {}
+    for candidate in sorted(
+        (c for c in candidates if len(c.steps) == fewest),
+        key=lambda c: (c.pending_push, c.steps),
+    ):
+        explanation = _explanation(candidate)
+        found.setdefault(explanation.typed, explanation)
+    return sorted(found.values(), key=lambda e: e.steps)
 
 
-def _colour_codes(board: dict[str, str]) -> list[int | None]:
-    """The colour seen on each square, a1 first: 0 gold, 1 silver, None empty."""
-    codes: list[int | None] = [None] * 64
-    for square, colour in board.items():
-        codes[SQUARE_INDEX[square]] = _COLOUR_CODE.get(colour)
-    return codes
-
-
-def _steps_needed(pieces: list[int], target: list[int | None]) -> int:
-    """A lower bound on the steps that turn the board `pieces` (64 piece codes) into one that
-    shows the colours `target`: every square that must lose its piece needs a step from it,
-    and every square that must gain a colour needs a piece of that colour to travel there (at
-    least its distance from the nearest one). Traps are left out: pieces vanish there, and a
-    captured piece may still stand on one."""
-    where: tuple[list[int], list[int]] = ([], [])
-    for square, piece in enumerate(pieces):
-        if piece:
-            where[piece >> 3].append(square)
-    gain = loss = 0
-    for square in range(64):
-        if square in TRAP_SQUARES:
-            continue
-        piece = pieces[square]
-        have = piece >> 3 if piece else None
-        want = target[square]
-        if have == want:
-            continue
-        if have is not None:
-            loss += 1
-        if want is not None:
-            sources = where[want]
-            if not sources:
-                return MAX_SEARCH_STEPS + 1
-            gain += min(_DISTANCE[square][s] for s in sources)
-    return max(gain, loss)
-
-
-def _captures_of(position) -> list[Capture]:
-    """The pieces captured by the steps made so far this turn."""
-    board = position.turn_start_position()
-    captured: list[Capture] = []
-    for step in position.steps_this_turn:
-        captured += board.push_step(step)
-    return captured
-
-
-def _shows(
-    cells: dict[str, str], captured: list[Capture], board: dict[str, str]
-) -> tuple[Capture, ...] | None:
-    """Whether `board` is `cells` with some captured pieces still standing on their traps;
-    those pieces (None: it is not)."""
-    if cells == board:
-        return ()
-    if not captured or len(board) < len(cells):
-        return None
-    uncleared = []
-    by_square = {SQUARE_NAMES[c.square]: c for c in captured}
-    for square, colour in board.items():
-        if square in cells:
-            if cells[square] != colour:
-                return None
-            continue
-        capture = by_square.get(square)
-        if capture is None or SIDE_NAMES[capture.piece.islower()] != colour:
-            return None
-        uncleared.append(capture)
-    if any(square not in board for square in cells):
-        return None
-    return tuple(uncleared)
+def _explanation(candidate) -> Explanation:
+    """An Explanation (square names, Capture objects) from an `arimaa_infer.Candidate`."""
+    typed = tuple((SQUARE_NAMES[sq], letter) for sq, letter in candidate.pieces)
+    last_capture = {c.square: c for c in candidate.captures}
+    uncleared = tuple(last_capture[sq] for sq in candidate.uncleared)
+    return Explanation(candidate.steps, typed, uncleared, candidate.pending_push)
 
 
 def _single_step(expected: dict[str, str], board: dict[str, str]) -> Step | None:
