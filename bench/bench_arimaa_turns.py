@@ -1,15 +1,21 @@
 """Distinct-turn generation: the companion's Arimaa engine against aei's pyrimaa, same positions.
 
-    .venv/bin/python bench/bench_arimaa_turns.py            # ~20 positions, about a minute
+    .venv/bin/python bench/bench_arimaa_turns.py            # ~30 positions, a minute or two
     .venv/bin/python bench/bench_arimaa_turns.py --quick    # 6 positions
     .venv/bin/python bench/bench_arimaa_turns.py --hardest  # also the 88,040 / 68,891 positions
     .venv/bin/python bench/bench_arimaa_turns.py --repeat 3 # best of 3 per engine and position
 
-Both engines list every distinct turn of each position (ours: `count_legal_moves`, which walks
-the same turns `legal_moves` lists; aei: `Position.get_moves`). Turns per second are summed over
-all positions and measured in the same run, one engine right after the other on each position,
-so the printed ratio holds on a busy machine even when the absolute numbers do not. The counts
-must agree (the script stops if they do not).
+Two ratios against aei's `Position.get_moves` (which builds every turn: a position and a step
+list for each):
+
+- counting: `count_legal_moves` walks the same turns but keeps only the 64-bit hash of each
+  final board;
+- turn generation: `legal_moves()` builds every turn - one step sequence (a tuple of `Step`) per
+  distinct final board, sorted - the like-for-like comparison with `get_moves`.
+
+Turns per second are summed over all positions and measured in the same run, the engines one
+right after the other on each position, so the printed ratios hold on a busy machine even when
+the absolute numbers do not. The counts must agree (the script stops if they do not).
 """
 
 from __future__ import annotations
@@ -75,36 +81,49 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    ours_time = aei_time = 0.0
+    count_time = list_time = aei_time = 0.0
     turns = 0
-    print(f"{'position':34} {'turns':>7} {'ours s':>8} {'aei s':>8} {'ratio':>6}")
+    print(
+        f"{'position':34} {'turns':>7} {'count s':>8} {'list s':>8} {'aei s':>8} "
+        f"{'count':>6} {'list':>6}"
+    )
     for name, text in positions(args.quick, args.hardest):
         pos = ArimaaPosition.parse_position(text)
         side, short = text.split(" ", 1)
         apos = aei.parse_short_pos(0 if side == "g" else 1, 4, short)
 
-        ours = theirs_s = float("inf")
+        counting = listing = theirs_s = float("inf")
         for _ in range(max(1, args.repeat)):
             start = time.perf_counter()
             count = pos.count_legal_moves()
-            ours = min(ours, time.perf_counter() - start)
+            counting = min(counting, time.perf_counter() - start)
+
+            start = time.perf_counter()
+            listed = len(pos.legal_moves())
+            listing = min(listing, time.perf_counter() - start)
 
             start = time.perf_counter()
             theirs = len(apos.get_moves())
             theirs_s = min(theirs_s, time.perf_counter() - start)
 
-        if count != theirs:
-            print(f"bench: {name}: {count} turns here, {theirs} in aei", file=sys.stderr)
+        if not count == listed == theirs:
+            print(f"bench: {name}: {count} / {listed} turns here, {theirs} in aei", file=sys.stderr)
             return 1
-        ours_time += ours
+        count_time += counting
+        list_time += listing
         aei_time += theirs_s
         turns += count
-        print(f"{name:34} {count:7d} {ours:8.3f} {theirs_s:8.3f} {theirs_s / ours:6.1f}")
+        print(
+            f"{name:34} {count:7d} {counting:8.3f} {listing:8.3f} {theirs_s:8.3f} "
+            f"{theirs_s / counting:6.1f} {theirs_s / listing:6.1f}"
+        )
 
     print()
-    print(f"companion: {turns / ours_time:10,.0f} turns/s")
-    print(f"aei:       {turns / aei_time:10,.0f} turns/s")
-    print(f"ratio (companion / aei): {aei_time / ours_time:.1f}x  (goal >= 3x, stretch 10x)")
+    print(f"companion, counting (count_legal_moves): {turns / count_time:10,.0f} turns/s")
+    print(f"companion, listing (legal_moves):        {turns / list_time:10,.0f} turns/s")
+    print(f"aei (get_moves, builds every turn):      {turns / aei_time:10,.0f} turns/s")
+    print(f"ratio counting / aei:         {aei_time / count_time:5.1f}x")
+    print(f"ratio turn generation / aei:  {aei_time / list_time:5.1f}x  (goal >= 3x, stretch 10x)")
     return 0
 
 

@@ -148,6 +148,11 @@ class Step(NamedTuple):
         return f"{SQUARE_NAMES[self.origin]}{self.direction}"
 
 
+# One shared Step object for each (origin, dest) of neighbours: the turn walk builds its paths
+# from them, so `legal_moves` hands out tuples of Step without making ~10^5 new ones.
+_STEP_OF = [[Step(o, d) if d in NEIGHBOURS[o] else None for d in range(64)] for o in range(64)]
+
+
 class Turn(tuple):
     """A played turn: a tuple of `Step` that also remembers its arimaa.com text (with capture
     tokens), since the text depends on the position it was played in. Equal to the plain tuple."""
@@ -334,6 +339,7 @@ def _walk_turns(
     color = side << 3
     zob = ZOBRIST
     trap_next_to = TRAP_NEXT_TO
+    step_of = _STEP_OF
 
     def visit(h: int, left: int, pending, pull, path) -> None:
         key = h ^ STEPS_LEFT_KEY[left]
@@ -372,11 +378,11 @@ def _walk_turns(
                 if h2 not in finals:
                     finals.add(h2)
                     if paths is not None:
-                        paths[h2] = path + ((o, d),)
+                        paths[h2] = path + (step_of[o][d],)
                     if forbidden is not None and h2 not in forbidden:
                         raise _FoundTurn
                 elif paths is not None and len(path) + 1 < len(paths[h2]):
-                    paths[h2] = path + ((o, d),)
+                    paths[h2] = path + (step_of[o][d],)
             return
         for o, d in steps:
             p = board[o]
@@ -402,7 +408,11 @@ def _walk_turns(
                         new_pull = (o, strength)
                         break
             visit(
-                h2, left - 1, new_pending, new_pull, path + ((o, d),) if paths is not None else path
+                h2,
+                left - 1,
+                new_pending,
+                new_pull,
+                path + (step_of[o][d],) if paths is not None else path,
             )
             if captured:
                 board[t] = captured
@@ -762,7 +772,7 @@ class ArimaaPosition(Position):
         if self._game_over_at_turn_start():
             return []
         paths = self._turn_paths()
-        return sorted(tuple(Step(o, d) for o, d in path) for path in paths.values())
+        return sorted(paths.values())  # tuples of shared Step objects (see _STEP_OF)
 
     def count_legal_moves(self) -> int:
         if self._setups_left:
