@@ -414,8 +414,8 @@ def _parse_diagram(text: str) -> ArimaaPosition:
             number = int(tokens[0][:-1])
             if number < 2:
                 raise RecordError(
-                    f"board diagram: the label {tokens[0]} is a setup turn; a board in play is "
-                    "labelled from 2g (the first turn after both setups)"
+                    f"board diagram: the label {tokens[0]} is not a turn of play: label a board "
+                    "2g or later (2g is the first turn after both setups)"
                 )
             steps = tokens[1:]
             continue
