@@ -402,12 +402,13 @@ class ArimaaReferee(Referee):
         move = self._setup_move(side)
         if move is None:
             return Instruction(
-                text=f"{name}: which setup? Choose one or type it",
+                text=f"{name}: which setup?",
                 kind="choose",
                 player=side,
                 choices=self.setup_choices(),
                 expected=self.expected(),
-                detail=f"Set up on ranks {ranks}; the camera sees colours, not piece types",
+                detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
+                "one, or give your own (arranged on the screen, or `choose Ra1 ...` typed)",
             )
         after = self._after(move)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})
