@@ -1,8 +1,9 @@
 """Is the board still, and is anything over it? Pure image arithmetic on small top views.
 
-The tracker (`vision.tracker`) warps every frame to a small *top view* of the mat - a few
-hundred pixels across, the same pixel always showing the same spot of the mat - and hands it
-here. Three questions are answered, each cheaply enough for every frame:
+The tracker (`vision.tracker`) warps every frame to a small *top view* of the mat and a
+narrow apron of table round it - a few hundred pixels across, the same pixel always showing
+the same spot - and hands it here. Three questions are answered, each cheaply enough for
+every frame:
 
 - **Motion** (`MotionMeter`): how much of the view changed since the previous frame. Relative
   differences (change divided by brightness), so a dim lamp and bright daylight use the same
@@ -10,14 +11,21 @@ here. Three questions are answered, each cheaply enough for every frame:
 - **Occluders against the last still board** (`OccluderCheck.against_reference`): pieces can
   only ever appear inside the cells' piece discs, so *anything* that differs from the last
   accepted still board outside those discs - on the mat's paper, its lines, the gaps between
-  stones - is something over the board: a hand, a sleeve, a glove, or its shadow. No skin
-  colour is involved, so gloves and sleeves count too. A global brightness change (a cloud) is
-  divided out first.
+  stones, the mat's very edge - is something over the board: a hand, a sleeve, a glove, or its
+  shadow. No skin colour is involved, so gloves and sleeves count too. Brightness and each
+  colour channel are compared (pale skin on white paper differs most in blue), after dividing
+  out a global change of the light. The apron of table round the mat is compared too, since a
+  hand always comes in across it: a changed region there counts when it reaches onto the mat
+  (fingertips resting on the mat's edge), not when it stays beside it (a cup put down).
 - **Occluders against the mat itself** (`OccluderCheck.against_mat`): for the printed mats we
   know what the paper looks like. The lighting is fitted as a smooth field (a quadratic in
   log-brightness, which covers lamps, windows and vignetting between 0.5x and 1.5x) over the
-  clean white paper, and whatever does not fit that field is an occluder. This needs no
-  reference, so even the very first board is never read with a hand over it.
+  clean white paper, and the light's tint as smooth fields of log(B/G) and log(R/G); wherever
+  the print is known - paper, lines, captions, markers - a pixel must look like what the print
+  shows nearby under that light, in brightness and in colour. Paper and print are gray or the
+  board's wood tone; skin and most sleeves are not. Clipped (overexposed) channels say
+  nothing. This needs no reference, so even the very first board is never read with a hand
+  over it.
 
 A region must cover `min_area_px` pixels (after removing speckle) to count, which keeps sensor
 noise and a crumb on the mat from freezing the companion.
@@ -43,6 +51,16 @@ def gray_view(view_bgr: np.ndarray) -> np.ndarray:
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """|a - b| relative to their brightness: 0.2 means a 20% change."""
     return np.abs(a - b) / (0.5 * (a + b) + OFFSET)
+
+
+def _changed(now: np.ndarray, then: np.ndarray, at: np.ndarray, threshold: float) -> np.ndarray:
+    """Where `now` differs from `then` by more than `threshold` (relative, as
+    `relative_change`) once their overall ratio, measured at the flat indices `at`, is
+    divided out."""
+    gain = float(np.median((now.flat[at] + 1.0) / (then.flat[at] + 1.0)))
+    then = then * np.float32(gain)
+    allowed = cv2.addWeighted(now, 0.5 * threshold, then, 0.5 * threshold, threshold * OFFSET)
+    return cv2.absdiff(now, then) > allowed
 
 
 def _significant(changed: np.ndarray, min_area_px: int) -> int:
@@ -94,17 +112,29 @@ class StillnessClock:
         self.since = None
 
 
+def colour_view(view_bgr: np.ndarray) -> np.ndarray:
+    """The float32 colour of a top view, lightly smoothed against sensor noise (as gray_view)."""
+    return cv2.GaussianBlur(view_bgr.astype(np.float32), (3, 3), 0)
+
+
+def gray_of(colour: np.ndarray) -> np.ndarray:
+    """The brightness of a `colour_view`."""
+    return cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+
+
 class LightingFit:
-    """A smooth lighting field fitted over known paper: log(observed / printed) as a quadratic
-    in x and y. Fitted on every `step`-th pixel of the mask, evaluated on the whole mask; the
-    first round's least squares is precomputed, so a fit is two small matrix products."""
+    """A smooth field fitted over known pixels (`mask`): a quadratic in x and y, e.g. the
+    log-brightness of the light, log(observed / printed). Fitted on every `step`-th pixel of
+    the mask, in two rounds (the second ignores samples the first could not explain: a hand).
+    Without weights the first round's least squares is precomputed, so a fit is two small
+    matrix products."""
 
     def __init__(self, mask: np.ndarray, step: int = 2) -> None:
         h, w = mask.shape
         ys, xs = np.nonzero(mask)
-        self.ys, self.xs = ys, xs  # where the field is evaluated
-        basis = _quadratic_basis(w, h)
-        self._basis = basis[:, ys, xs].astype(np.float32)  # (6, n)
+        self.ys, self.xs = ys, xs  # where the field is evaluated by `field`
+        self.basis = _quadratic_basis(w, h)  # (6, h, w): evaluate anywhere with `at`
+        self._basis = self.basis[:, ys, xs].astype(np.float32)  # (6, n)
         sample = (ys % step == 0) & (xs % step == 0)
         self.sample = np.nonzero(sample)[0]
         self.usable = len(self.sample) >= 50
@@ -112,18 +142,40 @@ class LightingFit:
             self._design = self._basis[:, self.sample].T.copy()  # (k, 6)
             self._solve = np.linalg.pinv(self._design).astype(np.float32)  # (6, k)
 
-    def field(self, log_ratio: np.ndarray) -> np.ndarray:
-        """The fitted log-gain at every mask pixel, from log(observed/printed) at the mask
-        pixels. Two rounds: the second ignores samples the first could not explain (a hand)."""
-        target = log_ratio[self.sample]
-        coef = self._solve @ target
-        residual = np.abs(self._design @ coef - target)
-        inliers = residual < max(0.08, 3.0 * float(np.median(residual)))
+    def coefficients(
+        self,
+        target: np.ndarray,
+        use: np.ndarray | None = None,
+        terms: int = 6,
+        tolerance: float = 0.08,
+    ) -> np.ndarray | None:
+        """The field's coefficients from `target`, the values at the sample pixels; only
+        samples where `use` is True count (None: all). The second round keeps the samples
+        within `tolerance` (or three median residuals) of the first. None if too few samples
+        count."""
+        if use is None and terms == 6:
+            coef = self._solve @ target
+            design, values = self._design, target
+        else:
+            design = self._design[:, :terms] if use is None else self._design[use, :terms]
+            values = target if use is None else target[use]
+            if len(values) < 50:
+                return None
+            coef = _least_squares(design, values)
+        residual = np.abs(design @ coef - values)
+        inliers = residual < max(tolerance, 3.0 * float(np.median(residual)))
         if 50 <= int(inliers.sum()) < len(inliers):
-            design = self._design[inliers]
-            normal = design.T @ design
-            coef = np.linalg.solve(normal + 1e-6 * np.eye(6), design.T @ target[inliers])
-        return coef.astype(np.float32) @ self._basis
+            coef = _least_squares(design[inliers], values[inliers])
+        return np.concatenate([coef, np.zeros(6 - len(coef), np.float32)]).astype(np.float32)
+
+    def field(self, log_ratio: np.ndarray) -> np.ndarray:
+        """The fitted field at every mask pixel, from its values at the mask pixels."""
+        return self.coefficients(log_ratio[self.sample]) @ self._basis
+
+
+def _least_squares(design: np.ndarray, values: np.ndarray) -> np.ndarray:
+    normal = design.T @ design
+    return np.linalg.solve(normal + 1e-6 * np.eye(len(normal)), design.T @ values)
 
 
 def _quadratic_basis(w: int, h: int) -> np.ndarray:
@@ -133,12 +185,62 @@ def _quadratic_basis(w: int, h: int) -> np.ndarray:
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y])
 
 
+CLIPPED = 240.0  # a smoothed channel this bright may have been clipped by the camera
+TOLERANCE_PX = 3  # a top-view pixel may show anything the print shows this close (blur, homography)
+MIN_INSIDE = 0.25  # share of min_area_px a region from the apron must reach onto the mat
+LOOSE_PX = 6  # the same when a marker was not seen and the location is extrapolated
+FIT_BELOW = 225.0  # paper samples for fitting the light must be darker than this
+DARK = 35.0  # a channel this dark has too much noise in its colour ratios
+CHROMA_THRESHOLD = 0.08  # colour-ratio difference (log) above which a pixel is not the print
+MAT_FACTOR = 1.25  # the mat's brightness check uses this times the threshold
+
+
+def _log_chroma(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log B/G, log R/G) of BGR values (..., 3): the colour without its brightness."""
+    logs = cv2.log(np.maximum(colour, 0.0).astype(np.float32) + 1.0)
+    return logs[..., 0] - logs[..., 1], logs[..., 2] - logs[..., 1]
+
+
+def _outside(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """How far `value` is outside [low, high] (0 inside)."""
+    return np.maximum(np.maximum(low - value, value - high), 0.0)
+
+
+def _half(image: np.ndarray) -> np.ndarray:
+    """Every second pixel each way: colour is judged at half resolution (hands are large)."""
+    return image[::2, ::2]
+
+
+def _full(mask: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A half-resolution mask back at full resolution."""
+    full = np.repeat(np.repeat(mask, 2, axis=0), 2, axis=1)
+    return full[: shape[0], : shape[1]]
+
+
+@dataclass(frozen=True)
+class _PrintTest:
+    """What the print allows on the tested paper: brightness between the lowest and highest
+    the print shows nearby (full resolution), colour ratios likewise (half resolution)."""
+
+    where: np.ndarray  # tested pixels (bool, full resolution)
+    low: np.ndarray
+    high: np.ndarray
+    where_half: np.ndarray
+    high_half: np.ndarray
+    cb: tuple[np.ndarray, np.ndarray]  # log B/G range, half resolution
+    cr: tuple[np.ndarray, np.ndarray]  # log R/G range, half resolution
+
+
 class OccluderCheck:
     """Finds things over the board in a top view (see the module docstring).
 
     `paper` marks the top-view pixels where no piece can ever be (the mat outside every piece
-    disc). `printed` is the mat's own gray image in the same top view, or None for boards that
-    are not our printed mats (grid boards), which then rely on the reference alone.
+    disc), away from the mat's outer edge; `rim` the same within the edge strip, judged only
+    against the last still board (which shows the edge blended with the table as it is now);
+    `apron` the table round the mat, also judged against the last still board, where a region
+    counts only when it reaches onto the mat (see `_on_the_mat`); `mat` the whole mat.
+    `printed` is the mat's own image (BGR) in the same top view, or None for boards that are
+    not our printed mats (grid boards), which then rely on the reference alone.
     """
 
     def __init__(
@@ -146,73 +248,253 @@ class OccluderCheck:
         paper: np.ndarray,
         printed: np.ndarray | None = None,
         *,
+        rim: np.ndarray | None = None,
+        apron: np.ndarray | None = None,
+        mat: np.ndarray | None = None,
         min_area_px: int = 60,
         threshold: float = 0.2,
+        chroma: float = CHROMA_THRESHOLD,
     ) -> None:
         self.paper = paper.astype(bool)
+        self.inside = self.paper if rim is None else self.paper | rim.astype(bool)
+        self.apron = None if apron is None else apron.astype(bool)
+        self.watched = self.inside if apron is None else self.inside | self.apron
+        self.mat = np.ones(paper.shape, bool) if mat is None else mat.astype(bool)
         self.min_area_px = min_area_px
         self.threshold = threshold
+        self.chroma = chroma
         self.reference: np.ndarray | None = None
+        self.reference_colour: np.ndarray | None = None
         self._reference_fit: LightingFit | None = None  # made on first use (a light change)
+        # The light change is measured on every 5th pixel of the mat (a median is slow).
+        inside = np.flatnonzero(self.inside)
+        self._gain_at = inside[:: max(1, len(inside) // 2000)]
+        inside = np.flatnonzero(_half(self.inside))
+        self._gain_at_half = inside[:: max(1, len(inside) // 1000)]
+        self._watched_half = _half(self.watched)
         self.printed: np.ndarray | None = None
         if printed is not None:
-            printed = printed.astype(np.float32)
-            # Clean paper: flat print (no line, text or edge within two pixels), so a slightly
-            # imperfect homography never makes a printed line look like an occluder.
-            kernel = np.ones((5, 5), np.uint8)
-            flat = cv2.dilate(printed, kernel) - cv2.erode(printed, kernel) < 12.0
-            paper_inner = cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3), np.uint8))
-            self.clean = flat & (paper_inner > 0) & (printed > 60)
-            self.lighting = LightingFit(self.clean)
-            if self.lighting.usable:
-                self.printed = np.maximum(printed, 1.0)
-                self._printed_samples = self.printed[self.lighting.ys, self.lighting.xs]
-                self._log_printed = np.log(self._printed_samples)
+            self._know_the_print(printed.astype(np.float32))
 
-    def set_reference(self, gray: np.ndarray) -> None:
+    def _know_the_print(self, printed: np.ndarray) -> None:
+        if printed.ndim == 2:
+            printed = cv2.cvtColor(printed, cv2.COLOR_GRAY2BGR)
+        gray = gray_of(printed)
+        kernel = np.ones((5, 5), np.uint8)
+        # Clean paper, where the light is fitted: flat print (no line, text or edge within two
+        # pixels), so a slightly imperfect homography never makes a printed line look like an
+        # occluder ...
+        flat = cv2.dilate(gray, kernel) - cv2.erode(gray, kernel) < 12.0
+        paper_inner = cv2.erode(self.paper.astype(np.uint8), np.ones((3, 3), np.uint8))
+        # ... and away from the mat's edge, where a location extrapolated towards an unseen
+        # marker may show the table.
+        away = cv2.erode(
+            self.mat.astype(np.uint8),
+            np.ones((2 * LOOSE_PX + 1,) * 2, np.uint8),
+            borderType=cv2.BORDER_CONSTANT,
+            borderValue=0,
+        )
+        self.clean = flat & (paper_inner > 0) & (gray > 60) & (away > 0)
+        self.lighting = LightingFit(self.clean, step=3)
+        if not self.lighting.usable:
+            return
+        fit = self.lighting
+        self.printed = np.maximum(gray, 1.0)
+        sy, sx = fit.ys[fit.sample], fit.xs[fit.sample]
+        self._sample_at = (sy, sx)
+        self._log_printed = np.log(self.printed[sy, sx])
+        self._basis_half = np.ascontiguousarray(_half(fit.basis.transpose(1, 2, 0)))
+        # Everywhere on the paper the print is known, lines and text included: a pixel may be
+        # anything the print shows within TOLERANCE_PX (the homography is never perfect), or
+        # LOOSE_PX when a marker was not seen (the location is extrapolated towards it).
+        cb, cr = _log_chroma(printed)
+        self._sample_chroma = (cb[sy, sx], cr[sy, sx])
+        self._tests = {}
+        for loose, px in ((False, TOLERANCE_PX), (True, LOOSE_PX)):
+            near = np.ones((2 * px + 1,) * 2, np.uint8)
+            where = paper_inner
+            if loose:
+                where = cv2.erode(where, near, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+            where = where > 0
+            # At half resolution a pixel stands for a 2x2 block: one pixel more of tolerance.
+            wider = np.ones((2 * px + 3,) * 2, np.uint8)
+            self._tests[loose] = _PrintTest(
+                where,
+                np.maximum(cv2.erode(gray, near), 1.0),
+                np.maximum(cv2.dilate(gray, near), 1.0),
+                _half(where),
+                _half(cv2.dilate(gray, wider)),
+                (_half(cv2.erode(cb, wider)), _half(cv2.dilate(cb, wider))),
+                (_half(cv2.erode(cr, wider)), _half(cv2.dilate(cr, wider))),
+            )
+
+    # -- against the last still board -----------------------------------------------------------
+    def set_reference(self, gray: np.ndarray, colour: np.ndarray | None = None) -> None:
         """The last accepted still board, as the baseline for `against_reference`."""
         self.reference = gray.copy()
+        self.reference_colour = None if colour is None else _half(colour).copy()
 
-    def against_reference(self, gray: np.ndarray) -> int:
-        """Occluder pixels outside the piece discs compared with the reference (0 = clear)."""
+    def against_reference(self, gray: np.ndarray, colour: np.ndarray | None = None) -> int:
+        """Occluder pixels outside the piece discs compared with the reference (0 = clear):
+        in brightness, and per colour channel at half resolution when there is colour (pale
+        skin on white paper differs more in blue than in brightness). A global change of the
+        light (a cloud) is divided out first, measured on the mat."""
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
-        ref = self.reference
-        cur = gray[self.paper]
-        base = ref[self.paper]
-        gain = float(np.median((cur + 1.0) / (base + 1.0)))  # global light change, divided out
-        changed = np.zeros(gray.shape, bool)
-        changed[self.paper] = relative_change(cur, base * gain) > self.threshold
-        return _significant(changed, self.min_area_px)
+        changed = _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
+        found = self._on_the_mat(changed)
+        if found or colour is None or self.reference_colour is None:
+            return found
+        now, then = _half(colour), self.reference_colour
+        half = np.zeros(now.shape[:2], bool)
+        for c in range(3):
+            half |= _changed(now[:, :, c], then[:, :, c], self._gain_at_half, self.threshold)
+        return self._on_the_mat(changed | _full(half & self._watched_half, gray.shape))
 
-    def against_relit_reference(self, gray: np.ndarray) -> int:
+    def against_relit_reference(self, gray: np.ndarray, colour: np.ndarray | None = None) -> int:
         """Occluder pixels against the reference once a *smooth* change of light is divided out
         (a lamp switched on at one side, a cloud, the sun moving): 0 when the light alone
         explains the difference, more when something sits over the board. A hand is bright on
-        the dark board and dark on the white paper, and always local: no smooth field fits it."""
+        the dark board and dark on the white paper, and always local: no smooth field fits it.
+        With colour, each channel is fitted on its own (a warmer lamp)."""
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
         if self._reference_fit is None:
-            self._reference_fit = LightingFit(self.paper)
+            self._reference_fit = LightingFit(self.watched)
         fit = self._reference_fit
         if not fit.usable:
-            return self.against_reference(gray)
-        observed = gray[fit.ys, fit.xs]
-        base = self.reference[fit.ys, fit.xs]
+            return self.against_reference(gray, colour)
+        changed = np.zeros(gray.shape, bool)
+        changed[fit.ys, fit.xs] = self._unexplained(gray, self.reference, fit)
+        if colour is not None and self.reference_colour is not None:
+            fit_half = LightingFit(self._watched_half)
+            if fit_half.usable:
+                now = _half(colour)
+                half = np.zeros(now.shape[:2], bool)
+                for c in range(3):
+                    then = self.reference_colour[:, :, c]
+                    half[fit_half.ys, fit_half.xs] |= self._unexplained(
+                        now[:, :, c], then, fit_half
+                    )
+                changed |= _full(half, gray.shape)
+        return self._on_the_mat(changed)
+
+    def _unexplained(self, now: np.ndarray, then: np.ndarray, fit: LightingFit) -> np.ndarray:
+        observed = now[fit.ys, fit.xs]
+        base = then[fit.ys, fit.xs]
         log_ratio = np.log(observed + 1.0) - np.log(base + 1.0)
         expected = (base + 1.0) * np.exp(fit.field(log_ratio)) - 1.0
-        changed = np.zeros(gray.shape, bool)
-        changed[fit.ys, fit.xs] = relative_change(observed, expected) > self.threshold
-        return _significant(changed, self.min_area_px)
+        return relative_change(observed, expected) > self.threshold
 
-    def against_mat(self, gray: np.ndarray) -> int:
-        """Occluder pixels on the clean paper that the fitted lighting cannot explain."""
-        if self.printed is None:
+    def _on_the_mat(self, changed: np.ndarray) -> int:
+        """The occluder pixels among `changed`: regions of it on the mat. A region on the
+        table round the mat (the apron) counts only when it reaches MIN_INSIDE of its pixels
+        onto the mat - an arm whose fingertips rest on the mat's edge, not a cup beside it."""
+        if self.apron is None:
+            return _significant(changed, self.min_area_px)
+        if not changed.any():
             return 0
-        fit = self.lighting
-        observed = gray[fit.ys, fit.xs]
+        mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if count <= 1:
+            return 0
+        inside = np.bincount(labels[self.inside], minlength=count)
+        keep = inside >= max(6, int(self.min_area_px * MIN_INSIDE))
+        keep[0] = False
+        total = int(stats[keep, cv2.CC_STAT_AREA].sum())
+        return total if total >= self.min_area_px else 0
+
+    # -- against the printed mat ----------------------------------------------------------------
+    def against_mat(
+        self, gray: np.ndarray, colour: np.ndarray | None = None, *, loose: bool = False
+    ) -> int:
+        """Occluder pixels on the paper that the print under the fitted light cannot explain."""
+        changed = self.mat_changes(gray, colour, loose=loose, stop_early=True)
+        return 0 if changed is None else _significant(changed, self.min_area_px)
+
+    def mat_changes(
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        loose: bool = False,
+        stop_early: bool = False,
+    ) -> np.ndarray | None:
+        """Where the paper does not look like the print (bool top view), None without a print.
+
+        Brightness: the light is fitted as a smooth field over the clean paper; a pixel darker
+        or brighter than anything the print shows nearby under that light differs. Colour
+        (`colour`, the `colour_view`): the light's tint is fitted the same way, as smooth
+        fields of log(B/G) and log(R/G); a pixel whose colour ratios are not those of the print
+        nearby under that tint differs - skin and sleeves on white paper, gray lines or text,
+        even where they are about as bright as the paper. Clipped channels say nothing.
+        `loose`: the location is less sure (a marker unseen): more tolerance near print.
+        `stop_early`: skip the colour when the brightness alone shows an occluder."""
+        if self.printed is None:
+            return None
+        test = self._tests[bool(loose)]
+        sy, sx = self._sample_at
+        observed = gray[sy, sx]
         log_ratio = np.log(np.maximum(observed, 1.0)) - self._log_printed
-        expected = self._printed_samples * np.exp(fit.field(log_ratio))
-        changed = np.zeros(gray.shape, bool)
-        changed[fit.ys, fit.xs] = relative_change(observed, expected) > self.threshold * 1.25
-        return _significant(changed, self.min_area_px)
+        # A clipped sample only says "at least this bright": the light is fitted without them.
+        light = self._smooth(log_ratio, observed < FIT_BELOW, 6)
+        if light is None:  # all the paper clipped: nothing to compare with
+            return np.zeros(gray.shape, bool)
+        gain_half = np.exp(light)
+        gain = cv2.resize(gain_half, gray.shape[::-1], interpolation=cv2.INTER_LINEAR)
+        low = np.minimum(test.low * gain, 255.0)  # the camera clips, so does the expectation
+        high = np.minimum(test.high * gain, 255.0)
+        nearest = np.minimum(np.maximum(gray, low), high)
+        changed = relative_change(gray, nearest) > self.threshold * MAT_FACTOR
+        changed &= test.where
+        if colour is not None and not (stop_early and _significant(changed, self.min_area_px)):
+            near_clipped = test.high_half * gain_half >= 0.9 * CLIPPED
+            differs = self._colour_differs(test, colour, near_clipped)
+            changed |= _full(differs, gray.shape)
+        return changed
+
+    def _smooth(
+        self, target: np.ndarray, use: np.ndarray, terms: int, tolerance: float = 0.08
+    ) -> np.ndarray | None:
+        """A smooth field fitted to `target` at the usable clean samples, at half resolution -
+        never beyond the values it takes where it was fitted (where the paper is clipped, a
+        quadratic would extrapolate wildly). None with too few samples."""
+        fit = self.lighting
+        all_usable = bool(use.all())
+        coef = fit.coefficients(
+            target, None if all_usable and terms == 6 else use, terms, tolerance
+        )
+        if coef is None:
+            return None
+        known = (fit._design if all_usable else fit._design[use]) @ coef
+        field = self._basis_half @ coef
+        return np.clip(field, known.min(), known.max())
+
+    def _colour_differs(
+        self, test: _PrintTest, colour: np.ndarray, near_clipped: np.ndarray
+    ) -> np.ndarray:
+        """Half-resolution mask of tested pixels whose colour is not the print's."""
+        sy, sx = self._sample_at
+        sampled = colour[sy, sx]
+        sampled_ratios = _log_chroma(sampled)
+        seen = _half(colour)
+        seen_ratios = _log_chroma(seen)
+        off = []
+        for k, (a, b), (low, high) in ((0, (0, 1), test.cb), (1, (2, 1), test.cr)):
+            # Samples near clipping are left out (noise clips some of their pixels).
+            usable = (sampled[:, a] < FIT_BELOW) & (sampled[:, b] < FIT_BELOW)
+            usable &= np.minimum(sampled[:, a], sampled[:, b]) > DARK
+            # The tint of the light varies slowly, if at all: a plane.
+            ratio = sampled_ratios[k] - self._sample_chroma[k]
+            tint = self._smooth(ratio, usable, 3, 0.03)
+            if tint is None:  # (nearly) all the paper is clipped: nothing to compare with
+                return np.zeros(seen.shape[:2], bool)
+            # Clipped paper shows no tint: next to it (a line, a marker, its blend with the
+            # paper) anything between the print with and without the tint is fine.
+            low = np.where(near_clipped, np.minimum(low + tint, low), low + tint)
+            high = np.where(near_clipped, np.maximum(high + tint, high), high + tint)
+            level = np.minimum(seen[:, :, a], seen[:, :, b])
+            excess = _outside(seen_ratios[k], low, high) * (level / (level + OFFSET))
+            excess[(seen[:, :, a] >= CLIPPED) | (seen[:, :, b] >= CLIPPED) | (level < DARK)] = 0
+            off.append(excess)
+        return (np.hypot(off[0], off[1]) > self.chroma) & test.where_half

@@ -11,11 +11,13 @@ Per frame (a few milliseconds at 1280x720 on one core):
 
 1. While the board has not been found, a full marker detection (`vision.locate.locate`) runs
    at most every `search_interval` seconds (status ``"searching"``).
-2. Once found, the frame is halved (area averaging, which also halves the noise) and warped to a small *top view* of the mat
-   through the known homography - no marker detection per frame.
-3. `vision.stillness` measures the motion since the previous frame and looks for occluders:
-   anything that differs, outside the piece discs, from the printed mat under a fitted lighting
-   field or from the last accepted still board. Status ``"hands"`` or ``"moving"``.
+2. Once found, the frame is halved (area averaging, which also halves the noise) and warped
+   to a small *top view* of the mat and an apron of table round it through the known
+   homography - no marker detection per frame.
+3. `vision.stillness` measures the motion on the mat since the previous frame and looks for
+   occluders: anything that differs, outside the piece discs, from the printed mat under a
+   fitted light (brightness and colour) or from the last accepted still board, and anything
+   that reaches onto the mat across the apron. Status ``"hands"`` or ``"moving"``.
 4. When the view has been free of motion *and* occluders for `still_seconds`, and something
    happened since the last reading (or a reading was requested), the markers are looked for in
    small windows where they were (`vision.locate.relocate`): if the board itself moved, the new
@@ -46,7 +48,7 @@ from companion.observation import Observation
 from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.sources import is_black
-from vision.stillness import MotionMeter, OccluderCheck, StillnessClock, gray_view
+from vision.stillness import MotionMeter, OccluderCheck, StillnessClock, colour_view, gray_of
 
 SEARCHING = "searching"  # the board has not been found (yet, or again)
 MOVING = "moving"  # something on the board is changing, nothing over it
@@ -55,7 +57,10 @@ STILL = "still"  # still and uncovered: what the last observation says is on the
 BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
 
 PIECE_DISC = 1.12  # piece discs in the top view: this times the cell's inscribed radius
-EDGE_MM = 5.0  # the strip along the mat's edge that the occluder checks leave out
+EDGE_MM = 5.0  # the strip along the mat's edge that only the last still board can judge
+COLOUR_EVERY = 4  # frames between colour checks, unless the board is about to be read
+APRON_MM = 10.0  # the table round the mat in the top view: hands come in across it
+RIM_PX = 1  # the top view's outermost pixels, which show the table too: never judged
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
 LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: light changed
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
@@ -68,8 +73,15 @@ class _BoardModel:
 
     layout: Layout
     scale: float  # top-view pixels per mm
-    size: tuple[int, int]  # top-view (width, height)
+    size: tuple[int, int]  # top-view (width, height), the mat and the apron round it
+    margin: int  # top-view pixels of apron (the table round the mat) on each side
     occluders: OccluderCheck
+
+    @property
+    def mat(self) -> tuple[slice, slice]:
+        """The mat's part of the top view (rows, columns)."""
+        m = self.margin
+        return slice(m, self.size[1] - m), slice(m, self.size[0] - m)
 
 
 class Tracker:
@@ -126,6 +138,8 @@ class Tracker:
         self._wanted = True  # an observation is due even if the board looks the same
         self._occluded_since: float | None = None
         self._moved = False  # the board moved and has not been read since
+        self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
+        self._colour_found = (0, 0)  # and what it found (see `_occluders`)
 
     # -- the public API -----------------------------------------------------------------------------
     def request(self) -> None:
@@ -157,11 +171,10 @@ class Tracker:
         if self.located is None and not self._search(frame, now):
             return None
         model = self._model
-        gray = gray_view(self._top_view(frame))
-        self.motion = self._motion.update(gray)
+        colour, gray = self._views(frame)
+        self.motion = self._motion.update(gray[model.mat])  # the table round it may move
         moving = self.motion > self._clean.max_motion
-        on_mat = model.occluders.against_mat(gray)
-        on_reference = model.occluders.against_reference(gray)
+        on_mat, on_reference = self._occluders(colour, gray, now, moving)
         self.occluder_px = on_mat + on_reference
         occluded = self.occluder_px > 0
         if moving or occluded:
@@ -178,7 +191,7 @@ class Tracker:
             self._occluded_since = None
             return None
         if occluded:
-            return self._still_but_covered(frame, gray, now, on_mat, on_reference)
+            return self._still_but_covered(frame, colour, gray, now, on_mat, on_reference)
         self._occluded_since = None
         if not clean or not (self._dirty or self._wanted) or self.calibration is None:
             return None
@@ -186,8 +199,31 @@ class Tracker:
         if not self._board_in_place(frame, now):
             return None
         if self.located is not located:  # a better homography: look again through it
-            gray = gray_view(self._top_view(frame))
-        return self._read(frame, gray, now)
+            colour, gray = self._views(frame)
+        return self._read(frame, colour, gray, now)
+
+    def _occluders(self, colour, gray, now: float, moving: bool) -> tuple[int, int]:
+        """(occluder pixels against the printed mat, against the last still board).
+
+        Brightness is judged on every frame. Colour (pale skin on white paper) costs more: it
+        is judged on every COLOUR_EVERY-th frame, its verdict held in between, and always
+        when the board is about to be read - a still view is the same picture throughout the
+        stillness window, so judging its last frame is judging them all."""
+        checks = self._model.occluders
+        loose = len(self.located.markers_seen) < len(self._model.layout.markers)
+        on_mat = checks.against_mat(gray, loose=loose)
+        on_reference = checks.against_reference(gray)
+        if on_mat or on_reference:
+            return on_mat, on_reference
+        since = self._clean.since if self._clean.since is not None else now
+        ready = not moving and now - since >= self.still_seconds - 1e-9
+        if ready or self.frame_index - self._colour_frame >= COLOUR_EVERY:
+            self._colour_frame = self.frame_index
+            self._colour_found = (
+                checks.against_mat(gray, colour, loose=loose),
+                checks.against_reference(gray, colour),
+            )
+        return self._colour_found
 
     # -- finding the board ----------------------------------------------------------------------------
     def _search(self, frame: np.ndarray, now: float) -> bool:
@@ -215,6 +251,8 @@ class Tracker:
         self._restart_window()
 
     def _restart_window(self) -> None:
+        self._colour_frame = -COLOUR_EVERY  # judge the colour again at once
+        self._colour_found = (0, 0)
         self._motion.reset()
         self._clean.reset()
         self._still.reset()
@@ -248,7 +286,9 @@ class Tracker:
             self.located = found  # more markers in view than when it was found: more accurate
         return True
 
-    def _still_but_covered(self, frame, gray, now: float, on_mat: int, on_reference: int) -> None:
+    def _still_but_covered(
+        self, frame, colour, gray, now: float, on_mat: int, on_reference: int
+    ) -> None:
         """Still but something differs. A hand resting on the board, or: the board moved (the
         reference no longer lines up), or the light changed (only the reference differs, and a
         smooth change of light explains all of it - a hand never does)."""
@@ -262,13 +302,16 @@ class Tracker:
         has_mat = self._model.occluders.printed is not None
         if on_mat == 0 and on_reference > 0:
             limit = LIGHT_REBASE_SECONDS if has_mat else GRID_REBASE_SECONDS
-            if covered_for >= limit and self._model.occluders.against_relit_reference(gray) == 0:
+            relit = self._model.occluders.against_relit_reference
+            if covered_for >= limit and relit(gray, colour) == 0:
                 self._model.occluders.reference = None  # the next frame is judged on the mat
                 self._dirty = True
         return None
 
     # -- reading ----------------------------------------------------------------------------------------
-    def _read(self, frame: np.ndarray, gray: np.ndarray, now: float) -> Observation | None:
+    def _read(
+        self, frame: np.ndarray, colour: np.ndarray, gray: np.ndarray, now: float
+    ) -> Observation | None:
         from vision.reader import read_cells
 
         observation = read_cells(frame, self.located.homography, self.layout, self.calibration)
@@ -280,7 +323,7 @@ class Tracker:
             layout=self.layout.name,
             photo=board_photo(frame, self.located.homography, self.layout),
         )
-        self._model.occluders.set_reference(gray)
+        self._model.occluders.set_reference(gray, colour)
         self._dirty = False
         self._moved = False
         self.status = STILL
@@ -293,15 +336,22 @@ class Tracker:
         self.last_observation = observation
         return observation
 
+    def _views(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The top view's colour and brightness, smoothed (see `vision.stillness`)."""
+        colour = colour_view(self._top_view(frame))
+        return colour, gray_of(colour)
+
     def _top_view(self, frame: np.ndarray) -> np.ndarray:
-        """The mat seen from straight above at `scale` px/mm, from the half-size frame."""
+        """The mat and its apron seen from straight above at `scale` px/mm, from the
+        half-size frame."""
         model = self._model
         height, width = frame.shape[:2]
         small = cv2.resize(frame, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
         # Half-size pixel centres: full = 2 * small + 0.5. Top-view pixel u shows mm (u+0.5)/s.
         to_small = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1.0]])
         s = model.scale
-        from_view = np.array([[1 / s, 0, 0.5 / s], [0, 1 / s, 0.5 / s], [0, 0, 1.0]])
+        o = (0.5 - model.margin) / s
+        from_view = np.array([[1 / s, 0, o], [0, 1 / s, o], [0, 0, 1.0]])
         view_to_small = to_small @ self.located.homography @ from_view
         return cv2.warpPerspective(
             small,
@@ -342,36 +392,55 @@ def _size_changed(located: Located, frame: np.ndarray) -> bool:
 
 def _board_model(layout: Layout, view_px: int) -> _BoardModel:
     """The top view of a layout with a fresh occluder check (no reference yet)."""
-    scale, size, paper, printed = _view_masks(layout, view_px)
+    scale, size, margin, masks, printed = _view_masks(layout, view_px)
     min_area = max(20, int(150 * scale * scale))  # about 12 x 12 mm
-    occluders = OccluderCheck(paper, printed, min_area_px=min_area)
-    return _BoardModel(layout, scale, size, occluders)
+    paper, rim, apron, mat = masks
+    occluders = OccluderCheck(paper, printed, rim=rim, apron=apron, mat=mat, min_area_px=min_area)
+    return _BoardModel(layout, scale, size, margin, occluders)
 
 
 @functools.lru_cache(maxsize=16)
-def _view_masks(layout: Layout, view_px: int) -> tuple[float, tuple[int, int], np.ndarray, Any]:
-    """The top view of a layout: its scale and size, the paper mask (where no piece can ever
-    be) and, for printed mats, the printed mat's brightness as the camera should see it."""
+def _view_masks(layout: Layout, view_px: int) -> tuple[float, tuple[int, int], int, Any, Any]:
+    """The top view of a layout: its scale, size and margin (the apron: APRON_MM of table
+    round the mat), its masks (paper, rim, apron, mat - see `OccluderCheck`) and, for printed
+    mats, the printed mat's colour as the camera should see it.
+
+    Paper is where no piece can ever be (outside every piece disc), away from the mat's edge:
+    the edge blends with the table under blur and a homography off by a pixel, so the printed
+    mat cannot say what a strip of EDGE_MM along it looks like. The last still board can (the
+    rim), except for the outermost RIM_PX, which the table shows through. The apron is the
+    table just round the mat: a hand always comes in across it."""
     w_mm, h_mm = layout.size
     scale = view_px / max(w_mm, h_mm)
-    width, height = max(8, int(round(w_mm * scale))), max(8, int(round(h_mm * scale)))
-    paper = np.full((height, width), 255, np.uint8)
+    margin = max(2, int(round(APRON_MM * scale)))
+    mat_w, mat_h = max(8, int(round(w_mm * scale))), max(8, int(round(h_mm * scale)))
+    width, height = mat_w + 2 * margin, mat_h + 2 * margin
+    free = np.full((height, width), 255, np.uint8)
     for cell in layout.cells:
-        cx, cy = (v * scale - 0.5 for v in cell.center)
+        cx, cy = ((v * scale + margin - 0.5) for v in cell.center)
         radius = cell.radius * PIECE_DISC * scale + 1.0
         centre = (int(round(cx * 4)), int(round(cy * 4)))
-        cv2.circle(paper, centre, int(radius * 4), 0, -1, cv2.LINE_8, 2)
-    # The mat's own edge blends with the table under blur and a homography off by a pixel:
-    # leave a strip of EDGE_MM out (an arm crossing the edge is seen just inside it anyway).
+        cv2.circle(free, centre, int(radius * 4), 0, -1, cv2.LINE_8, 2)
+
+    def box(inset: int) -> np.ndarray:
+        inner = np.zeros((height, width), bool)
+        inner[margin + inset : height - margin - inset, margin + inset : width - margin - inset] = 1
+        return inner
+
     edge = max(2, int(round(EDGE_MM * scale)))
-    paper[:edge, :] = paper[-edge:, :] = paper[:, :edge] = paper[:, -edge:] = 0
+    mat = box(0)
+    paper = (free > 0) & box(edge)
+    rim = (free > 0) & box(RIM_PX) & ~box(edge)
+    apron = ~box(RIM_PX)  # the table and the mat's outermost pixels, blended with it
     printed = None
     if layout.markers:
         from vision.mat import render_mat
 
-        mat = render_mat(layout, px_per_mm=4 * scale, labels=True)
-        printed = gray_view(cv2.resize(mat, (width, height), interpolation=cv2.INTER_AREA))
-    return scale, (width, height), paper > 0, printed
+        image = render_mat(layout, px_per_mm=4 * scale, labels=True)
+        image = cv2.resize(image, (mat_w, mat_h), interpolation=cv2.INTER_AREA)
+        image = cv2.copyMakeBorder(image, *(margin,) * 4, cv2.BORDER_REPLICATE)
+        printed = colour_view(image)
+    return scale, (width, height), margin, (paper, rim, apron, mat), printed
 
 
 def board_photo(
