@@ -436,8 +436,7 @@ class OccluderCheck:
         sy, sx = self._sample_at
         observed = gray[sy, sx]
         log_ratio = np.log(np.maximum(observed, 1.0)) - self._log_printed
-        # A clipped sample only says "at least this bright": the light is fitted without them.
-        light = self._smooth(log_ratio, observed < FIT_BELOW, 6)
+        light = self._light(log_ratio, observed >= FIT_BELOW)
         if light is None:  # all the paper clipped: nothing to compare with
             return np.zeros(gray.shape, bool)
         gain_half = np.exp(light)
@@ -452,6 +451,30 @@ class OccluderCheck:
             differs = self._colour_differs(test, colour, near_clipped)
             changed |= _full(differs, gray.shape)
         return changed
+
+    def _light(self, log_ratio: np.ndarray, clipped: np.ndarray) -> np.ndarray | None:
+        """The light field (log gain) from the clean samples. A clipped sample only says "at
+        least this bright", so two fits compete: without the clipped samples, and with them
+        taken as they are; the one more samples agree with wins (a clipped sample agrees when
+        the field is at least its value). Overexposed paper round an unclipped board is the
+        first; a dark glove on overexposed paper - the only unclipped samples in sight - the
+        second, so the glove is not taken for the light."""
+        if not clipped.any():
+            return self._smooth(log_ratio, ~clipped, 6)
+        fit = self.lighting
+        best, score = None, -1
+        for use in (~clipped, None):
+            coef = fit.coefficients(log_ratio, use, 6)
+            if coef is None:
+                continue
+            fitted = fit._design @ coef
+            agree = np.where(clipped, fitted >= log_ratio - 0.08, np.abs(fitted - log_ratio) < 0.08)
+            if int(agree.sum()) > score:
+                best, score = coef, int(agree.sum())
+        if best is None:
+            return None
+        known = (fit._design @ best)[~clipped] if (~clipped).any() else fit._design @ best
+        return np.clip(self._basis_half @ best, known.min(), known.max())
 
     def _smooth(
         self, target: np.ndarray, use: np.ndarray, terms: int, tolerance: float = 0.08
