@@ -53,8 +53,20 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
         main(["vision", "read", str(tmp_path / "later.png"), "--calibration", cal, "--json"]) == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"cells", "confidence", "markers_seen"} and data["markers_seen"] == 4
+    assert set(data) == {"cells", "confidence", "markers_seen", "occluded"}
+    assert data["markers_seen"] == 4 and data["occluded"] is False
     assert {c: v for c, v in data["cells"].items() if v != "empty"} == later
+    # A hand over the board: nothing is guessed, and the reader says why.
+    hand = table.hand_towards(table.cell_pixel("d4"))
+    cv2.imwrite(str(tmp_path / "hand.png"), table.render(later, hand))
+    assert main(["vision", "read", str(tmp_path / "hand.png"), "--calibration", cal, "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["occluded"] is True and set(data["cells"].values()) == {"unknown"}
+    assert "something is over the board" in err
+    assert main(["vision", "read", str(tmp_path / "hand.png"), "--calibration", cal]) == 0
+    out, err = capsys.readouterr()
+    assert "?" in out and "something is over the board" in err
     (tmp_path / "bad.png").write_text("not an image")
     assert main(["vision", "read", str(tmp_path / "bad.png"), "--calibration", cal]) == 2
     assert "cannot read image" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from vision.calibration import Calibration, calibrate, check_position, load_cali
 from vision.layouts import get_layout
 from vision.locate import corner_shift, detect_markers, locate, parse_corners, relocate
 from vision.reader import read_cells
-from vision.sim import SimTable, random_cells
+from vision.sim import SimTable, calibrate_table, random_cells
 
 SMALL = (800, 450)
 
@@ -264,6 +264,35 @@ def test_ambiguous_or_foreign_cells_are_unknown_not_guessed():
     assert observation.unknown() == ["d4", "e5"]
     assert observation.cells["a1"] == "gold" and observation.cells["h8"] == "silver"
     assert observation.occupied() == {"a1": "gold", "h8": "silver"}
+
+
+def test_a_hand_over_the_board_reads_unknown_not_a_stone():
+    """A hand can look just like a stone (pale skin is a silver piece to the colours alone):
+    with anything over the mat, no cell of a photo is read as a class. Three hands of an
+    audit's scene, where h2 read silver (gold under the hand), e4 empty (silver) and so on."""
+    table = SimTable("arimaa", seed=100)
+    calibration = calibrate_table(table)
+    rng = np.random.default_rng(0)
+    cells = random_cells(table.layout, rng)
+    for target in rng.choice(table.layout.cell_names(), 3):
+        hand = table.hand_towards(table.cell_pixel(target))
+        photo = table.render(cells, hand)
+        observation = read_cells(
+            photo, locate(photo, "arimaa").homography, table.layout, calibration
+        )
+        alpha = table._hand_layers(hand)[0]
+        under = [
+            c
+            for c in table.layout.cell_names()
+            if alpha[tuple(int(round(v)) for v in table.cell_pixel(c)[::-1])] > 0.9
+        ]
+        assert under, "the hand is over some cells"
+        assert {observation.cells[c] for c in under} == {"unknown"}, target
+        assert observation.confidence[under[0]] == 0.0
+    # ... and without the hand the same photo is read as before.
+    photo = table.render(cells)
+    observation = read_cells(photo, locate(photo, "arimaa").homography, table.layout, calibration)
+    assert wrong_cells(observation, table.layout, cells) == {}
 
 
 def test_calibration_refuses_a_picture_that_does_not_match_the_position():

@@ -18,12 +18,15 @@ How a frame is read (all vectorised, a few milliseconds at 1280x720):
 
 A cell is reported "unknown" when the best class is not clearly better than the second
 (posterior below `MIN_POSTERIOR`) or fits badly in absolute terms (a hand, a cup, a piece the
-calibration never saw); its confidence says how sure the reader was.
+calibration never saw); its confidence says how sure the reader was. A hand can look just
+like a stone, so before classifying, the printed mat round the cells is checked for anything
+over it (`vision.tracker.covered_cells`): cells it reaches read "unknown" too.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -285,13 +288,28 @@ def read_cells(
     markers_seen: int = 0,
     frame: int = 0,
     timestamp: float = 0.0,
+    covered: Iterable[str] | None = None,
 ) -> Observation:
     """Every cell of `layout` in `image` (BGR), the board located by `homography` (mat mm ->
-    image px): a class of the calibration, or "unknown" with its confidence."""
+    image px): a class of the calibration, or "unknown" with its confidence.
+
+    Cells with something over them - a hand, a cup - read "unknown" (confidence 0): `covered`
+    names them, or, when None, the printed mat is checked for occluders here
+    (`vision.tracker.covered_cells`; `markers_seen` below the layout's markers loosens it).
+    The tracker passes () - it never reads a board with anything over it."""
     calibration.check_layout(layout)
+    if covered is None:
+        from vision.tracker import covered_cells
+
+        loose = 0 < markers_seen < len(layout.markers)
+        covered = covered_cells(image, homography, layout, loose=loose)[1]
     samples = sample_cells(image, homography, layout)
     names, confidence = classify(samples, calibration)
     cells = layout.cell_names()
+    hidden = set(covered)
+    if hidden:
+        names = [UNKNOWN if c in hidden else n for c, n in zip(cells, names, strict=True)]
+        confidence = np.where([c in hidden for c in cells], 0.0, confidence)
     return Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},

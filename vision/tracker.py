@@ -314,7 +314,9 @@ class Tracker:
     ) -> Observation | None:
         from vision.reader import read_cells
 
-        observation = read_cells(frame, self.located.homography, self.layout, self.calibration)
+        observation = read_cells(
+            frame, self.located.homography, self.layout, self.calibration, covered=()
+        )
         observation = dataclasses.replace(
             observation,
             frame=self.frame_index,
@@ -342,24 +344,50 @@ class Tracker:
         return colour, gray_of(colour)
 
     def _top_view(self, frame: np.ndarray) -> np.ndarray:
-        """The mat and its apron seen from straight above at `scale` px/mm, from the
-        half-size frame."""
-        model = self._model
-        height, width = frame.shape[:2]
-        small = cv2.resize(frame, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-        # Half-size pixel centres: full = 2 * small + 0.5. Top-view pixel u shows mm (u+0.5)/s.
-        to_small = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1.0]])
-        s = model.scale
-        o = (0.5 - model.margin) / s
-        from_view = np.array([[1 / s, 0, o], [0, 1 / s, o], [0, 0, 1.0]])
-        view_to_small = to_small @ self.located.homography @ from_view
-        return cv2.warpPerspective(
-            small,
-            view_to_small,
-            model.size,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        return _top_view(frame, self.located.homography, self._model)
+
+
+def _top_view(frame: np.ndarray, homography: np.ndarray, model: _BoardModel) -> np.ndarray:
+    """The mat and its apron seen from straight above at `scale` px/mm, from the half-size
+    frame."""
+    height, width = frame.shape[:2]
+    small = cv2.resize(frame, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    # Half-size pixel centres: full = 2 * small + 0.5. Top-view pixel u shows mm (u+0.5)/s.
+    to_small = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1.0]])
+    s = model.scale
+    o = (0.5 - model.margin) / s
+    from_view = np.array([[1 / s, 0, o], [0, 1 / s, o], [0, 0, 1.0]])
+    view_to_small = to_small @ np.asarray(homography, np.float64) @ from_view
+    return cv2.warpPerspective(
+        small,
+        view_to_small,
+        model.size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def covered_cells(
+    frame: np.ndarray, homography: np.ndarray, layout: Layout, *, loose: bool = False
+) -> tuple[int, list[str]]:
+    """What is over the board in one photo, judged against the printed mat alone (there is
+    no earlier board to compare with): (occluder pixels in the top view, the cells that may
+    be covered). Occluders can only be seen outside the piece discs - on the paper, the lines,
+    the cells' corners - and an arm may cross the board unseen (a white sleeve on white paper)
+    between the parts that are seen, so once anything is over the mat every cell may be
+    covered. `loose`: a marker was not seen (the location is extrapolated). Boards without a
+    printed mat (grid:RxC) cannot be judged: (0, [])."""
+    if not layout.markers:
+        return 0, []
+    model = _read_model(layout)
+    colour = colour_view(_top_view(frame, homography, model))
+    found = model.occluders.against_mat(gray_of(colour), colour, loose=loose)
+    return found, layout.cell_names() if found else []
+
+
+@functools.lru_cache(maxsize=8)
+def _read_model(layout: Layout) -> _BoardModel:
+    return _board_model(layout, 256)
 
 
 def _usable(frame: Any) -> bool:

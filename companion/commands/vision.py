@@ -90,7 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument(
         "--json",
         action="store_true",
-        help='print {"cells": {...}, "confidence": {...}, "markers_seen": n}',
+        help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false}',
     )
     read.set_defaults(func=run_read)
 
@@ -220,24 +220,34 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import load_calibration
     from vision.reader import read_cells
+    from vision.tracker import covered_cells
 
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
     located = _locate(image, _layout_for(args, calibration), args.corners)
-    observation = read_cells(
-        image,
-        located.homography,
-        located.layout,
-        calibration,
-        markers_seen=len(located.markers_seen),
+    layout = located.layout
+    calibration.check_layout(layout)
+    seen = len(located.markers_seen)
+    occluded, covered = covered_cells(
+        image, located.homography, layout, loose=0 < seen < len(layout.markers)
     )
+    observation = read_cells(
+        image, located.homography, layout, calibration, markers_seen=seen, covered=covered
+    )
+    if occluded:
+        print(
+            "something is over the board (a hand, an arm, a cup?): no cell can be read safely, "
+            "so every cell reads unknown - take it away and photograph the board again",
+            file=sys.stderr,
+        )
     if args.json:
         data = observation.to_json()
-        print(json.dumps({k: data[k] for k in ("cells", "confidence", "markers_seen")}))
+        out = {k: data[k] for k in ("cells", "confidence", "markers_seen")}
+        print(json.dumps({**out, "occluded": bool(occluded)}))
         return 0
-    print(board_text(located.layout, observation.cells))
+    print(board_text(layout, observation.cells))
     unknown = observation.unknown()
-    if unknown:
+    if unknown and not occluded:
         print(f"unknown (not sure): {', '.join(unknown)}")
     return 0
 
