@@ -42,8 +42,22 @@ def write_video(path, frames: int = 5, size=(64, 48)) -> None:
         ("sim:", "sim: needs a layout"),
         ("sim:chess", "unknown layout"),
         ("sim:arimaa?speed=3", "unknown sim option 'speed'"),
-        ("sim:arimaa?seed=x", "must be a number"),
+        ("sim:arimaa?seed=x", "must be a whole number"),
         ("sim:arimaa?size=big", "must be WxH"),
+        ("sim:arimaa?size=0x0", "each side from 32 to 4096"),
+        ("sim:arimaa?size=-5x3", "each side from 32 to 4096"),
+        ("sim:arimaa?size=99999x720", "each side from 32 to 4096"),
+        ("sim:arimaa?tilt=nan", "tilt='nan' must be a number from 0 to 30"),
+        ("sim:arimaa?tilt=89", "tilt='89' must be a number from 0 to 30"),
+        ("sim:arimaa?tilt=-1", "from 0 to 30"),
+        ("sim:arimaa?hand=-1&still=-3", "hand='-1' must be a whole number from 0"),
+        ("sim:arimaa?still=-3", "still='-3' must be a whole number from 0"),
+        ("sim:arimaa?hand=0&still=0", "leave no frames"),
+        ("sim:arimaa?seed=-1", "seed='-1' must be a whole number from 0"),
+        ("sim:arimaa?moves=-2", "moves='-2'"),
+        ("sim:arimaa?drop=2", "drop='2' must be a number from 0 to 1"),
+        ("sim:arimaa?black=inf", "black='inf'"),
+        ("sim:arimaa?loop=maybe", "loop='maybe' must be 1 or 0"),
     ],
 )
 def test_bad_specs_are_user_errors_that_say_what_to_do(spec, words):
@@ -153,6 +167,12 @@ def test_sim_script_errors_name_the_board_and_cell(tmp_path):
     script.write_text("[")
     with pytest.raises(UserError, match="not valid JSON"):
         open_source(f"sim:arimaa?script={script}")
+    image = tmp_path / "board.png"  # a picture given as the script: not UTF-8
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    with pytest.raises(UserError, match="board.png' is not a JSON text file"):
+        open_source(f"sim:arimaa?script={image}")
+    with pytest.raises(UserError, match="cannot read sim script"):
+        open_source(f"sim:arimaa?script={tmp_path}")
 
 
 def test_sim_dropped_and_black_frames():

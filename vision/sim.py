@@ -668,13 +668,14 @@ def random_script(
 
 
 # -- as a camera source -----------------------------------------------------------------------------
+MIN_SIDE, MAX_SIDE = 32, 4096  # picture sides the sim: source renders (pixels)
 SIM_OPTIONS = {
     "seed": "the random seed (default 0)",
     "moves": "how many random moves the script has (default 12)",
     "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}}',
     "loop": "1 to play the script forever (default: end after it)",
     "size": "picture size WxH (default 1280x720)",
-    "tilt": "camera tilt in degrees (default random 0-30)",
+    "tilt": "camera tilt in degrees, 0-30 (default random)",
     "hand": "frames with a hand per move (default 8)",
     "still": "still frames after each move (default 18)",
     "drop": "fraction of dropped frames (default 0)",
@@ -731,39 +732,58 @@ class SimSource:
             raise UserError(f"unknown sim option {unknown[0]!r}; known: {known}")
         layout = get_layout(name)
 
-        def number(key: str, default: float, kind: type = float) -> Any:
+        def number(key: str, default: Any, kind: type, low: float, high: float) -> Any:
+            """Option `key` as a `kind` within [low, high]; one-line UserError otherwise."""
             if key not in options:
                 return default
+            what = "a whole number" if kind is int else "a number"
             try:
-                return kind(options[key])
+                value = kind(options[key])
             except ValueError:
-                raise UserError(f"sim option {key}={options[key]!r} must be a number") from None
+                value = None
+            if value is None or not math.isfinite(value) or not low <= value <= high:
+                span = f"{low} to {high}" if kind is int else f"{low:g} to {high:g}"
+                raise UserError(
+                    f"sim option {key}={options[key]!r} must be {what} from {span}: "
+                    f"{SIM_OPTIONS[key]}"
+                )
+            return value
 
         size = (1280, 720)
         if "size" in options:
             try:
                 w, h = (int(v) for v in options["size"].lower().split("x"))
-                size = (w, h)
             except ValueError:
+                w = h = 0
+            if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
                 raise UserError(
-                    f"sim option size={options['size']!r} must be WxH, e.g. 1280x720"
-                ) from None
-        seed = number("seed", 0, int)
-        tilt = number("tilt", None) if "tilt" in options else None
+                    f"sim option size={options['size']!r} must be WxH, e.g. 1280x720, each "
+                    f"side from {MIN_SIDE} to {MAX_SIDE} pixels"
+                )
+            size = (w, h)
+        loop = options.get("loop", "0").strip().lower()
+        if loop not in ("", "1", "true", "yes", "0", "false", "no"):
+            raise UserError(f"sim option loop={options['loop']!r} must be 1 or 0")
+        seed = number("seed", 0, int, 0, 2**32 - 1)
+        tilt = number("tilt", None, float, 0.0, 30.0)
+        moves = number("moves", 12, int, 0, 100_000)
+        hand_frames = number("hand", 8, int, 0, 100_000)
+        still_frames = number("still", 18, int, 0, 100_000)
+        if hand_frames + still_frames == 0:
+            raise UserError("sim options hand=0 and still=0 leave no frames to show")
+        faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
         table = SimTable(layout, seed=seed, size=size, tilt=tilt)
         if "script" in options:
             script = load_script(options["script"], layout)
         else:
-            script = random_script(layout, np.random.default_rng(seed), number("moves", 12, int))
+            script = random_script(layout, np.random.default_rng(seed), moves)
         return cls(
             table,
             script,
-            loop=options.get("loop", "0").lower() in ("1", "true", "yes", ""),
-            hand_frames=number("hand", 8, int),
-            still_frames=number("still", 18, int),
-            drop=number("drop", 0.0),
-            black=number("black", 0.0),
-            shake=number("shake", 0.0),
+            loop=loop in ("", "1", "true", "yes"),
+            hand_frames=hand_frames,
+            still_frames=still_frames,
+            **faults,
         )
 
     def _play(self) -> Iterator[tuple[np.ndarray, bool, dict[str, str]]]:
@@ -817,11 +837,19 @@ class SimSource:
 def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
     """A list of boards from a JSON file, each checked against the layout's cells."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UserError(f"cannot read sim script {path!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(
+            f"sim script {path!r} is not a JSON text file (it is not UTF-8 text)"
+        ) from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sim script {path!r} is not valid JSON (line {exc.lineno})") from None
+    except RecursionError:
+        raise UserError(
+            f"sim script {path!r} is nested too deeply to be a list of boards"
+        ) from None
     if not isinstance(data, list) or not data:
         raise UserError(f"sim script {path!r} must be a non-empty JSON list of boards")
     names = set(layout.cell_names())
