@@ -70,3 +70,90 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
     (tmp_path / "bad.png").write_text("not an image")
     assert main(["vision", "read", str(tmp_path / "bad.png"), "--calibration", cal]) == 2
     assert "cannot read image" in capsys.readouterr().err
+
+
+def _sim_calibration(tmp_path, layout="arimaa", seed=3, size=(640, 360)):
+    from vision.sim import calibrate_table
+
+    path = tmp_path / f"{layout}.cal.json"
+    calibrate_table(SimTable(layout, seed=seed, size=size)).save(path)
+    return str(path)
+
+
+def test_vision_track_on_a_sim_source_prints_each_still_board_never_a_hand_frame(tmp_path, capsys):
+    from vision.sources import open_source
+
+    spec = "sim:arimaa?seed=3&size=640x360&moves=2"
+    cal = _sim_calibration(tmp_path)
+    assert main(["vision", "track", spec, "--calibration", cal, "--json"]) == 0
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    truth = []  # what each frame of the same source really showed
+    with open_source(spec) as source:
+        while source.read() is not None or not source.ended:
+            truth.append((source.truth_hand, dict(source.truth_cells)))
+    assert sum(hand for hand, _ in truth) == 2 * 8  # the sim really put hands in
+    assert len(lines) == 3 and err == ""
+    for line in lines:
+        assert set(line) == {"frame", "cells"}
+        hand, cells = truth[line["frame"]]
+        assert not hand
+        assert {c: v for c, v in line["cells"].items() if v != "empty"} == cells
+
+
+def test_vision_track_says_why_the_board_is_never_found(tmp_path, capsys):
+    cal = _sim_calibration(tmp_path)
+    wrong_mat = "sim:sensei?size=640x360&moves=1"
+    assert main(["vision", "track", wrong_mat, "--calibration", cal, "--max-frames", "30"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("belong to sensei") == 2  # once as it happens, once in the final error
+    assert (
+        err.strip()
+        .splitlines()[-1]
+        .startswith("companion: error: the arimaa board was never found in 30 frames: no markers")
+    )
+    argv = ["vision", "track", wrong_mat, "--calibration", cal, "--layout", "auto"]
+    assert main(argv) == 2
+    assert "calibration was made for layout arimaa, not sensei" in capsys.readouterr().err
+    (tmp_path / "bad.png").write_text("garbage\n")
+    argv = ["vision", "track", f"file:{tmp_path / 'bad.png'}", "--calibration", cal]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "not a video OpenCV can decode" in err and "PNG signature" not in err
+    for bad in (["--max-frames", "-3"], ["--fps", "0"]):
+        assert main(["vision", "track", "sim:arimaa", "--calibration", cal, *bad]) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert main(["vision", "track", "sim:arimaa?hand=-1&still=-3", "--calibration", cal]) == 2
+    assert "hand='-1' must be a whole number" in capsys.readouterr().err
+
+
+def test_vision_track_notes_a_moved_board_once(tmp_path, capsys, monkeypatch):
+    import vision.sources
+
+    table = SimTable("arimaa", seed=3, size=(640, 360))
+    cells = {"a1": "gold", "h8": "silver"}
+    frames = [table.render(cells) for _ in range(20)]
+    table.nudge(6.0, -4.0, 1.5)
+    frames += [table.render(cells) for _ in range(40)]
+
+    class Frames:
+        ended = False
+
+        def read(self):
+            if not frames:
+                self.ended = True
+                return None
+            return frames.pop(0)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Frames())
+    cal = _sim_calibration(tmp_path)
+    assert main(["vision", "track", "recorded", "--calibration", cal, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1
+    assert err.count("the board moved on the table") == 1

@@ -114,10 +114,16 @@ def quiet_opencv() -> Iterator[None]:
     """Silence OpenCV's own warnings while opening devices: our UserError says it better."""
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    ffmpeg = os.environ.get("OPENCV_FFMPEG_LOGLEVEL")
+    os.environ["OPENCV_FFMPEG_LOGLEVEL"] = "-8"  # FFmpeg's own "Invalid PNG signature" & co.
     try:
         yield
     finally:
         cv2.utils.logging.setLogLevel(level)
+        if ffmpeg is None:
+            os.environ.pop("OPENCV_FFMPEG_LOGLEVEL", None)
+        else:
+            os.environ["OPENCV_FFMPEG_LOGLEVEL"] = ffmpeg
 
 
 def is_black(frame: np.ndarray, level: float = 12.0) -> bool:
@@ -292,14 +298,19 @@ class VideoFileSource(_Source):
         self.path = path
         with quiet_opencv():
             self._capture = cv2.VideoCapture(path)
-        if not self._capture.isOpened():
+            ok, first = self._capture.read() if self._capture.isOpened() else (False, None)
+        if not ok or first is None:
             self._capture.release()
             raise UserError(f"cannot read video {path!r}: not a video OpenCV can decode")
+        self._first: np.ndarray | None = first
         self.fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
 
     def read(self) -> np.ndarray | None:
         if self.ended:
             return None
+        if self._first is not None:
+            frame, self._first = self._first, None
+            return frame
         ok, frame = self._capture.read()
         if not ok or frame is None:
             self.close()

@@ -299,35 +299,66 @@ def run_track(args: argparse.Namespace) -> int:
     from vision.sources import open_source
     from vision.tracker import Tracker
 
-    calibration = load_calibration(args.calibration)
-    if args.fps <= 0:
+    if args.fps <= 0 or args.fps != args.fps:
         raise UserError(f"--fps must be positive, not {args.fps}")
+    if args.max_frames < 0:
+        raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
+    calibration = load_calibration(args.calibration)
     name = _layout_for(args, calibration)
     if name.strip().lower() == "auto":
-        name = (
-            calibration.layout
-        )  # the calibration names its mat; markers are checked by the tracker
-    layout = get_layout(name)
-    calibration.check_layout(layout)
+        layout = "auto"  # whichever mat is in view; reading it checks the calibration's
+        wanted = "mat"
+    else:
+        layout = get_layout(name)
+        calibration.check_layout(layout)
+        wanted = f"{layout.name} board"
     corners = None
     if args.corners:
         from vision.locate import parse_corners
 
         corners = parse_corners(args.corners)
     tracker = Tracker(layout, calibration, corners=corners, fps=args.fps)
-    index = -1
+    frames = observations = 0
+    found = False
+    said = ""
+    moves_said = 0
     with open_source(args.source) as source:
-        while not args.max_frames or index + 1 < args.max_frames:
+        while not args.max_frames or frames < args.max_frames:
             frame = source.read()
             if frame is None and getattr(source, "ended", False):
                 break
-            index += 1
+            index = frames
+            frames += 1
             observation = tracker.feed(frame, index / args.fps)
+            found = found or tracker.located is not None
+            problem = "" if tracker.located is not None else tracker.problem
+            if problem and problem != said:
+                print(f"companion: board not found (frame {index}): {problem}", file=sys.stderr)
+            said = problem
+            if tracker.board_moves > moves_said:
+                moves_said = tracker.board_moves
+                print(
+                    f"companion: the board moved on the table (frame {index}): following it",
+                    file=sys.stderr,
+                    flush=True,
+                )
             if observation is None:
                 continue
+            observations += 1
             if args.json:
                 print(json.dumps({"frame": index, "cells": observation.cells}), flush=True)
             else:
                 print(f"frame {index}:")
-                print(board_text(layout, observation.cells), flush=True)
+                print(board_text(tracker.layout, observation.cells), flush=True)
+    if not frames:
+        raise UserError(f"no frames came from {args.source}")
+    if not found:
+        why = tracker.problem or "no frame showed it"
+        raise UserError(f"the {wanted} was never found in {frames} frames: {why}")
+    if not observations:
+        print(
+            f"companion: no board was still and uncovered long enough to be read in {frames} "
+            f"frames (about {tracker.still_seconds:g} s of stillness is needed)",
+            file=sys.stderr,
+        )
     return 0
