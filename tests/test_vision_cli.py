@@ -157,3 +157,65 @@ def test_vision_track_notes_a_moved_board_once(tmp_path, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1
     assert err.count("the board moved on the table") == 1
+
+
+def _png_chunks(data):
+    """(type, body) of every chunk of a PNG, each CRC checked - independent of vision.mat."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = [], 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
+        chunks.append((kind, body))
+        at += 12 + length
+    return chunks
+
+
+def test_mat_pngs_say_their_dpi_and_no_extension_writes_both(tmp_path, capsys):
+    import struct
+
+    assert main(["mat", "arimaa", "-o", str(tmp_path / "arimaa"), "--dpi", "60"]) == 0
+    assert (tmp_path / "arimaa.pdf").read_bytes().startswith(b"%PDF-1.4")
+    sheet = tmp_path / "markers.png"
+    assert main(["mat", "arimaa", "-o", str(sheet), "--markers-only", "--dpi", "150"]) == 0
+    for png, dpi in ((tmp_path / "arimaa.png", 60), (sheet, 150)):
+        chunks = _png_chunks(png.read_bytes())
+        assert [kind for kind, _ in chunks[:2]] == [b"IHDR", b"pHYs"]
+        x, y, unit = struct.unpack(">IIB", chunks[1][1])
+        assert unit == 1 and x == y == round(dpi / 0.0254)  # pixels per metre
+        assert cv2.imread(str(png)) is not None
+    width = cv2.imread(str(tmp_path / "arimaa.png")).shape[1]
+    assert abs(width / 60 * 25.4 - 324) < 0.5  # printed at its dpi: the mat's true 324 mm
+    capsys.readouterr()
+    assert main(["mat", "arimaa", "-o", str(tmp_path / "arimaa")]) == 2  # both exist: kept
+    assert "already exists" in capsys.readouterr().err
+    assert main(["mat", "auto", "-o", str(tmp_path / "a.pdf")]) == 2
+    err = capsys.readouterr().err
+    assert "not auto" in err and "or auto" not in err and "arimaa" in err
+
+
+def test_marker_sheet_places_each_marker_where_its_label_says():
+    from vision.layouts import get_layout
+    from vision.mat import render_marker_sheet
+
+    sheet = render_marker_sheet(get_layout("arimaa"), "A4", px_per_mm=4)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(sheet, cv2.COLOR_BGR2GRAY))
+    centre = {int(i): c[0].mean(axis=0) for c, i in zip(corners, ids.ravel(), strict=True)}
+    h, w = sheet.shape[:2]
+    where = {
+        i: ("top" if y < h / 2 else "bottom", "left" if x < w / 2 else "right")
+        for i, (x, y) in centre.items()
+    }
+    # ids 8-11 belong at the board's TL, TR, BR, BL corners (as labelled on the sheet)
+    assert where == {
+        8: ("top", "left"),
+        9: ("top", "right"),
+        10: ("bottom", "right"),
+        11: ("bottom", "left"),
+    }

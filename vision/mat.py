@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,8 +234,11 @@ def render_marker_sheet(
         4.0,
         LINE_COLOUR,
     )
-    for k, (marker, where) in enumerate(zip(layout.markers, names, strict=True)):
-        col, row = k % 2, k // 2
+    # Each marker sits on the sheet where it goes round the board: TL, TR, BR, BL.
+    places = ((0, 0), (1, 0), (1, 1), (0, 1))
+    for (marker, where), (col, row) in zip(
+        zip(layout.markers, names, strict=True), places, strict=True
+    ):
         cx = PRINT_MARGIN + cell_w * (col + 0.5)
         cy = PRINT_MARGIN + 20 + cell_h * (row + 0.5)
         corners = (
@@ -255,11 +259,47 @@ def render_marker_sheet(
 
 
 # -- files ----------------------------------------------------------------------------------------
-def write_png(path: Path, image: np.ndarray, *, overwrite: bool = False) -> None:
+def write_png(
+    path: Path, image: np.ndarray, *, overwrite: bool = False, dpi: float | None = None
+) -> None:
+    """A PNG of `image` (BGR). With `dpi` it carries a pHYs chunk saying so, so that printing
+    it "at 100 %" gives the true size (OpenCV writes no resolution of its own)."""
     ok, data = cv2.imencode(".png", image)
     if not ok:
-        raise UserError(f"could not encode {path.name} as PNG")
-    _write_file(path, data.tobytes(), overwrite)
+        raise UserError(f"could not encode {Path(path).name} as PNG")
+    data = data.tobytes()
+    if dpi:
+        data = with_png_dpi(data, dpi)
+    _write_file(path, data, overwrite)
+
+
+def with_png_dpi(png: bytes, dpi: float) -> bytes:
+    """`png` with a pHYs chunk of `dpi` dots per inch (pixels per metre, as PNG counts them)
+    right after its header chunk, replacing any it had."""
+    per_metre = int(round(dpi / 0.0254))
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    signature, header_end = png[:8], 8 + 8 + 13 + 4  # signature, then the IHDR chunk
+    chunks, at = [], header_end
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        end = at + 12 + length
+        if png[at + 4 : at + 8] != b"pHYs":
+            chunks.append(png[at:end])
+        at = end
+    return signature + png[8:header_end] + chunk + b"".join(chunks)
+
+
+def png_dpi(png: bytes) -> tuple[float, float] | None:
+    """The (x, y) dots per inch a PNG's pHYs chunk states, or None without one."""
+    at = 8
+    while at + 8 <= len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        if png[at + 4 : at + 8] == b"pHYs" and length == 9:
+            x, y, unit = struct.unpack(">IIB", png[at + 8 : at + 17])
+            return (x * 0.0254, y * 0.0254) if unit == 1 else None
+        at += 12 + length
+    return None
 
 
 def write_pdf(

@@ -1,4 +1,4 @@
-"""`companion mat LAYOUT -o FILE`: print a mat (PNG or PDF), its markers, or its geometry."""
+"""`companion mat LAYOUT -o FILE`: print a mat (PNG, PDF or both), its markers, or its geometry."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 EXAMPLES = """examples:
   companion mat arimaa -o arimaa.pdf                 an A3 page (scaled to fit), ready to print
+  companion mat arimaa -o arimaa                     both arimaa.png (true size) and arimaa.pdf
   companion mat sensei-storm -o storm.pdf --paper A4  the Storm side of Sensei's board on A4
   companion mat aranea -o aranea.png --dpi 150        a PNG at 150 dots per inch (true size)
   companion mat arinama8 -o markers.pdf --markers-only
@@ -32,7 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("layout", metavar="LAYOUT", help="the layout (see the list below)")
     parser.add_argument(
-        "-o", "--output", metavar="FILE", help="the file to write: FILE.pdf or FILE.png"
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="the file to write: FILE.pdf or FILE.png, or FILE (no extension) for both",
     )
     parser.add_argument(
         "--paper",
@@ -62,25 +66,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.errors import UserError
-    from vision.layouts import get_layout
+    from vision.layouts import get_layout, layout_names
 
+    if args.layout.strip().lower() == "auto":
+        raise UserError(
+            f"companion mat prints one layout, not auto (auto is for a camera reading the "
+            f"markers): choose one of {', '.join(layout_names())}"
+        )
     layout = get_layout(args.layout)
     if args.layout_json:
         print(json.dumps(layout.to_json(), indent=1))
         return 0
     if not args.output:
         raise UserError(
-            "give the file to write with -o FILE.pdf or -o FILE.png (or use --layout-json)"
+            "give the file to write with -o FILE.pdf or -o FILE.png, or -o FILE for both "
+            "(or use --layout-json)"
         )
     if not 50 <= args.dpi <= 1200:
         raise UserError(f"--dpi must be between 50 and 1200, not {args.dpi}")
     path = Path(args.output)
     kind = path.suffix.lower()
-    if kind not in (".pdf", ".png"):
-        raise UserError(f"{path} must end in .pdf or .png: the file type follows the name")
-    if path.exists() and not args.force:
-        raise UserError(f"{path} already exists: choose another name or pass --force")
-    _write(layout, path, kind, args.paper, args.dpi, args.markers_only, args.force)
+    if kind in (".pdf", ".png"):
+        paths = [path]
+    elif not kind:  # FILE: the printable mat as both PNG and PDF
+        paths = [path.with_name(path.name + ".png"), path.with_name(path.name + ".pdf")]
+    else:
+        raise UserError(
+            f"{path} must end in .pdf or .png (the file type follows the name), or have no "
+            f"extension to write both"
+        )
+    for target in paths:
+        if target.exists() and not args.force:
+            raise UserError(f"{target} already exists: choose another name or pass --force")
+    for target in paths:
+        _write(layout, target, target.suffix, args.paper, args.dpi, args.markers_only, args.force)
     return 0
 
 
@@ -92,7 +111,7 @@ def _write(
     from vision import mat
 
     write_pdf = partial(mat.write_pdf, overwrite=force)
-    write_png = partial(mat.write_png, overwrite=force)
+    write_png = partial(mat.write_png, overwrite=force, dpi=dpi)
 
     px_per_mm = dpi / 25.4
     if markers_only:
@@ -110,7 +129,10 @@ def _write(
         image = mat.render_mat(layout, px_per_mm)
         write_png(path, image)
         w, h = layout.size
-        print(f"Wrote the {layout.name} mat ({w:g} x {h:g} mm at {dpi} dpi) to {path}")
+        print(
+            f"Wrote the {layout.name} mat ({w:g} x {h:g} mm at {dpi} dpi) to {path}: "
+            f"print at 100 % for true size"
+        )
         return
     page, scale = mat.fit_on_paper(layout.size, paper)
     image = mat.render_mat(layout, px_per_mm * scale)
