@@ -191,3 +191,88 @@ def test_sim_loop_never_ends():
         for _ in range(12):
             source.read()
         assert not source.ended
+
+
+class _FakePicamera2:
+    """Just enough of picamera2.Picamera2: records the controls set on it."""
+
+    instances: list = []
+
+    def __init__(self):
+        self.controls = []
+        self.started = self.closed = False
+        self.fail_next_capture = False
+        _FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, main):
+        return {"main": main}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def capture_metadata(self):
+        # what auto-exposure and white balance settled on (and other things it reports)
+        return {"ExposureTime": 16_667, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.4), "Lux": 80.0}
+
+    def set_controls(self, controls):
+        self.controls.append(dict(controls))
+
+    def capture_array(self, stream):
+        if self.fail_next_capture:
+            self.fail_next_capture = False
+            raise RuntimeError("camera gone")
+        w, h = self.config[stream]["size"]
+        return np.full((h, w, 4), (10, 20, 30, 255), np.uint8)  # XBGR-like: 4 channels
+
+    def close(self):
+        self.closed = True
+
+
+def test_pi_camera_locks_the_settled_exposure_and_white_balance(monkeypatch):
+    import sys
+    import types
+
+    import vision.sources as sources
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = _FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    _FakePicamera2.instances = []
+    clock = [100.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: clock[0])
+    source = open_source("picamera")
+    camera = _FakePicamera2.instances[0]
+    assert camera.started and camera.config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    frame = source.read()
+    assert frame.shape == (720, 1280, 3) and tuple(frame[0, 0]) == (10, 20, 30)
+    clock[0] += 1.0  # still settling: auto-exposure and white balance keep working
+    source.read()
+    assert camera.controls == [] and not source.locked
+    clock[0] += 0.6  # settled (1.5 s): freeze what they settled on
+    source.read()
+    source.read()
+    assert camera.controls == [
+        {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": 16_667,
+            "AnalogueGain": 2.5,
+            "ColourGains": (1.9, 1.4),
+        }
+    ]
+    assert source.locked
+    # The camera vanishes: None, then a new camera after half a second, locked once settled.
+    camera.fail_next_capture = True
+    assert source.read() is None and camera.closed
+    clock[0] += 0.6
+    assert source.read() is None  # reopening
+    again = _FakePicamera2.instances[-1]
+    assert again is not camera and again.started and not source.locked
+    clock[0] += 1.6
+    assert source.read() is not None
+    assert again.controls[0]["AeEnable"] is False and source.locked
+    source.close()
+    assert again.closed and source.read() is None
