@@ -343,3 +343,27 @@ def test_a_cup_beside_the_mat_is_not_a_hand(arimaa):
     moves = [(with_cup(frame), hand) for frame, hand in table.transition(cells, after)]
     seen = feed_all(tracker, moves)
     assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+
+
+@pytest.mark.parametrize("name", ["arimaa", "aranea"])
+def test_a_lamp_that_overexposes_the_paper_does_not_freeze_the_tracker(name):
+    """From a dim cool light to a bright warm one that clips the white paper (and the red
+    channel of the board): the change is not smooth where paper clips, but it is the light -
+    within about a second the tracker is still again, and the next move is read."""
+    table = SimTable(name, seed=4000, size=SIZE)
+    calibration = calibrate_table(table)
+    cells = random_cells(table.layout, np.random.default_rng(0))
+    tracker = Tracker(table.layout, calibration)
+    table.relight((0.5, 0.7), tint=-1.0)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    table.relight((1.2, 1.5), tint=1.0)
+    statuses = []
+    for frame, _ in still(table, cells, 45):
+        assert tracker.feed(frame) is None  # the same board
+        statuses.append(tracker.status)
+    assert statuses[-12:] == [STILL] * 12, statuses
+    after = dict(cells)
+    free = next(c for c in table.layout.cell_names() if c not in cells)
+    after[free] = table.layout.classes[1]
+    seen = feed_all(tracker, list(table.transition(cells, after, hand_frames=4)))
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]

@@ -55,12 +55,22 @@ def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _changed(now: np.ndarray, then: np.ndarray, at: np.ndarray, threshold: float) -> np.ndarray:
     """Where `now` differs from `then` by more than `threshold` (relative, as
-    `relative_change`) once their overall ratio, measured at the flat indices `at`, is
-    divided out."""
-    gain = float(np.median((now.flat[at] + 1.0) / (then.flat[at] + 1.0)))
-    then = then * np.float32(gain)
-    allowed = cv2.addWeighted(now, 0.5 * threshold, then, 0.5 * threshold, threshold * OFFSET)
-    return cv2.absdiff(now, then) > allowed
+    `relative_change`) once their overall ratio - the median at the flat indices `at`, where
+    neither is near clipping - is divided out. When the light got brighter, a pixel near
+    clipping now that got brighter too is not a change (its true brightness is unknown); the
+    same the other way round."""
+    a, b = now.flat[at], then.flat[at]
+    ratios = (a + 1.0) / (b + 1.0)
+    unclipped = (a < FIT_BELOW) & (b < FIT_BELOW)
+    gain = float(np.median(ratios[unclipped] if int(unclipped.sum()) >= 20 else ratios))
+    scaled = then * np.float32(gain)
+    allowed = cv2.addWeighted(now, 0.5 * threshold, scaled, 0.5 * threshold, threshold * OFFSET)
+    changed = cv2.absdiff(now, scaled) > allowed
+    if gain > np.exp(LIGHT_CHANGED):
+        changed &= ~((now >= NEAR_CLIPPING) & (now >= then))
+    elif gain < np.exp(-LIGHT_CHANGED):
+        changed &= ~((then >= NEAR_CLIPPING) & (now <= then))
+    return changed
 
 
 def _significant(changed: np.ndarray, min_area_px: int) -> int:
@@ -133,27 +143,29 @@ class LightingFit:
         h, w = mask.shape
         ys, xs = np.nonzero(mask)
         self.ys, self.xs = ys, xs  # where the field is evaluated by `field`
-        self.basis = _quadratic_basis(w, h)  # (6, h, w): evaluate anywhere with `at`
-        self._basis = self.basis[:, ys, xs].astype(np.float32)  # (6, n)
+        self.basis = _quadratic_basis(w, h)  # (terms, h, w)
+        self.terms = len(self.basis)
+        self._basis = self.basis[:, ys, xs].astype(np.float32)  # (terms, n)
         sample = (ys % step == 0) & (xs % step == 0)
         self.sample = np.nonzero(sample)[0]
         self.usable = len(self.sample) >= 50
         if self.usable:
-            self._design = self._basis[:, self.sample].T.copy()  # (k, 6)
-            self._solve = np.linalg.pinv(self._design).astype(np.float32)  # (6, k)
+            self._design = self._basis[:, self.sample].T.copy()  # (k, terms)
+            self._solve = np.linalg.pinv(self._design).astype(np.float32)  # (terms, k)
 
     def coefficients(
         self,
         target: np.ndarray,
         use: np.ndarray | None = None,
-        terms: int = 6,
+        terms: int | None = None,
         tolerance: float = 0.08,
     ) -> np.ndarray | None:
         """The field's coefficients from `target`, the values at the sample pixels; only
         samples where `use` is True count (None: all). The second round keeps the samples
         within `tolerance` (or three median residuals) of the first. None if too few samples
         count."""
-        if use is None and terms == 6:
+        terms = self.terms if terms is None else terms
+        if use is None and terms == self.terms:
             coef = self._solve @ target
             design, values = self._design, target
         else:
@@ -166,7 +178,8 @@ class LightingFit:
         inliers = residual < max(tolerance, 3.0 * float(np.median(residual)))
         if 50 <= int(inliers.sum()) < len(inliers):
             coef = _least_squares(design[inliers], values[inliers])
-        return np.concatenate([coef, np.zeros(6 - len(coef), np.float32)]).astype(np.float32)
+        padding = np.zeros(self.terms - len(coef), np.float32)
+        return np.concatenate([coef, padding]).astype(np.float32)
 
     def field(self, log_ratio: np.ndarray) -> np.ndarray:
         """The fitted field at every mask pixel, from its values at the mask pixels."""
@@ -190,6 +203,8 @@ TOLERANCE_PX = 3  # a top-view pixel may show anything the print shows this clos
 MIN_INSIDE = 0.25  # share of min_area_px a region from the apron must reach onto the mat
 LOOSE_PX = 6  # the same when a marker was not seen and the location is extrapolated
 FIT_BELOW = 225.0  # paper samples for fitting the light must be darker than this
+LIGHT_CHANGED = 0.1  # log: the light changed by more than about 10 %
+NEAR_CLIPPING = 200.0  # a smoothed pixel this bright may hide clipped ones (small white print)
 DARK = 35.0  # a channel this dark has too much noise in its colour ratios
 CHROMA_THRESHOLD = 0.08  # colour-ratio difference (log) above which a pixel is not the print
 MAT_FACTOR = 1.25  # the mat's brightness check uses this times the threshold
@@ -273,6 +288,7 @@ class OccluderCheck:
         self._gain_at_half = inside[:: max(1, len(inside) // 1000)]
         self._watched_half = _half(self.watched)
         self.printed: np.ndarray | None = None
+        self._sharp_print = np.zeros(paper.shape, bool)
         if printed is not None:
             self._know_the_print(printed.astype(np.float32))
 
@@ -295,6 +311,8 @@ class OccluderCheck:
             borderValue=0,
         )
         self.clean = flat & (paper_inner > 0) & (gray > 60) & (away > 0)
+        near = np.ones((2 * TOLERANCE_PX + 1,) * 2, np.uint8)
+        self._sharp_print = cv2.dilate(gray, near) - cv2.erode(gray, near) > 60.0
         self.lighting = LightingFit(self.clean, step=3)
         if not self.lighting.usable:
             return
@@ -360,14 +378,18 @@ class OccluderCheck:
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
         if self._reference_fit is None:
-            self._reference_fit = LightingFit(self.watched)
+            # Sharp print (markers, lines, text) blurs into clipped paper unpredictably under
+            # a strong light: only the rest is judged.
+            relit = self.watched & ~self._sharp_print
+            self._reference_fit = LightingFit(relit)
+            self._reference_fit_half = LightingFit(_half(relit))
         fit = self._reference_fit
         if not fit.usable:
             return self.against_reference(gray, colour)
         changed = np.zeros(gray.shape, bool)
         changed[fit.ys, fit.xs] = self._unexplained(gray, self.reference, fit)
         if colour is not None and self.reference_colour is not None:
-            fit_half = LightingFit(self._watched_half)
+            fit_half = self._reference_fit_half
             if fit_half.usable:
                 now = _half(colour)
                 half = np.zeros(now.shape[:2], bool)
@@ -380,11 +402,39 @@ class OccluderCheck:
         return self._on_the_mat(changed)
 
     def _unexplained(self, now: np.ndarray, then: np.ndarray, fit: LightingFit) -> np.ndarray:
+        """Pixels (of `fit`'s mask) whose change from `then` to `now` a smooth light field does
+        not explain. A clipped pixel says only "at least this bright": it is left out of the
+        fit, and where the light changed it is explained when it moved with the light - a lamp
+        that overexposes the paper is still a lamp."""
         observed = now[fit.ys, fit.xs]
         base = then[fit.ys, fit.xs]
         log_ratio = np.log(observed + 1.0) - np.log(base + 1.0)
-        expected = (base + 1.0) * np.exp(fit.field(log_ratio)) - 1.0
-        return relative_change(observed, expected) > self.threshold
+        # A pixel next to a clipped one may be part clipped too (blur blends them).
+        near = np.ones((5, 5), np.uint8)
+        clipped_now = cv2.dilate((now >= NEAR_CLIPPING).astype(np.uint8), near)[fit.ys, fit.xs] > 0
+        clipped_then = (
+            cv2.dilate((then >= NEAR_CLIPPING).astype(np.uint8), near)[fit.ys, fit.xs] > 0
+        )
+        clipped = clipped_now | clipped_then
+        usable = ~clipped[fit.sample]
+        coef = None
+        if clipped.any() and int(usable.sum()) >= 50:
+            coef = fit.coefficients(log_ratio[fit.sample], usable)
+        field = fit.field(log_ratio) if coef is None else coef @ fit._basis
+        expected = (base + 1.0) * np.exp(field) - 1.0
+        unexplained = relative_change(observed, expected) > self.threshold
+        # Clipping matters only where the light itself changed: under the same light a pixel
+        # clipped then and now is simply unchanged, and one that darkened is something dark.
+        # Where the light got brighter than anywhere unclipped, the field underestimates it: a
+        # pixel clipped now that got brighter with the light is explained (and one clipped
+        # then that got darker where the light did).
+        low = 1.0 - self.threshold
+        brighter, darker = field > LIGHT_CHANGED, field < -LIGHT_CHANGED
+        unexplained &= ~(
+            clipped_now & brighter & ((expected >= observed * low) | (observed > base))
+        )
+        unexplained &= ~(clipped_then & darker & ((observed >= expected * low) | (observed < base)))
+        return unexplained
 
     def _on_the_mat(self, changed: np.ndarray) -> int:
         """The occluder pixels among `changed`: regions of it on the mat. A region on the
@@ -462,7 +512,7 @@ class OccluderCheck:
         if not clipped.any():
             return self._smooth(log_ratio, ~clipped, 6)
         fit = self.lighting
-        best, score = None, -1
+        best, score, known = None, -1, None
         for use in (~clipped, None):
             coef = fit.coefficients(log_ratio, use, 6)
             if coef is None:
@@ -471,9 +521,9 @@ class OccluderCheck:
             agree = np.where(clipped, fitted >= log_ratio - 0.08, np.abs(fitted - log_ratio) < 0.08)
             if int(agree.sum()) > score:
                 best, score = coef, int(agree.sum())
+                known = fitted if use is None else fitted[use]  # where it was fitted
         if best is None:
             return None
-        known = (fit._design @ best)[~clipped] if (~clipped).any() else fit._design @ best
         return np.clip(self._basis_half @ best, known.min(), known.max())
 
     def _smooth(
