@@ -12,10 +12,10 @@ boards).
 import functools
 import json
 import random
-from pathlib import Path
 
 import pyrimaa.board as aei
 import pytest
+from shared_data import ARIMAA_DATA
 
 from companion.games.arimaa import (
     ArimaaPosition,
@@ -23,17 +23,9 @@ from companion.games.arimaa import (
     board_hash,
 )
 
-
-def _data_dir() -> Path:
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "arimaa" / "games.jsonl").exists():
-            return base / "data" / "arimaa"
-    raise FileNotFoundError("shared/data/arimaa beside the repository")
-
-
 GAMES = [
     json.loads(line)
-    for line in (_data_dir() / "games.jsonl").read_text().splitlines()
+    for line in (ARIMAA_DATA / "games.jsonl").read_text().splitlines()
     if line.strip()
 ]
 

@@ -1,22 +1,14 @@
 """Real arimaa.com games and published turn counts (shared/data/arimaa)."""
 
 import json
-from pathlib import Path
 
 import pytest
+from shared_data import ARIMAA_DATA
 
 from companion.games.arimaa import ArimaaPosition, game_from_move_list
 from companion.games.arimaa_notation import parse_position
 
-
-def _data_dir() -> Path:
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "arimaa" / "games.jsonl").exists():
-            return base / "data" / "arimaa"
-    raise FileNotFoundError("shared/data/arimaa beside the repository")
-
-
-DATA = _data_dir()
+DATA = ARIMAA_DATA
 GAMES = [
     json.loads(line) for line in (DATA / "games.jsonl").read_text().splitlines() if line.strip()
 ]

@@ -2,9 +2,9 @@
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from shared_data import ARIMAA_DATA
 
 from companion.errors import NotationError
 from companion.games.arimaa import (
@@ -18,16 +18,10 @@ from companion.games.arimaa import (
 )
 from companion.games.arimaa_infer import infer
 
-
-def _data() -> Path:
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "arimaa" / "games.jsonl").exists():
-            return base / "data" / "arimaa"
-    raise FileNotFoundError("shared/data/arimaa beside the repository")
-
-
 GAMES = [
-    json.loads(line) for line in (_data() / "games.jsonl").read_text().splitlines() if line.strip()
+    json.loads(line)
+    for line in (ARIMAA_DATA / "games.jsonl").read_text().splitlines()
+    if line.strip()
 ]
 
 

@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.cli import main
 from companion.commands.play import forced_pass
 from companion.games.aranea import AraneaPosition
 
-ARIMAA_GAMES = "/work/shared/data/arimaa/games.jsonl"
 RECORD = {"format": "tabletop-companion/game", "version": 1, "game": "arinama", "moves": []}
 
 

@@ -9,10 +9,10 @@ and coming back, an illegal step.
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
+from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.dice import Dice
@@ -25,8 +25,6 @@ from vision.calibration import calibrate
 from vision.locate import locate
 from vision.sim import SimTable
 from vision.tracker import Tracker
-
-ROOT = Path(__file__).resolve().parent.parent
 
 FPS = 10  # the tracker's clock: 0.5 s of stillness = 5 frames
 STILL = 7  # still frames after each move
@@ -187,7 +185,7 @@ def test_a_whole_real_arimaa_game_through_the_synthetic_table(tmp_path):
     """arimaa.com game 669204 (13 turns, Gold's rabbit reaches rank 8), step by step in front
     of the camera: the setups typed, every step a still board, DONE when a turn has fewer
     than four steps. The records, the outcome and the exported move list are the real game."""
-    with open(ROOT.parent / "shared" / "data" / "arimaa" / "games.jsonl") as handle:
+    with open(ARIMAA_GAMES) as handle:
         record = next(r for r in map(json.loads, handle) if r["id"] == "arimaa.com:669204")
     turns = record["moves"]
     records = Records(tmp_path / "games.sqlite3")
