@@ -281,7 +281,8 @@ class OccluderCheck:
         self.reference: np.ndarray | None = None
         self.reference_colour: np.ndarray | None = None
         self._reference_fit: LightingFit | None = None  # made on first use (a light change)
-        # The light change is measured on every 5th pixel of the mat (a median is slow).
+        # The overall light change is a median over about 2000 pixels of the mat (not all:
+        # a median is slow).
         inside = np.flatnonzero(self.inside)
         self._gain_at = inside[:: max(1, len(inside) // 2000)]
         inside = np.flatnonzero(_half(self.inside))
@@ -378,34 +379,37 @@ class OccluderCheck:
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
         if self._reference_fit is None:
-            # Sharp print (markers, lines, text) blurs into clipped paper unpredictably under
-            # a strong light: only the rest is judged.
-            relit = self.watched & ~self._sharp_print
-            self._reference_fit = LightingFit(relit)
-            self._reference_fit_half = LightingFit(_half(relit))
+            self._reference_fit = LightingFit(self.watched)
+            self._reference_fit_half = LightingFit(self._watched_half)
         fit = self._reference_fit
         if not fit.usable:
             return self.against_reference(gray, colour)
         changed = np.zeros(gray.shape, bool)
-        changed[fit.ys, fit.xs] = self._unexplained(gray, self.reference, fit)
+        sharp = self._sharp_print[fit.ys, fit.xs]
+        changed[fit.ys, fit.xs] = self._unexplained(gray, self.reference, fit, sharp)
         if colour is not None and self.reference_colour is not None:
             fit_half = self._reference_fit_half
             if fit_half.usable:
                 now = _half(colour)
                 half = np.zeros(now.shape[:2], bool)
+                sharp = _half(self._sharp_print)[fit_half.ys, fit_half.xs]
                 for c in range(3):
                     then = self.reference_colour[:, :, c]
                     half[fit_half.ys, fit_half.xs] |= self._unexplained(
-                        now[:, :, c], then, fit_half
+                        now[:, :, c], then, fit_half, sharp
                     )
                 changed |= _full(half, gray.shape)
         return self._on_the_mat(changed)
 
-    def _unexplained(self, now: np.ndarray, then: np.ndarray, fit: LightingFit) -> np.ndarray:
+    def _unexplained(
+        self, now: np.ndarray, then: np.ndarray, fit: LightingFit, sharp: np.ndarray
+    ) -> np.ndarray:
         """Pixels (of `fit`'s mask) whose change from `then` to `now` a smooth light field does
         not explain. A clipped pixel says only "at least this bright": it is left out of the
         fit, and where the light changed it is explained when it moved with the light - a lamp
-        that overexposes the paper is still a lamp."""
+        that overexposes the paper is still a lamp. `sharp` pixels (print edges: markers,
+        lines, text, which blur into clipped paper unpredictably) are not judged where the
+        light changed."""
         observed = now[fit.ys, fit.xs]
         base = then[fit.ys, fit.xs]
         log_ratio = np.log(observed + 1.0) - np.log(base + 1.0)
@@ -434,6 +438,7 @@ class OccluderCheck:
             clipped_now & brighter & ((expected >= observed * low) | (observed > base))
         )
         unexplained &= ~(clipped_then & darker & ((observed >= expected * low) | (observed < base)))
+        unexplained &= ~(sharp & (brighter | darker))
         return unexplained
 
     def _on_the_mat(self, changed: np.ndarray) -> int:
