@@ -281,8 +281,9 @@ def test_a_still_uncovered_board_is_never_taken_for_a_hand(name):
 # Hands the tracker once missed (still poses at 1280x720 on seed 502 tables from an audit, one
 # from the benchmark): a pale bare arm over the playing area while the board changed under it
 # (arinama5; e3 was read as a white stone), fingers on the bottom margin over the caption
-# (sensei), dark fingertips on the mat's edge strip only, against a dark table (aranea), and
-# pale fingertips on overexposed paper beside a marker (taken for sharp print blurred by light).
+# (sensei), dark fingertips on the mat's edge strip only, against a dark table (aranea), pale
+# fingertips on overexposed paper beside a marker (taken for sharp print blurred by light), and
+# two black-gloved fingertips a few millimetres onto the mat (each too small alone).
 RESTING_HANDS = {
     "pale arm over the board": (
         502,
@@ -311,6 +312,13 @@ RESTING_HANDS = {
         {"r1-1": "amber", "r2-4": "blue", "c7": "amber"},
         {},
         HandPose((423.7, 777.6), (423.7, 632.8), 108.0, (180, 200, 235), (30, 30, 30), None),
+    ),
+    "two gloved fingertips on the edge": (
+        803,
+        "sensei",
+        {"d1": "red", "e4": "red", "g4": "green-character", "d7": "red-character"},
+        {},
+        HandPose((1337.6, 41.2), (904.2, 103.0), 126.6, (180, 200, 235), (235,) * 3, (30,) * 3),
     ),
 }
 

@@ -192,7 +192,8 @@ class Tracker:
             return None
         if occluded:
             return self._still_but_covered(frame, colour, gray, now, on_mat, on_reference)
-        self._occluded_since = None
+        # (_occluded_since stays: a difference that flickers, as a changed light can near the
+        # thresholds, is still "covered since" its first frame in this still period.)
         if not clean or not (self._dirty or self._wanted) or self.calibration is None:
             return None
         located = self.located
@@ -326,6 +327,7 @@ class Tracker:
             photo=board_photo(frame, self.located.homography, self.layout),
         )
         self._model.occluders.set_reference(gray, colour)
+        self._occluded_since = None
         self._dirty = False
         self._moved = False
         self.status = STILL
