@@ -281,9 +281,8 @@ def test_a_still_uncovered_board_is_never_taken_for_a_hand(name):
 # Hands the tracker once missed (still poses at 1280x720 on seed 502 tables from an audit, one
 # from the benchmark): a pale bare arm over the playing area while the board changed under it
 # (arinama5; e3 was read as a white stone), fingers on the bottom margin over the caption
-# (sensei), dark fingertips on the mat's edge strip only, against a dark table (aranea), pale
-# fingertips on overexposed paper beside a marker (taken for sharp print blurred by light), and
-# two black-gloved fingertips a few millimetres onto the mat (each too small alone).
+# (sensei), dark fingertips on the mat's edge strip only, against a dark table (aranea), and
+# pale fingertips on overexposed paper beside a marker (taken for sharp print blurred by light).
 RESTING_HANDS = {
     "pale arm over the board": (
         502,
@@ -312,13 +311,6 @@ RESTING_HANDS = {
         {"r1-1": "amber", "r2-4": "blue", "c7": "amber"},
         {},
         HandPose((423.7, 777.6), (423.7, 632.8), 108.0, (180, 200, 235), (30, 30, 30), None),
-    ),
-    "two gloved fingertips on the edge": (
-        803,
-        "sensei",
-        {"d1": "red", "e4": "red", "g4": "green-character", "d7": "red-character"},
-        {},
-        HandPose((1337.6, 41.2), (904.2, 103.0), 126.6, (180, 200, 235), (235,) * 3, (30,) * 3),
     ),
 }
 
@@ -386,3 +378,21 @@ def test_a_lamp_that_overexposes_the_paper_does_not_freeze_the_tracker(name):
     after[free] = table.layout.classes[1]
     seen = feed_all(tracker, list(table.transition(cells, after, hand_frames=4)))
     assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+
+
+def test_lights_that_change_again_and_again_never_freeze_the_tracker():
+    """Three changes of light in a row, each held 1.5 s: after each the tracker is still again
+    within about a second (near the thresholds, a difference under a new light may come and go
+    from frame to frame; that must not restart the wait before the light is re-judged)."""
+    table = SimTable("sensei", seed=4001, size=SIZE)
+    calibration = calibrate_table(SimTable("sensei", seed=10_000, size=SIZE, tilt=12, tint=0.0))
+    cells = random_cells(table.layout, np.random.default_rng(1))
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    for light, tint in (((0.5, 0.7), -1.0), ((1.2, 1.5), 1.0), ((0.6, 1.4), 0.5)):
+        table.relight(light, tint)
+        statuses = []
+        for frame, _ in still(table, cells, 45):
+            assert tracker.feed(frame) is None
+            statuses.append(tracker.status)
+        assert statuses[-12:] == [STILL] * 12, (light, "".join(s[0] for s in statuses))

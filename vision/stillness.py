@@ -454,12 +454,9 @@ class OccluderCheck:
         if count <= 1:
             return 0
         inside = np.bincount(labels[self.inside], minlength=count)
-        inside[0] = 0
-        # The regions that touch the mat, together (the fingers of one hand are apart).
-        touching = inside >= 6
-        if int(inside[touching].sum()) < max(6, int(self.min_area_px * MIN_INSIDE)):
-            return 0
-        total = int(stats[touching, cv2.CC_STAT_AREA].sum())
+        keep = inside >= max(6, int(self.min_area_px * MIN_INSIDE))
+        keep[0] = False
+        total = int(stats[keep, cv2.CC_STAT_AREA].sum())
         return total if total >= self.min_area_px else 0
 
     # -- against the printed mat ----------------------------------------------------------------
