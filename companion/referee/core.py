@@ -289,7 +289,7 @@ class Referee:
 
     def _restore_detail(self) -> str:
         if not self.position.move_stack and not self.settled:
-            return "The camera has learned the colours: clear them, and the game starts"
+            return "The camera has learned the colours from them: take them off and the game starts"
         return "Put the board back as it was"
 
     def _fix_name(self, cell: str, cls: str) -> str:
