@@ -297,6 +297,31 @@ def _generate_steps(
     return steps
 
 
+def _push_pull_after(
+    board: list[int], o: int, d: int, p: int, color: int, pending: Any, pull: Any
+) -> tuple[Any, Any]:
+    """What the step of piece `p` from `o` to `d` (for `color`, the side moving; `board`
+    already after it and its capture) leaves open for the turn's next step: (pending, pull).
+
+    - An enemy piece moved - unless it followed a pull into the puller's square - so a
+      stronger friend must step into `o` next: a push in progress, (o, its strength).
+    - A friend moved while no push was pending: a weaker enemy beside `o` may follow it - a
+      pull, (o, the puller's strength); remembered only when such an enemy is there.
+    Shared by the turn walk and by the referee's inference, so both read push and pull alike.
+    """
+    strength = p & 7
+    if p & COLOR_BIT != color:
+        if pull is not None and d == pull[0] and strength < pull[1]:
+            return None, None
+        return (o, strength), None
+    if pending is None:
+        for n in NEIGHBOURS[o]:
+            q = board[n]
+            if q and q & COLOR_BIT != color and q & 7 < strength:
+                return None, (o, strength)
+    return None, None
+
+
 def _capture_after(board: list[int], origin: int, mover: int) -> int:
     """The trap square emptied by a step of `mover` from `origin` (board already updated), or -1.
     Only the mover's side can lose a trap guard, and only on the trap next to `origin` (which is
@@ -395,18 +420,7 @@ def _walk_turns(
                 captured = board[t]
                 h2 ^= zob[captured][t]
                 board[t] = 0
-            strength = p & 7
-            new_pending = new_pull = None
-            if p & COLOR_BIT != color:
-                if not (pull is not None and d == pull[0] and strength < pull[1]):
-                    new_pending = (o, strength)
-            elif pending is None:
-                # Remember the puller only when some weaker enemy could follow it.
-                for n in NEIGHBOURS[o]:
-                    q = board[n]
-                    if q and q & COLOR_BIT != color and q & 7 < strength:
-                        new_pull = (o, strength)
-                        break
+            new_pending, new_pull = _push_pull_after(board, o, d, p, color, pending, pull)
             visit(
                 h2,
                 left - 1,

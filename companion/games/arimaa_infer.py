@@ -54,6 +54,7 @@ from companion.games.arimaa import (
     Step,
     _capture_after,
     _generate_steps,
+    _push_pull_after,
 )
 
 EMPTY, GOLD, SILVER, ANY = 0, 1, 2, -1
@@ -327,7 +328,6 @@ def infer(
     ]
     nodes = 0
     zobrist = ZOBRIST
-    neighbours = NEIGHBOURS
     trap_next_to = TRAP_NEXT_TO
 
     def record(h: int, pending: bool) -> None:
@@ -389,17 +389,7 @@ def infer(
                 board[t] = 0
                 h2 ^= zobrist[captured][t]
                 captures.append(Capture(PIECE_LETTERS[captured], t))
-            strength = p & 7
-            new_pending = new_pull = None
-            if p & COLOR_BIT != me:
-                if not (pull is not None and d == pull[0] and strength < pull[1]):
-                    new_pending = (o, strength)
-            elif pending is None:
-                for n in neighbours[o]:
-                    q = board[n]
-                    if q and q & COLOR_BIT != me and q & 7 < strength:
-                        new_pull = (o, strength)
-                        break
+            new_pending, new_pull = _push_pull_after(board, o, d, p, me, pending, pull)
             path.append((o, d))
             visit(h2, rest, new_pending, new_pull)
             path.pop()
