@@ -228,6 +228,15 @@ def test_calibration_pieces_are_cleared_without_an_illegal_move():
     assert [e.kind for e in events] == ["restored"]
     assert referee.instruction.text == "Black: place a stone"
     assert referee.position.move_stack == []
+    # Later, with no move on the record (the first one taken back), a stone left on the board
+    # is just something to take off: the calibration is long done.
+    referee.observe(observation_of(names, {"c3": "black"}))
+    referee.handle(PlayerInput(UNDO, player="black"))
+    referee.handle(PlayerInput(UNDO, player="white"))
+    assert referee.position.move_stack == []
+    referee.observe(observation_of(names, {"c3": "black"}))
+    assert referee.instruction.kind == "restore"
+    assert referee.instruction.detail == "Put the board back as it was"
 
 
 def test_a_colour_the_game_does_not_have_is_a_calibration_problem_not_a_move():

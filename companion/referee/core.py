@@ -20,7 +20,6 @@ Rules of the edge, for every game:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -107,14 +106,12 @@ class Referee:
         if records is not None and game_id is None:
             game_id = records.new_game(position)  # stored from its root, with its moves
         self.game_id = game_id
-        # The board photo for the records after each accepted move (the front end sets it):
-        # returns JPEG bytes or an encoder quality -> JPEG bytes (see Records.add_move).
-        self.snapshot: Callable[[], Any] | None = None
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
         # Has the board shown the position since the last move (or the start)? `clear_first`:
         # not yet - pieces the camera needed to learn the colours are still on the board, and
         # taking them off is a plain instruction, not an illegal move.
         self.settled = not position.move_stack and not clear_first
+        self.calibration_pieces = clear_first  # until the board first shows the position
         self.hands_on_board = False
         self.resumed = False  # started by `resume` and not yet settled
         self.unclear: list[str] = []
@@ -166,6 +163,7 @@ class Referee:
             if self.board == self.expected():
                 self.settled = True
                 self.resumed = False
+                self.calibration_pieces = False
                 if self._instruction is not None and self._instruction.kind == "restore":
                     events.append(Event("restored"))
             return self._update(events)
@@ -288,7 +286,7 @@ class Referee:
         )
 
     def _restore_detail(self) -> str:
-        if not self.position.move_stack and not self.settled:
+        if self.calibration_pieces:
             return "The camera has learned the colours from them: take them off and the game starts"
         return "Put the board back as it was"
 
@@ -318,10 +316,7 @@ class Referee:
         return Event("move", {"move": text, "player": player, **data})
 
     def _snapshot(self) -> Any:
-        """The board photo stored with an accepted move: the front end's own (`snapshot`), else
-        the photo of the board the move was seen on."""
-        if self.snapshot is not None:
-            return self.snapshot()
+        """The board photo stored with an accepted move: that of the board it was seen on."""
         observation = self.last_observation
         return observation.photo if observation is not None else None
 
