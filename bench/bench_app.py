@@ -114,6 +114,7 @@ def idle_cpu_with_camera(seconds: float = 8.0) -> tuple[float, float]:
     Peer: the same pipeline that keeps tracking at the camera's full 30 fps."""
     from companion.app import CameraWorker, TableVision
     from vision.sim import SimTable, calibrate_table
+    from vision.tracker import Tracker
 
     table = SimTable("arinama5", seed=3, size=(1280, 720))
     cells = {"c3": "black", "d3": "white"}
@@ -125,10 +126,7 @@ def idle_cpu_with_camera(seconds: float = 8.0) -> tuple[float, float]:
         position = cls.new(cls.options_from({"rows": 5, "cols": 5}))
         app.setup_position = position
         app.vision = TableVision("arinama5")
-        app.vision.located = None
         app._start_referee()
-        from vision.tracker import Tracker
-
         app.vision.tracker = Tracker(app.vision.layout, calibrate_table(table))
         camera = StillCamera(table, cells)
         rates = {} if idle_fps is None else {"idle_fps": idle_fps}

@@ -424,10 +424,9 @@ class App:
         inputs = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
         if self.arranger is not None:
             self._on_arranging(kind, value)
-        elif kind == "choose" and value == ARRANGE and self._setup_side() is not None:
+        elif kind == "choose" and value == ARRANGE and (side := self._setup_side()) is not None:
             from companion.referee.arimaa import STANDARD_SETUP
 
-            side = self._setup_side()
             self.arranger = SetupArranger.from_line(side, STANDARD_SETUP[side])
         elif kind in inputs and self.referee is not None:
             self.player_input(PlayerInput(inputs[kind], value))

@@ -102,12 +102,9 @@ def draw_board(
     for name, piece in cells.items():
         if name in view.cell_polygons and piece != EMPTY:
             _draw_piece(surface, view, geometry.cell(name), piece)
-            text = (piece_labels or {}).get(name)
-            if text:
-                _draw_piece_label(surface, view, geometry.cell(name), piece, text)
-    for name, text in (piece_labels or {}).items():  # a piece still to be put there
-        if name in view.cell_polygons and cells.get(name, EMPTY) == EMPTY:
-            _draw_piece_label(surface, view, geometry.cell(name), EMPTY, text)
+    for name, text in (piece_labels or {}).items():  # on an empty cell: what goes there
+        if name in view.cell_polygons:
+            _draw_piece_label(surface, view, geometry.cell(name), cells.get(name, EMPTY), text)
     if labels:  # over the highlights' tint and the pieces: the cell to act on shows its name
         _draw_labels(surface, view)
     for name, role in highlights.items():

@@ -93,11 +93,12 @@ def run(args: argparse.Namespace) -> int:
         from companion import games
 
         games.get(args.game)  # a clear error for an unknown game
-    source = args.source or _default_source()
-    if args.wait_for_camera:
+    if args.wait_for_camera:  # the boot service: the app, whatever the camera's state
         source = args.source or "picamera"
-    elif source is None or source.startswith("sim:") and not args.source:
-        return _run_demo(args, size)
+    else:
+        source = args.source or _default_source()
+        if source is None or source.startswith("sim:") and not args.source:
+            return _run_demo(args, size)
     try:
         settings = Settings.load(settings_path)
     except UserError as exc:
