@@ -220,6 +220,10 @@ def options_to_dict(options: Any) -> dict[str, Any]:
     return dataclasses.asdict(options)
 
 
+TRUE_WORDS = ("true", "yes", "on", "1")  # an option given as text (-o clash=yes)
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
 def _coerce(value: Any, hint: Any, what: str) -> Any:
     """Accept JSON values and CLI strings ("true", "8") for bool/int/float/str/Literal fields."""
     origin = typing.get_origin(hint)
@@ -242,8 +246,8 @@ def _coerce(value: Any, hint: Any, what: str) -> Any:
     if hint is bool:
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.lower() in ("true", "yes", "on", "1", "false", "no", "off", "0"):
-            return value.lower() in ("true", "yes", "on", "1")
+        if isinstance(value, str) and value.lower() in TRUE_WORDS + FALSE_WORDS:
+            return value.lower() in TRUE_WORDS
         raise OptionError(f"{what} must be true or false, not {value!r}")
     if hint is int:
         if isinstance(value, bool):
