@@ -119,12 +119,15 @@ def _six(values: Any) -> list[float]:
 
 
 def load_calibration(path: str | Path) -> Calibration:
-    return Calibration.from_json(_read_json(path, "calibration"), str(path))
+    hint = "make one with `companion vision calibrate`, or check the path"
+    return Calibration.from_json(_read_json(path, "calibration", hint), str(path))
 
 
 def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
     """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout."""
-    data = _read_json(path, "position")
+    data = _read_json(
+        path, "position", 'write one like {"cells": {"a1": "gold"}}, or check the path'
+    )
     return check_position(data, layout, str(path))
 
 
@@ -152,11 +155,11 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
     return cells
 
 
-def _read_json(path: str | Path, what: str) -> Any:
+def _read_json(path: str | Path, what: str, if_missing: str) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise UserError(f"{what} file {path} not found") from None
+        raise UserError(f"{what} file {path} not found: {if_missing}") from None
     except IsADirectoryError:
         raise UserError(f"{what} file {path} is a folder: give the JSON file") from None
     except OSError as exc:

@@ -138,7 +138,10 @@ def _size(text: str) -> tuple[int, int]:
     except ValueError:
         raise UserError(f"--size {text!r} must be WIDTHxHEIGHT, e.g. 800x480 or 720x1280") from None
     if not (200 <= w <= 8000 and 200 <= h <= 8000):
-        raise UserError(f"--size {text!r} is not a screen size")
+        raise UserError(
+            f"--size {text!r} is not a screen size: give WIDTHxHEIGHT, each 200 to 8000 "
+            "pixels, e.g. 800x480"
+        )
     return w, h
 
 
