@@ -16,7 +16,6 @@ message rather than misread.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +24,12 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import EMPTY, UNKNOWN
+from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
 from vision.reader import FEATURES, classify, sample_cells
+from vision.standing import FORMAT, StandingCalibration, calibrate_standing
+from vision.standing import MODEL as STANDING_MODEL
 
-FORMAT = "tabletop-companion/calibration"
 VERSION = 1
 CLIP_FRACTION = 0.01  # a cell with more of its pixels clipped does not tell a class's colour
 
@@ -100,15 +101,7 @@ class Calibration:
         return cls(layout, classes, albedo, spread, samples, saturated, version)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> None:
-        text = json.dumps(self.to_json(), indent=1) + "\n"
-        path = Path(path)
-        try:
-            with open(path, "w" if overwrite else "x") as handle:
-                handle.write(text)
-        except FileExistsError:
-            raise UserError(f"{path} already exists: choose another name or pass --force") from None
-        except OSError as exc:
-            raise UserError(f"cannot write {path}: {exc.strerror}") from None
+        write_json(path, self.to_json(), overwrite=overwrite)
 
 
 def _six(values: Any) -> list[float]:
@@ -118,14 +111,34 @@ def _six(values: Any) -> list[float]:
     return out
 
 
-def load_calibration(path: str | Path) -> Calibration:
+def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
+    """A calibration file of either reader: the flat stones of a printed mat, or the standing
+    pieces of a board of your own (``"model": "standing"``, see `vision.standing`)."""
     hint = "make one with `companion vision calibrate`, or check the path"
-    return Calibration.from_json(_read_json(path, "calibration", hint), str(path))
+    data = read_json(path, "calibration", hint)
+    if (
+        isinstance(data, dict)
+        and data.get("format") == FORMAT
+        and data.get("model") == STANDING_MODEL
+    ):
+        if (
+            not isinstance(data.get("version"), int)
+            or data["version"] > StandingCalibration.version
+        ):
+            raise UserError(
+                f"{path} is calibration version {data.get('version')!r}, newer than this companion "
+                f"reads ({StandingCalibration.version}): update the companion or calibrate again"
+            )
+        try:
+            return StandingCalibration.from_json(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise UserError(f"{path} is damaged (bad or missing {exc}): calibrate again") from None
+    return Calibration.from_json(data, str(path))
 
 
 def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
     """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout."""
-    data = _read_json(
+    data = read_json(
         path, "position", 'write one like {"cells": {"a1": "gold"}}, or check the path'
     )
     return check_position(data, layout, str(path))
@@ -155,34 +168,16 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
     return cells
 
 
-def _read_json(path: str | Path, what: str, if_missing: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"{what} file {path} not found: {if_missing}") from None
-    except IsADirectoryError:
-        raise UserError(f"{what} file {path} is a folder: give the JSON file") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UserError(
-            f"{what} file {path} is not a text file: give the JSON file that "
-            "`companion vision calibrate` wrote"
-        ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno})"
-        ) from None
-
-
 def calibrate(
     image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
-) -> Calibration:
+) -> Calibration | StandingCalibration:
     """Learn each class's colour from `image` showing `position` (cell -> class; cells not
-    named are empty). Raises UserError when a cell does not look like what the position says
-    (a piece in the wrong place, a hand in the picture), naming the cells."""
+    named are empty). A board of your own (``grid:RxC``: chess sets, gobans, Othello boards)
+    gets the standing-piece model of `vision.standing`; a printed mat the flat-stone model.
+    Raises UserError when a cell does not look like what the position says (a piece in the
+    wrong place, a hand in the picture), naming the cells."""
+    if not layout.has_markers:
+        return calibrate_standing(image, homography, layout, position)
     samples = sample_cells(image, homography, layout)
     names = layout.cell_names()
     truth = [position.get(n, EMPTY) for n in names]

@@ -37,6 +37,7 @@ from companion.errors import UserError
 from companion.observation import UNKNOWN, Observation
 from vision.layouts import Layout
 from vision.locate import to_gray
+from vision.standing import StandingCalibration, read_standing
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -296,7 +297,18 @@ def read_cells(
     Cells with something over them - a hand, a cup - read "unknown" (confidence 0): `covered`
     names them, or, when None, the printed mat is checked for occluders here
     (`vision.tracker.covered_cells`; `markers_seen` below the layout's markers loosens it).
-    The tracker passes () - it never reads a board with anything over it."""
+    The tracker passes () - it never reads a board with anything over it.
+    A calibration of a board of your own reads with `vision.standing.read_standing`."""
+    if isinstance(calibration, StandingCalibration):
+        return read_standing(
+            image,
+            homography,
+            layout,
+            calibration,
+            markers_seen=markers_seen,
+            frame=frame,
+            timestamp=timestamp,
+        )
     calibration.check_layout(layout)
     if covered is None:
         from vision.tracker import covered_cells

@@ -1,0 +1,552 @@
+"""Reading a board of your own: pieces that stand up, a model learned from the players' photo.
+
+The flat-disc reader (`vision.reader`) knows our printed mats: one board colour, stones lying
+flat. A chess set on a roll-up vinyl board, a goban or an Othello board breaks all of that:
+checkered cells of two colours, pieces taller than a cell that lean away from the camera over
+the cells behind, shadows, phone cameras whose tone curve is not linear. This reader looks at
+each cell the way the pieces stand:
+
+1. **Where a piece stands.** The camera's pose is read from the board's homography
+   (`vision.pose`); for every cell a small upright *column* is sampled - a vertical plane over
+   the cell's centre, facing the camera, from the board up to 1.2 cell widths - so a piece
+   appears in it standing on its own base whatever the camera's angle, and the *ground* just in
+   front of the cell (towards the camera, where the piece cannot lean) shows the cell's own
+   surface.
+2. **The cell's own empty look.** Cells come in kinds (the two colours of a checkered board,
+   found at calibration; one kind on a lined board). Each kind's colour relative to the others
+   is learned from the calibration photo; on every later photo a smooth light field (quadratic
+   in log brightness, fitted robustly to the grounds - cells a piece covers disagree and are
+   dropped) gives each cell's expected empty colour under today's light.
+3. **Features relative to that look:** the column's lower and upper parts and the ground,
+   each as log colour ratios to the expected empty colour, and how much the column varies.
+4. **Learned at calibration.** The players' photo of a known position (every class on the
+   board) gives, per class and cell kind, the features' mean; one shared covariance (shrunk
+   towards its diagonal: a single photo is few samples) scores every cell of a later photo
+   against each (linear discriminant analysis). A cell is "unknown" when the best class is
+   not clearly best (posterior below `MIN_POSTERIOR`). There is no "resembles no class" test:
+   between real photos of one table the features move far more than within one photo (the
+   camera's exposure and white balance), so a distance limit rejected pieces in plain view.
+   Hands are kept out by the tracker (motion, stillness), not by this reader.
+
+Cells that lie outside the picture (a board reaching past the frame) read "unknown".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from companion.observation import EMPTY, UNKNOWN, Observation
+from vision.jsonfile import write_json
+from vision.layouts import Layout
+from vision.pose import CameraPose
+
+FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
+MODEL = "standing"  # the calibration file's "model" for this reader
+COLUMN_SIZE = (12, 24)  # samples across x up the column
+COLUMN_HEIGHT = 1.2  # cell widths
+COLUMN_HALF_WIDTH = 0.45  # cell widths either side of the centre
+LOWER_PART = 0.5  # the lower half of the column: the piece's body
+GROUND_DISTANCE = (0.36, 0.48)  # cell widths in front of the centre, towards the camera
+GROUND_HALF_WIDTH = 0.3
+FOOTPRINT_SIZE = (8, 16)  # radii x angles of the board plane sampled round a cell's centre
+FOOTPRINT_RADIUS = 0.46  # cell widths
+FOOTPRINT_INNER = 5  # the inner radii (to 0.33 cell widths): where a piece's base stands
+CHECKERED_CONTRAST = (
+    0.15  # log-colour difference between the two parities that makes a board checkered
+)
+SHRINK = 0.3  # covariance shrinkage towards its diagonal
+FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
+MIN_POSTERIOR = 0.7
+OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
+FEATURE_COUNT = 26
+
+
+@dataclass(frozen=True)
+class CellViews:
+    """What the picture shows at each cell, in `layout.cells` order (log colours, BGR)."""
+
+    column: np.ndarray  # (n, H, W, 3) the upright column, top row highest
+    ground: np.ndarray  # (n, 3) median of the ground in front of the cell
+    footprint: np.ndarray  # (n, radii, angles, 3) the board plane round the cell's centre
+    unseen: np.ndarray  # (n,) bool: the cell lies (partly) outside the picture
+
+
+def _pitch(layout: Layout) -> float:
+    return 2.0 * min(c.radius for c in layout.cells)
+
+
+def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> CellViews:
+    """Sample every cell's column and ground (see the module's text)."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise UserError("reading cells needs a colour (BGR) image")
+    height, width = image.shape[:2]
+    pose = CameraPose.from_homography(homography, (width, height))
+    pitch = _pitch(layout)
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    towards = pose.centre()[None, :2] - centres
+    towards /= np.linalg.norm(towards, axis=1, keepdims=True) + 1e-9
+    across = np.stack([-towards[:, 1], towards[:, 0]], axis=1)
+    cols, rows = COLUMN_SIZE
+    u = np.linspace(-COLUMN_HALF_WIDTH, COLUMN_HALF_WIDTH, cols) * pitch
+    z = np.linspace(COLUMN_HEIGHT, 0.0, rows) * pitch
+    column = np.empty((len(centres), rows, cols, 3))
+    column[..., 0] = centres[:, 0, None, None] + u[None, None, :] * across[:, 0, None, None]
+    column[..., 1] = centres[:, 1, None, None] + u[None, None, :] * across[:, 1, None, None]
+    column[..., 2] = z[None, :, None]
+    g_cols = cols
+    d = np.linspace(*GROUND_DISTANCE, 3) * pitch
+    g_u = np.linspace(-GROUND_HALF_WIDTH, GROUND_HALF_WIDTH, g_cols) * pitch
+    ground = np.zeros((len(centres), 3, g_cols, 3))
+    for axis in (0, 1):
+        ground[..., axis] = (
+            centres[:, axis, None, None]
+            + d[None, :, None] * towards[:, axis, None, None]
+            + g_u[None, None, :] * across[:, axis, None, None]
+        )
+    radii = np.linspace(0.0, FOOTPRINT_RADIUS, FOOTPRINT_SIZE[0]) * pitch
+    angles = np.linspace(0.0, 2 * np.pi, FOOTPRINT_SIZE[1], endpoint=False)
+    footprint = np.zeros((len(centres), *FOOTPRINT_SIZE, 3))
+    footprint[..., 0] = (
+        centres[:, 0, None, None] + radii[None, :, None] * np.cos(angles)[None, None, :]
+    )
+    footprint[..., 1] = (
+        centres[:, 1, None, None] + radii[None, :, None] * np.sin(angles)[None, None, :]
+    )
+    column_px = pose.project(column).astype(np.float32)
+    ground_px = pose.project(ground).astype(np.float32)
+    logs = np.log1p(cv2.GaussianBlur(image, (3, 3), 0).astype(np.float32))
+    column_values = _remap(logs, column_px)
+    ground_values = _remap(logs, ground_px).reshape(len(centres), -1, 3)
+    base = column_px[:, rows // 2 :].reshape(len(centres), -1, 2)
+    outside = (
+        (base[..., 0] < 0)
+        | (base[..., 0] > width - 1)
+        | (base[..., 1] < 0)
+        | (base[..., 1] > height - 1)
+    ).mean(axis=1)
+    footprint_values = _remap(logs, pose.project(footprint).astype(np.float32))
+    return CellViews(
+        column_values,
+        np.median(ground_values, axis=1),
+        footprint_values,
+        outside > OUTSIDE_FRACTION,
+    )
+
+
+def _remap(image: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Bilinear samples of `image` at `points` (n, h, w, 2) -> (n, h, w, channels)."""
+    n, h, w, _ = points.shape
+    flat = points.reshape(n * h, w, 2)  # remap wants each side below 32767
+    values = cv2.remap(
+        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return values.reshape(n, h, w, -1)
+
+
+def parity(layout: Layout) -> np.ndarray:
+    """0/1 for the two colours of a checkered board (a1's colour is 0 when files and ranks
+    start together)."""
+    out = []
+    for cell in layout.cells:
+        name = cell.name
+        out.append((ord(name[0]) - ord("a") + int(name[1:])) % 2 if name[1:].isdigit() else 0)
+    return np.array(out, np.int64)
+
+
+def _terms(layout: Layout) -> np.ndarray:
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    span = max(float(np.ptp(centres, axis=0).max()) / 2.0, 1e-9)
+    x, y = ((centres - centres.mean(axis=0)) / span).T
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+def _fit_light(
+    ground: np.ndarray, kinds: np.ndarray, surface: np.ndarray, terms: np.ndarray, use: np.ndarray
+) -> np.ndarray:
+    """The expected empty colour of every cell (log BGR): its kind's colour under a smooth
+    light field fitted robustly to the grounds (a piece or shadow spoils some)."""
+    target = ground - surface[kinds]
+    weights = use.astype(np.float64)
+    fitted = np.zeros_like(target)
+    for _ in range(6):
+        if weights.sum() < 3:
+            break
+        columns = 6 if weights.sum() >= 12 else 3 if weights.sum() >= 5 else 1
+        root = np.sqrt(weights)[:, None]
+        coeffs, *_ = np.linalg.lstsq(terms[:, :columns] * root, target * root, rcond=None)
+        fitted = terms[:, :columns] @ coeffs
+        residual = np.abs(target - fitted).max(axis=1)
+        spread = max(1.4826 * float(np.median(residual[weights > 0])), 0.03)
+        new = (use & (residual < 2.5 * spread)).astype(np.float64)
+        if np.array_equal(new, weights):
+            break
+        weights = new
+    return fitted + surface[kinds]
+
+
+def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
+    """(n, FEATURE_COUNT) per cell, all free of the light's level:
+
+    - the column's lower and upper medians and the ground, each relative to the cell's
+      expected empty colour (log ratios, B G R);
+    - the lower part's spread per channel and its brightness's;
+    - *shape*: how the centre of the lower column differs from its sides (a piece is narrower
+      than its cell; an empty cell shows one surface across), and the energy of upright edges
+      there (a piece's outline; a flat print has none that stand up the column)."""
+    n, rows, cols, _ = views.column.shape
+    cut = int(rows * LOWER_PART)
+    centre = slice(3, cols - 3)
+    lower_all = views.column[:, rows - cut : rows - 1]
+    lower = lower_all[:, :, centre].reshape(n, -1, 3)
+    upper = views.column[:, rows - int(rows * 0.9) : rows - cut, centre].reshape(n, -1, 3)
+    sides = np.concatenate([lower_all[:, :, :2], lower_all[:, :, -2:]], axis=2).reshape(n, -1, 3)
+    brightness = lower_all.mean(axis=3)
+    upright_edges = np.abs(np.diff(brightness, axis=2)).mean(axis=(1, 2))
+    level_edges = np.abs(np.diff(brightness, axis=1)).mean(axis=(1, 2))
+    inner = views.footprint[:, :FOOTPRINT_INNER].reshape(n, -1, 3)
+    rim = views.footprint[:, FOOTPRINT_INNER + 1 :].reshape(n, -1, 3)
+    foot = views.footprint[:, :FOOTPRINT_INNER].mean(axis=3)
+    return np.hstack(
+        [
+            np.median(lower, axis=1) - expected,
+            np.median(upper, axis=1) - expected,
+            views.ground - expected,
+            lower.std(axis=1),
+            lower.mean(axis=2).std(axis=1, keepdims=True),
+            np.median(lower, axis=1) - np.median(sides, axis=1),
+            upright_edges[:, None],
+            level_edges[:, None],
+            np.median(inner, axis=1) - expected,
+            np.median(inner, axis=1) - np.median(rim, axis=1),
+            np.abs(np.diff(foot, axis=2)).mean(axis=(1, 2))[:, None],
+            np.abs(np.diff(foot, axis=1)).mean(axis=(1, 2))[:, None],
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A calibration photo: the picture, its homography and the position it shows."""
+
+    image: np.ndarray
+    homography: np.ndarray
+    position: dict[str, str]  # cell -> class; cells not named are empty
+
+
+@dataclass(frozen=True)
+class StandingCalibration:
+    """What `calibrate_standing` learned; saved in the calibration file (model "standing")."""
+
+    layout: str
+    classes: tuple[str, ...]  # "empty" first
+    samples: dict[str, int]  # class -> cells it was learned from
+    checkered: bool  # cells come in two kinds by parity
+    surface: list[list[float]]  # per kind: log colour relative to kind 0
+    groups: list[tuple[str, int]]  # (class, kind) of every mean
+    means: list[list[float]]
+    precision: list[list[float]]  # the inverse of the shared covariance
+    own_look: dict[str, list[float]]  # cell -> its empty look's offset from its kind's mean
+    margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
+    doubtful: tuple[str, ...] = ()  # calibration cells not clearly what the position says
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    version: ClassVar[int] = 2
+
+    def check_layout(self, layout: Layout) -> None:
+        if layout.name != self.layout:
+            raise UserError(
+                f"this calibration was made for layout {self.layout}, not {layout.name}: "
+                f"calibrate again with --layout {layout.name}"
+            )
+
+    def kinds(self, layout: Layout) -> np.ndarray:
+        return parity(layout) if self.checkered else np.zeros(len(layout.cells), np.int64)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> None:
+        write_json(path, self.to_json(), overwrite=overwrite)
+
+    def to_json(self) -> dict[str, Any]:
+        def rounded(values: list[float]) -> list[float]:
+            return [round(float(v), 5) for v in values]
+
+        return {
+            "format": FORMAT,
+            "version": self.version,
+            "model": MODEL,
+            "layout": self.layout,
+            "classes": list(self.classes),
+            "samples": dict(self.samples),
+            "checkered": self.checkered,
+            "surface": [rounded(row) for row in self.surface],
+            "groups": [[c, k] for c, k in self.groups],
+            "means": [rounded(row) for row in self.means],
+            "precision": [[float(v) for v in row] for row in self.precision],
+            "own_look": {c: rounded(v) for c, v in self.own_look.items()},
+            "margin": round(self.margin, 4),
+            "doubtful": list(self.doubtful),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StandingCalibration:
+        """:raises KeyError, TypeError, ValueError: a damaged file (the caller says so)."""
+        classes = tuple(str(c) for c in data["classes"])
+        means = [[float(v) for v in row] for row in data["means"]]
+        precision = [[float(v) for v in row] for row in data["precision"]]
+        own_look = {str(c): [float(v) for v in row] for c, row in dict(data["own_look"]).items()}
+        groups = [(str(c), int(k)) for c, k in data["groups"]]
+        square = (FEATURE_COUNT, FEATURE_COUNT)
+        if (
+            not classes
+            or classes[0] != EMPTY
+            or not means
+            or len(means) != len(groups)
+            or any(c not in classes for c, _ in groups)
+            or np.shape(means) != (len(groups), FEATURE_COUNT)
+            or np.shape(precision) != square
+            or any(len(v) != FEATURE_COUNT for v in own_look.values())
+            or not np.all(np.isfinite(means))
+            or not np.all(np.isfinite(precision))
+        ):
+            raise ValueError("model")
+        return cls(
+            layout=str(data["layout"]),
+            classes=classes,
+            samples={c: int(data["samples"][c]) for c in classes},
+            checkered=bool(data["checkered"]),
+            surface=[[float(v) for v in row] for row in data["surface"]],
+            groups=groups,
+            means=means,
+            precision=precision,
+            own_look=own_look,
+            margin=float(data["margin"]),
+            doubtful=tuple(str(c) for c in data.get("doubtful", ())),
+        )
+
+
+def _features_of(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    kinds: np.ndarray,
+    surface: np.ndarray,
+    use: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features of every cell and which cells the picture shows."""
+    views = cell_views(image, homography, layout)
+    seen = ~views.unseen
+    light_from = seen if use is None else seen & use
+    expected = _fit_light(views.ground, kinds, surface, _terms(layout), light_from)
+    return features(views, expected), seen
+
+
+def _distances(x: np.ndarray, calibration: StandingCalibration, cells: list[str]) -> np.ndarray:
+    """Squared Mahalanobis distance of every cell to every (class, kind) mean, (n, groups);
+    the empty class measured from each cell's own empty look where it is known."""
+    means = np.array(calibration.means)
+    offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
+    empty = np.array([c == EMPTY for c, _ in calibration.groups])
+    diff = x[:, None, :] - means[None, :, :]
+    diff[:, empty, :] -= offsets[:, None, :]
+    return np.einsum("nkd,de,nke->nk", diff, np.array(calibration.precision), diff)
+
+
+def _decide(
+    x: np.ndarray, kinds: np.ndarray, calibration: StandingCalibration, cells: list[str]
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Class (or unknown), posterior of the best class, and the (n, classes) posteriors."""
+    distance = _distances(x, calibration, cells)
+    group_kind = np.array([k for _, k in calibration.groups])
+    allowed = group_kind[None, :] == kinds[:, None]
+    score = np.where(allowed, -0.5 * distance, -np.inf)
+    score -= score.max(axis=1, keepdims=True)
+    weight = np.exp(score)
+    classes = calibration.classes
+    per_class = np.zeros((len(x), len(classes)))
+    for g, (cls, _) in enumerate(calibration.groups):
+        per_class[:, classes.index(cls)] += weight[:, g]
+    per_class /= per_class.sum(axis=1, keepdims=True)
+    best = per_class.argmax(axis=1)
+    p_best = per_class[np.arange(len(x)), best]
+    names = [
+        classes[b] if p >= MIN_POSTERIOR else UNKNOWN for b, p in zip(best, p_best, strict=True)
+    ]
+    return names, p_best, per_class
+
+
+def calibrate_standing(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    position: dict[str, str],
+    more: tuple[Photo, ...] = (),
+) -> StandingCalibration:
+    """Learn the table from `image` showing `position` (cell -> class; others empty), and from
+    `more` photos of known positions if the players have them - an empty board above all:
+    every cell empty in some photo has its own empty look learned (a printed logo, a label).
+
+    :raises UserError: the position leaves no cell empty, or the picture does not show it
+        (more than a tenth of the cells look like another class: wrong pieces, wrong corners).
+    """
+    photos = (Photo(image, homography, position), *more)
+    names = layout.cell_names()
+    views = cell_views(image, homography, layout)
+    truth = np.array([position.get(n, EMPTY) for n in names])
+    if not (truth == EMPTY).any():
+        raise UserError("the calibration position must leave some cells empty")
+    checkered, surface = _learn_surface(
+        views.ground, parity(layout), (truth == EMPTY) & ~views.unseen
+    )
+    kinds = parity(layout) if checkered else np.zeros(len(names), np.int64)
+    samples, truths, seens = [], [], []
+    for photo in photos:
+        t = np.array([photo.position.get(n, EMPTY) for n in names])
+        x, seen = _features_of(photo.image, photo.homography, layout, kinds, surface, t == EMPTY)
+        samples.append(x)
+        truths.append(t)
+        seens.append(seen)
+    x_all, t_all, seen_all = np.vstack(samples), np.concatenate(truths), np.concatenate(seens)
+    k_all = np.tile(kinds, len(photos))
+    present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
+    groups, means, residuals = [], [], []
+    for cls in present:
+        for kind in np.unique(kinds):
+            rows = (t_all == cls) & (k_all == kind) & seen_all
+            if rows.any():
+                groups.append((cls, int(kind)))
+                means.append(x_all[rows].mean(axis=0))
+                residuals.append(x_all[rows] - means[-1])
+    residual = np.vstack(residuals)
+    covariance = residual.T @ residual / max(len(residual) - len(groups), 1)
+    covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
+    covariance += FLOOR**2 * np.eye(FEATURE_COUNT)
+    own_look = _own_looks(names, samples, truths, seens, kinds, groups, means) if more else {}
+    calibration = StandingCalibration(
+        layout=layout.name,
+        classes=tuple(present),
+        samples={c: int(((t_all == c) & seen_all).sum()) for c in present},
+        checkered=checkered,
+        surface=surface.tolist(),
+        groups=groups,
+        means=[m.tolist() for m in means],
+        precision=np.linalg.inv(covariance).tolist(),
+        own_look=own_look,
+        margin=0.0,
+    )
+    return _checked(calibration, samples[0], truths[0], seens[0], kinds, names)
+
+
+def _own_looks(names, samples, truths, seens, kinds, groups, means) -> dict[str, list[float]]:
+    """Each cell's empty look as an offset from its kind's empty mean, averaged over the photos
+    that show it empty."""
+    empty_mean = {k: m for (c, k), m in zip(groups, means, strict=True) if c == EMPTY}
+    looks: dict[str, list[float]] = {}
+    for i, name in enumerate(names):
+        offsets = [
+            x[i] - empty_mean[kinds[i]]
+            for x, t, seen in zip(samples, truths, seens, strict=True)
+            if t[i] == EMPTY and seen[i] and kinds[i] in empty_mean
+        ]
+        if offsets:
+            looks[name] = np.mean(offsets, axis=0).tolist()
+    return looks
+
+
+def _checked(
+    calibration: StandingCalibration,
+    x: np.ndarray,
+    truth: np.ndarray,
+    seen: np.ndarray,
+    kinds: np.ndarray,
+    names: list[str],
+) -> StandingCalibration:
+    """The calibration read back on its own photo: its margin, its doubtful cells, and an
+    error when the photo does not show the position at all."""
+    read, _, _ = _decide(x, kinds, calibration, names)
+    distance = _distances(x, calibration, names)
+    own_group = np.array(
+        [
+            [c == t and k == kind for c, k in calibration.groups]
+            for t, kind in zip(truth, kinds, strict=True)
+        ]
+    )
+    same_kind = np.array([[k == kind for _, k in calibration.groups] for kind in kinds])
+    own = np.where(own_group, distance, np.inf).min(axis=1)
+    other = np.where(same_kind & ~own_group, distance, np.inf).min(axis=1)
+    margin = float(np.min((np.sqrt(other) - np.sqrt(own))[seen])) if seen.any() else 0.0
+    wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
+    misread = [n for n in wrong if read[names.index(n)] != UNKNOWN]
+    if len(misread) > max(2, len(names) // 10):
+        shown = ", ".join(misread[:8]) + (
+            f" and {len(misread) - 8} more" if len(misread) > 8 else ""
+        )
+        raise UserError(
+            f"the picture does not match the position in {len(misread)} cells ({shown}): check "
+            "the pieces, the position file, the corners and that nothing covers the board"
+        )
+    notes = []
+    if wrong:
+        notes.append(
+            f"doubtful cells (not clearly what the position says): {', '.join(wrong)} - pieces "
+            "like these may read unknown; a second photo (an empty board) helps"
+        )
+    unseen = [n for n, s in zip(names, seen, strict=True) if not s]
+    if unseen:
+        notes.append(
+            f"{len(unseen)} cells lie outside the picture and were not learned: "
+            f"{', '.join(unseen[:8])}{' ...' if len(unseen) > 8 else ''}"
+        )
+    return StandingCalibration(
+        **{
+            **calibration.__dict__,
+            "margin": margin,
+            "doubtful": tuple(wrong),
+            "notes": tuple(notes),
+        }
+    )
+
+
+def _learn_surface(
+    ground: np.ndarray, kinds: np.ndarray, empty: np.ndarray
+) -> tuple[bool, np.ndarray]:
+    """Is the board checkered (the empty cells of the two parities differ in colour), and each
+    kind's log colour relative to kind 0."""
+    zero, one = ground[empty & (kinds == 0)], ground[empty & (kinds == 1)]
+    if len(zero) and len(one):
+        contrast = np.median(one, axis=0) - np.median(zero, axis=0)
+        if np.abs(contrast).max() > CHECKERED_CONTRAST:
+            return True, np.vstack([np.zeros(3), contrast])
+    return False, np.zeros((1, 3))
+
+
+def read_standing(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    calibration: StandingCalibration,
+    *,
+    frame: int = 0,
+    timestamp: float = 0.0,
+    markers_seen: int = 0,
+) -> Observation:
+    """Every cell of `layout` in `image`: a class of the calibration, or "unknown" (not sure,
+    or outside the picture)."""
+    calibration.check_layout(layout)
+    kinds = calibration.kinds(layout)
+    x, seen = _features_of(image, homography, layout, kinds, np.array(calibration.surface))
+    cells = layout.cell_names()
+    names, confidence, _ = _decide(x, kinds, calibration, cells)
+    names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
+    confidence = np.where(seen, confidence, 0.0)
+    return Observation(
+        cells=dict(zip(cells, names, strict=True)),
+        confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
+        frame=frame,
+        timestamp=timestamp,
+        markers_seen=markers_seen,
+        layout=layout.name,
+    )
