@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.errors import UserError
+from companion.errors import PositionMismatch, UserError
 from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
 from companion.observation import EMPTY, Observation
@@ -42,6 +42,7 @@ from companion.referee.protocol import (
     CANCEL,
     CHOOSE,
     DONE,
+    ERROR,
     ROLL,
     TARGET,
     UNDO,
@@ -338,6 +339,7 @@ class App:
         self.settings_note = ""
         self.quit = False
         self.setup_frame: Any = None
+        self.setup_mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
         self.post_button: Callable[[str], None] = self.button
@@ -566,6 +568,7 @@ class App:
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
         self.vision.tracker = None  # learn the colours again under today's light
+        self.setup_mismatch = ()
         self._go("setup")
 
     def confirm_setup(self) -> None:
@@ -574,10 +577,21 @@ class App:
             return
         try:
             self.vision.calibrate(calibration_cells(position, self.vision.layout.classes))
+        except PositionMismatch as exc:
+            # The diagram marks the cells; a list of them would be a wall of text.
+            self.setup_mismatch = exc.cells
+            count = len(exc.cells)
+            self.message = (
+                f"{count} marked cell{'s' if count != 1 else ''} do not look like the position: "
+                "check them, then press DONE again"
+            )
+            self.signal()
+            return
         except UserError as exc:
             self.message = str(exc)
             self.signal()
             return
+        self.setup_mismatch = ()
         self._start_referee()
 
     def _start_referee(self) -> None:
@@ -936,6 +950,7 @@ class App:
                 title=f"Set up {position.title}",
                 geometry=board_geometry(position.name, position.options),
                 start_cells=want,
+                wrong={cell: ERROR for cell in self.setup_mismatch},
                 frame=self.setup_frame if self.setup_frame is not None else self.vision.latest,
                 markers=markers,
                 grid=grid,

@@ -22,3 +22,12 @@ class OptionError(UserError):
 
 class RecordError(UserError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
+
+
+class PositionMismatch(UserError):
+    """A calibration photo that does not show the position it was said to show. `cells` names
+    the cells that look otherwise, so a screen can mark them instead of listing them."""
+
+    def __init__(self, message: str, cells: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.cells = tuple(cells)

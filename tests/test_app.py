@@ -461,3 +461,35 @@ def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, mo
     assert problems[0].startswith("the camera path failed (ValueError: a bug in the tracker)")
     assert problems[-1] == ""  # cleared once a frame went through
     assert Vision.calls >= 3
+
+
+def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(screen, tmp_path):
+    """The camera sees a stone where the start position has none: the setup screen says how
+    many cells differ in one line and marks them on the diagram (not a wall of cell names);
+    once the board is right, DONE starts the game and the marks are gone."""
+    from vision.sim import SimTable
+
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    app = App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name),
+    )
+    app.start_game("arinama")
+    assert app.page == "setup"
+    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    wrong = {**want, "a1": "black", "e5": "white"}
+    app.vision.look(table.render(wrong), now=100.0)
+    assert app.vision.located is not None
+    app.confirm_setup()
+    assert app.page == "setup"
+    assert set(app.setup_mismatch) >= {"a1", "e5"}
+    assert "a1" not in app.message and "marked" in app.message
+    _, model = app.page_model()
+    assert set(model.wrong) == set(app.setup_mismatch)
+    app.vision.look(table.render(want), now=101.0)
+    app.confirm_setup()
+    assert app.page == "play" and app.setup_mismatch == ()

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
@@ -232,9 +232,10 @@ def calibrate(
     ]
     if wrong:
         shown = "; ".join(wrong[:5]) + (f"; and {len(wrong) - 5} more" if len(wrong) > 5 else "")
-        raise UserError(
+        raise PositionMismatch(
             f"the picture does not match the position in {len(wrong)} cell(s): {shown}. "
-            "Check the pieces, the position file and that nothing covers the board"
+            "Check the pieces, the position file and that nothing covers the board",
+            tuple(n for n, r, t in zip(names, read, truth, strict=True) if r != t),
         )
     return calibration
 

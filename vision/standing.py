@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 import cv2
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision.jsonfile import write_json
 from vision.layouts import Layout
@@ -536,9 +536,10 @@ def _checked(
         shown = ", ".join(misread[:8]) + (
             f" and {len(misread) - 8} more" if len(misread) > 8 else ""
         )
-        raise UserError(
+        raise PositionMismatch(
             f"the picture does not match the position in {len(misread)} cells ({shown}): check "
-            "the pieces, the position file, the corners and that nothing covers the board"
+            "the pieces, the position file, the corners and that nothing covers the board",
+            tuple(misread),
         )
     notes = []
     if wrong:
