@@ -49,6 +49,7 @@ from vision.sim_pieces import (
     figure_profile,
     level_count,
     own_board_margin,
+    plain_table,
     print_surface,
     render_own_board,
     stone_profile,
@@ -183,6 +184,8 @@ class SimTable:
         self._mat, self._ppm = self._render_mat()
         self._gain = self._light_field()
         self._background = self._table_background()
+        if self.realism is not None and np.random.default_rng([seed, 0x5EA4]).random() < 0.5:
+            self._background = plain_table(np.random.default_rng([seed, 0x5EA5]), self.size)
         self._noise_bank = self._make_noise_bank()
         self._sprites: dict[tuple[str, int], np.ndarray] = {}
         self._board_cache: dict[Any, np.ndarray] = {}
@@ -483,7 +486,7 @@ class SimTable:
                 radius = shape.radius * (0.92 if conditions.pieces == "dome" else PIECE_SCALE)
                 kind = ("dome" if conditions.pieces == "dome" else "stone", radius, character)
                 height = radius * (0.45 if kind[0] == "dome" else 0.2) + (
-                    0.8 * radius if character else 0.0
+                    1.26 * radius if character else 0.0
                 )
             levels = level_count(camera, height, x, y)
             key = (kind, round(pitch, 3), levels)

@@ -241,6 +241,16 @@ def add_glare(
     return surface + (255 - surface) * glare[:, :, None]
 
 
+def plain_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A plain table top or cloth (grey, near black, off-white or a muted colour) with soft
+    unevenness, float32 BGR of `size` (w, h)."""
+    width, height = size
+    tones = [(110, 110, 112), (38, 36, 35), (200, 205, 210), (70, 85, 60), (60, 50, 90)]
+    tone = np.array(tones[int(rng.integers(len(tones)))], np.float32) * rng.uniform(0.8, 1.15)
+    spots = smooth_noise(rng, (height, width), 4) * 0.05
+    return np.clip(tone[None, None, :] * (1 + spots)[:, :, None], 0, 255).astype(np.float32)
+
+
 # -- own boards -------------------------------------------------------------------------------------------
 def own_board_margin(style: str, pitch: float) -> float:
     """The border round the playing area of an own board, mm."""
@@ -440,7 +450,7 @@ def stone_profile(radius: float, kind: str, levels: int, character: bool = False
         )
     colour = np.zeros(levels, np.int8)
     if character:
-        fig = figure_profile("pawn", 0.9 * radius, max(8, levels))
+        fig = figure_profile("pawn", 1.4 * radius, max(8, levels))
         z = np.concatenate([z, height + fig.z[1:]])
         r = np.concatenate([r, fig.r[1:]])
         colour = np.concatenate([colour, np.ones(len(fig.z) - 1, np.int8)])
