@@ -121,7 +121,8 @@ def test_nearer_pieces_cover_farther_ones():
     overlap = (np.abs(only_front - empty).max(axis=2) > 30) & (
         np.abs(only_back - empty).max(axis=2) > 30
     )
-    assert overlap.sum() > 50
+    overlap = cv2.erode(overlap.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    assert overlap.sum() > 10  # (away from the softened outlines)
     assert np.abs(both[overlap] - only_front[overlap]).mean() < 3  # the white king in front
 
 

@@ -324,8 +324,8 @@ def render_own_board(
             cv2.line(img, px(x0, yv), px(x1, yv), dark, line, cv2.LINE_AA, 2)
     if kind == "checkered" and not wooden:  # vinyl: file letters and rank numbers in the border
         letters = np.zeros((h, w), np.uint8)
-        scale = 0.018 * pitch * ppm
-        thick = max(1, int(round(0.5 * ppm)))
+        scale = 0.011 * pitch * ppm
+        thick = max(1, int(round(0.3 * ppm)))
         font = cv2.FONT_HERSHEY_SIMPLEX
 
         def write(text: str, cx_mm: float, cy_mm: float) -> None:
@@ -342,6 +342,14 @@ def render_own_board(
                 write(str(rows - r), xx, (r + 0.5) * pitch)
         a = (letters.astype(np.float32) / 255)[:, :, None]
         img = img * (1 - a) + np.array(dark, np.float32) * 0.7 * a
+    if kind == "checkered":  # a thin line round the playing area
+        corner = (int(round(margin * ppm * 4)), int(round(margin * ppm * 4)))
+        far = (
+            int(round((margin + cols * pitch) * ppm * 4)),
+            int(round((margin + rows * pitch) * ppm * 4)),
+        )
+        line = tuple(float(c) for c in np.array(dark) * 0.6)
+        cv2.rectangle(img, corner, far, line, max(1, int(round(0.5 * ppm))), cv2.LINE_AA, 2)
     edge = max(1, int(round(0.5 * ppm)))  # the board's thin outer edge
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), tuple(float(c) * 0.6 for c in border), edge)
     return np.clip(img, 0, 255), margin
@@ -612,6 +620,7 @@ def draw_pieces(
             colour * foot[:, None],
             half,
             gloss,
+            idx + 1,
         ]
     ).astype(np.float32)
     x0 = max(0, int(min(b[0] for b in boxes)))
@@ -645,4 +654,15 @@ def draw_pieces(
     spec = g[:, 21] * spec**40 * 255
     rgb = g[:, 15:18] * shade[:, None] + spec[:, None]
     scene[ys + y0, xs + x0] = np.clip(rgb, 0, 255)
+    # Smooth the outlines (a piece against the board or against another piece) as a lens
+    # does: blend in a slightly blurred copy along them.
+    pid = np.zeros(window.shape, np.float32)
+    pid[ys, xs] = g[:, 22]
+    edge = np.zeros(window.shape, np.uint8)
+    edge[:, 1:] |= (pid[:, 1:] != pid[:, :-1]).astype(np.uint8)
+    edge[1:, :] |= (pid[1:, :] != pid[:-1, :]).astype(np.uint8)
+    edge = cv2.dilate(edge, np.ones((3, 3), np.uint8)).astype(bool)
+    part = scene[y0:y1, x0:x1]
+    soft = cv2.GaussianBlur(part, (0, 0), 0.7)
+    part[edge] = soft[edge]
     return scene
