@@ -286,6 +286,9 @@ def realistic_main(args) -> int:
         extra = (
             f"; {t['covered']} still boards judged covered by the occluder check" if covered else ""
         )
+        extra += (
+            f"; {len(stats['refused'])} of {len(stats['rows']) * args.tables} calibrations refused"
+        )
         print(
             "  "
             + line("all", t, extra)

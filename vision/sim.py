@@ -886,6 +886,7 @@ SIM_OPTIONS = {
     "drop": "fraction of dropped frames (default 0)",
     "black": "fraction of black frames (default 0)",
     "shake": "fraction of frames with camera shake (default 0)",
+    "realistic": "1 for a realistic table: tall pieces, shadows, printers (default 0)",
 }
 
 
@@ -969,6 +970,9 @@ class SimSource:
         loop = options.get("loop", "0").strip().lower()
         if loop not in ("", "1", "true", "yes", "0", "false", "no"):
             raise UserError(f"sim option loop={options['loop']!r} must be 1 or 0")
+        realistic = options.get("realistic", "0").strip().lower()
+        if realistic not in ("", "1", "true", "yes", "0", "false", "no"):
+            raise UserError(f"sim option realistic={options['realistic']!r} must be 1 or 0")
         seed = number("seed", 0, int, 0, 2**32 - 1)
         tilt = number("tilt", None, float, 0.0, 30.0)
         moves = number("moves", 12, int, 0, 100_000)
@@ -977,7 +981,13 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        table = SimTable(layout, seed=seed, size=size, tilt=tilt)
+        table = SimTable(
+            layout,
+            seed=seed,
+            size=size,
+            tilt=tilt,
+            realism=realistic in ("", "1", "true", "yes") or None,
+        )
         if "script" in options:
             script = load_script(options["script"], layout)
         else:
