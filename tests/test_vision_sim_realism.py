@@ -242,3 +242,16 @@ def test_conditions_are_checked_and_drawn_within_their_ranges():
     table = SimTable("arinama8", seed=1, size=(160, 90), realism={"pieces": "dome"})
     assert table.realism.pieces == "dome" and table.realism.board == "mat"
     assert SimTable("grid:8x8", seed=1, size=(160, 90), realism=True).realism.board != "mat"
+
+
+def test_the_sim_camera_source_can_be_realistic():
+    from companion.errors import UserError
+    from vision.sources import open_source
+
+    with open_source("sim:arimaa?seed=3&realistic=1&size=320x180&moves=1") as source:
+        assert source.table.realism is not None
+        assert source.read().shape == (180, 320, 3)
+    with open_source("sim:arimaa?seed=3&size=320x180&moves=1") as source:
+        assert source.table.realism is None
+    with pytest.raises(UserError, match="realistic"):
+        open_source("sim:arimaa?realistic=maybe")

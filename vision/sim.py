@@ -45,13 +45,13 @@ from vision.sim_pieces import (
     PinholeCamera,
     add_glare,
     draw_pieces,
-    draw_shadows,
     figure_profile,
     level_count,
     own_board_margin,
     plain_table,
     print_surface,
     render_own_board,
+    shadow_layer,
     stone_profile,
 )
 
@@ -521,36 +521,68 @@ class SimTable:
         cached = self._board_cache.get(key)
         if cached is not None:
             return cached
-        pieces = self.pieces(cells, figures)
-        if self.realism is None:
-            board = self._board_image(cells)
+        if self.realism is not None:
+            scene = self._realistic_scene(cells, figures)
         else:
-            board = draw_shadows(
-                self._mat,
-                self._surface_origin,
-                self._ppm,
-                pieces,
-                self.realism.lamp,
-                self.realism.shadow,
-                blur_mm=0.06 * self._pitch(),
+            board = self._board_image(cells)
+            half = 0.5 / self._ppm  # mat pixel (u, v) shows the point (u + 0.5, v + 0.5) / ppm
+            to_image = self.homography @ np.array(
+                [[1 / self._ppm, 0, half], [0, 1 / self._ppm, half], [0, 0, 1.0]]
             )
-        half = 0.5 / self._ppm  # mat pixel (u, v) shows the point (u + 0.5, v + 0.5) / ppm
-        ox, oy = self._surface_origin
-        to_image = self.homography @ np.array(
-            [[1 / self._ppm, 0, half + ox], [0, 1 / self._ppm, half + oy], [0, 0, 1.0]]
-        )
-        width, height = self.size
-        warped = cv2.warpPerspective(board, to_image, (width, height), flags=cv2.INTER_LINEAR)
-        mask = cv2.warpPerspective(
-            np.ones(board.shape[:2], np.float32), to_image, (width, height), flags=cv2.INTER_LINEAR
-        )[:, :, None]
-        scene = warped * mask + self._background * (1 - mask)
-        if pieces:
-            scene = draw_pieces(scene, self.camera, pieces, self.realism.lamp)
+            width, height = self.size
+            warped = cv2.warpPerspective(board, to_image, (width, height), flags=cv2.INTER_LINEAR)
+            mask = cv2.warpPerspective(
+                np.ones(board.shape[:2], np.float32),
+                to_image,
+                (width, height),
+                flags=cv2.INTER_LINEAR,
+            )[:, :, None]
+            scene = warped * mask + self._background * (1 - mask)
         if len(self._board_cache) > 8:
             self._board_cache.clear()
         self._board_cache[key] = scene
         return scene
+
+    def _realistic_scene(self, cells: dict[str, str], figures: dict[str, str] | None) -> np.ndarray:
+        """The realistic table: the board on the table (warped once per position of the
+        board), darkened by the pieces' shadows, with the solid pieces drawn over it."""
+        width, height = self.size
+        ox, oy = self._surface_origin
+        key = self.nudged.tobytes()
+        if getattr(self, "_empty_scene_key", None) != key:
+            half = 0.5 / self._ppm  # surface pixel (u, v): ((u, v) + 0.5) / ppm + origin
+            to_image = self.homography @ np.array(
+                [[1 / self._ppm, 0, half + ox], [0, 1 / self._ppm, half + oy], [0, 0, 1.0]]
+            )
+            warped = cv2.warpPerspective(self._mat, to_image, (width, height))
+            mask = cv2.warpPerspective(
+                np.ones(self._mat.shape[:2], np.float32), to_image, (width, height)
+            )[:, :, None]
+            self._empty_scene = warped * mask + self._background * (1 - mask)
+            self._empty_scene_key = key
+        pieces = self.pieces(cells, figures)
+        if not pieces:
+            return self._empty_scene.copy()
+        # Shadows at half the surface's resolution (they are soft), warped onto the picture.
+        ppm = self._ppm / 2
+        h, w = self._mat.shape[:2]
+        size = (w // 2 + 1, h // 2 + 1)
+        dark = shadow_layer(
+            size,
+            self._surface_origin,
+            ppm,
+            pieces,
+            self.realism.lamp,
+            self.realism.shadow,
+            blur_mm=0.06 * self._pitch(),
+        )
+        half = 0.5 / ppm
+        to_image = self.homography @ np.array(
+            [[1 / ppm, 0, half + ox], [0, 1 / ppm, half + oy], [0, 0, 1.0]]
+        )
+        dark = cv2.warpPerspective(dark, to_image, (width, height))
+        scene = self._empty_scene * (1 - dark)[:, :, None]
+        return draw_pieces(scene, self.camera, pieces, self.realism.lamp)
 
     # -- hands ----------------------------------------------------------------------------------------
     def hand_towards(self, target: tuple[float, float], reach: float = 1.0) -> HandPose:

@@ -478,8 +478,8 @@ class Piece:
     figurine: BGR = (215, 225, 232)
 
 
-def draw_shadows(
-    surface: np.ndarray,
+def shadow_layer(
+    size: tuple[int, int],
     origin_mm: tuple[float, float],
     ppm: float,
     pieces: list[Piece],
@@ -487,41 +487,37 @@ def draw_shadows(
     strength: float,
     blur_mm: float,
 ) -> np.ndarray:
-    """Darken the board where the pieces' shadows fall (parallel light from `lamp`), soft at
-    the edges; and a faint contact shadow round each piece's foot. Returns the new surface."""
+    """How much the pieces' shadows darken the board (0 = not at all), float32 of `size`
+    (w, h) at `ppm` pixels per mm, pixel (u, v) showing the point ((u + 0.5) / ppm, (v + 0.5)
+    / ppm) + `origin_mm`: each piece's discs cast along the parallel light from `lamp` onto
+    the table (a circle stays a circle), blurred by `blur_mm` for the penumbra, at most
+    `strength`; and a faint contact shadow round each piece's foot."""
+    w, h = size
+    cast = np.zeros((h, w), np.uint8)
+    contact = np.zeros((h, w), np.uint8)
     if not pieces:
-        return surface
-    h, w = surface.shape[:2]
-    f = 0.5  # drawn at half the surface's resolution: shadows are soft anyway
-    sh, sw = max(1, int(h * f)), max(1, int(w * f))
-    cast = np.zeros((sh, sw), np.uint8)
-    contact = np.zeros((sh, sw), np.uint8)
+        return np.zeros((h, w), np.float32)
     drift = -lamp[:2] / max(lamp[2], 0.05)  # where a point 1 mm up casts its shadow
-    scale = ppm * f * 4  # 2 fractional bits
+    scale = ppm * 4  # 2 fractional bits
+
+    def px(v: np.ndarray, o: float) -> list[int]:
+        return np.round(((v - o) * ppm - 0.5) * 4).astype(int).tolist()
+
     for piece in pieces:
         p = piece.profile
-        step = max(1, len(p.z) // 16)
-        for k in range(0, len(p.z), step):
-            if p.r[k] <= 0:
-                continue
-            sx = piece.x + math.cos(piece.facing) * p.shift[k] + drift[0] * p.z[k]
-            sy = piece.y + math.sin(piece.facing) * p.shift[k] + drift[1] * p.z[k]
-            centre = (
-                int(round((sx - origin_mm[0]) * scale)),
-                int(round((sy - origin_mm[1]) * scale)),
-            )
-            cv2.circle(cast, centre, int(round(p.r[k] * scale)), 255, -1, cv2.LINE_AA, 2)
-        foot = (
-            int(round((piece.x - origin_mm[0]) * scale)),
-            int(round((piece.y - origin_mm[1]) * scale)),
-        )
+        k = np.arange(0, len(p.z), max(1, len(p.z) // 16))
+        k = k[p.r[k] > 0]
+        sx = piece.x + math.cos(piece.facing) * p.shift[k] + drift[0] * p.z[k]
+        sy = piece.y + math.sin(piece.facing) * p.shift[k] + drift[1] * p.z[k]
+        rs = np.round(p.r[k] * scale).astype(int).tolist()
+        for x, y, r in zip(px(sx, origin_mm[0]), px(sy, origin_mm[1]), rs, strict=True):
+            cv2.circle(cast, (x, y), r, 255, -1, cv2.LINE_AA, 2)
+        foot = (px(np.array(piece.x), origin_mm[0]), px(np.array(piece.y), origin_mm[1]))
         cv2.circle(contact, foot, int(round(p.r[0] * 1.12 * scale)), 255, -1, cv2.LINE_AA, 2)
-    sigma = max(0.6, blur_mm * ppm * f)
+    sigma = max(0.6, blur_mm * ppm)
     cast_f = cv2.GaussianBlur(cast.astype(np.float32) / 255, (0, 0), sigma)
     contact_f = cv2.GaussianBlur(contact.astype(np.float32) / 255, (0, 0), max(0.6, 0.4 * sigma))
-    dark = np.clip(strength * cast_f + 0.25 * contact_f, 0, 0.85)
-    dark = cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)
-    return surface * (1 - dark)[:, :, None]
+    return np.clip(strength * cast_f + 0.25 * contact_f, 0, 0.85)
 
 
 def level_count(camera: PinholeCamera, piece_height: float, x: float, y: float) -> int:
@@ -555,7 +551,6 @@ def draw_pieces(
     # Per label: piece index, the disc's centre (x, y, z), radius, slope angle, colour kind.
     rows: list[np.ndarray] = []
     boxes: list[tuple[int, int, int, int]] = []
-    next_label = 1
     for index, piece in enumerate(order):
         p = piece.profile
         keep = p.r > 0.05
@@ -572,28 +567,29 @@ def draw_pieces(
         # surface turns from the next disc's slope to this one's: a smooth solid, no rings.
         theta_next = np.append(theta[1:], 0.0)
         rho = np.append(np.clip(r[1:] / np.maximum(r[:-1], 1e-6), 0, 0.999), 0.0)
-        pts = np.concatenate(
-            [
-                cx[:, None, None] + r[:, None, None] * ring[None, :, :1],
-                cy[:, None, None] + r[:, None, None] * ring[None, :, 1:],
-                np.broadcast_to(z[:, None, None], (len(z), len(ring), 1)),
-            ],
-            axis=2,
-        )
-        polys = np.round(camera.project(pts) * 4).astype(np.int32)  # 2 fractional bits
-        boxes.append(
-            (*(polys.reshape(-1, 2).min(axis=0) // 4), *(polys.reshape(-1, 2).max(axis=0) // 4))
-        )
-        for k in range(len(z)):
-            cv2.fillConvexPoly(label, polys[k], next_label + k, cv2.LINE_8, 2)
         n = len(z)
         rows.append(
             np.column_stack(
                 [np.full(n, index), cx, cy, z, r, theta, colour.astype(np.float64), theta_next, rho]
             )
         )
-        next_label += n
+    if not rows:
+        return scene
     table = np.concatenate(rows)  # label - 1 -> row
+    # Every disc's rim through the camera at once, then filled in drawing order.
+    pts = np.concatenate(
+        [
+            table[:, None, 1:2] + table[:, None, 4:5] * ring[None, :, :1],
+            table[:, None, 2:3] + table[:, None, 4:5] * ring[None, :, 1:],
+            np.broadcast_to(table[:, None, 3:4], (len(table), len(ring), 1)),
+        ],
+        axis=2,
+    )
+    polys = np.round(camera.project(pts) * 4).astype(np.int32)  # 2 fractional bits
+    for k in range(len(table)):
+        cv2.fillConvexPoly(label, polys[k], k + 1, cv2.LINE_8, 2)
+    lo, hi = polys.reshape(-1, 2).min(axis=0) // 4, polys.reshape(-1, 2).max(axis=0) // 4
+    boxes.append((lo[0], lo[1], hi[0], hi[1]))
     # Per disc (row): everything a pixel needs, so each pixel gathers one float32 row.
     m = camera.matrix
     planes = m[None, :, [0, 1, 3]].repeat(len(table), axis=0)
@@ -661,8 +657,13 @@ def draw_pieces(
     edge = np.zeros(window.shape, np.uint8)
     edge[:, 1:] |= (pid[:, 1:] != pid[:, :-1]).astype(np.uint8)
     edge[1:, :] |= (pid[1:, :] != pid[:-1, :]).astype(np.uint8)
-    edge = cv2.dilate(edge, np.ones((3, 3), np.uint8)).astype(bool)
+    edge = cv2.dilate(edge, np.ones((3, 3), np.uint8))
+    ey, ex = np.nonzero(edge[1:-1, 1:-1])
+    ey, ex = ey + 1, ex + 1
     part = scene[y0:y1, x0:x1]
-    soft = cv2.GaussianBlur(part, (0, 0), 0.7)
-    part[edge] = soft[edge]
+    soft = np.zeros((len(ey), 3), np.float32)
+    for dy, dx, weight in ((0, 0, 4), (-1, 0, 2), (1, 0, 2), (0, -1, 2), (0, 1, 2),
+                           (-1, -1, 1), (-1, 1, 1), (1, -1, 1), (1, 1, 1)):  # fmt: skip
+        soft += part[ey + dy, ex + dx] * np.float32(weight / 16)
+    part[ey, ex] = soft
     return scene
