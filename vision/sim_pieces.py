@@ -205,8 +205,8 @@ def print_surface(
         img = np.repeat(tone[:, :, None], 3, axis=2)
     if printer != "exact" and conditions.blotch > 0:
         ink = 255 - img
-        blotch = smooth_noise(rng, img.shape[:2], 12) * 0.07 * conditions.blotch
-        fine = smooth_noise(rng, img.shape[:2], 60) * 0.04 * conditions.blotch
+        blotch = smooth_noise(rng, img.shape[:2], 12) * 0.05 * conditions.blotch
+        fine = smooth_noise(rng, img.shape[:2], 60) * 0.03 * conditions.blotch
         img = 255 - ink * (1 + blotch + fine)[:, :, None]
     paper = np.array(PAPERS[conditions.paper], np.float32)
     return np.clip(img * paper, 0, 255)
