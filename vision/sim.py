@@ -35,6 +35,25 @@ import numpy as np
 from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.layouts import Layout, get_layout
+from vision.sim_pieces import (
+    CHESS_BACK_RANK,
+    FIGURE_WEIGHTS,
+    FIGURES,
+    SET_COLOURS,
+    Conditions,
+    Piece,
+    PinholeCamera,
+    add_glare,
+    draw_pieces,
+    figure_profile,
+    level_count,
+    own_board_margin,
+    plain_table,
+    print_surface,
+    render_own_board,
+    shadow_layer,
+    stone_profile,
+)
 
 BGR = tuple[int, int, int]
 
@@ -114,6 +133,12 @@ class SimTable:
     Parameters not given are drawn from the seed: `tilt` (0-30 degrees), `rotation` (-20..20
     degrees in the picture), `light` (the (darkest, brightest) gain across the picture, within
     0.5-1.5), `tint` (-1 cool .. 1 warm), `noise` and `blur`.
+
+    `realism` (default None: the flat shaded discs on the exact print, as always) draws what
+    real tables have (`vision.sim_pieces`): a `Conditions`, or True for conditions drawn from
+    the seed (printed mats for layouts with markers, an own board for the others), or a dict
+    of `Conditions` fields to fix while the rest is drawn. Camera, light and noise stay those
+    of the same seed without realism.
     """
 
     def __init__(
@@ -129,9 +154,11 @@ class SimTable:
         noise: float | None = None,
         blur: float | None = None,
         fill: float | None = None,
+        realism: Conditions | bool | dict[str, Any] | None = None,
     ) -> None:
         self.layout = get_layout(layout) if isinstance(layout, str) else layout
         self.seed = seed
+        self.realism = self._conditions(realism)
         self.size = (int(size[0]), int(size[1]))
         self.rng = np.random.default_rng(seed)
         rng = self.rng
@@ -151,16 +178,37 @@ class SimTable:
             [rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(100, 160)], np.float32
         )
         self.nudged = np.eye(3)  # mat moves (nudge) before the camera sees it
+        if self.realism is not None:
+            self.blur_sigma = max(self.blur_sigma, 0.5)  # a real lens is never perfectly sharp
         self._cam_homography = self._camera_homography()
         self._mat, self._ppm = self._render_mat()
         self._gain = self._light_field()
         self._background = self._table_background()
+        if self.realism is not None and np.random.default_rng([seed, 0x5EA4]).random() < 0.5:
+            self._background = plain_table(np.random.default_rng([seed, 0x5EA5]), self.size)
         self._noise_bank = self._make_noise_bank()
         self._sprites: dict[tuple[str, int], np.ndarray] = {}
         self._board_cache: dict[Any, np.ndarray] = {}
         self._jitter = {
             c.name: rng.uniform(-0.06, 0.06, size=2) * c.radius for c in self.layout.cells
         }
+        if self.realism is not None:  # which figure stands on each cell, and how it is turned
+            look = np.random.default_rng([seed, 0x5EA3])
+            weights = np.array(FIGURE_WEIGHTS, float) / sum(FIGURE_WEIGHTS)
+            self._figure_of = {
+                c.name: str(look.choice(FIGURES, p=weights)) for c in self.layout.cells
+            }
+            self._turn_of = {c.name: float(look.uniform(-0.5, 0.5)) for c in self.layout.cells}
+            self._profiles: dict[Any, Any] = {}
+
+    def _conditions(self, realism) -> Conditions | None:
+        if realism is None or realism is False:
+            return None
+        if isinstance(realism, Conditions):
+            return realism
+        fixed = dict(realism) if isinstance(realism, dict) else {}
+        rng = np.random.default_rng([self.seed, 0x5EA1])  # not the table's own stream
+        return Conditions.draw(rng, own_board=not self.layout.has_markers, **fixed)
 
     # -- geometry ---------------------------------------------------------------------------------
     @property
@@ -168,8 +216,41 @@ class SimTable:
         """Mat millimetres -> image pixels, as the camera sees the board now (truth)."""
         return self._cam_homography @ self.nudged
 
+    @property
+    def camera(self) -> PinholeCamera:
+        """The pinhole camera (truth): mat (x mm, y mm, up mm) -> picture pixels. At up = 0
+        it is `homography`."""
+        n = self.nudged
+        nudge = np.array(
+            [
+                [n[0, 0], n[0, 1], 0, n[0, 2]],
+                [n[1, 0], n[1, 1], 0, n[1, 2]],
+                [0, 0, 1, 0],
+                [0, 0, 0, 1],
+            ]
+        )
+        return PinholeCamera(self._cam_matrix @ nudge)
+
+    def board_corners_px(self) -> np.ndarray:
+        """The playing area's true corners in the picture: TL, TR, BR, BL as the first player
+        sees them (the last is a1's corner), float64 4x2 - what `--corners` takes."""
+        pts = np.array([self.layout.board_corners()], np.float64)
+        return cv2.perspectiveTransform(pts, self.homography)[0]
+
+    def surface_margin(self) -> float:
+        """The border (mm) drawn round the layout's frame: an own board's frame, else 0."""
+        if self.realism is None or self.realism.board == "mat":
+            return 0.0
+        return own_board_margin(self.realism.board, self._pitch())
+
+    def _pitch(self) -> float:
+        cells = self.layout.cells
+        return float(np.median([2 * c.radius for c in cells])) if cells else 30.0
+
     def _camera_homography(self) -> np.ndarray:
         w_mm, h_mm = self.layout.size
+        m = self.surface_margin()
+        w_mm, h_mm = w_mm + 2 * m, h_mm + 2 * m  # what the camera frames
         corners = np.array(
             [
                 [-w_mm / 2, -h_mm / 2],
@@ -194,8 +275,21 @@ class SimTable:
         scale = self.fill * min(width / span[0], height / span[1])
         centre = (projected.max(axis=0) + projected.min(axis=0)) / 2
         image_pts = (projected - centre) * scale + [width / 2, height / 2]
-        image_pts += self.offset * [width, height] * (1 - self.fill) * 4
-        mat_pts = np.array([[0, 0], [w_mm, 0], [w_mm, h_mm], [0, h_mm]], np.float32)
+        shift = self.offset * [width, height] * (1 - self.fill) * 4
+        image_pts += shift
+        # The same camera as a 3x4 pinhole matrix in the mat frame with height (up = -z of
+        # the board plane before it is tilted): mat -> centred and turned -> tilted -> pixels.
+        principal = np.array([width / 2, height / 2]) - centre * scale + shift
+        k = np.array([[scale, 0, principal[0]], [0, scale, principal[1]], [0, 0, 1.0]])
+        turn = np.eye(4)
+        turn[:2, :2] = in_plane
+        turn[:2, 3] = -in_plane @ [self.layout.size[0] / 2, self.layout.size[1] / 2]
+        turn[2, 2] = -1.0
+        pose = np.column_stack([rotation, [0, 0, distance]])
+        self._cam_matrix = k @ pose @ turn
+        x0, y0 = -m, -m
+        x1, y1 = self.layout.size[0] + m, self.layout.size[1] + m
+        mat_pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
         return cv2.getPerspectiveTransform(mat_pts, image_pts.astype(np.float32)).astype(np.float64)
 
     def nudge(self, dx_mm: float, dy_mm: float, degrees: float = 0.0) -> None:
@@ -244,7 +338,23 @@ class SimTable:
         # About 1.5 mat pixels per picture pixel: sharp, and cheap to warp.
         span = np.linalg.norm(self.mat_quad_unnudged()[1] - self.mat_quad_unnudged()[0])
         ppm = float(np.clip(1.5 * span / self.layout.size[0], 1.5, 6.0))
-        return render_mat(self.layout, px_per_mm=ppm), ppm
+        self._surface_origin = (0.0, 0.0)  # the layout-frame mm of the surface's corner
+        if self.realism is None:
+            return render_mat(self.layout, px_per_mm=ppm), ppm
+        conditions = self.realism
+        rng = np.random.default_rng([self.seed, 0x5EA2])
+        if conditions.board == "mat":
+            surface = print_surface(render_mat(self.layout, px_per_mm=ppm), conditions, rng)
+        else:
+            pitch = self._pitch()
+            cols = max(1, int(round(self.layout.board_size[0] / pitch)))
+            rows = max(1, int(round(self.layout.board_size[1] / pitch)))
+            surface, margin = render_own_board(rows, cols, pitch, conditions.board, ppm, rng)
+            self._surface_origin = (-margin, -margin)
+        surface = add_glare(
+            surface, self._surface_origin, ppm, self.camera, conditions.lamp, conditions.board_gloss
+        )
+        return surface.astype(np.float32), ppm
 
     def mat_quad_unnudged(self) -> np.ndarray:
         w, h = self.layout.size
@@ -348,27 +458,131 @@ class SimTable:
             region[:] = region * (1 - alpha) + part[:, :, :3] * alpha
         return board
 
-    def _scene(self, cells: dict[str, str]) -> np.ndarray:
+    def pieces(self, cells: dict[str, str], figures: dict[str, str] | None = None) -> list[Piece]:
+        """The solid pieces standing on `cells` under the table's `realism` (`figures` names
+        a chess figure for some cells; the others have one drawn from the seed)."""
+        conditions = self.realism
+        if conditions is None:
+            return []
+        camera = self.camera
+        set_colours = SET_COLOURS[conditions.piece_set]
+        gloss = conditions.gloss * (0.45 if conditions.piece_set == "wood" else 1.0)
+        result = []
+        for name, cls in sorted(cells.items()):
+            if cls in (EMPTY, "", None):
+                continue
+            shape = self.layout.cell(name)
+            jx, jy = self._jitter[name]
+            x, y = shape.center[0] + jx, shape.center[1] + jy
+            base = cls.removesuffix(CHARACTER_SUFFIX)
+            colour = set_colours.get(base) or piece_colour(cls)
+            character = cls.endswith(CHARACTER_SUFFIX)
+            pitch = 2 * shape.radius
+            if conditions.pieces == "chess" and not character:
+                figure = (figures or {}).get(name) or self._figure_of[name]
+                height = pitch * 1.6
+                kind: tuple = ("chess", figure)
+            else:
+                radius = shape.radius * (0.92 if conditions.pieces == "dome" else PIECE_SCALE)
+                kind = ("dome" if conditions.pieces == "dome" else "stone", radius, character)
+                height = radius * (0.45 if kind[0] == "dome" else 0.2) + (
+                    1.26 * radius if character else 0.0
+                )
+            levels = level_count(camera, height, x, y)
+            key = (kind, round(pitch, 3), levels)
+            profile = self._profiles.get(key)
+            if profile is None:
+                if kind[0] == "chess":
+                    profile = figure_profile(kind[1], pitch, levels)
+                else:
+                    profile = stone_profile(kind[1], kind[0], levels, character=kind[2])
+                self._profiles[key] = profile
+            facing = (math.pi / 2 if base == "black" else -math.pi / 2) + self._turn_of[name]
+            result.append(
+                Piece(
+                    x,
+                    y,
+                    profile,
+                    colour,
+                    facing=facing,
+                    gloss=gloss * (1.3 if kind[0] == "dome" else 1.0),
+                    figurine=FIGURINE_COLOUR,
+                )
+            )
+        return result
+
+    def _scene(self, cells: dict[str, str], figures: dict[str, str] | None = None) -> np.ndarray:
         """The table with the board on it, in picture pixels, before light and noise."""
-        key = (tuple(sorted(cells.items())), self.nudged.tobytes())
+        key = (
+            tuple(sorted(cells.items())),
+            tuple(sorted((figures or {}).items())),
+            self.nudged.tobytes(),
+        )
         cached = self._board_cache.get(key)
         if cached is not None:
             return cached
-        board = self._board_image(cells)
-        half = 0.5 / self._ppm  # mat pixel (u, v) shows the point (u + 0.5, v + 0.5) / ppm
-        to_image = self.homography @ np.array(
-            [[1 / self._ppm, 0, half], [0, 1 / self._ppm, half], [0, 0, 1.0]]
-        )
-        width, height = self.size
-        warped = cv2.warpPerspective(board, to_image, (width, height), flags=cv2.INTER_LINEAR)
-        mask = cv2.warpPerspective(
-            np.ones(board.shape[:2], np.float32), to_image, (width, height), flags=cv2.INTER_LINEAR
-        )[:, :, None]
-        scene = warped * mask + self._background * (1 - mask)
+        if self.realism is not None:
+            scene = self._realistic_scene(cells, figures)
+        else:
+            board = self._board_image(cells)
+            half = 0.5 / self._ppm  # mat pixel (u, v) shows the point (u + 0.5, v + 0.5) / ppm
+            to_image = self.homography @ np.array(
+                [[1 / self._ppm, 0, half], [0, 1 / self._ppm, half], [0, 0, 1.0]]
+            )
+            width, height = self.size
+            warped = cv2.warpPerspective(board, to_image, (width, height), flags=cv2.INTER_LINEAR)
+            mask = cv2.warpPerspective(
+                np.ones(board.shape[:2], np.float32),
+                to_image,
+                (width, height),
+                flags=cv2.INTER_LINEAR,
+            )[:, :, None]
+            scene = warped * mask + self._background * (1 - mask)
         if len(self._board_cache) > 8:
             self._board_cache.clear()
         self._board_cache[key] = scene
         return scene
+
+    def _realistic_scene(self, cells: dict[str, str], figures: dict[str, str] | None) -> np.ndarray:
+        """The realistic table: the board on the table (warped once per position of the
+        board), darkened by the pieces' shadows, with the solid pieces drawn over it."""
+        width, height = self.size
+        ox, oy = self._surface_origin
+        key = self.nudged.tobytes()
+        if getattr(self, "_empty_scene_key", None) != key:
+            half = 0.5 / self._ppm  # surface pixel (u, v): ((u, v) + 0.5) / ppm + origin
+            to_image = self.homography @ np.array(
+                [[1 / self._ppm, 0, half + ox], [0, 1 / self._ppm, half + oy], [0, 0, 1.0]]
+            )
+            warped = cv2.warpPerspective(self._mat, to_image, (width, height))
+            mask = cv2.warpPerspective(
+                np.ones(self._mat.shape[:2], np.float32), to_image, (width, height)
+            )[:, :, None]
+            self._empty_scene = warped * mask + self._background * (1 - mask)
+            self._empty_scene_key = key
+        pieces = self.pieces(cells, figures)
+        if not pieces:
+            return self._empty_scene.copy()
+        # Shadows at half the surface's resolution (they are soft), warped onto the picture.
+        ppm = self._ppm / 2
+        h, w = self._mat.shape[:2]
+        size = (w // 2 + 1, h // 2 + 1)
+        dark = shadow_layer(
+            size,
+            self._surface_origin,
+            ppm,
+            pieces,
+            self.realism.lamp,
+            self.realism.shadow,
+            blur_mm=0.06 * self._pitch(),
+        )
+        half = 0.5 / ppm
+        to_image = self.homography @ np.array(
+            [[1 / ppm, 0, half + ox], [0, 1 / ppm, half + oy], [0, 0, 1.0]]
+        )
+        dark = cv2.warpPerspective(dark, to_image, (width, height))
+        scene = self._empty_scene * (1 - dark)[:, :, None]
+        return draw_pieces(scene, self.camera, pieces, self.realism.lamp)
 
     # -- hands ----------------------------------------------------------------------------------------
     def hand_towards(self, target: tuple[float, float], reach: float = 1.0) -> HandPose:
@@ -543,14 +757,17 @@ class SimTable:
         hand: HandPose | None = None,
         *,
         shake: tuple[float, float] = (0.0, 0.0),
+        figures: dict[str, str] | None = None,
     ) -> np.ndarray:
         """One camera frame (BGR uint8) of the board holding `cells` (cell -> class; cells not
-        named are empty), with an optional hand over it and an optional camera shake (px)."""
-        frame, _ = self._render(cells, hand, shake)
+        named are empty), with an optional hand over it and an optional camera shake (px).
+        With `realism` and chess-like pieces, `figures` names the figure on some cells
+        (pawn, rook, knight, bishop, queen, king; see `chess_start`)."""
+        frame, _ = self._render(cells, hand, shake, figures)
         return frame
 
-    def _render(self, cells, hand, shake) -> tuple[np.ndarray, bool]:
-        scene = self._scene(cells)
+    def _render(self, cells, hand, shake, figures=None) -> tuple[np.ndarray, bool]:
+        scene = self._scene(cells, figures)
         over = False
         if hand is not None:
             alpha, colour, shadow = self._hand_layers(hand)
@@ -623,6 +840,26 @@ class SimTable:
             yield self._render(after, None, (0.0, 0.0))
 
 
+def chess_start(
+    layout: Layout | str = "grid:8x8", white: str = "white", black: str = "black"
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The chess start position on an 8-wide board: (cells -> class, cells -> figure), white
+    on ranks 1-2 and black on the two top ranks (for Arimaa on a chess set: gold, silver)."""
+    layout = get_layout(layout) if isinstance(layout, str) else layout
+    ranks = sorted({int(c.name[1:]) for c in layout.cells})
+    cells, figures = {}, {}
+    for rank, cls, figs in (
+        (ranks[0], white, CHESS_BACK_RANK),
+        (ranks[1], white, ("pawn",) * 8),
+        (ranks[-2], black, ("pawn",) * 8),
+        (ranks[-1], black, CHESS_BACK_RANK),
+    ):
+        for file, figure in enumerate(figs):
+            name = f"{chr(ord('a') + file)}{rank}"
+            cells[name], figures[name] = cls, figure
+    return cells, figures
+
+
 def random_cells(
     layout: Layout, rng: np.random.Generator, fill: float | None = None
 ) -> dict[str, str]:
@@ -681,6 +918,7 @@ SIM_OPTIONS = {
     "drop": "fraction of dropped frames (default 0)",
     "black": "fraction of black frames (default 0)",
     "shake": "fraction of frames with camera shake (default 0)",
+    "realistic": "1 for a realistic table: tall pieces, shadows, printers (default 0)",
 }
 
 
@@ -764,6 +1002,9 @@ class SimSource:
         loop = options.get("loop", "0").strip().lower()
         if loop not in ("", "1", "true", "yes", "0", "false", "no"):
             raise UserError(f"sim option loop={options['loop']!r} must be 1 or 0")
+        realistic = options.get("realistic", "0").strip().lower()
+        if realistic not in ("", "1", "true", "yes", "0", "false", "no"):
+            raise UserError(f"sim option realistic={options['realistic']!r} must be 1 or 0")
         seed = number("seed", 0, int, 0, 2**32 - 1)
         tilt = number("tilt", None, float, 0.0, 30.0)
         moves = number("moves", 12, int, 0, 100_000)
@@ -772,7 +1013,13 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        table = SimTable(layout, seed=seed, size=size, tilt=tilt)
+        table = SimTable(
+            layout,
+            seed=seed,
+            size=size,
+            tilt=tilt,
+            realism=realistic in ("", "1", "true", "yes") or None,
+        )
         if "script" in options:
             script = load_script(options["script"], layout)
         else:
