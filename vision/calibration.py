@@ -16,21 +16,23 @@ message rather than misread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
-from vision.reader import FEATURES, classify, sample_cells
-from vision.standing import FORMAT, StandingCalibration, calibrate_standing
+from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
+from vision.standing import FORMAT, Photo, StandingCalibration, calibrate_standing
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
+DOUBTFUL_CONFIDENCE = 0.99  # a calibration cell read less surely than this is doubtful
 CLIP_FRACTION = 0.01  # a cell with more of its pixels clipped does not tell a class's colour
 
 
@@ -45,6 +47,9 @@ class Calibration:
     saturated: dict[str, tuple[str, ...]] = field(default_factory=dict)
     version: int = VERSION
     notes: tuple[str, ...] = field(default=(), compare=False)  # warnings from calibrating
+    # How good it is, as calibrating measured it on its own photo (not saved):
+    margin: float = field(default=0.0, compare=False)  # smallest gap own class -> next (std devs)
+    doubtful: tuple[str, ...] = field(default=(), compare=False)  # cells not clearly their class
 
     def check_layout(self, layout: Layout) -> None:
         """A calibration learned on one layout reads only that layout (same cells, same mat)."""
@@ -169,7 +174,11 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
 
 
 def calibrate(
-    image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    position: dict[str, str],
+    more: tuple[Photo, ...] = (),
 ) -> Calibration | StandingCalibration:
     """Learn each class's colour from `image` showing `position` (cell -> class; cells not
     named are empty). A board of your own (``grid:RxC``: chess sets, gobans, Othello boards)
@@ -177,7 +186,12 @@ def calibrate(
     Raises UserError when a cell does not look like what the position says (a piece in the
     wrong place, a hand in the picture), naming the cells."""
     if not layout.has_markers:
-        return calibrate_standing(image, homography, layout, position)
+        return calibrate_standing(image, homography, layout, position, more)
+    if more:
+        raise UserError(
+            f"the {layout.name} mat is calibrated from one photo of the start position: its "
+            "empty look is known from its print"
+        )
     samples = sample_cells(image, homography, layout)
     names = layout.cell_names()
     truth = [position.get(n, EMPTY) for n in names]
@@ -224,7 +238,7 @@ def calibrate(
     calibration = Calibration(
         layout.name, tuple(present), albedo, spread, counts, saturated, VERSION, tuple(notes)
     )
-    read, _ = classify(samples, calibration)
+    read, confidence = classify(samples, calibration)
     wrong = [
         f"{n} looks {r} (position: {t})"
         for n, r, t in zip(names, read, truth, strict=True)
@@ -237,7 +251,75 @@ def calibrate(
             "Check the pieces, the position file and that nothing covers the board",
             tuple(n for n, r, t in zip(names, read, truth, strict=True) if r != t),
         )
-    return calibration
+    _, distance = class_scores(samples, calibration)
+    own = np.array([distance[i, present.index(t)] for i, t in enumerate(truth)])
+    others = np.array(
+        [
+            min((distance[i, j] for j, c in enumerate(present) if c != t), default=np.inf)
+            for i, t in enumerate(truth)
+        ]
+    )
+    margin = float(np.min(np.sqrt(others) - np.sqrt(own))) if len(present) > 1 else 0.0
+    doubtful = tuple(n for n, c in zip(names, confidence, strict=True) if c < DOUBTFUL_CONFIDENCE)
+    return replace(calibration, margin=margin, doubtful=doubtful)
+
+
+def learned_picture(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    calibration: Calibration | StandingCalibration,
+    position: dict[str, str],
+) -> np.ndarray:
+    """The calibration photo with every cell as the calibration reads it (a dot of the class's
+    colour with its initial; empty cells a small grey dot), cells read otherwise than the
+    position says or doubtful ringed in red, and a caption with the margin."""
+    observation = read_cells(image, homography, layout, calibration, covered=())
+    picture = image.copy()
+    scale = max(1.0, max(image.shape[:2]) / 1000.0)
+    palette = [(60, 60, 60), (0, 200, 255), (255, 160, 0), (0, 255, 0), (255, 0, 255), (0, 0, 255)]
+    for cell in layout.cells:
+        x, y = cv2.perspectiveTransform(np.array([[cell.center]], np.float64), homography)[0, 0]
+        if not (0 <= x < image.shape[1] and 0 <= y < image.shape[0]):
+            continue
+        centre = (int(round(x)), int(round(y)))
+        read = observation.cells[cell.name]
+        if read == EMPTY:
+            cv2.circle(picture, centre, int(3 * scale), palette[0], -1, cv2.LINE_AA)
+        else:
+            index = calibration.classes.index(read) if read in calibration.classes else -1
+            colour = palette[index % len(palette)] if index > 0 else (255, 255, 255)
+            cv2.circle(picture, centre, int(9 * scale), colour, -1, cv2.LINE_AA)
+            cv2.putText(
+                picture,
+                "?" if read == UNKNOWN else read[0],
+                (centre[0] - int(5 * scale), centre[1] + int(5 * scale)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.5 * scale,
+                (0, 0, 0),
+                max(1, int(scale)),
+                cv2.LINE_AA,
+            )
+        if read != position.get(cell.name, EMPTY) or cell.name in calibration.doubtful:
+            cv2.circle(
+                picture, centre, int(15 * scale), (0, 0, 255), max(2, int(2 * scale)), cv2.LINE_AA
+            )
+    caption = (
+        f"margin {calibration.margin:.2f}; doubtful: {', '.join(calibration.doubtful) or 'none'}"
+    )
+    band = int(28 * scale)
+    picture = cv2.copyMakeBorder(picture, band, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    cv2.putText(
+        picture,
+        caption[:120],
+        (int(6 * scale), int(20 * scale)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.6 * scale,
+        (0, 0, 0),
+        max(1, int(scale)),
+        cv2.LINE_AA,
+    )
+    return picture
 
 
 def _class_order(layout: Layout):

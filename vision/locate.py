@@ -292,8 +292,22 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             "--corners needs four points x,y: top-left, top-right, bottom-right, bottom-left"
         )
     w, h = image_size
-    if w and h and (points.min() < -0.5 or np.any(points[:, 0] > w) or np.any(points[:, 1] > h)):
-        raise UserError(f"a corner in --corners lies outside the {w}x{h} image")
+    # A board may reach a little past the frame (its edge cells then read unknown), but a
+    # corner far outside is a typing slip.
+    if (
+        w
+        and h
+        and (
+            np.any(points[:, 0] < -w / 2)
+            or np.any(points[:, 0] > 1.5 * w)
+            or np.any(points[:, 1] < -h / 2)
+            or np.any(points[:, 1] > 1.5 * h)
+        )
+    ):
+        raise UserError(
+            f"a corner in --corners lies far outside the {w}x{h} image: give the corners in "
+            "image pixels (a board reaching a little past the picture is fine)"
+        )
     # The four corners must go round the board clockwise (as seen in the image) without crossing.
     cross = [
         _cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])

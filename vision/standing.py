@@ -150,6 +150,12 @@ def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> Cel
     )
 
 
+def cells_outside(image: np.ndarray, homography: np.ndarray, layout: Layout) -> list[str]:
+    """The cells a picture does not show (the board reaches past its edge): they read unknown."""
+    unseen = cell_views(image, homography, layout).unseen
+    return [c.name for c, u in zip(layout.cells, unseen, strict=True) if u]
+
+
 def _remap(image: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Bilinear samples of `image` at `points` (n, h, w, 2) -> (n, h, w, channels)."""
     n, h, w, _ = points.shape
@@ -287,7 +293,7 @@ class StandingCalibration:
 
     def to_json(self) -> dict[str, Any]:
         def rounded(values: list[float]) -> list[float]:
-            return [round(float(v), 5) for v in values]
+            return [float(v) for v in values]  # exact: a saved file reads back the same model
 
         return {
             "format": FORMAT,
@@ -302,7 +308,7 @@ class StandingCalibration:
             "means": [rounded(row) for row in self.means],
             "precision": [[float(v) for v in row] for row in self.precision],
             "own_look": {c: rounded(v) for c, v in self.own_look.items()},
-            "margin": round(self.margin, 4),
+            "margin": float(self.margin),
             "doubtful": list(self.doubtful),
         }
 

@@ -75,6 +75,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-o", "--output", required=True, metavar="CAL.json", help="the calibration file to write"
     )
     calibrate.add_argument("--force", action="store_true", help="replace CAL.json if it exists")
+    calibrate.add_argument(
+        "--empty",
+        metavar="IMAGE",
+        help="also a photo of the same board empty, from the same camera (boards of your own: "
+        "every cell's own empty look is learned - a printed logo, a label, a stain)",
+    )
+    calibrate.add_argument(
+        "--empty-corners",
+        metavar='"x,y x,y x,y x,y"',
+        help="the board's corners in the --empty photo (default: --corners)",
+    )
+    calibrate.add_argument(
+        "--view",
+        metavar="PNG",
+        help="also write a picture of what was learned: the photo with every cell as the new "
+        "calibration reads it, doubtful cells ringed",
+    )
     calibrate.set_defaults(func=run_calibrate)
 
     read = sub.add_parser(
@@ -201,25 +218,48 @@ def run_locate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    from companion.errors import UserError
     from vision.calibration import calibrate, load_position
+    from vision.standing import Photo
 
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
     position = load_position(args.position, layout)
-    calibration = calibrate(image, located.homography, layout, position)
+    more = ()
+    if args.empty:
+        if layout.has_markers:
+            raise UserError(
+                f"--empty is for boards of your own (grid:RxC); the {layout.name} mat's empty "
+                "look is known from its print: calibrate with the start position alone"
+            )
+        empty = load_image(args.empty)
+        corners = args.empty_corners or args.corners
+        more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
+    calibration = calibrate(image, located.homography, layout, position, more)
     calibration.save(args.output, overwrite=args.force)
+    if args.view:
+        from vision.calibration import learned_picture
+        from vision.mat import write_png
+
+        picture = learned_picture(image, located.homography, layout, calibration, position)
+        write_png(Path(args.view), picture)
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
     learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
     source = f"{len(located.markers_seen)} markers" if located.markers_seen else "the given corners"
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
+    doubtful = ", ".join(calibration.doubtful) or "none"
+    print(
+        f"Margin between classes {calibration.margin:.2f} (standard deviations); doubtful cells: {doubtful}"
+    )
     return 0
 
 
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import load_calibration
     from vision.reader import read_cells
+    from vision.standing import cells_outside
     from vision.tracker import covered_cells
 
     calibration = load_calibration(args.calibration)
@@ -246,7 +286,14 @@ def run_read(args: argparse.Namespace) -> int:
         print(json.dumps({**out, "occluded": bool(occluded)}))
         return 0
     print(board_text(layout, observation.cells))
-    unknown = observation.unknown()
+    outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
+    if outside:
+        print(
+            f"{len(outside)} cells lie outside the picture and read unknown: "
+            f"{', '.join(outside[:12])}{' ...' if len(outside) > 12 else ''} - "
+            "turn or raise the camera to see the whole board"
+        )
+    unknown = [c for c in observation.unknown() if c not in outside]
     if unknown and not occluded:
         print(f"unknown (not sure): {', '.join(unknown)}")
     return 0
