@@ -299,25 +299,19 @@ def read_cells(
     (`vision.tracker.covered_cells`; `markers_seen` below the layout's markers loosens it).
     The tracker passes () - it never reads a board with anything over it.
     A calibration of a board of your own reads with `vision.standing.read_standing`."""
-    if isinstance(calibration, StandingCalibration):
-        return read_standing(
-            image,
-            homography,
-            layout,
-            calibration,
-            markers_seen=markers_seen,
-            frame=frame,
-            timestamp=timestamp,
-        )
     calibration.check_layout(layout)
     if covered is None:
         from vision.tracker import covered_cells
 
         loose = 0 < markers_seen < len(layout.markers)
         covered = covered_cells(image, homography, layout, loose=loose)[1]
-    samples = sample_cells(image, homography, layout)
-    names, confidence = classify(samples, calibration)
     cells = layout.cell_names()
+    if isinstance(calibration, StandingCalibration):
+        seen = read_standing(image, homography, layout, calibration)
+        names = [seen.cells[c] for c in cells]
+        confidence = np.array([seen.confidence[c] for c in cells])
+    else:
+        names, confidence = classify(sample_cells(image, homography, layout), calibration)
     hidden = set(covered)
     if hidden:
         names = [UNKNOWN if c in hidden else n for c, n in zip(cells, names, strict=True)]

@@ -94,37 +94,32 @@ def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> Cel
         raise UserError("reading cells needs a colour (BGR) image")
     height, width = image.shape[:2]
     pose = CameraPose.from_homography(homography, (width, height))
-    pitch = _pitch(layout)
     centres = np.array([c.center for c in layout.cells], np.float64)
+    size = np.array([2.0 * c.radius for c in layout.cells])[:, None, None]  # each cell's width
     towards = pose.centre()[None, :2] - centres
     towards /= np.linalg.norm(towards, axis=1, keepdims=True) + 1e-9
     across = np.stack([-towards[:, 1], towards[:, 0]], axis=1)
     cols, rows = COLUMN_SIZE
-    u = np.linspace(-COLUMN_HALF_WIDTH, COLUMN_HALF_WIDTH, cols) * pitch
-    z = np.linspace(COLUMN_HEIGHT, 0.0, rows) * pitch
+    u = np.linspace(-COLUMN_HALF_WIDTH, COLUMN_HALF_WIDTH, cols)[None, None, :] * size
+    z = np.linspace(COLUMN_HEIGHT, 0.0, rows)[None, :, None] * size
     column = np.empty((len(centres), rows, cols, 3))
-    column[..., 0] = centres[:, 0, None, None] + u[None, None, :] * across[:, 0, None, None]
-    column[..., 1] = centres[:, 1, None, None] + u[None, None, :] * across[:, 1, None, None]
-    column[..., 2] = z[None, :, None]
-    g_cols = cols
-    d = np.linspace(*GROUND_DISTANCE, 3) * pitch
-    g_u = np.linspace(-GROUND_HALF_WIDTH, GROUND_HALF_WIDTH, g_cols) * pitch
-    ground = np.zeros((len(centres), 3, g_cols, 3))
+    for axis in (0, 1):
+        column[..., axis] = centres[:, axis, None, None] + u * across[:, axis, None, None]
+    column[..., 2] = z
+    d = np.linspace(*GROUND_DISTANCE, 3)[None, :, None] * size
+    g_u = np.linspace(-GROUND_HALF_WIDTH, GROUND_HALF_WIDTH, cols)[None, None, :] * size
+    ground = np.zeros((len(centres), 3, cols, 3))
     for axis in (0, 1):
         ground[..., axis] = (
             centres[:, axis, None, None]
-            + d[None, :, None] * towards[:, axis, None, None]
-            + g_u[None, None, :] * across[:, axis, None, None]
+            + d * towards[:, axis, None, None]
+            + g_u * across[:, axis, None, None]
         )
-    radii = np.linspace(0.0, FOOTPRINT_RADIUS, FOOTPRINT_SIZE[0]) * pitch
-    angles = np.linspace(0.0, 2 * np.pi, FOOTPRINT_SIZE[1], endpoint=False)
+    radii = np.linspace(0.0, FOOTPRINT_RADIUS, FOOTPRINT_SIZE[0])[None, :, None] * size
+    angles = np.linspace(0.0, 2 * np.pi, FOOTPRINT_SIZE[1], endpoint=False)[None, None, :]
     footprint = np.zeros((len(centres), *FOOTPRINT_SIZE, 3))
-    footprint[..., 0] = (
-        centres[:, 0, None, None] + radii[None, :, None] * np.cos(angles)[None, None, :]
-    )
-    footprint[..., 1] = (
-        centres[:, 1, None, None] + radii[None, :, None] * np.sin(angles)[None, None, :]
-    )
+    footprint[..., 0] = centres[:, 0, None, None] + radii * np.cos(angles)
+    footprint[..., 1] = centres[:, 1, None, None] + radii * np.sin(angles)
     column_px = pose.project(column).astype(np.float32)
     ground_px = pose.project(ground).astype(np.float32)
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
