@@ -1,0 +1,700 @@
+"""Finding a board without markers: a checkered board (``chessboard``) from its X-corners, a
+lined board (``grid:RxC``, Go-like lines, Othello green with black lines) from its lines.
+
+How (both kinds): candidate lattice points are detected on a copy of the photo about
+WORK_SIZE pixels on its long side - the X-corners where four squares meet (a saddle of the
+brightness, confirmed by the ring of pixels around it: dark, light, dark, light), or the
+crossings of thin dark lines. A lattice is grown from a seed of four points that form a cell
+(p, p+u, p+v, p+u+v): every lattice point next to the points found so far is predicted through
+the current homography and accepted when a candidate lies within GROW_TOLERANCE of a cell of
+it; the homography is refitted to all accepted points as it grows. Pieces hide many corners,
+which does not matter: the lattice only needs a few dozen points, and it jumps over gaps of
+one hidden point. The grown lattice has no edges of its own, so which window of it is the
+board is decided by the picture: for a checkered board the 8 x 8 window whose squares
+alternate dark and light most consistently (outside the board the margin does not alternate),
+for a lined board the R+1 x C+1 lines that are darkest along their length. Finally the
+homography is refitted on the full-resolution picture (sub-pixel corners) and the four outer
+corners of the playing area are the lattice's corners.
+
+Orientation: a checkerboard looks the same turned by 90 degrees, so the grid alone cannot
+say where the first player sits. The colours settle half of it: as in chess, a1 is a dark
+square, so a1's corner is one of the two dark corner squares; of those two, the one nearer the
+bottom of the picture is taken (the camera is usually behind the first player or straight
+above). The other choice (turned by 180 degrees) is shown on the setup screen for the player
+to confirm, and a calibration position tells it too. A lined board has no colours: the side
+nearest the bottom of the picture is taken as the first player's (for a non-square grid, of
+the two turns that put C columns across).
+
+`grid_still_there` is the cheap check for a tracker (a few milliseconds): it samples the
+lattice where the previous location says it is and returns the location (refined), or None
+when the board has moved - then call `find_board` again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from companion.errors import UserError
+from vision.layouts import Layout, get_layout
+from vision.locate import Located, from_corners, to_gray
+
+WORK_SIZE = 800  # long side (px) of the copy the lattice is searched on
+GROW_TOLERANCE = 0.22  # a predicted lattice point accepts a candidate this close (cells)
+MIN_LATTICE = 12  # points a lattice needs before it is believed (of 49 inner corners / 81 lines)
+MAX_SEEDS = 60  # strongest candidates tried as seeds
+RING_SAMPLES = 16
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+
+CORNERS_HINT = (
+    'tap the four corners on the setup screen, or give them with --corners "x,y x,y x,y x,y" '
+    "(top-left, top-right, bottom-right, bottom-left as the first player sees it)"
+)
+
+
+class BoardNotFound(UserError):
+    """No board grid in the picture: the player gives the four corners instead."""
+
+
+def board_kind(layout: Layout) -> str:
+    """``checkered`` (squares of two colours), ``lined`` (lines on a plain board) or "" (a mat
+    with markers: `vision.locate.locate` finds those)."""
+    if layout.markers:
+        return ""
+    return layout.surface or "lined"
+
+
+def grid_shape(layout: Layout) -> tuple[int, int]:
+    """(columns, rows) of cells of a board without markers."""
+    cols = len({round(c.center[0], 3) for c in layout.cells})
+    rows = len({round(c.center[1], 3) for c in layout.cells})
+    return cols, rows
+
+
+# -- the public entry points -----------------------------------------------------------------------
+def find_board(image: np.ndarray, layout: str | Layout) -> Located:
+    """Find a board without markers (``chessboard`` or ``grid:RxC``) in a photo (BGR or grey).
+
+    Returns a `Located` whose board corners are the outer corners of the playing area (TL, TR,
+    BR, BL as the first player sees it, see the module text for the orientation), or raises
+    BoardNotFound saying what to do instead."""
+    layout = get_layout(layout) if isinstance(layout, str) else layout
+    kind = board_kind(layout)
+    if not kind:
+        raise UserError(f"layout {layout.name} has markers: use vision.locate.locate")
+    gray = to_gray(image)
+    height, width = gray.shape
+    cols, rows = grid_shape(layout)
+    scale = min(1.0, WORK_SIZE / max(height, width))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if kind == "checkered":
+        points, strength = x_corners(small)
+        # inner corners of the squares: C-1 x R-1
+        want = (cols - 1, rows - 1)
+    else:
+        points, strength = line_crossings(small)
+        want = (cols + 1, rows + 1)
+    lattice = grow_best_lattice(points, strength, want)
+    if lattice is None:
+        raise BoardNotFound(
+            f"no {'checkered' if kind == 'checkered' else 'lined'} {cols}x{rows} board found "
+            f"in the picture (is the whole board in view and lit?): {CORNERS_HINT}"
+        )
+    homography, matched = lattice
+    if kind == "checkered":
+        window = checkered_window(small, homography, matched, cols, rows)
+    else:
+        window = lined_window(small, homography, matched, cols, rows)
+    if window is None:
+        raise BoardNotFound(
+            f"a grid was seen but not a whole {cols}x{rows} board (is all of it in view?): "
+            f"{CORNERS_HINT}"
+        )
+    c0, r0, dark_even = window
+    # refit on the full-resolution picture with the lattice points inside the board
+    homography = _refine_full(gray, homography, matched, scale, kind, c0, r0, cols, rows)
+    box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
+    if kind == "lined":
+        box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
+    corners = _apply(homography, box)
+    dark = None
+    if kind == "checkered":
+        # the corner square at lattice box corner k is cell (c, r); dark when parity says so
+        cells = [(c0, r0), (c0 + cols - 1, r0), (c0 + cols - 1, r0 + rows - 1), (c0, r0 + rows - 1)]
+        dark = [((c + r) % 2 == 0) == dark_even for c, r in cells]
+    ordered = order_corners(corners, dark, (cols, rows))
+    located = from_corners(layout, ordered, (width, height))
+    return replace(located, error_px=_fit_error(homography, matched, scale))
+
+
+def grid_still_there(
+    image: np.ndarray, previous: Located, *, min_share: float = 0.35
+) -> Located | None:
+    """Is the grid of a board without markers still where `previous` says? A few milliseconds.
+
+    Checkered: every inner corner is checked for the X of four squares with the dark squares
+    on the expected diagonals; lined: the grid lines are sampled for being darker than either
+    side. Pieces hide some, so at least `min_share` of those in view must confirm it. Returns
+    the location (refined to sub-pixel corners when checkered) or None when the board moved."""
+    layout = previous.layout
+    kind = board_kind(layout)
+    if not kind:
+        return None
+    gray = to_gray(image)
+    cols, rows = grid_shape(layout)
+    to_px = previous.homography @ _unit_to_mm(layout, cols, rows)
+    if kind == "checkered":
+        ii, jj = np.meshgrid(np.arange(1, cols), np.arange(1, rows))
+        lat = np.stack([ii.ravel(), jj.ravel()], 1).astype(float)
+        pts = _apply(to_px, lat)
+        cell = _local_cell(to_px, lat)
+        radius = np.clip(cell * 0.3, 2.5, 12.0)
+        inside = _inside(gray, pts, radius + 2)
+        if inside.sum() < 4:
+            return None
+        phase = ring_phase(gray, pts[inside], radius[inside], to_px, lat[inside])
+        # either colour phase (typed corners may not put a dark square at a1); shifted by
+        # half a cell or more, the X-corners are not there at all
+        ok = phase == (1.0 if np.sum(phase) >= 0 else -1.0)
+        if ok.sum() < max(4, min_share * inside.sum()):
+            return None
+        # refine the confirmed corners and refit the homography (follows small slides)
+        good = pts[inside][ok].astype(np.float32).reshape(-1, 1, 2)
+        win = int(max(2, min(8, np.median(radius) * 0.8)))
+        refined = cv2.cornerSubPix(gray, good.copy(), (win, win), (-1, -1), _SUBPIX_CRITERIA)
+        refined = refined.reshape(-1, 2).astype(float)
+        src = lat[inside][ok]
+        if len(src) < 6:
+            return previous
+        h, _ = cv2.findHomography(src, refined, cv2.RANSAC, 2.0)
+        if h is None:
+            return previous
+        corners = _apply(h, np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], float))
+        if np.max(np.linalg.norm(corners - previous.board_corners_px(), axis=1)) > np.median(cell):
+            return None
+        return from_corners(layout, corners, (gray.shape[1], gray.shape[0]))
+    share = line_share(gray, to_px, cols, rows)
+    return previous if share >= min_share else None
+
+
+# -- candidate points ------------------------------------------------------------------------------
+def _ring_offsets(radius: float) -> np.ndarray:
+    angles = np.arange(RING_SAMPLES) * 2 * np.pi / RING_SAMPLES
+    return np.stack([np.cos(angles), np.sin(angles)], 1) * radius
+
+
+def x_corners(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """X-corners (where four squares meet) of a checkered board: points (N x 2) and strengths.
+
+    A saddle of the smoothed brightness (Hessian determinant < 0, local maximum of its size)
+    that the ring of 16 pixels around it confirms: two opposite dark arcs and two opposite light
+    arcs (the ChESS test), at a radius of a few pixels, which is small against any cell."""
+    candidates = []
+    for sigma, radius in ((1.5, 4.0), (3.0, 7.0)):
+        g = cv2.GaussianBlur(gray, (0, 0), sigma).astype(np.float32)
+        dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+        dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+        dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+        saddle = np.maximum(dxy * dxy - dxx * dyy, 0)
+        peak = cv2.dilate(saddle, np.ones((7, 7), np.uint8))
+        floor = max(float(saddle.max()) * 0.01, 1e-6)
+        ys, xs = np.nonzero((saddle >= peak) & (saddle > floor))
+        if len(xs) > 4000:  # keep the strongest (texture, noise)
+            keep = np.argsort(saddle[ys, xs])[-4000:]
+            ys, xs = ys[keep], xs[keep]
+        pts = np.stack([xs, ys], 1).astype(float)
+        score = chess_response(g, pts, radius)
+        good = score > 0
+        candidates.append((pts[good], score[good]))
+    pts = np.concatenate([c[0] for c in candidates])
+    score = np.concatenate([c[1] for c in candidates])
+    return _dedupe(pts, score, 4.0)
+
+
+def chess_response(gray: np.ndarray, pts: np.ndarray, radius: float) -> np.ndarray:
+    """The ChESS response at each point, relative to the contrast: > 0 for an X-corner."""
+    if len(pts) == 0:
+        return np.zeros(0)
+    ring = _sample(gray, pts[:, None, :] + _ring_offsets(radius)[None])  # N x 16
+    q = RING_SAMPLES // 4
+    half = RING_SAMPLES // 2
+    sum_resp = np.abs(
+        ring[:, :q] + ring[:, half : half + q] - ring[:, q:half] - ring[:, half + q :]
+    )
+    sum_resp = sum_resp.sum(1)
+    diff_resp = np.abs(ring[:, :half] - ring[:, half:]).sum(1)
+    centre = _sample(gray, pts)
+    mean_resp = np.abs(ring.mean(1) - centre) * RING_SAMPLES
+    contrast = ring.max(1) - ring.min(1)
+    response = sum_resp - diff_resp - mean_resp
+    # at least some contrast, and the X dominates
+    return np.where(contrast > 20, response / np.maximum(contrast, 1) - 2.0, -1.0)
+
+
+def ring_phase(gray, pts, radius, to_px, lat) -> np.ndarray:
+    """For inner corners at lattice points `lat`: +1 where the ring shows an X with the squares
+    of even parity (c + r) dark, -1 with them light, 0 where there is no clear X (a piece, or
+    no board). The four samples lie on the lattice's diagonals, `radius` px from the point."""
+    diag = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) * 0.25
+    q = _apply(to_px, (lat[:, None, :] + diag[None]).reshape(-1, 2)).reshape(-1, 4, 2)
+    v = q - pts[:, None, :]
+    v = v / np.maximum(np.linalg.norm(v, axis=2, keepdims=True), 1e-9) * radius[:, None, None]
+    vals = _sample(gray, pts[:, None, :] + v)  # N x 4: cells (i, j), (i-1, j), (i-1, j-1), (i, j-1)
+    a = (vals[:, 0] + vals[:, 2]) / 2  # the cells of the parity of (i, j)
+    b = (vals[:, 1] + vals[:, 3]) / 2
+    contrast = np.abs(a - b)
+    same = np.abs(vals[:, 0] - vals[:, 2]) + np.abs(vals[:, 1] - vals[:, 3])
+    even = (lat[:, 0] + lat[:, 1]) % 2 == 0
+    dark_even = np.where(even, a < b, a > b)
+    clear = (contrast > 20) & (same < contrast)
+    return np.where(clear, np.where(dark_even, 1.0, -1.0), 0.0)
+
+
+def line_crossings(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Crossings of thin dark lines (a Go board, Othello's green with black lines).
+
+    The lines are picked out with a black-hat (dark and thin against their surroundings), and
+    a crossing is where the line mask is long in two directions at once: the minimum of the
+    mask smoothed along the horizontal and the vertical... which is replaced here by Hough
+    lines grouped in two directions and intersected (perspective tilts the lines)."""
+    blackhat = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
+    )
+    _, mask = cv2.threshold(blackhat, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    segments = cv2.HoughLinesP(
+        mask, 1, np.pi / 360, threshold=60, minLineLength=max(30, gray.shape[0] // 12), maxLineGap=6
+    )
+    if segments is None or len(segments) < 4:
+        return np.zeros((0, 2)), np.zeros(0)
+    seg = segments.reshape(-1, 4).astype(float)
+    angle = np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0]) % np.pi
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    # two main directions: a histogram of angles weighted by length, two peaks 45+ deg apart
+    hist, _ = np.histogram(angle, bins=180, range=(0, np.pi), weights=length)
+    hist = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(7) / 7, "same")[3:-3]
+    first = int(np.argmax(hist))
+    dist = np.abs(((np.arange(180) - first + 90) % 180) - 90)
+    second = int(np.argmax(np.where(dist >= 45, hist, 0)))
+    families = []
+    for peak in (first, second):
+        delta = np.abs(((np.degrees(angle) - peak + 90) % 180) - 90)
+        families.append(seg[delta < 12])
+    lines_a = [_to_line(s) for s in families[0]]
+    lines_b = [_to_line(s) for s in families[1]]
+    if not lines_a or not lines_b:
+        return np.zeros((0, 2)), np.zeros(0)
+    la, lb = np.array(lines_a), np.array(lines_b)
+    cross = np.cross(la[:, None, :], lb[None, :, :]).reshape(-1, 3)
+    ok = np.abs(cross[:, 2]) > 1e-9
+    pts = cross[ok, :2] / cross[ok, 2:3]
+    h, w = gray.shape
+    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    pts = pts[inside]
+    if len(pts) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    # a crossing is real when the line mask is there in both directions around it
+    smooth = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.0)
+    score = _sample(smooth, pts)
+    keep = score > 0.3
+    pts, score = _dedupe(pts[keep], score[keep], 3.0)
+    return pts, score
+
+
+def _to_line(segment) -> np.ndarray:
+    x1, y1, x2, y2 = segment
+    return np.cross([x1, y1, 1.0], [x2, y2, 1.0])
+
+
+def _dedupe(pts: np.ndarray, score: np.ndarray, radius: float):
+    """Greedy non-maximum suppression: the strongest point of each cluster within `radius`."""
+    if len(pts) == 0:
+        return pts.reshape(0, 2), score
+    order = np.argsort(-score)
+    pts, score = pts[order], score[order]
+    keep = np.ones(len(pts), bool)
+    cell = {}
+    for k, (x, y) in enumerate(pts):
+        key = (int(x // radius), int(y // radius))
+        near = False
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for other in cell.get((key[0] + dx, key[1] + dy), ()):
+                    if (pts[other, 0] - x) ** 2 + (pts[other, 1] - y) ** 2 < radius * radius:
+                        near = True
+        if near:
+            keep[k] = False
+        else:
+            cell.setdefault(key, []).append(k)
+    return pts[keep], score[keep]
+
+
+# -- growing a lattice -----------------------------------------------------------------------------
+def grow_best_lattice(points: np.ndarray, strength: np.ndarray, want: tuple[int, int]):
+    """The largest lattice of `points`: (homography lattice -> px, {(i, j): point index}), or
+    None when no lattice of MIN_LATTICE points exists. `want` (nx, ny) caps how many lattice
+    points fit along each direction (plus one on each side for strays at the edges)."""
+    n = len(points)
+    if n < MIN_LATTICE:
+        return None
+    order = np.argsort(-strength)[:MAX_SEEDS]
+    diff = points[:, None, :] - points[None, :, :]
+    d2 = (diff**2).sum(-1)
+    np.fill_diagonal(d2, np.inf)
+    neighbours = np.argsort(d2, axis=1)[:, :8]
+    best = None
+    used: set[int] = set()
+    target = 0.7 * want[0] * want[1]
+    for seed in order:
+        if seed in used:
+            continue
+        for hypothesis in _seed_cells(points, d2, neighbours, seed):
+            grown = _grow(points, hypothesis, want)
+            if grown is None:
+                continue
+            if best is None or len(grown[1]) > len(best[1]):
+                best = grown
+                used |= set(grown[1].values())
+            break  # one good cell per seed is enough
+        if best is not None and len(best[1]) >= target:
+            break
+    if best is None or len(best[1]) < MIN_LATTICE:
+        return None
+    return best
+
+
+def _seed_cells(points, d2, neighbours, p):
+    """Cells (p, p+u, p+v, p+u+v) around seed p from its nearest neighbours."""
+    origin = points[p]
+    near = neighbours[p]
+    for a in range(len(near)):
+        for b in range(a + 1, len(near)):
+            qa, qb = near[a], near[b]
+            u, v = points[qa] - origin, points[qb] - origin
+            lu, lv = np.linalg.norm(u), np.linalg.norm(v)
+            if lu < 4 or lv < 4 or max(lu, lv) > 2.2 * min(lu, lv):
+                continue
+            cos = float(u @ v / (lu * lv))
+            if abs(cos) > 0.6:  # the two sides of a cell are not nearly parallel
+                continue
+            guess = origin + u + v
+            dist = np.linalg.norm(points - guess, axis=1)
+            qc = int(np.argmin(dist))
+            if dist[qc] > GROW_TOLERANCE * min(lu, lv):
+                continue
+            src = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], np.float32)
+            dst = np.array([origin, points[qa], points[qb], points[qc]], np.float32)
+            yield {(0, 0): int(p), (1, 0): int(qa), (0, 1): int(qb), (1, 1): qc}, (src, dst)
+
+
+def _grow(points, hypothesis, want):
+    matched, (src, dst) = hypothesis
+    h = cv2.getPerspectiveTransform(src, dst).astype(float)
+    span = max(want) + 2
+    tried: set[tuple[int, int]] = set(matched)
+    frontier = set(matched)
+    for _ in range(60):
+        if not frontier:
+            break
+        cands = set()
+        for i, j in frontier:
+            for di in (-2, -1, 0, 1, 2):
+                for dj in (-2, -1, 0, 1, 2):
+                    key = (i + di, j + dj)
+                    if key not in tried:
+                        cands.add(key)
+        ii = [k[0] for k in matched]
+        jj = [k[1] for k in matched]
+        cands = {
+            k
+            for k in cands
+            if max(ii + [k[0]]) - min(ii + [k[0]]) < span
+            and max(jj + [k[1]]) - min(jj + [k[1]]) < span
+        }
+        if not cands:
+            break
+        keys = sorted(cands)
+        lat = np.array(keys, float)
+        pred = _apply(h, lat)
+        cell = _local_cell(h, lat)
+        dist = np.linalg.norm(pred[:, None, :] - points[None, :, :], axis=2)
+        nearest = np.argmin(dist, axis=1)
+        ok = dist[np.arange(len(keys)), nearest] < GROW_TOLERANCE * cell
+        taken = set(matched.values())
+        new = {}
+        for k, key in enumerate(keys):
+            tried.add(key)
+            idx = int(nearest[k])
+            if ok[k] and idx not in taken:
+                new[key] = idx
+                taken.add(idx)
+        frontier = set(new)
+        matched.update(new)
+        if new:
+            src_pts = np.array(list(matched), float)
+            dst_pts = points[list(matched.values())]
+            refit, _ = cv2.findHomography(src_pts, dst_pts, 0)
+            if refit is None:
+                return None
+            h = refit
+    if len(matched) < 6:
+        return None
+    # drop points the final fit disagrees with
+    src_pts = np.array(list(matched), float)
+    dst_pts = points[list(matched.values())]
+    err = np.linalg.norm(_apply(h, src_pts) - dst_pts, axis=1)
+    cell = _local_cell(h, src_pts)
+    keep = err < GROW_TOLERANCE * cell
+    matched = {k: v for (k, v), g in zip(matched.items(), keep, strict=True) if g}
+    if len(matched) < 6:
+        return None
+    return h, matched
+
+
+# -- which window of the lattice is the board -------------------------------------------------------
+def checkered_window(gray, h, matched, cols, rows):
+    """(c0, r0, dark_even): the cols x rows window of cells whose squares alternate most
+    consistently, and whether its cells of even parity (c + r) are the dark ones. Cell (c, r)
+    spans lattice [c, c+1] x [r, r+1]; the inner corners are c0+1 .. c0+cols-1."""
+    ii = [k[0] for k in matched]
+    jj = [k[1] for k in matched]
+    c_lo, c_hi = max(ii) - cols + 1, min(ii) - 1  # windows that contain every matched corner
+    r_lo, r_hi = max(jj) - rows + 1, min(jj) - 1
+    if c_lo > c_hi:  # more corners than a board has: some strays at the edges
+        c_lo, c_hi = min(ii) - 1, max(ii) - cols + 1
+    if r_lo > r_hi:
+        r_lo, r_hi = min(jj) - 1, max(jj) - rows + 1
+    c_span = range(c_lo, c_hi + cols)
+    r_span = range(r_lo, r_hi + rows)
+    values = _cell_values(gray, h, c_span, r_span)  # rows x cols, NaN outside the picture
+    parity = np.array([[(c + r) % 2 for c in c_span] for r in r_span])
+    sign = np.where(parity == 0, 1.0, -1.0)
+    med = np.nanmedian(values)
+    spread = np.nanpercentile(values, 90) - np.nanpercentile(values, 10)
+    if not np.isfinite(spread) or spread < 10:
+        return None
+    alt = np.clip((values - med) / (spread / 2), -1, 1) * sign
+    alt = np.nan_to_num(alt, nan=-2.0)  # off the picture: a window there is not the board
+    best = None
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
+            block = alt[r0 - r_lo : r0 - r_lo + rows, c0 - c_lo : c0 - c_lo + cols]
+            if block.shape != (rows, cols) or np.any(block <= -2.0):
+                continue
+            score = abs(float(block.sum()))
+            if best is None or score > best[0]:
+                best = (score, c0, r0, float(block.sum()) < 0)
+    if best is None or best[0] < 0.25 * rows * cols:
+        return None
+    # even parity (sign +1) lighter than the median when the sum is positive: even is light
+    return best[1], best[2], best[3]
+
+
+def _cell_values(gray, h, c_span, r_span) -> np.ndarray:
+    """Median brightness of the middle of each cell (lattice units) in the picture."""
+    offsets = np.array([[a, b] for a in (0.3, 0.5, 0.7) for b in (0.3, 0.5, 0.7)])
+    out = np.full((len(r_span), len(c_span)), np.nan)
+    height, width = gray.shape
+    for y, r in enumerate(r_span):
+        for x, c in enumerate(c_span):
+            pts = _apply(h, np.array([c, r], float) + offsets)
+            if pts.min() < 0 or np.any(pts[:, 0] > width - 1) or np.any(pts[:, 1] > height - 1):
+                continue
+            out[y, x] = float(np.median(_sample(gray, pts)))
+    return out
+
+
+def lined_window(gray, h, matched, cols, rows):
+    """(c0, r0, None): the window of cols+1 x rows+1 lattice lines that are darkest."""
+    ii = [k[0] for k in matched]
+    jj = [k[1] for k in matched]
+    nx, ny = cols + 1, rows + 1
+    c_lo, c_hi = sorted((max(ii) - nx + 1, min(ii)))
+    r_lo, r_hi = sorted((max(jj) - ny + 1, min(jj)))
+    c_lo, r_lo = c_lo - 1, r_lo - 1
+    c_hi, r_hi = c_hi + 1, r_hi + 1
+    blackhat = cv2.morphologyEx(
+        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
+    ).astype(np.float32)
+    best = None
+    for r0 in range(r_lo, r_hi + 1):
+        for c0 in range(c_lo, c_hi + 1):
+            corners = _apply(h, np.array([[c0, r0], [c0 + cols, r0 + rows]], float))
+            if not _inside(gray, _apply(h, _box(c0, r0, cols, rows)), 0).all():
+                continue
+            score = _line_darkness(blackhat, h, c0, r0, cols, rows)
+            if best is None or score > best[0]:
+                best = (score, c0, r0)
+            del corners
+    if best is None:
+        return None
+    return best[1], best[2], None
+
+
+def _line_darkness(blackhat, h, c0, r0, cols, rows) -> float:
+    """Mean black-hat of the lines of a window, minus its edges' weakest line (a window one
+    line too big has one line with nothing on it)."""
+    t = np.linspace(0.05, 0.95, 24)
+    per_line = []
+    for c in range(c0, c0 + cols + 1):
+        pts = np.stack([np.full_like(t, c), r0 + t * rows], 1)
+        per_line.append(np.median(_sample(blackhat, _apply(h, pts))))
+    for r in range(r0, r0 + rows + 1):
+        pts = np.stack([c0 + t * cols, np.full_like(t, r)], 1)
+        per_line.append(np.median(_sample(blackhat, _apply(h, pts))))
+    return float(np.sum(per_line))
+
+
+def line_share(gray, to_px, cols, rows) -> float:
+    """Share of points sampled along the grid lines that are darker than both sides."""
+    t = np.linspace(0.05, 0.95, 12)
+    lat, side = [], []
+    for c in range(cols + 1):
+        lat.append(np.stack([np.full_like(t, c), t * rows], 1))
+        side.append(np.array([0.18, 0.0]))
+    for r in range(rows + 1):
+        lat.append(np.stack([t * cols, np.full_like(t, r)], 1))
+        side.append(np.array([0.0, 0.18]))
+    total = ok = 0
+    for pts, s in zip(lat, side, strict=True):
+        on = _apply(to_px, pts)
+        a = _apply(to_px, pts + s)
+        b = _apply(to_px, pts - s)
+        inside = _inside(gray, np.concatenate([on, a, b]), 1).reshape(3, -1).all(0)
+        if not inside.any():
+            continue
+        v, va, vb = (_sample(gray, q[inside]) for q in (on, a, b))
+        ok += int(np.count_nonzero((v < va - 8) & (v < vb - 8)))
+        total += int(inside.sum())
+    return ok / total if total else 0.0
+
+
+# -- refinement and orientation --------------------------------------------------------------------
+def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> np.ndarray:
+    """The homography lattice -> full-resolution px from the matched points inside the board,
+    X-corners refined to sub-pixel on the full picture."""
+    inner = {
+        k: v for k, v in matched.items() if c0 <= k[0] <= c0 + cols and r0 <= k[1] <= r0 + rows
+    }
+    if len(inner) < 6:
+        inner = matched
+    lat = np.array(list(inner), float)
+    pts = _apply(h, lat) / scale
+    if kind == "checkered":
+        cell = float(np.median(_local_cell(h, lat))) / scale
+        win = int(max(2, min(10, cell * 0.2)))
+        refined = cv2.cornerSubPix(
+            gray, pts.astype(np.float32).reshape(-1, 1, 2), (win, win), (-1, -1), _SUBPIX_CRITERIA
+        ).reshape(-1, 2)
+        moved = np.linalg.norm(refined - pts, axis=1)
+        pts = np.where((moved < win)[:, None], refined, pts)
+    full, _ = cv2.findHomography(lat, pts, cv2.RANSAC, 3.0)
+    if full is None:
+        scale_m = np.diag([1 / scale, 1 / scale, 1.0])
+        return scale_m @ h
+    return full
+
+
+def order_corners(corners: np.ndarray, dark, shape) -> np.ndarray:
+    """The four outer corners (lattice order) as TL, TR, BR, BL of the first player.
+
+    `dark` (checkered) says which corner squares are dark: a1 (the last) must be one. Of the
+    allowed turns the one putting the first player's side lowest in the picture is taken."""
+    corners = np.asarray(corners, float)
+    dark = list(dark) if dark is not None else None
+    cross = _cross(corners[1] - corners[0], corners[2] - corners[1])
+    order = [0, 1, 2, 3]
+    if cross < 0:  # the lattice is mirrored in the picture: go round the other way
+        order = [0, 3, 2, 1]
+    cols, rows = shape
+    best = None
+    for turn in range(4):
+        idx = order[turn:] + order[:turn]
+        quad = corners[idx]
+        if dark is not None and not dark[idx[3]]:
+            continue
+        if cols != rows:
+            top = np.linalg.norm(quad[1] - quad[0])
+            side = np.linalg.norm(quad[3] - quad[0])
+            # the lattice side 0-1 has `cols` cells: it must stay the top/bottom side
+            if (idx[0], idx[1]) not in ((0, 1), (1, 0), (2, 3), (3, 2)):
+                continue
+            del top, side
+        bottom = float(quad[2][1] + quad[3][1])
+        if best is None or bottom > best[0]:
+            best = (bottom, quad)
+    if best is None:
+        return corners[order]
+    return best[1]
+
+
+def _fit_error(h, matched, scale) -> float:
+    return 0.0
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+def _unit_to_mm(layout: Layout, cols: int, rows: int) -> np.ndarray:
+    """Lattice units (cells, 0..cols x 0..rows) -> the layout's mm."""
+    x, y = layout.board_origin
+    w, h = layout.board_size
+    return np.array([[w / cols, 0, x], [0, h / rows, y], [0, 0, 1]], float)
+
+
+def _box(c0, r0, cols, rows) -> np.ndarray:
+    return np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, np.asarray(h, np.float64)).reshape(-1, 2)
+
+
+def _local_cell(h: np.ndarray, lat: np.ndarray) -> np.ndarray:
+    """The size of one cell (px, geometric mean of its two sides) at lattice points `lat`."""
+    p = _apply(h, lat)
+    px = _apply(h, lat + [1, 0])
+    py = _apply(h, lat + [0, 1])
+    return np.sqrt(np.linalg.norm(px - p, axis=1) * np.linalg.norm(py - p, axis=1))
+
+
+def _inside(gray, pts, margin) -> np.ndarray:
+    height, width = gray.shape
+    margin = np.asarray(margin, float)
+    return (
+        (pts[:, 0] >= margin)
+        & (pts[:, 1] >= margin)
+        & (pts[:, 0] < width - 1 - margin)
+        & (pts[:, 1] < height - 1 - margin)
+    )
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of `img` at points (... x 2), clamped to the picture."""
+    pts = np.asarray(pts, np.float64)
+    shape = pts.shape[:-1]
+    height, width = img.shape[:2]
+    x = np.clip(pts[..., 0].ravel(), 0, width - 1.001)
+    y = np.clip(pts[..., 1].ravel(), 0, height - 1.001)
+    x0, y0 = x.astype(np.intp), y.astype(np.intp)
+    fx, fy = x - x0, y - y0
+    a, b = img[y0, x0].astype(np.float64), img[y0, x0 + 1].astype(np.float64)
+    c, d = img[y0 + 1, x0].astype(np.float64), img[y0 + 1, x0 + 1].astype(np.float64)
+    top = a + (b - a) * fx
+    out = top + (c + (d - c) * fx - top) * fy
+    return out.reshape(shape)
+
+
+def _cross(a, b) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+__all__ = [
+    "BoardNotFound",
+    "board_kind",
+    "find_board",
+    "grid_shape",
+    "grid_still_there",
+    "math",
+]
