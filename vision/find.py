@@ -466,8 +466,9 @@ def checkered_window(gray, h, matched, cols, rows):
         c_lo, c_hi = min(ii) - 1, max(ii) - cols + 1
     if r_lo > r_hi:
         r_lo, r_hi = min(jj) - 1, max(jj) - rows + 1
-    c_span = range(c_lo, c_hi + cols)
-    r_span = range(r_lo, r_hi + rows)
+    # one more cell all round: the ring just outside a window must not alternate (the margin)
+    c_span = range(c_lo - 1, c_hi + cols + 1)
+    r_span = range(r_lo - 1, r_hi + rows + 1)
     values = _cell_values(gray, h, c_span, r_span)  # rows x cols, NaN outside the picture
     parity = np.array([[(c + r) % 2 for c in c_span] for r in r_span])
     sign = np.where(parity == 0, 1.0, -1.0)
@@ -475,26 +476,37 @@ def checkered_window(gray, h, matched, cols, rows):
     spread = np.nanpercentile(values, 90) - np.nanpercentile(values, 10)
     if not np.isfinite(spread) or spread < 10:
         return None
+    # +1: a cell of even parity lighter than the middle, or of odd parity darker
     alt = np.clip((values - med) / (spread / 2), -1, 1) * sign
-    alt = np.nan_to_num(alt, nan=-2.0)  # off the picture: a window there is not the board
+    off = np.isnan(alt)
+    alt = np.nan_to_num(alt, nan=0.0)
     best = None
     for r0 in range(r_lo, r_hi + 1):
         for c0 in range(c_lo, c_hi + 1):
-            block = alt[r0 - r_lo : r0 - r_lo + rows, c0 - c_lo : c0 - c_lo + cols]
-            if block.shape != (rows, cols) or np.any(block <= -2.0):
-                continue
-            score = abs(float(block.sum()))
+            y, x = r0 - r_lo + 1, c0 - c_lo + 1
+            if off[y : y + rows, x : x + cols].any():
+                continue  # part of the window is off the picture: not the whole board
+            total = float(alt[y : y + rows, x : x + cols].sum())
+            phase = 1.0 if total >= 0 else -1.0
+            outside = (
+                alt[y - 1, x : x + cols],
+                alt[y + rows, x : x + cols],
+                alt[y : y + rows, x - 1],
+                alt[y : y + rows, x + cols],
+            )
+            penalty = sum(max(0.0, phase * float(side.sum())) for side in outside)
+            score = abs(total) - penalty
             if best is None or score > best[0]:
-                best = (score, c0, r0, float(block.sum()) < 0)
+                best = (score, c0, r0, total < 0)
     if best is None or best[0] < 0.25 * rows * cols:
         return None
-    # even parity (sign +1) lighter than the median when the sum is positive: even is light
+    # even parity lighter than the middle when the total is positive: even is dark if negative
     return best[1], best[2], best[3]
 
 
 def _cell_values(gray, h, c_span, r_span) -> np.ndarray:
     """Median brightness of the middle of each cell (lattice units) in the picture."""
-    offsets = np.array([[a, b] for a in (0.3, 0.5, 0.7) for b in (0.3, 0.5, 0.7)])
+    offsets = np.array([[a, b] for a in (0.2, 0.5, 0.8) for b in (0.2, 0.5, 0.8)])
     out = np.full((len(r_span), len(c_span)), np.nan)
     height, width = gray.shape
     for y, r in enumerate(r_span):
@@ -698,3 +710,21 @@ __all__ = [
     "grid_still_there",
     "math",
 ]
+
+
+def draw_grid(image: np.ndarray, located: Located) -> np.ndarray:
+    """The photo with the located board's grid drawn over it (for `vision locate --view` and the
+    setup screen): the cell lines in green, the outline in yellow, a1's corner as a red dot
+    and the first player's side (bottom edge) thicker."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    layout = located.layout
+    thick = max(1, round(max(out.shape[:2]) / 600))
+    for cell in layout.cells:
+        poly = located.to_image(cell.polygon).round().astype(np.int32)
+        cv2.polylines(out, [poly], True, (0, 200, 0), thick, cv2.LINE_AA)
+    corners = located.board_corners_px()
+    quad = corners.round().astype(np.int32)
+    cv2.polylines(out, [quad], True, (0, 230, 255), thick * 2, cv2.LINE_AA)
+    cv2.line(out, tuple(quad[2]), tuple(quad[3]), (0, 230, 255), thick * 4, cv2.LINE_AA)
+    cv2.circle(out, tuple(quad[3]), thick * 6, (0, 0, 255), -1, cv2.LINE_AA)
+    return out
