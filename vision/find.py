@@ -50,8 +50,8 @@ RING_SAMPLES = 16
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
 
 CORNERS_HINT = (
-    'tap the four corners on the setup screen, or give them with --corners "x,y x,y x,y x,y" '
-    "(top-left, top-right, bottom-right, bottom-left as the first player sees it)"
+    'has no markers: give its corners with --corners "x,y x,y x,y x,y" (top-left, top-right, '
+    "bottom-right, bottom-left as the first player sees it)"
 )
 
 
@@ -100,8 +100,8 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
     lattice = grow_best_lattice(points, strength, want)
     if lattice is None:
         raise BoardNotFound(
-            f"no {'checkered' if kind == 'checkered' else 'lined'} {cols}x{rows} board found "
-            f"in the picture (is the whole board in view and lit?): {CORNERS_HINT}"
+            f"no {kind} {cols}x{rows} board found in the picture (is the whole board in view "
+            f"and lit?); {layout.name} {CORNERS_HINT}"
         )
     homography, matched = lattice
     if kind == "checkered":
@@ -110,12 +110,12 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
         window = lined_window(small, homography, matched, cols, rows)
     if window is None:
         raise BoardNotFound(
-            f"a grid was seen but not a whole {cols}x{rows} board (is all of it in view?): "
-            f"{CORNERS_HINT}"
+            f"a grid was seen but not a whole {cols}x{rows} board (is all of it in view?); "
+            f"{layout.name} {CORNERS_HINT}"
         )
     c0, r0, dark_even = window
     # refit on the full-resolution picture with the lattice points inside the board
-    homography = _refine_full(gray, homography, matched, scale, kind, c0, r0, cols, rows)
+    homography, error = _refine_full(gray, homography, matched, scale, kind, c0, r0, cols, rows)
     box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
     if kind == "lined":
         box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
@@ -127,7 +127,8 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
         dark = [((c + r) % 2 == 0) == dark_even for c, r in cells]
     ordered = order_corners(corners, dark, (cols, rows))
     located = from_corners(layout, ordered, (width, height))
-    return replace(located, error_px=_fit_error(homography, matched, scale))
+    # error_px: the median distance (px) of the grid points from the fitted lattice
+    return replace(located, error_px=error)
 
 
 def grid_still_there(
@@ -584,9 +585,10 @@ def line_share(gray, to_px, cols, rows) -> float:
 
 
 # -- refinement and orientation --------------------------------------------------------------------
-def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> np.ndarray:
+def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> tuple[np.ndarray, float]:
     """The homography lattice -> full-resolution px from the matched points inside the board,
-    X-corners refined to sub-pixel on the full picture."""
+    X-corners refined to sub-pixel on the full picture, and the points' median distance from
+    it (px)."""
     inner = {
         k: v for k, v in matched.items() if c0 <= k[0] <= c0 + cols and r0 <= k[1] <= r0 + rows
     }
@@ -604,9 +606,9 @@ def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> np.ndarra
         pts = np.where((moved < win)[:, None], refined, pts)
     full, _ = cv2.findHomography(lat, pts, cv2.RANSAC, 3.0)
     if full is None:
-        scale_m = np.diag([1 / scale, 1 / scale, 1.0])
-        return scale_m @ h
-    return full
+        full = np.diag([1 / scale, 1 / scale, 1.0]) @ h
+    error = np.linalg.norm(_apply(full, lat) - pts, axis=1)
+    return full, float(np.median(error))
 
 
 def order_corners(corners: np.ndarray, dark, shape) -> np.ndarray:
@@ -640,10 +642,6 @@ def order_corners(corners: np.ndarray, dark, shape) -> np.ndarray:
     if best is None:
         return corners[order]
     return best[1]
-
-
-def _fit_error(h, matched, scale) -> float:
-    return 0.0
 
 
 # -- small helpers ---------------------------------------------------------------------------------
