@@ -47,6 +47,11 @@ GROW_TOLERANCE = 0.22  # a predicted lattice point accepts a candidate this clos
 MIN_LATTICE = 12  # points a lattice needs before it is believed (of 49 inner corners / 81 lines)
 MAX_SEEDS = 60  # strongest candidates tried as seeds
 RING_SAMPLES = 16
+SAMPLES_PER_LINE = 16  # points sampled along each grid line by the moved-board check
+LINE_CONTRAST = 6  # grey levels a line must be darker than both its sides
+CHECKERED_MIN_SHARE = 0.35  # of the inner corners in view (a full start position hides ~half)
+LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lines)
+FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
 
 CORNERS_HINT = (
@@ -132,14 +137,16 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
 
 
 def grid_still_there(
-    image: np.ndarray, previous: Located, *, min_share: float = 0.35
+    image: np.ndarray, previous: Located, *, min_share: float = CHECKERED_MIN_SHARE
 ) -> Located | None:
     """Is the grid of a board without markers still where `previous` says? A few milliseconds.
 
-    Checkered: every inner corner is checked for the X of four squares with the dark squares
-    on the expected diagonals; lined: the grid lines are sampled for being darker than either
-    side. Pieces hide some, so at least `min_share` of those in view must confirm it. Returns
-    the location (refined to sub-pixel corners when checkered) or None when the board moved."""
+    Checkered: every inner corner is checked for the X of four squares (the dark ones on the
+    same diagonals for all); pieces hide some, so at least `min_share` of those in view must
+    show it. Lined: the grid lines are sampled for a thin dark line, and must show clearly more
+    of them than the same lattice moved half a cell diagonally (where there is none). Returns
+    the location - refined to sub-pixel corners when a checkered board slid by more than
+    FOLLOW_CELLS - or None when the board moved (by about a quarter of a cell or more)."""
     layout = previous.layout
     kind = board_kind(layout)
     if not kind:
@@ -174,11 +181,18 @@ def grid_still_there(
         if h is None:
             return previous
         corners = _apply(h, np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], float))
-        if np.max(np.linalg.norm(corners - previous.board_corners_px(), axis=1)) > np.median(cell):
+        slid = np.max(np.linalg.norm(corners - previous.board_corners_px(), axis=1))
+        if slid > np.median(cell):
             return None
+        if slid < max(2.0, FOLLOW_CELLS * float(np.median(cell))):
+            return previous  # the same place, within the refit's own noise
         return from_corners(layout, corners, (gray.shape[1], gray.shape[0]))
+    # Stones hide much of the lines, so the share is compared with the same lattice moved by
+    # half a cell (where no line is): the grid is there when it clearly stands out.
     share = line_share(gray, to_px, cols, rows)
-    return previous if share >= min_share else None
+    off = line_share(gray, to_px, cols, rows, (0.5, 0.5))
+    there = share >= LINED_MIN_SHARE and share >= 2 * off + 0.1
+    return previous if there else None
 
 
 # -- candidate points ------------------------------------------------------------------------------
@@ -506,8 +520,9 @@ def checkered_window(gray, h, matched, cols, rows):
 
 
 def _cell_values(gray, h, c_span, r_span) -> np.ndarray:
-    """Median brightness of the middle of each cell (lattice units) in the picture."""
-    offsets = np.array([[a, b] for a in (0.2, 0.5, 0.8) for b in (0.2, 0.5, 0.8)])
+    """Median brightness near the four corners of each cell (lattice units), where a piece
+    standing in its middle rarely reaches; NaN where the cell is off the picture."""
+    offsets = np.array([[a, b] for a in (0.15, 0.85) for b in (0.15, 0.85)])
     out = np.full((len(r_span), len(c_span)), np.nan)
     height, width = gray.shape
     for y, r in enumerate(r_span):
@@ -560,28 +575,31 @@ def _line_darkness(blackhat, h, c0, r0, cols, rows) -> float:
     return float(np.sum(per_line))
 
 
-def line_share(gray, to_px, cols, rows) -> float:
-    """Share of points sampled along the grid lines that are darker than both sides."""
-    t = np.linspace(0.05, 0.95, 12)
-    lat, side = [], []
+def line_share(gray, to_px, cols, rows, shift=(0.0, 0.0)) -> float:
+    """Share of points sampled along the grid lines (lattice moved by `shift` cells) where a
+    thin dark line is: the darkest pixel across the line, within a tenth of a cell, darker by
+    LINE_CONTRAST than both sides a quarter of a cell away."""
+    t = (np.arange(SAMPLES_PER_LINE) + 0.5) / SAMPLES_PER_LINE
+    across = np.linspace(-0.1, 0.1, 5)
+    lat, normal = [], []
     for c in range(cols + 1):
         lat.append(np.stack([np.full_like(t, c), t * rows], 1))
-        side.append(np.array([0.18, 0.0]))
+        normal.append(np.tile([1.0, 0.0], (len(t), 1)))
     for r in range(rows + 1):
         lat.append(np.stack([t * cols, np.full_like(t, r)], 1))
-        side.append(np.array([0.0, 0.18]))
-    total = ok = 0
-    for pts, s in zip(lat, side, strict=True):
-        on = _apply(to_px, pts)
-        a = _apply(to_px, pts + s)
-        b = _apply(to_px, pts - s)
-        inside = _inside(gray, np.concatenate([on, a, b]), 1).reshape(3, -1).all(0)
-        if not inside.any():
-            continue
-        v, va, vb = (_sample(gray, q[inside]) for q in (on, a, b))
-        ok += int(np.count_nonzero((v < va - 8) & (v < vb - 8)))
-        total += int(inside.sum())
-    return ok / total if total else 0.0
+        normal.append(np.tile([0.0, 1.0], (len(t), 1)))
+    lat = np.concatenate(lat) + shift
+    normal = np.concatenate(normal)
+    offsets = np.concatenate([across, [-0.25, 0.25]])
+    pts = lat[:, None, :] + offsets[None, :, None] * normal[:, None, :]  # N x 7 x 2
+    px = _apply(to_px, pts.reshape(-1, 2))
+    inside = _inside(gray, px, 1).reshape(len(lat), -1).all(1)
+    if not inside.any():
+        return 0.0
+    vals = _sample(gray, px.reshape(len(lat), -1, 2)[inside])
+    line = vals[:, : len(across)].min(1)
+    sides = vals[:, len(across) :].min(1)
+    return float(np.mean(sides - line > LINE_CONTRAST))
 
 
 # -- refinement and orientation --------------------------------------------------------------------
