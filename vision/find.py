@@ -32,7 +32,6 @@ when the board has moved - then call `find_board` again.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import cv2
@@ -49,6 +48,7 @@ MAX_SEEDS = 60  # strongest candidates tried as seeds
 RING_SAMPLES = 16
 SAMPLES_PER_LINE = 16  # points sampled along each grid line by the moved-board check
 LINE_CONTRAST = 6  # grey levels a line must be darker than both its sides
+ARM_PX = 5.0  # a line crossing is checked this far (work-size px) along both its lines
 CHECKERED_MIN_SHARE = 0.35  # of the inner corners in view (a full start position hides ~half)
 LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lines)
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
@@ -109,28 +109,32 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
             f"and lit?); {layout.name} {CORNERS_HINT}"
         )
     homography, matched = lattice
-    if kind == "checkered":
-        window = checkered_window(small, homography, matched, cols, rows)
-    else:
-        window = lined_window(small, homography, matched, cols, rows)
-    if window is None:
+    # The lattice's first axis may run along the board's rows: a board of R != C cells is
+    # tried both ways round, and the window that fits best says which.
+    shapes = [(cols, rows)] if cols == rows else [(cols, rows), (rows, cols)]
+    best = None
+    for nx, ny in shapes:
+        if kind == "checkered":
+            window = checkered_window(small, homography, matched, nx, ny)
+        else:
+            window = lined_window(small, homography, matched, nx, ny)
+        if window is not None and (best is None or window[0] > best[0][0]):
+            best = (window, nx, ny)
+    if best is None:
         raise BoardNotFound(
             f"a grid was seen but not a whole {cols}x{rows} board (is all of it in view?); "
             f"{layout.name} {CORNERS_HINT}"
         )
-    c0, r0, dark_even = window
+    (_, c0, r0, dark_even), nx, ny = best
     # refit on the full-resolution picture with the lattice points inside the board
-    homography, error = _refine_full(gray, homography, matched, scale, kind, c0, r0, cols, rows)
-    box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
-    if kind == "lined":
-        box = np.array([[c0, r0], [c0 + cols, r0], [c0 + cols, r0 + rows], [c0, r0 + rows]], float)
-    corners = _apply(homography, box)
+    homography, error = _refine_full(gray, homography, matched, scale, kind, (c0, r0, nx, ny))
+    corners = _apply(homography, _box(c0, r0, nx, ny))
     dark = None
     if kind == "checkered":
-        # the corner square at lattice box corner k is cell (c, r); dark when parity says so
-        cells = [(c0, r0), (c0 + cols - 1, r0), (c0 + cols - 1, r0 + rows - 1), (c0, r0 + rows - 1)]
+        # the corner squares at the box's corners, and whether each is dark
+        cells = [(c0, r0), (c0 + nx - 1, r0), (c0 + nx - 1, r0 + ny - 1), (c0, r0 + ny - 1)]
         dark = [((c + r) % 2 == 0) == dark_even for c, r in cells]
-    ordered = order_corners(corners, dark, (cols, rows))
+    ordered = order_corners(corners, dark, across_first=None if cols == rows else nx == cols)
     located = from_corners(layout, ordered, (width, height))
     # error_px: the median distance (px) of the grid points from the fitted lattice
     return replace(located, error_px=error)
@@ -303,19 +307,35 @@ def line_crossings(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros((0, 2)), np.zeros(0)
     la, lb = np.array(lines_a), np.array(lines_b)
     cross = np.cross(la[:, None, :], lb[None, :, :]).reshape(-1, 3)
+    # each crossing's two line directions (a line a x + b y + c = 0 runs along (b, -a))
+    dir_a = np.repeat(_directions(la), len(lb), axis=0)
+    dir_b = np.tile(_directions(lb), (len(la), 1))
     ok = np.abs(cross[:, 2]) > 1e-9
     pts = cross[ok, :2] / cross[ok, 2:3]
+    dir_a, dir_b = dir_a[ok], dir_b[ok]
     h, w = gray.shape
     inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-    pts = pts[inside]
+    pts, dir_a, dir_b = pts[inside], dir_a[inside], dir_b[inside]
     if len(pts) == 0:
         return np.zeros((0, 2)), np.zeros(0)
-    # a crossing is real when the line mask is there in both directions around it
+    # A crossing is real when the line mask runs out of it along both lines (at least to one
+    # side: the board's outermost lines end there). A long line on the table (wood grain)
+    # extended across the board meets the board's lines where it is not itself.
     smooth = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.0)
-    score = _sample(smooth, pts)
+    arm = ARM_PX
+    score = np.minimum(
+        np.maximum(_sample(smooth, pts + arm * dir_a), _sample(smooth, pts - arm * dir_a)),
+        np.maximum(_sample(smooth, pts + arm * dir_b), _sample(smooth, pts - arm * dir_b)),
+    )
+    score = np.minimum(score, _sample(smooth, pts))
     keep = score > 0.3
-    pts, score = _dedupe(pts[keep], score[keep], 3.0)
+    pts, score = _dedupe(pts[keep], score[keep], 6.0, average=True)
     return pts, score
+
+
+def _directions(lines: np.ndarray) -> np.ndarray:
+    d = np.stack([lines[:, 1], -lines[:, 0]], 1)
+    return d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
 
 
 def _to_line(segment) -> np.ndarray:
@@ -323,27 +343,33 @@ def _to_line(segment) -> np.ndarray:
     return np.cross([x1, y1, 1.0], [x2, y2, 1.0])
 
 
-def _dedupe(pts: np.ndarray, score: np.ndarray, radius: float):
-    """Greedy non-maximum suppression: the strongest point of each cluster within `radius`."""
+def _dedupe(pts: np.ndarray, score: np.ndarray, radius: float, *, average: bool = False):
+    """Greedy non-maximum suppression: the strongest point of each cluster within `radius`
+    (with `average`: the cluster's mean - two edges of one thick line cross another line at
+    two points a few pixels apart, and the line's middle is between them)."""
     if len(pts) == 0:
         return pts.reshape(0, 2), score
     order = np.argsort(-score)
     pts, score = pts[order], score[order]
-    keep = np.ones(len(pts), bool)
-    cell = {}
+    owner = np.arange(len(pts))
+    cell: dict[tuple[int, int], list[int]] = {}
     for k, (x, y) in enumerate(pts):
         key = (int(x // radius), int(y // radius))
-        near = False
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 for other in cell.get((key[0] + dx, key[1] + dy), ()):
                     if (pts[other, 0] - x) ** 2 + (pts[other, 1] - y) ** 2 < radius * radius:
-                        near = True
-        if near:
-            keep[k] = False
-        else:
+                        owner[k] = other
+                        break
+        if owner[k] == k:
             cell.setdefault(key, []).append(k)
-    return pts[keep], score[keep]
+    kept = np.flatnonzero(owner == np.arange(len(pts)))
+    if not average:
+        return pts[kept], score[kept]
+    sums = np.zeros((len(pts), 2))
+    np.add.at(sums, owner, pts)
+    counts = np.bincount(owner, minlength=len(pts))
+    return sums[kept] / counts[kept, None], score[kept]
 
 
 # -- growing a lattice -----------------------------------------------------------------------------
@@ -470,9 +496,11 @@ def _grow(points, hypothesis, want):
 
 # -- which window of the lattice is the board -------------------------------------------------------
 def checkered_window(gray, h, matched, cols, rows):
-    """(c0, r0, dark_even): the cols x rows window of cells whose squares alternate most
-    consistently, and whether its cells of even parity (c + r) are the dark ones. Cell (c, r)
-    spans lattice [c, c+1] x [r, r+1]; the inner corners are c0+1 .. c0+cols-1."""
+    """(score, c0, r0, dark_even): the cols x rows window of cells whose squares alternate
+    most consistently while the ring of cells round it does not, and whether its cells of even
+    parity (c + r) are the dark ones. Cell (c, r) spans lattice [c, c+1] x [r, r+1]; the inner
+    corners are c0+1 .. c0+cols-1. None when no window alternates clearly (a quarter of the
+    most a window can score): no checkered board."""
     ii = [k[0] for k in matched]
     jj = [k[1] for k in matched]
     c_lo, c_hi = max(ii) - cols + 1, min(ii) - 1  # windows that contain every matched corner
@@ -516,7 +544,7 @@ def checkered_window(gray, h, matched, cols, rows):
     if best is None or best[0] < 0.25 * rows * cols:
         return None
     # even parity lighter than the middle when the total is positive: even is dark if negative
-    return best[1], best[2], best[3]
+    return best
 
 
 def _cell_values(gray, h, c_span, r_span) -> np.ndarray:
@@ -535,78 +563,87 @@ def _cell_values(gray, h, c_span, r_span) -> np.ndarray:
 
 
 def lined_window(gray, h, matched, cols, rows):
-    """(c0, r0, None): the window of cols+1 x rows+1 lattice lines that are darkest."""
+    """(score, c0, r0, None): the window of cols+1 x rows+1 lattice lines, wholly in the
+    picture, along which lines are seen most: an inner line must be a thin dark line (darker
+    than both its sides), an outer line only darker than the side inside the window (a board's
+    outermost line is often its edge against a dark table or frame). Every crossing of the
+    window that was found as a crossing of two lines (`matched`) counts once more. A window
+    one line too far has a line with nothing there (wood grain, the table)."""
     ii = [k[0] for k in matched]
     jj = [k[1] for k in matched]
-    nx, ny = cols + 1, rows + 1
-    c_lo, c_hi = sorted((max(ii) - nx + 1, min(ii)))
-    r_lo, r_hi = sorted((max(jj) - ny + 1, min(jj)))
-    c_lo, r_lo = c_lo - 1, r_lo - 1
-    c_hi, r_hi = c_hi + 1, r_hi + 1
-    blackhat = cv2.morphologyEx(
-        gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
-    ).astype(np.float32)
+    c_lo, c_hi = sorted((max(ii) - cols, min(ii)))
+    r_lo, r_hi = sorted((max(jj) - rows, min(jj)))
+    c_lo, r_lo, c_hi, r_hi = c_lo - 1, r_lo - 1, c_hi + 1, r_hi + 1
+    cs = np.arange(c_lo, c_hi + cols + 1)
+    rs = np.arange(r_lo, r_hi + rows + 1)
+    t = (np.arange(4) + 0.5) / 4
+    # per unit segment: (both sides, darker than the + side, darker than the - side)
+    cc, rr, tt = np.meshgrid(cs, rs[:-1], t, indexing="ij")  # vertical lines, segments down
+    vertical = _line_hits(gray, h, np.stack([cc, rr + tt], -1).reshape(-1, 2), (1.0, 0.0), True)
+    vertical = vertical.reshape(3, len(cs), len(rs) - 1, len(t)).mean(3)
+    rr, cc, tt = np.meshgrid(rs, cs[:-1], t, indexing="ij")  # horizontal lines, segments across
+    horizontal = _line_hits(gray, h, np.stack([cc + tt, rr], -1).reshape(-1, 2), (0.0, 1.0), True)
+    horizontal = horizontal.reshape(3, len(rs), len(cs) - 1, len(t)).mean(3)
+    crossings = np.zeros((len(cs), len(rs)))
+    for i, j in matched:
+        crossings[i - c_lo, j - r_lo] = 1.0
     best = None
     for r0 in range(r_lo, r_hi + 1):
         for c0 in range(c_lo, c_hi + 1):
-            corners = _apply(h, np.array([[c0, r0], [c0 + cols, r0 + rows]], float))
             if not _inside(gray, _apply(h, _box(c0, r0, cols, rows)), 0).all():
                 continue
-            score = _line_darkness(blackhat, h, c0, r0, cols, rows)
+            x, y = c0 - c_lo, r0 - r_lo
+            v = vertical[:, x : x + cols + 1, y : y + rows]
+            hz = horizontal[:, y : y + rows + 1, x : x + cols]
+            score = float(
+                v[0, 1:-1].sum()
+                + v[1, 0].sum()
+                + v[2, -1].sum()
+                + hz[0, 1:-1].sum()
+                + hz[1, 0].sum()
+                + hz[2, -1].sum()
+                + crossings[x : x + cols + 1, y : y + rows + 1].sum()
+            )
             if best is None or score > best[0]:
-                best = (score, c0, r0)
-            del corners
-    if best is None:
-        return None
-    return best[1], best[2], None
+                best = (score, c0, r0, None)
+    return best
 
 
-def _line_darkness(blackhat, h, c0, r0, cols, rows) -> float:
-    """Mean black-hat of the lines of a window, minus its edges' weakest line (a window one
-    line too big has one line with nothing on it)."""
-    t = np.linspace(0.05, 0.95, 24)
-    per_line = []
-    for c in range(c0, c0 + cols + 1):
-        pts = np.stack([np.full_like(t, c), r0 + t * rows], 1)
-        per_line.append(np.median(_sample(blackhat, _apply(h, pts))))
-    for r in range(r0, r0 + rows + 1):
-        pts = np.stack([c0 + t * cols, np.full_like(t, r)], 1)
-        per_line.append(np.median(_sample(blackhat, _apply(h, pts))))
-    return float(np.sum(per_line))
+def _line_hits(gray, to_px, lat, normal, sides=False) -> np.ndarray:
+    """At each lattice point (N x 2) on a grid line running across `normal`: 1.0 where a thin
+    dark line is there - the darkest pixel across the line, within a tenth of a cell, darker
+    by LINE_CONTRAST than both sides a quarter of a cell away -, else 0; 0 off the picture.
+    With `sides`: 3 x N, also darker than the side at +normal, and than the side at -normal."""
+    across = np.linspace(-0.1, 0.1, 5)
+    offsets = np.concatenate([across, [-0.25, 0.25]])
+    pts = lat[:, None, :] + offsets[None, :, None] * np.asarray(normal, float)[None, None, :]
+    px = _apply(to_px, pts.reshape(-1, 2))
+    inside = _inside(gray, px, 1).reshape(len(lat), -1).all(1)
+    vals = _sample(gray, px.reshape(len(lat), -1, 2))
+    line = vals[:, : len(across)].min(1)
+    minus = vals[:, -2] - line > LINE_CONTRAST
+    plus = vals[:, -1] - line > LINE_CONTRAST
+    hits = np.stack([minus & plus, plus, minus]).astype(float) * inside
+    return hits if sides else hits[0]
 
 
 def line_share(gray, to_px, cols, rows, shift=(0.0, 0.0)) -> float:
     """Share of points sampled along the grid lines (lattice moved by `shift` cells) where a
-    thin dark line is: the darkest pixel across the line, within a tenth of a cell, darker by
-    LINE_CONTRAST than both sides a quarter of a cell away."""
+    thin dark line is (see `_line_hits`)."""
     t = (np.arange(SAMPLES_PER_LINE) + 0.5) / SAMPLES_PER_LINE
-    across = np.linspace(-0.1, 0.1, 5)
-    lat, normal = [], []
-    for c in range(cols + 1):
-        lat.append(np.stack([np.full_like(t, c), t * rows], 1))
-        normal.append(np.tile([1.0, 0.0], (len(t), 1)))
-    for r in range(rows + 1):
-        lat.append(np.stack([t * cols, np.full_like(t, r)], 1))
-        normal.append(np.tile([0.0, 1.0], (len(t), 1)))
-    lat = np.concatenate(lat) + shift
-    normal = np.concatenate(normal)
-    offsets = np.concatenate([across, [-0.25, 0.25]])
-    pts = lat[:, None, :] + offsets[None, :, None] * normal[:, None, :]  # N x 7 x 2
-    px = _apply(to_px, pts.reshape(-1, 2))
-    inside = _inside(gray, px, 1).reshape(len(lat), -1).all(1)
-    if not inside.any():
-        return 0.0
-    vals = _sample(gray, px.reshape(len(lat), -1, 2)[inside])
-    line = vals[:, : len(across)].min(1)
-    sides = vals[:, len(across) :].min(1)
-    return float(np.mean(sides - line > LINE_CONTRAST))
+    c, tc = np.meshgrid(np.arange(cols + 1), t * rows, indexing="ij")
+    r, tr = np.meshgrid(np.arange(rows + 1), t * cols, indexing="ij")
+    vertical = _line_hits(gray, to_px, np.stack([c, tc], -1).reshape(-1, 2) + shift, (1.0, 0.0))
+    horizontal = _line_hits(gray, to_px, np.stack([tr, r], -1).reshape(-1, 2) + shift, (0.0, 1.0))
+    return float(np.concatenate([vertical, horizontal]).mean())
 
 
 # -- refinement and orientation --------------------------------------------------------------------
-def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> tuple[np.ndarray, float]:
+def _refine_full(gray, h, matched, scale, kind, window) -> tuple[np.ndarray, float]:
     """The homography lattice -> full-resolution px from the matched points inside the board,
     X-corners refined to sub-pixel on the full picture, and the points' median distance from
     it (px)."""
+    c0, r0, cols, rows = window
     inner = {
         k: v for k, v in matched.items() if c0 <= k[0] <= c0 + cols and r0 <= k[1] <= r0 + rows
     }
@@ -629,37 +666,34 @@ def _refine_full(gray, h, matched, scale, kind, c0, r0, cols, rows) -> tuple[np.
     return full, float(np.median(error))
 
 
-def order_corners(corners: np.ndarray, dark, shape) -> np.ndarray:
-    """The four outer corners (lattice order) as TL, TR, BR, BL of the first player.
+def order_corners(
+    corners: np.ndarray, dark=None, *, across_first: bool | None = None
+) -> np.ndarray:
+    """The four outer corners of a lattice box (in the lattice's order) as TL, TR, BR, BL of the
+    first player.
 
-    `dark` (checkered) says which corner squares are dark: a1 (the last) must be one. Of the
-    allowed turns the one putting the first player's side lowest in the picture is taken."""
+    `dark` (checkered boards) says which corner squares are dark: a1 (the last) must be one.
+    `across_first` (boards of R != C cells): whether the box's first side (corner 0 to 1) has
+    the board's C columns, so that it must become the top or bottom side. Of the turns
+    allowed, the one putting the first player's side (BR-BL) lowest in the picture is taken."""
     corners = np.asarray(corners, float)
-    dark = list(dark) if dark is not None else None
-    cross = _cross(corners[1] - corners[0], corners[2] - corners[1])
     order = [0, 1, 2, 3]
-    if cross < 0:  # the lattice is mirrored in the picture: go round the other way
-        order = [0, 3, 2, 1]
-    cols, rows = shape
+    if _cross(corners[1] - corners[0], corners[2] - corners[1]) < 0:
+        order = [0, 3, 2, 1]  # the lattice is mirrored in the picture: go round the other way
+        if across_first is not None:
+            across_first = not across_first  # ... and its first side is now 0 to 3
     best = None
     for turn in range(4):
         idx = order[turn:] + order[:turn]
         quad = corners[idx]
         if dark is not None and not dark[idx[3]]:
             continue
-        if cols != rows:
-            top = np.linalg.norm(quad[1] - quad[0])
-            side = np.linalg.norm(quad[3] - quad[0])
-            # the lattice side 0-1 has `cols` cells: it must stay the top/bottom side
-            if (idx[0], idx[1]) not in ((0, 1), (1, 0), (2, 3), (3, 2)):
-                continue
-            del top, side
+        if across_first is not None and (turn % 2 == 0) != across_first:
+            continue  # would put the R rows across
         bottom = float(quad[2][1] + quad[3][1])
         if best is None or bottom > best[0]:
             best = (bottom, quad)
-    if best is None:
-        return corners[order]
-    return best[1]
+    return corners[order] if best is None else best[1]
 
 
 # -- small helpers ---------------------------------------------------------------------------------
@@ -724,7 +758,6 @@ __all__ = [
     "find_board",
     "grid_shape",
     "grid_still_there",
-    "math",
 ]
 
 
