@@ -51,6 +51,11 @@ LINE_CONTRAST = 6  # grey levels a line must be darker than both its sides
 ARM_PX = 5.0  # a line crossing is checked this far (work-size px) along both its lines
 CHECKERED_MIN_SHARE = 0.35  # of the inner corners in view (a full start position hides ~half)
 LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lines)
+# ... and that many times the share on the same lattice moved half a cell diagonally, where no
+# line is. Texture and noise come out at 1.0-1.2; a bare board at 10 or more; a board packed
+# with discs (their dark rims look like lines too, 50 of 64 cells on the real Othello photo)
+# at about 1.7.
+LINED_CONTRAST = 1.5
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
 
@@ -136,6 +141,14 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
         dark = [((c + r) % 2 == 0) == dark_even for c, r in cells]
     ordered = order_corners(corners, dark, across_first=None if cols == rows else nx == cols)
     located = from_corners(layout, ordered, (width, height))
+    # The board found must pass the tracker's own check that its grid is there (the X-corners
+    # with their colours, or the lines standing out from the same lattice moved half a cell):
+    # a lattice grown on texture or noise does not.
+    if grid_still_there(gray, located) is None:
+        raise BoardNotFound(
+            f"what looked like a grid does not hold up as a {cols}x{rows} board; "
+            f"{layout.name} {CORNERS_HINT}"
+        )
     # error_px: the median distance (px) of the grid points from the fitted lattice
     return replace(located, error_px=error)
 
@@ -195,8 +208,15 @@ def grid_still_there(
     # half a cell (where no line is): the grid is there when it clearly stands out.
     share = line_share(gray, to_px, cols, rows)
     off = line_share(gray, to_px, cols, rows, (0.5, 0.5))
-    there = share >= LINED_MIN_SHARE and share >= 2 * off + 0.1
-    return previous if there else None
+    there = share >= LINED_MIN_SHARE and share >= LINED_CONTRAST * off
+    if not there:
+        return None
+    # Moved by a fifth of a cell or so, the lines still brush the samples: the grid is where
+    # it was only if it is not seen clearly better (by a quarter) a little to one side.
+    for shift in ((0.2, 0.0), (-0.2, 0.0), (0.0, 0.2), (0.0, -0.2)):
+        if line_share(gray, to_px, cols, rows, shift) > 1.25 * share:
+            return None
+    return previous
 
 
 # -- candidate points ------------------------------------------------------------------------------
