@@ -137,6 +137,17 @@ def test_a_moved_board_is_noticed_by_the_cheap_check():
             assert corner_shift(again, located) < 6
 
 
+def test_a_board_moved_by_a_whole_square_is_noticed_by_its_outline():
+    photo, _ = checkerboard(COLOURS["wood"], seed=7, discs=16)
+    located = find_board(photo, "chessboard")
+    pitch = np.array(located.layout.board_size) / 8  # mm per square
+    to_px = located.homography @ np.array([[pitch[0], 0, 0], [0, pitch[1], 0], [0, 0, 1.0]])
+    for dx, dy in ((1, 0), (0, -1)):
+        move = to_px @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) @ np.linalg.inv(to_px)
+        moved = cv2.warpPerspective(photo, move, photo.shape[1::-1], borderValue=(110, 120, 125))
+        assert grid_still_there(moved, located) is None, (dx, dy)
+
+
 def test_a_lined_board_of_the_synthetic_table_is_found_and_followed_when_moved():
     layout = get_layout("grid:9x9")
     table = SimTable(layout, seed=4, size=(960, 540), tilt=12, rotation=5)

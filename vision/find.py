@@ -12,16 +12,17 @@ which does not matter: the lattice only needs a few dozen points, and it jumps o
 one hidden point. The grown lattice has no edges of its own, so which window of it is the
 board is decided by the picture: for a checkered board the 8 x 8 window whose squares
 alternate dark and light most consistently (outside the board the margin does not alternate),
-for a lined board the R+1 x C+1 lines that are darkest along their length. Finally the
-homography is refitted on the full-resolution picture (sub-pixel corners) and the four outer
-corners of the playing area are the lattice's corners.
+for a lined board the R+1 x C+1 lines along which lines are seen most. Finally the homography
+is refitted on the full-resolution picture (sub-pixel corners), the four outer corners of the
+playing area are the lattice's corners, and the board must pass `grid_still_there`.
 
 Orientation: a checkerboard looks the same turned by 90 degrees, so the grid alone cannot
 say where the first player sits. The colours settle half of it: as in chess, a1 is a dark
 square, so a1's corner is one of the two dark corner squares; of those two, the one nearer the
 bottom of the picture is taken (the camera is usually behind the first player or straight
-above). The other choice (turned by 180 degrees) is shown on the setup screen for the player
-to confirm, and a calibration position tells it too. A lined board has no colours: the side
+above). The other choice (turned by 180 degrees) cannot be told from the photo: the player
+confirms the found grid (`draw_grid` marks a1's corner), and a calibration position tells it
+too. A lined board has no colours: the side
 nearest the bottom of the picture is taken as the first player's (for a non-square grid, of
 the two turns that put C columns across).
 
@@ -57,6 +58,7 @@ LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lin
 # at about 1.7.
 LINED_CONTRAST = 1.5
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
+EDGE_X_SHARE = 0.5  # X-corners on more of one side of the outline: the board moved a square
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
 
 CORNERS_HINT = (
@@ -186,6 +188,8 @@ def grid_still_there(
         ok = phase == (1.0 if np.sum(phase) >= 0 else -1.0)
         if ok.sum() < max(4, min_share * inside.sum()):
             return None
+        if _edge_crossed(gray, to_px, cols, rows):
+            return None  # moved by a whole square: the board's edge shows squares beyond it
         # refine the confirmed corners and refit the homography (follows small slides)
         good = pts[inside][ok].astype(np.float32).reshape(-1, 1, 2)
         win = int(max(2, min(8, np.median(radius) * 0.8)))
@@ -217,6 +221,30 @@ def grid_still_there(
         if line_share(gray, to_px, cols, rows, shift) > 1.25 * share:
             return None
     return previous
+
+
+def _edge_crossed(gray, to_px, cols, rows) -> bool:
+    """Do the points on one side of the board's outline (not its corners) show X-corners? At
+    the board's true edge they are T-junctions (the margin outside does not alternate): on the
+    real chess photos at most 1 in 7 of a side looks like an X. After the board moved by a
+    whole square, one side's points lie inside the board: all of them do, bar pieces."""
+    sides = (
+        [(c, 0) for c in range(1, cols)],
+        [(c, rows) for c in range(1, cols)],
+        [(0, r) for r in range(1, rows)],
+        [(cols, r) for r in range(1, rows)],
+    )
+    for side in sides:
+        lat = np.array(side, float)
+        pts = _apply(to_px, lat)
+        radius = np.clip(_local_cell(to_px, lat) * 0.3, 2.5, 12.0)
+        inside = _inside(gray, pts, radius + 2)
+        if inside.sum() < 3:
+            continue
+        phase = ring_phase(gray, pts[inside], radius[inside], to_px, lat[inside])
+        if np.count_nonzero(phase) > EDGE_X_SHARE * inside.sum():
+            return True
+    return False
 
 
 # -- candidate points ------------------------------------------------------------------------------
@@ -293,12 +321,10 @@ def ring_phase(gray, pts, radius, to_px, lat) -> np.ndarray:
 
 
 def line_crossings(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Crossings of thin dark lines (a Go board, Othello's green with black lines).
-
-    The lines are picked out with a black-hat (dark and thin against their surroundings), and
-    a crossing is where the line mask is long in two directions at once: the minimum of the
-    mask smoothed along the horizontal and the vertical... which is replaced here by Hough
-    lines grouped in two directions and intersected (perspective tilts the lines)."""
+    """Crossings of thin dark lines (a Go board, Othello's green with black lines): points
+    (N x 2) and strengths. The lines are picked out with a black-hat (dark and thin against
+    their surroundings), found as Hough segments in the two main directions (perspective tilts
+    them, so each keeps its own angle) and intersected."""
     blackhat = cv2.morphologyEx(
         gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
     )
