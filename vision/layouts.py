@@ -8,8 +8,9 @@ bottom), plus the colour classes a cell can show ("empty" first).
 Each built-in layout has marker ids of its own, so the camera alone tells which board - and
 which side of Sensei's reversible board - lies on the table (`layout_for_markers`).
 
-``grid:RxC`` is a board the players already own, without markers: the camera finds it from
-four corners given by hand, and its classes come from the calibration position.
+``grid:RxC`` (a lined board) and ``chessboard`` (8x8 checkered) are boards the players already
+own, without markers: the camera finds their grid (`vision.find`) or takes four corners given
+by hand, and their classes come from the calibration position.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ _BUILT_IN: dict[str, tuple[str, dict[str, Any], int]] = {
 }
 
 _GRID = re.compile(r"^grid:(\d+)x(\d+)$")
+CHESSBOARD = "chessboard"  # an 8x8 checkered board of your own (a chess set), no markers
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Layout:
     board_origin: tuple[float, float] = (0.0, 0.0)  # the board's top-left corner in the mat frame
     board_size: tuple[float, float] = (0.0, 0.0)  # the playing area (w, h) in mm
     marks: tuple[Mark, ...] = ()  # traps, pits, rings - in the mat frame
+    surface: str = ""  # boards without markers: "checkered" (chessboard) or "lined" (grid:RxC)
 
     @property
     def has_markers(self) -> bool:
@@ -132,11 +135,11 @@ def get_layout(name: str) -> Layout:
 @lru_cache(maxsize=64)
 def _layout(key: str) -> Layout:
     grid = _GRID.match(key)
-    if grid:
-        rows, cols = int(grid.group(1)), int(grid.group(2))
+    if grid or key == CHESSBOARD:
+        rows, cols = (int(grid.group(1)), int(grid.group(2))) if grid else (8, 8)
         board = grid_geometry(rows, cols, GRID_PITCH)
         return Layout(
-            name=f"grid:{rows}x{cols}",
+            name=f"grid:{rows}x{cols}" if grid else CHESSBOARD,
             game="grid",
             size=(board.width, board.height),
             markers=(),
@@ -145,11 +148,12 @@ def _layout(key: str) -> Layout:
             board_origin=(0.0, 0.0),
             board_size=(board.width, board.height),
             marks=board.marks,
+            surface="lined" if grid else "checkered",
         )
     if key not in _BUILT_IN:
         raise UserError(
-            f"unknown layout {key!r}: choose one of {', '.join(layout_names())}, grid:RxC "
-            f"(e.g. grid:9x9 with --corners) or auto"
+            f"unknown layout {key!r}: choose one of {', '.join(layout_names())}, chessboard, "
+            f"grid:RxC (e.g. grid:9x9) or auto"
         )
     game, options, first_id = _BUILT_IN[key]
     board = board_geometry(game, options).translated(MAT_MARGIN, MAT_MARGIN)

@@ -5,9 +5,10 @@ of every visible marker of the layout is used, so three markers - or even two - 
 homography when a hand or a cup hides the fourth. With layout ``auto`` the marker ids tell which
 mat (and which side of Sensei's board) is on the table.
 
-Boards without markers (``grid:RxC``, or any layout with ``--corners``) are located from the
-four outer corners of the playing area given in image pixels: top-left, top-right,
-bottom-right, bottom-left as seen from the first player, so the last is the corner of ``a1``.
+Boards without markers (``chessboard``, ``grid:RxC``) are found from their grid
+(`vision.find`), or located from the four outer corners of the playing area given in image
+pixels (any layout with ``--corners``): top-left, top-right, bottom-right, bottom-left as seen
+from the first player, so the last is the corner of ``a1``.
 
 A full detection is the slow part (< 40 ms at 1280x720 on one core: it runs on a half-size
 copy and refines the corners on the full frame). `relocate` only confirms the markers where
@@ -196,7 +197,7 @@ def resolve_layout(
             )
         raise UserError(
             "layout auto: no markers seen: is the whole mat in view and lit? "
-            "(a board without markers needs --layout grid:RxC --corners ...)"
+            "(a board without markers needs --layout chessboard or grid:RxC)"
         )
     return layout
 
@@ -211,8 +212,10 @@ def locate(
     """Find the board of `layout` in `image` (BGR or grey).
 
     `corners` (four image points TL, TR, BR, BL of the playing area, or their text form
-    "x,y x,y x,y x,y") locates a board without markers. Raises UserError saying what is
-    missing when the board cannot be found.
+    "x,y x,y x,y x,y") locates a board without markers; without them such a board
+    (``chessboard``, ``grid:RxC``) is found from its grid (`vision.find.find_board`, which
+    raises BoardNotFound). Raises UserError saying what is missing when the board cannot be
+    found.
     """
     gray = to_gray(image)
     size = (gray.shape[1], gray.shape[0])
@@ -223,16 +226,12 @@ def locate(
                 "layout auto needs markers; with --corners give the layout (e.g. grid:8x8)"
             )
         return from_corners(chosen, corners, size)
-    if (
-        isinstance(layout, Layout)
-        and not layout.markers
-        or (isinstance(layout, str) and layout.strip().lower().startswith("grid:"))
-    ):
-        name = layout.name if isinstance(layout, Layout) else layout
-        raise UserError(
-            f'layout {name} has no markers: give its corners with --corners "x,y x,y x,y x,y" '
-            "(top-left, top-right, bottom-right, bottom-left as the first player sees it)"
-        )
+    if not _is_auto(layout):
+        chosen = resolve_layout(layout)
+        if not chosen.markers:  # chessboard, grid:RxC: find the grid itself
+            from vision.find import find_board
+
+            return find_board(gray, chosen)
     markers = detect_markers(gray)
     chosen = resolve_layout(layout, markers)
     return from_markers(chosen, markers, size, min_markers=min_markers)

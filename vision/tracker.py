@@ -20,7 +20,9 @@ Per frame (a few milliseconds at 1280x720 on one core):
    that reaches onto the mat across the apron. Status ``"hands"`` or ``"moving"``.
 4. When the view has been free of motion *and* occluders for `still_seconds`, and something
    happened since the last reading (or a reading was requested), the markers are looked for in
-   small windows where they were (`vision.locate.relocate`): if the board itself moved, the new
+   small windows where they were (`vision.locate.relocate`) - or, for a board without markers
+   found from its grid (``chessboard``, ``grid:RxC``), the grid is checked where it was
+   (`vision.find.grid_still_there`): if the board itself moved, it is found again, the new
    homography is adopted and status becomes ``"board-moved"`` until the next reading. Then the
    cells are read (`vision.reader.read_cells`) and an Observation is returned if the board
    differs from the last one returned (or one was requested with `request()`).
@@ -29,8 +31,9 @@ A frame with a hand in it never yields an observation: occluded frames return be
 Dropped frames (None) are skipped; black frames (a glitching camera) restart the stillness
 window, since the board may have changed while the camera was blind. Neither ever raises.
 
-Limits: boards located from `--corners` (grid:RxC) have no printed mat to compare with, so the
-first reading trusts stillness alone, and a board moved on the table is not noticed.
+Limits: boards without markers have no printed mat to compare with, so the first reading
+trusts stillness alone; when their corners were typed (`--corners`) a board moved on the table
+is not noticed (one found from its grid is, when no hand is over it).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import Observation
+from vision.find import board_kind, grid_still_there
 from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.sources import is_black
@@ -260,19 +264,26 @@ class Tracker:
         self._checked_since = None
         self._dirty = True
 
-    def _board_in_place(self, frame: np.ndarray, now: float) -> bool:
+    def _board_in_place(self, frame: np.ndarray, now: float, *, covered: bool = False) -> bool:
         """Before reading: are the markers where they were? Re-locate if not (board moved).
 
-        Returns False when the board was moved (the next still window reads it) or lost."""
+        Returns False when the board was moved (the next still window reads it) or lost. A
+        board found from its grid that is not found again while something is over it
+        (`covered`) keeps its location: the hand may hide the grid."""
         located = self.located
-        if not located.markers_seen:  # located from corners: nothing to check against
+        if located.markers_seen:
+            found = relocate(frame, located)
+        elif self._found_from_grid():
+            found = grid_still_there(frame, located)  # found from its grid: is it still there?
+        else:  # typed corners: nothing to compare them with
             return True
-        found = relocate(frame, located)
         if found is None:
             self.detections += 1
             try:
                 found = locate(frame, located.layout)
             except UserError as exc:
+                if covered and not located.markers_seen:
+                    return False
                 self.problem = str(exc)
                 self.located = None
                 self.status = SEARCHING
@@ -287,6 +298,10 @@ class Tracker:
             self.located = found  # more markers in view than when it was found: more accurate
         return True
 
+    def _found_from_grid(self) -> bool:
+        """A board without markers whose grid was found (not typed corners): it can be checked."""
+        return self.corners is None and bool(board_kind(self.located.layout))
+
     def _still_but_covered(
         self, frame, colour, gray, now: float, on_mat: int, on_reference: int
     ) -> None:
@@ -297,7 +312,9 @@ class Tracker:
             self._occluded_since = now
         if self._checked_since != self._still.since:
             self._checked_since = self._still.since
-            if self.located.markers_seen and not self._board_in_place(frame, now):
+            if (self.located.markers_seen or self._found_from_grid()) and not self._board_in_place(
+                frame, now, covered=True
+            ):
                 return None
         covered_for = now - self._occluded_since
         has_mat = self._model.occluders.printed is not None

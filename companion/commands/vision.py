@@ -10,14 +10,17 @@ from pathlib import Path
 EXAMPLES = """examples:
   companion mat arimaa -o arimaa.pdf                 print a mat first (or use grid:RxC)
   companion vision locate photo.jpg                  which mat is in view, and where
+  companion vision locate photo.jpg --layout chessboard --view found.png
+                                                     your own chessboard: its grid drawn over the photo
   companion vision calibrate start.jpg --position start.json -o table.cal.json
   companion vision read photo.jpg --calibration table.cal.json
   companion vision read photo.jpg --calibration table.cal.json --json
   companion vision track usb:0 --calibration table.cal.json --json
   companion vision track sim:arimaa?seed=3 --calibration sim.cal.json --json
 
-  a board without markers (9x9 cells, corners top-left, top-right, bottom-right, bottom-left
-  as the first player sees it, in image pixels - the last is the corner of a1):
+  a board without markers is found from its grid (chessboard: 8x8 checkered; grid:RxC: a lined
+  board of R x C cells); when it is not found, give its corners (top-left, top-right,
+  bottom-right, bottom-left as the first player sees it, in image pixels - the last is a1's):
   companion vision calibrate b.jpg --layout grid:9x9 --corners "102,80 610,84 640,590 90,600" \\
       --position stones.json -o mine.cal.json
 
@@ -26,13 +29,14 @@ cell is empty. Calibrate with every class on the board (Sensei: both characters 
 """
 
 LAYOUT_HELP = (
-    "the board: arinama5 arinama8 arimaa aranea sensei sensei-storm, grid:RxC (with --corners) "
-    "or auto (the mat's markers tell)"
+    "the board: arinama5 arinama8 arimaa aranea sensei sensei-storm (printed mats), chessboard "
+    "(8x8 checkered, no markers), grid:RxC (a lined board, no markers) or auto (the mat's "
+    "markers tell)"
 )
 CORNERS_HELP = (
     'the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, top-right, '
     "bottom-right, bottom-left as the first player sees it (the last is a1's corner); for "
-    "boards without markers"
+    "boards without markers when their grid is not found by itself"
 )
 
 
@@ -54,7 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "seen and where the board's corners are; --view writes the board as the reader sees it.",
     )
     _image_arguments(locate, layout_default="auto")
-    locate.add_argument("--view", metavar="PNG", help="also write the straightened top view here")
+    locate.add_argument(
+        "--view",
+        metavar="PNG",
+        help="also write what was found here: the straightened top view of a printed mat, the "
+        "photo with the grid drawn over it for a board without markers",
+    )
     locate.add_argument("--json", action="store_true", help="print JSON instead of text")
     locate.set_defaults(func=run_locate)
 
@@ -196,7 +205,13 @@ def run_locate(args: argparse.Namespace) -> int:
     if args.view:
         from vision.mat import write_png
 
-        write_png(Path(args.view), top_view(image, located.homography, located.layout))
+        if located.layout.markers:
+            view = top_view(image, located.homography, located.layout)
+        else:
+            from vision.find import draw_grid
+
+            view = draw_grid(image, located)
+        write_png(Path(args.view), view)
     if args.json:
         print(
             json.dumps(
@@ -210,7 +225,9 @@ def run_locate(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    seen = ", ".join(map(str, located.markers_seen)) or "none (from --corners)"
+    seen = ", ".join(map(str, located.markers_seen)) or (
+        "none (from --corners)" if args.corners else "none (found from its grid)"
+    )
     print(f"layout {located.layout.name}: markers {seen}; corner error {located.error_px:.2f} px")
     print(f"board corners (TL TR BR BL): {' '.join(f'{x:g},{y:g}' for x, y in corners)}")
     print(f"scale {located.px_per_mm():.2f} px/mm; image {image.shape[1]}x{image.shape[0]}")
