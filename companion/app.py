@@ -1123,7 +1123,7 @@ class SimulatedPlayers:
             if position.awaiting_roll or mid_turn:
                 return None  # a roll first / Sensei, Arimaa: the turn is made, DONE is next
             try:
-                move = position.random_move(self.rng)
+                move = self._choose_move(position)
             except IndexError:
                 return None  # nothing legal: the referee passes or ends the game
             if position.move_text(move) == "pass":
@@ -1136,6 +1136,25 @@ class SimulatedPlayers:
                 return placed
             return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
+
+    def _choose_move(self, position: Any) -> Any:
+        """A random legal move; in Aranea mostly the use that climbs furthest towards the
+        centre (random uses go round the web for a thousand moves or more, and the demo is
+        to finish its game)."""
+        if position.name != "aranea" or self.rng.random() < 0.05:
+            return position.random_move(self.rng)
+        player = position.turn
+        probe = position.copy()
+
+        def height(move: Any) -> tuple[int, float]:
+            probe.push(move)
+            outcome = probe.outcome()
+            mine = [cell for cell, owner in probe.cells().items() if owner == player]
+            probe.pop()
+            climb = sum(10 if cell.startswith("c") else int(cell[1]) for cell in mine)
+            return (1 if outcome and outcome.winner == player else 0, climb + self.rng.random())
+
+        return max(position.legal_moves(), key=height)
 
     def button(self, referee: Any, frame: int) -> str | None:
         """The button the players press now, if any. A press the referee ignored (the board
@@ -1156,6 +1175,57 @@ class SimulatedPlayers:
         if press:
             self.pressed_key, self.pressed_at = key, frame
         return press
+
+
+def simulate_game(
+    game: str,
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_moves: int = 200,
+    max_actions: int = 20000,
+) -> tuple[int, str]:
+    """The demo's players against the referee, the boards they make handed over as they are
+    (no camera, no screen): the cheap half of the demo, for sweeping many seeds. Returns
+    (moves, outcome or "unfinished"); raises RuntimeError where the demo would stall - the
+    players have nothing to do and the referee waits for them."""
+    from companion.dice import Dice
+    from companion.referee import PlayerInput, Referee, observation_of
+
+    settings = Settings(game=game)
+    if options:
+        settings.options[game] = options
+    position = games.get(game).new(settings.game_options(game))
+    referee = Referee(position, dice=Dice(seed=seed))
+    names = referee.position.cell_names()
+    players = SimulatedPlayers(seed)
+    board: dict[str, str] = {}
+    referee.observe(observation_of(names, board))
+    idle = 0
+    for step in range(max_actions):
+        position = referee.position
+        if position.is_game_over() or len(position.move_stack) >= max_moves:
+            outcome = position.outcome()
+            return len(position.move_stack), str(outcome) if outcome else "unfinished"
+        before = (len(position.move_stack), referee.instruction)
+        target = players.next_board(referee, board)
+        if target is not None and target != board:
+            board = target
+            referee.observe(observation_of(names, board, frame=step))
+        else:
+            # Time passes as in the demo: a press the referee ignored is tried again later.
+            action = players.button(referee, step * REPRESS_FRAMES // 4)
+            if action and action.startswith("choose:"):
+                referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
+            elif action:
+                referee.handle(PlayerInput(action))
+        idle = idle + 1 if (len(position.move_stack), referee.instruction) == before else 0
+        if idle > 20:
+            raise RuntimeError(
+                f"{game} seed {seed} stalls at move {len(position.move_stack)}: the referee "
+                f"says {referee.instruction.text!r} and the players have nothing to do"
+            )
+    raise RuntimeError(f"{game} seed {seed}: no end after {max_actions} actions")
 
 
 def _pace(started: float, now: float) -> bool:
