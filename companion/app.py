@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.errors import UserError
+from companion.errors import UserError, excerpt
 from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
 from companion.observation import EMPTY, Observation
@@ -112,9 +112,9 @@ class Settings:
             return cls()
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge ints
             raise UserError(
-                f"cannot read the settings file {path} ({exc}): fix or remove it"
+                f"cannot read the settings file {path} ({excerpt(str(exc))}): fix or remove it"
             ) from None
         return cls.from_json(data, str(path))
 
@@ -338,6 +338,7 @@ class App:
         self.settings_note = ""
         self.quit = False
         self.setup_frame: Any = None
+        self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
         self.post_button: Callable[[str], None] = self.button
@@ -595,6 +596,7 @@ class App:
                 records=self.records,
                 dice=self.dice,
                 clear_first=extra != position.cells(),
+                meta=self.game_meta,
             )
         self.position = self.referee.position
         self.setup_position = None
@@ -1228,6 +1230,20 @@ def simulate_game(
     raise RuntimeError(f"{game} seed {seed}: no end after {max_actions} actions")
 
 
+def unfinished_demo(records: Any, game: str, layout: str) -> int | None:
+    """The newest unfinished game the demo left in `records` on this layout, if any."""
+    if records is None:
+        return None
+    for summary in records.unfinished_games():
+        if (
+            summary.meta.get("demo")
+            and summary.game == game
+            and layout_name(game, games.get(game).options_from(summary.options)) == layout
+        ):
+            return summary.id
+    return None
+
+
 def _pace(started: float, now: float) -> bool:
     """Wait until `now` seconds after `started` (real time), keeping the window responsive;
     False when the window was closed or Escape pressed."""
@@ -1318,6 +1334,7 @@ def run_demo(
         clock=clock,
         status="demo: synthetic table",
     )
+    app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it
 
     previous_factory = Device.pin_factory
     Device.pin_factory = MockFactory()
@@ -1362,10 +1379,19 @@ def run_demo(
     last_instruction = None
 
     try:
-        # Home: the camera sees the mat, and the game is preselected.
+        # Home: the camera sees the mat, and the game is preselected. An unfinished demo game
+        # of this kind (the demo was killed) is continued, as the table continues after a crash.
         app.recognise(layout)
         shot("home")
-        tap("start")  # the Start button, through the touch path
+        resume_id = unfinished_demo(records, game, layout)
+        if resume_id is None:
+            tap("start")  # the Start button, through the touch path
+        else:
+            log(f"demo: continuing the unfinished game #{resume_id}")
+            try:
+                tap("resume", resume_id)  # its Continue button
+            except RuntimeError:  # not among the newest two the home screen offers
+                app.act("resume", resume_id)
         board = calibration_cells(app.setup_position, app.vision.layout.classes)
         still = table.render(board)
         while app.vision.located is None and frame_no < 40:
@@ -1378,6 +1404,7 @@ def run_demo(
         if app.page != "play":
             raise UserError(f"the demo could not start: {app.message}")
         log(f"demo: {cls.title} on the synthetic table ({layout}), seed {seed}")
+        moves_before = len(app.referee.position.move_stack)
         still_frame = still
         stalled = 0
         progress_at = frame_no
@@ -1424,7 +1451,7 @@ def run_demo(
                 shot("play-hands")
             if app.page == "gameover" or referee.position.is_game_over():
                 break
-            if len(referee.position.move_stack) >= max_moves:
+            if len(referee.position.move_stack) - moves_before >= max_moves:
                 break
             if frame_no - progress_at > STALL_FRAMES:
                 raise UserError(

@@ -22,3 +22,13 @@ class OptionError(UserError):
 
 class RecordError(UserError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
+
+
+EXCERPT_CHARS = 60
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of some input, on one line, for quoting it in a message
+    (a 60 MB file quoted whole would bury the message)."""
+    text = " ".join(str(text)[: limit * 4].split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
