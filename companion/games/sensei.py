@@ -148,6 +148,11 @@ class SenseiOptions:
                 f"sensei option pits must be a list of cells such as c3 e3, not {self.pits!r}"
             )
         pits = tuple(p.strip().lower() for p in self.pits)
+        if not pits:
+            raise OptionError(
+                "sensei option pits is empty: name the storm side's pit cells, such as "
+                "c3 e3 c5 e5 (the default), or leave the option out"
+            )
         for pit in pits:
             if pit not in INDEX:
                 raise OptionError(
