@@ -354,7 +354,7 @@ class SenseiPosition(Position):
             if (
                 not stripped
                 or _FILE_LETTERS.fullmatch(stripped)
-                or stripped.startswith("Game over")
+                or stripped.lower().startswith("game over")  # also diagrams of older versions
             ):
                 continue
             if header := _DIAGRAM_HEADER.fullmatch(stripped):
@@ -852,7 +852,7 @@ class SenseiPosition(Position):
             lines.append(f"{rank}  {row}")
         lines.append("   " + " ".join(FILES))
         if self._outcome is not None:
-            lines.append(f"Game over: {self._outcome}")
+            lines.append(f"game over: {self._outcome}")  # the words of every game
         else:
             status = f"{self.turn.capitalize()} to move (turn {self._turns_played + 1})"
             if self._actions:

@@ -434,8 +434,10 @@ class ArimaaReferee(Referee):
                 player=side,
                 choices=self.setup_choices(),
                 expected=self.expected(),
+                # Words for every front end: the screen offers arranging one's own setup, the
+                # terminal (companion.referee.runner) adds how to type it.
                 detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
-                "one, or give your own (arranged on the screen, or `choose Ra1 ...` typed)",
+                "one, or give your own",
             )
         after = self._after(move)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})

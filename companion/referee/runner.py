@@ -188,5 +188,7 @@ class Session:
                 text += f" ({instruction.detail})"
             if instruction.choices:
                 text += " - type: " + ", ".join(f"choose {c}" for c in instruction.choices)
+                if "standard" in instruction.choices:  # Arimaa's setup: one's own, typed
+                    text += ", or choose Ra1 Rb1 ... (your own setup)"
             self.emit(text)
         return True
