@@ -17,7 +17,6 @@ from companion.observation import EMPTY, UNKNOWN
 from display import theme
 from display.theme import Colour
 
-
 PIECE_SCALE = 0.78
 
 
