@@ -234,8 +234,8 @@ def _in_hand(position: Any) -> str:
     return "In stock: " + ", ".join(f"{_player(p)} {n}" for p, n in stock.items())
 
 
-PHOTO_WIDTH = 384  # px: the page shows photos at most 24rem wide
-PHOTO_QUALITY = 60
+PHOTO_WIDTH = 320  # px: enough to see the board; the page shows photos at most 24rem wide
+PHOTO_QUALITY = 50
 
 
 def web_photo(jpeg: bytes) -> bytes:

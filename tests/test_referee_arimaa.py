@@ -321,3 +321,18 @@ def test_whole_real_turns_get_the_explanations_infer_gives():
                 checked += 1
             truth.push(move)
     assert checked > 60
+
+
+def test_the_setup_question_has_no_terminal_syntax_for_the_screen():
+    """The instruction is shown on the touchscreen: no backticks or typed commands in it; the
+    terminal front end adds how to type one's own setup."""
+    from companion.referee.runner import Session
+
+    table = Table(games.get("arimaa").new())
+    instruction = table.instruction
+    assert "`" not in instruction.text + instruction.detail
+    assert "choose Ra1" not in instruction.detail
+    lines = []
+    runner = Session(table.referee, emit=lines.append)
+    runner.flush()
+    assert "choose standard" in lines[-1] and "choose Ra1 Rb1 ..." in lines[-1]
