@@ -13,3 +13,11 @@ import tempfile  # noqa: E402
 
 os.environ["STATE_DIRECTORY"] = tempfile.mkdtemp(prefix="companion-tests-state-")
 atexit.register(shutil.rmtree, os.environ["STATE_DIRECTORY"], True)
+
+
+def pytest_sessionstart(session):
+    """pytest-xdist writes "bringing up nodes..." as a line of its own (twice) when the output
+    is not a terminal: noise in `./dev test` logs. Its progress line on a terminal stays."""
+    reporter = session.config.pluginmanager.get_plugin("terminaldistreporter")
+    if reporter is not None and not getattr(reporter, "_isatty", True):
+        reporter.ensure_show_status = lambda: None
