@@ -689,6 +689,8 @@ class App:
         rows = []
         for summary in reversed(self.records.games()):
             title = f"#{summary.id} {games.get(summary.game).title}"
+            if summary.meta.get("demo"):
+                title += " (demo)"  # played by the synthetic table, not at this table
             line = f"{summary.status} · {summary.moves} moves · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
                 line = f"{summary.status} · {summary.moves} moves · {summary.result}"
