@@ -691,9 +691,10 @@ class App:
             title = f"#{summary.id} {games.get(summary.game).title}"
             if summary.meta.get("demo"):
                 title += " (demo)"  # played by the synthetic table, not at this table
-            line = f"{summary.status} · {summary.moves} moves · {summary.started_at[:16].replace('T', ' ')}"
+            moves = f"{summary.moves} move{'' if summary.moves == 1 else 's'}"
+            line = f"{summary.status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
-                line = f"{summary.status} · {summary.moves} moves · {summary.result}"
+                line = f"{summary.status} · {moves} · {summary.result}"
             rows.append((summary.id, title, line))
         return rows
 

@@ -445,3 +445,10 @@ def test_html_export_sizes_photos_for_the_page_and_has_plain_buttons(db_path, ca
     assert "&#x23EE;" not in out and "&#x23ED;" not in out
     assert "&laquo;</button>" in out and "&raquo;</button>" in out
     assert "turn_cap=off" in out and "None" not in out.split("<section")[0]
+
+
+def test_one_move_is_one_move_in_the_words(db_path, tmp_path, capsys):
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=3, max_moves=1)
+    code, _, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
+    assert code == 0 and "(arinama, 1 move) to" in err
