@@ -1187,7 +1187,7 @@ def simulate_game(
     *,
     options: dict[str, Any] | None = None,
     seed: int = 0,
-    max_moves: int = 200,
+    max_moves: int = 500,
     max_actions: int = 20000,
 ) -> tuple[int, str]:
     """The demo's players against the referee, the boards they make handed over as they are
@@ -1284,7 +1284,7 @@ def run_demo(
     screenshots: Path | None = None,
     size: tuple[int, int] = (800, 480),
     camera_size: tuple[int, int] | None = None,
-    max_moves: int = 200,
+    max_moves: int = 500,
     max_frames: int = 20000,
     log: Callable[[str], None] = lambda text: None,
     review_steps: int = 3,

@@ -26,6 +26,8 @@ EXAMPLES = """examples:
 """
 
 DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
+# Enough for every game to end (the longest of bench/bench_demo_sweep.py: Aranea, under 200).
+DEMO_MOVES = 500
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,9 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--moves",
         type=_positive,
-        default=200,
+        default=DEMO_MOVES,
         metavar="N",
-        help="demo: stop after N moves (default 200); the game stays unfinished and the next "
+        help=f"demo: stop after N moves (default {DEMO_MOVES}); the game stays unfinished and the next "
         "demo of that game continues it",
     )
     parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
