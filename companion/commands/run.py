@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -219,14 +220,14 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     print(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
     )
-    db_option = f" --db {db}" if args.db else ""
+    db_option = f" --db {shlex.quote(str(db))}" if args.db else ""
     print(
         f"companion: game #{result.game_id} recorded in {db} "
         f"(`companion games{db_option}`; `companion export {result.game_id} --format html "
         f"-o game.html{db_option}`)"
     )
     if result.outcome == "unfinished":
-        print(f"companion: the next `companion run --game {game}` demo continues it")
+        print(f"companion: the next `companion run --game {game}{db_option}` demo continues it")
     if folder is not None:
         print(f"companion: {len(result.screenshots)} screenshots in {folder}")
     sys.stdout.flush()
