@@ -6,14 +6,17 @@ each ended and how long it took.
 """
 
 import collections
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from companion.app import run_demo, simulate_game
-from companion.commands.run import DEMO_GAMES
-from companion.records import Records
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from companion.app import run_demo, simulate_game  # noqa: E402
+from companion.commands.run import DEMO_GAMES  # noqa: E402
+from companion.records import Records  # noqa: E402
 
 
 def main() -> int:
@@ -37,10 +40,11 @@ def main() -> int:
                 print(f"  FAIL {game} seed {seed}: unfinished after {moves} moves")
                 failures += 1
         took = time.monotonic() - started
-        print(
-            f"{game:8s} {seeds} seeds without camera: {took:5.1f} s, moves "
-            f"{min(lengths, default=0)}-{max(lengths, default=0)}; {dict(ends)}"
-        )
+        if seeds:
+            print(
+                f"{game:8s} {seeds} seeds without camera: {took:5.1f} s, moves "
+                f"{min(lengths, default=0)}-{max(lengths, default=0)}; {dict(ends)}"
+            )
         for seed in range(1, whole + 1):
             with (
                 tempfile.TemporaryDirectory() as folder,
