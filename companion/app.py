@@ -1097,7 +1097,8 @@ def _message_bar(painter: Any, text: str, *, top: bool = False) -> None:
 class SimulatedPlayers:
     """Two careful players for the synthetic table: they do what the screen says.
 
-    They place a piece for a move chosen at random (seeded) from the engine's legal moves -
+    They place a piece for a move chosen at random (seeded) from the engine's legal moves (in
+    Aranea mostly the one that climbs furthest, see `_choose_move`) -
     Arinama: the stone alone, then the flips when told; other games: the whole move - fix the
     board when asked to, press ROLL when the dice are wanted and DONE when a turn needs ending
     or a take-back confirming. Their hands go through `SimTable.transition`, so the camera sees
