@@ -1,5 +1,5 @@
 import sys
 
-from companion.cli import main
+from companion.entry import main
 
 sys.exit(main())

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.errors import PositionMismatch, UserError
+from companion.errors import PositionMismatch, UserError, excerpt
 from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
 from companion.observation import EMPTY, Observation
@@ -113,9 +113,9 @@ class Settings:
             return cls()
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge ints
             raise UserError(
-                f"cannot read the settings file {path} ({exc}): fix or remove it"
+                f"cannot read the settings file {path} ({excerpt(str(exc))}): fix or remove it"
             ) from None
         return cls.from_json(data, str(path))
 
@@ -340,6 +340,7 @@ class App:
         self.quit = False
         self.setup_frame: Any = None
         self.setup_mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
+        self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
         self.post_button: Callable[[str], None] = self.button
@@ -609,6 +610,7 @@ class App:
                 records=self.records,
                 dice=self.dice,
                 clear_first=extra != position.cells(),
+                meta=self.game_meta,
             )
         self.position = self.referee.position
         self.setup_position = None
@@ -701,9 +703,12 @@ class App:
         rows = []
         for summary in reversed(self.records.games()):
             title = f"#{summary.id} {games.get(summary.game).title}"
-            line = f"{summary.status} · {summary.moves} moves · {summary.started_at[:16].replace('T', ' ')}"
+            if summary.meta.get("demo"):
+                title += " (demo)"  # played by the synthetic table, not at this table
+            moves = f"{summary.moves} move{'' if summary.moves == 1 else 's'}"
+            line = f"{summary.status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
-                line = f"{summary.status} · {summary.moves} moves · {summary.result}"
+                line = f"{summary.status} · {moves} · {summary.result}"
             rows.append((summary.id, title, line))
         return rows
 
@@ -1107,7 +1112,8 @@ def _message_bar(painter: Any, text: str, *, top: bool = False) -> None:
 class SimulatedPlayers:
     """Two careful players for the synthetic table: they do what the screen says.
 
-    They place a piece for a move chosen at random (seeded) from the engine's legal moves -
+    They place a piece for a move chosen at random (seeded) from the engine's legal moves (in
+    Aranea mostly the one that climbs furthest, see `_choose_move`) -
     Arinama: the stone alone, then the flips when told; other games: the whole move - fix the
     board when asked to, press ROLL when the dice are wanted and DONE when a turn needs ending
     or a take-back confirming. Their hands go through `SimTable.transition`, so the camera sees
@@ -1138,7 +1144,7 @@ class SimulatedPlayers:
             if position.awaiting_roll or mid_turn:
                 return None  # a roll first / Sensei, Arimaa: the turn is made, DONE is next
             try:
-                move = position.random_move(self.rng)
+                move = self._choose_move(position)
             except IndexError:
                 return None  # nothing legal: the referee passes or ends the game
             if position.move_text(move) == "pass":
@@ -1151,6 +1157,25 @@ class SimulatedPlayers:
                 return placed
             return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
+
+    def _choose_move(self, position: Any) -> Any:
+        """A random legal move; in Aranea mostly the use that climbs furthest towards the
+        centre (random uses go round the web for a thousand moves or more, and the demo is
+        to finish its game)."""
+        if position.name != "aranea" or self.rng.random() < 0.05:
+            return position.random_move(self.rng)
+        player = position.turn
+        probe = position.copy()
+
+        def height(move: Any) -> tuple[int, float]:
+            probe.push(move)
+            outcome = probe.outcome()
+            mine = [cell for cell, owner in probe.cells().items() if owner == player]
+            probe.pop()
+            climb = sum(10 if cell.startswith("c") else int(cell[1]) for cell in mine)
+            return (1 if outcome and outcome.winner == player else 0, climb + self.rng.random())
+
+        return max(position.legal_moves(), key=height)
 
     def button(self, referee: Any, frame: int) -> str | None:
         """The button the players press now, if any. A press the referee ignored (the board
@@ -1171,6 +1196,71 @@ class SimulatedPlayers:
         if press:
             self.pressed_key, self.pressed_at = key, frame
         return press
+
+
+def simulate_game(
+    game: str,
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_moves: int = 500,
+    max_actions: int = 20000,
+) -> tuple[int, str]:
+    """The demo's players against the referee, the boards they make handed over as they are
+    (no camera, no screen): the cheap half of the demo, for sweeping many seeds. Returns
+    (moves, outcome or "unfinished"); raises RuntimeError where the demo would stall - the
+    players have nothing to do and the referee waits for them."""
+    from companion.dice import Dice
+    from companion.referee import PlayerInput, Referee, observation_of
+
+    settings = Settings(game=game)
+    if options:
+        settings.options[game] = options
+    position = games.get(game).new(settings.game_options(game))
+    referee = Referee(position, dice=Dice(seed=seed))
+    names = referee.position.cell_names()
+    players = SimulatedPlayers(seed)
+    board: dict[str, str] = {}
+    referee.observe(observation_of(names, board))
+    idle = 0
+    for step in range(max_actions):
+        position = referee.position
+        if position.is_game_over() or len(position.move_stack) >= max_moves:
+            outcome = position.outcome()
+            return len(position.move_stack), str(outcome) if outcome else "unfinished"
+        before = (len(position.move_stack), referee.instruction)
+        target = players.next_board(referee, board)
+        if target is not None and target != board:
+            board = target
+            referee.observe(observation_of(names, board, frame=step))
+        else:
+            # Time passes as in the demo: a press the referee ignored is tried again later.
+            action = players.button(referee, step * REPRESS_FRAMES // 4)
+            if action and action.startswith("choose:"):
+                referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
+            elif action:
+                referee.handle(PlayerInput(action))
+        idle = idle + 1 if (len(position.move_stack), referee.instruction) == before else 0
+        if idle > 20:
+            raise RuntimeError(
+                f"{game} seed {seed} stalls at move {len(position.move_stack)}: the referee "
+                f"says {referee.instruction.text!r} and the players have nothing to do"
+            )
+    raise RuntimeError(f"{game} seed {seed}: no end after {max_actions} actions")
+
+
+def unfinished_demo(records: Any, game: str, layout: str) -> int | None:
+    """The newest unfinished game the demo left in `records` on this layout, if any."""
+    if records is None:
+        return None
+    for summary in records.unfinished_games():
+        if (
+            summary.meta.get("demo")
+            and summary.game == game
+            and layout_name(game, games.get(game).options_from(summary.options)) == layout
+        ):
+            return summary.id
+    return None
 
 
 def _pace(started: float, now: float) -> bool:
@@ -1210,7 +1300,7 @@ def run_demo(
     screenshots: Path | None = None,
     size: tuple[int, int] = (800, 480),
     camera_size: tuple[int, int] | None = None,
-    max_moves: int = 200,
+    max_moves: int = 500,
     max_frames: int = 20000,
     log: Callable[[str], None] = lambda text: None,
     review_steps: int = 3,
@@ -1263,6 +1353,7 @@ def run_demo(
         clock=clock,
         status="demo: synthetic table",
     )
+    app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it
 
     previous_factory = Device.pin_factory
     Device.pin_factory = MockFactory()
@@ -1307,10 +1398,19 @@ def run_demo(
     last_instruction = None
 
     try:
-        # Home: the camera sees the mat, and the game is preselected.
+        # Home: the camera sees the mat, and the game is preselected. An unfinished demo game
+        # of this kind (the demo was killed) is continued, as the table continues after a crash.
         app.recognise(layout)
         shot("home")
-        tap("start")  # the Start button, through the touch path
+        resume_id = unfinished_demo(records, game, layout)
+        if resume_id is None:
+            tap("start")  # the Start button, through the touch path
+        else:
+            log(f"demo: continuing the unfinished game #{resume_id}")
+            try:
+                tap("resume", resume_id)  # its Continue button
+            except RuntimeError:  # not among the newest two the home screen offers
+                app.act("resume", resume_id)
         board = calibration_cells(app.setup_position, app.vision.layout.classes)
         still = table.render(board)
         while app.vision.located is None and frame_no < 40:
@@ -1323,6 +1423,7 @@ def run_demo(
         if app.page != "play":
             raise UserError(f"the demo could not start: {app.message}")
         log(f"demo: {cls.title} on the synthetic table ({layout}), seed {seed}")
+        moves_before = len(app.referee.position.move_stack)
         still_frame = still
         stalled = 0
         progress_at = frame_no
@@ -1369,7 +1470,7 @@ def run_demo(
                 shot("play-hands")
             if app.page == "gameover" or referee.position.is_game_over():
                 break
-            if len(referee.position.move_stack) >= max_moves:
+            if len(referee.position.move_stack) - moves_before >= max_moves:
                 break
             if frame_no - progress_at > STALL_FRAMES:
                 raise UserError(

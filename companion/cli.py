@@ -19,7 +19,7 @@ import sys
 from typing import NoReturn
 
 from companion import __version__, commands
-from companion.errors import UserError
+from companion.errors import UserError, shorten_quotes
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -27,6 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
     parsers inherit it), instead of a usage block followed by the error."""
 
     def error(self, message: str) -> NoReturn:
+        message = shorten_quotes(message)  # a huge argument is quoted as an excerpt
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(f"companion: error: {shorten_quotes(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)

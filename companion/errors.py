@@ -31,3 +31,38 @@ class PositionMismatch(UserError):
     def __init__(self, message: str, cells: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.cells = tuple(cells)
+
+
+EXCERPT_CHARS = 60
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """At most `limit` characters of some input, on one line, for quoting it in a message
+    (a 60 MB file quoted whole would bury the message)."""
+    text = " ".join(str(text)[: limit * 4].split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def json_problem(exc: ValueError) -> str:
+    """Why `json.loads` refused a text, in words: where the JSON breaks, or the number too long
+    for Python (more than 4300 digits) that it holds."""
+    import json
+
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON at line {exc.lineno} column {exc.colno}"
+    return "it holds a number with too many digits (more than 4300)"
+
+
+def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
+    """`message` with every long quoted piece of input (and any very long word) cut to an
+    excerpt: the CLI's last guard, whatever a message quotes."""
+    import re
+
+    def cut(match: re.Match[str]) -> str:
+        text = match.group(0)
+        quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
+        inner = text[1:-1] if quote else text
+        return f"{quote}{inner[: limit - 3]}...{quote}"
+
+    pattern = rf"'[^'\n]{{{limit + 1},}}'|\"[^\"\n]{{{limit + 1},}}\"|\S{{{2 * limit + 1},}}"
+    return re.sub(pattern, cut, message)

@@ -149,7 +149,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         svg = position_svg(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
-        photo = stored.image if images else None
+        photo = web_photo(stored.image) if images and stored.image else None
         frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
         rows.append(
             f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
@@ -173,11 +173,12 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         f'<table class="facts">{fact_rows}</table>',
         '<section id="viewer" aria-label="Positions">',
         '<div class="controls" hidden>'
-        '<button type="button" data-go="first" title="First position (Home)">&#x23EE;</button>'
-        '<button type="button" data-go="prev" title="Previous (Left arrow)">&#x25C0;</button>'
+        # Plain characters every font has (U+23EE/U+23ED are empty boxes in common fonts).
+        '<button type="button" data-go="first" title="First position (Home)">&laquo;</button>'
+        '<button type="button" data-go="prev" title="Previous (Left arrow)">&lsaquo;</button>'
         f'<input type="range" min="0" max="{len(record.moves)}" value="0" aria-label="Position">'
-        '<button type="button" data-go="next" title="Next (Right arrow)">&#x25B6;</button>'
-        '<button type="button" data-go="last" title="Last position (End)">&#x23ED;</button>'
+        '<button type="button" data-go="next" title="Next (Right arrow)">&rsaquo;</button>'
+        '<button type="button" data-go="last" title="Last position (End)">&raquo;</button>'
         '<span class="where" aria-live="polite"></span></div>',
         board_defs(geometry, ref),
         "".join(frames),
@@ -233,6 +234,30 @@ def _in_hand(position: Any) -> str:
     return "In stock: " + ", ".join(f"{_player(p)} {n}" for p, n in stock.items())
 
 
+PHOTO_WIDTH = 320  # px: enough to see the board; the page shows photos at most 24rem wide
+PHOTO_QUALITY = 50
+
+
+def web_photo(jpeg: bytes) -> bytes:
+    """A stored board photo made the size the page shows it (JPEG, PHOTO_WIDTH wide): a
+    200-move game stays a page of a few megabytes. One that cannot be decoded is kept as is."""
+    try:
+        import cv2
+        import numpy as np
+
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            return jpeg
+        height, width = image.shape[:2]
+        if width > PHOTO_WIDTH:
+            size = (PHOTO_WIDTH, max(1, round(height * PHOTO_WIDTH / width)))
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY])
+    except ImportError:
+        return jpeg
+    return bytes(data) if ok and len(data) < len(jpeg) else jpeg
+
+
 def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str = "") -> str:
     img = ""
     if photo:
@@ -278,6 +303,8 @@ def _result(record: GameRecord, final: Any) -> str:
 
 
 def _value(value: Any) -> str:
+    if value is None:  # an option that is not set (Sensei's turn cap)
+        return "off"
     if isinstance(value, (list, tuple)):
         return " ".join(map(str, value))
     return str(value).lower() if isinstance(value, bool) else str(value)

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.errors import RecordError, UserError
+from companion.errors import RecordError, UserError, excerpt
 
 APP_NAME = "tabletop-companion"
 DB_FILENAME = "records.sqlite3"
@@ -443,10 +443,13 @@ class Records:
                 conn.execute("ROLLBACK")
 
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple:
-        row = conn.execute("SELECT status FROM games WHERE id=?", (int(game_id),)).fetchone()
+        try:
+            row = conn.execute("SELECT status FROM games WHERE id=?", (int(game_id),)).fetchone()
+        except OverflowError:  # an id beyond SQLite's 64 bits names no game either
+            row = None
         if row is None:
             raise RecordError(
-                f"there is no game {game_id} in {self.path}: `companion games` lists them"
+                f"there is no game {excerpt(str(game_id))} in {self.path}: `companion games` lists them"
             )
         return row
 

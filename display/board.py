@@ -17,6 +17,8 @@ from companion.observation import EMPTY, UNKNOWN
 from display import theme
 from display.theme import Colour
 
+PIECE_SCALE = 0.78
+
 
 @dataclass
 class BoardView:
@@ -27,6 +29,7 @@ class BoardView:
     scale: float = 1.0
     origin: tuple[float, float] = (0.0, 0.0)
     cell_polygons: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    piece_scale: float = PIECE_SCALE  # a piece's radius / its cell's inner radius
 
     def to_px(self, point: tuple[float, float]) -> tuple[int, int]:
         return (
@@ -96,6 +99,9 @@ def draw_board(
 
     cells = cells or {}
     highlights = highlights or {}
+    label_font = _label_font(view) if labels else None
+    if label_font is not None:
+        view.piece_scale = _piece_scale_clear_of_labels(view, label_font)
     for name, role in highlights.items():
         if name in view.cell_polygons:
             _draw_highlight_under(surface, view, geometry.cell(name), role)
@@ -105,28 +111,51 @@ def draw_board(
     for name, text in (piece_labels or {}).items():  # on an empty cell: what goes there
         if name in view.cell_polygons:
             _draw_piece_label(surface, view, geometry.cell(name), cells.get(name, EMPTY), text)
-    if labels:  # over the highlights' tint and the pieces: the cell to act on shows its name
-        _draw_labels(surface, view)
+    if label_font is not None:  # in the corner the pieces leave free, over the highlights' tint
+        _draw_labels(surface, view, label_font)
     for name, role in highlights.items():
         if name in view.cell_polygons:
             _draw_highlight_over(surface, view, geometry.cell(name), role)
     return view
 
 
-def _draw_labels(surface: pygame.Surface, view: BoardView) -> None:
-    """Cell names, small, in the corner of each cell (helps players match the instruction
-    "turn d4" to the board), inside the highlight outlines; skipped when the cells are too
-    small to read them."""
+def _label_font(view: BoardView) -> pygame.font.Font | None:
+    """The font of the cell names, or None when the cells are too small to read them."""
     from display.paint import font
 
     cells = view.geometry.cells
     if not cells:
-        return
-    size = round(min(c.radius for c in cells) * view.scale * 0.6)
-    if size < 10:
-        return
-    f = font(size)
-    inset = outline_width(view) // 2 + 2  # clear of a highlight's outline along the cell's edge
+        return None
+    size = round(min(c.radius for c in cells) * view.scale * 0.5)
+    return font(size) if size >= 10 else None
+
+
+def _label_inset(view: BoardView) -> int:
+    return outline_width(view) // 2 + 2  # clear of a highlight's outline along the cell's edge
+
+
+def _piece_scale_clear_of_labels(view: BoardView, f: pygame.font.Font) -> float:
+    """Pieces on a grid drawn small enough to leave the name in each square's corner
+    uncovered (a name half under a piece cannot be read); sectors of a web keep theirs."""
+    squares = [c for c in view.geometry.cells if len(c.polygon) == 4]
+    if not squares:
+        return PIECE_SCALE
+    widest = max(squares, key=lambda c: f.size(c.name)[0])
+    w, h = _haloed(f, widest.name).get_size()
+    half = min(c.radius for c in squares) * view.scale  # half a square's side, px
+    inset = _label_inset(view)
+    # The label's corner nearest the square's centre, from that centre.
+    cx, cy = inset + w - half, inset - 1 + h - half
+    clear = (min(0.0, cx) ** 2 + min(0.0, cy) ** 2) ** 0.5 - 2
+    return max(0.5, min(PIECE_SCALE, clear / half))
+
+
+def _draw_labels(surface: pygame.Surface, view: BoardView, f: pygame.font.Font) -> None:
+    """Cell names, small, in the corner of each cell (helps players match the instruction
+    "turn d4" to the board), inside the highlight outlines and clear of the pieces; skipped
+    when the cells are too small to read them."""
+    cells = view.geometry.cells
+    inset = _label_inset(view)
     for cell in cells:
         image = _haloed(f, cell.name)
         xs = [p[0] for p in view.cell_polygons[cell.name]]
@@ -158,7 +187,7 @@ def outline_width(view: BoardView) -> int:
 
 def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece: str) -> None:
     centre = view.to_px(cell.center)
-    r = max(3, round(cell.radius * view.scale * 0.78))
+    r = max(3, round(cell.radius * view.scale * view.piece_scale))
     if piece == UNKNOWN:
         pygame.draw.circle(surface, (140, 140, 140), centre, r, width=max(2, r // 5))
         from display.paint import font
@@ -193,7 +222,7 @@ def _draw_piece_label(
     fill = theme.BOARD if piece == EMPTY else theme.PIECES.get(piece, theme.UNKNOWN_PIECE)[0]
     light = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 140
     colour = (20, 20, 20) if light else (250, 250, 250)
-    r = max(3, round(cell.radius * view.scale * 0.78))
+    r = max(3, round(cell.radius * view.scale * view.piece_scale))
     image = font(max(10, round(r * 1.3)), True).render(text, True, colour)
     surface.blit(image, image.get_rect(center=view.to_px(cell.center)))
 
@@ -270,7 +299,8 @@ def _draw_highlight_over(
     elif style.pattern in ("cross", "hatch"):
         outline(style.outline, dark_w)
         outline(style.colour, width)
-        d = round(r * 0.7)
+        # Across the piece, clear of the cell's name in the corner.
+        d = round(r * min(0.7, view.piece_scale * 0.8))
         for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
             pygame.draw.line(surface, style.outline, _add(centre, a), _add(centre, b), dark_w + 2)
         for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):

@@ -89,7 +89,7 @@ def setup_example() -> tuple[Callable, object]:
         markers=markers,
         grid=grid,
         text=text,
-        detail="Then press DONE or Confirm",
+        detail="Then press DONE",
         status=f"{len(markers)} markers seen",
         ready=False,
     )

@@ -4,3 +4,20 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# Tests never touch the user's records: the default database (`companion.records.
+# default_db_path`, also in subprocesses) is in a folder of this test session.
+import atexit  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+os.environ["STATE_DIRECTORY"] = tempfile.mkdtemp(prefix="companion-tests-state-")
+atexit.register(shutil.rmtree, os.environ["STATE_DIRECTORY"], True)
+
+
+def pytest_sessionstart(session):
+    """pytest-xdist writes "bringing up nodes..." as a line of its own (twice) when the output
+    is not a terminal: noise in `./dev test` logs. Its progress line on a terminal stays."""
+    reporter = session.config.pluginmanager.get_plugin("terminaldistreporter")
+    if reporter is not None and not getattr(reporter, "_isatty", True):
+        reporter.ensure_show_status = lambda: None

@@ -252,6 +252,20 @@ def test_unfinished_games_are_offered_on_the_home_screen(screen, tmp_path):
     assert app.setup_position.to_json() == referee.position.to_json()
 
 
+def test_the_review_list_marks_the_demo_s_games(screen, tmp_path):
+    from companion import games
+
+    with Records(tmp_path / "r.sqlite3") as records:
+        records.new_game(games.get("arinama").new(), meta={"demo": True, "seed": 1})
+        records.new_game(games.get("sensei").new())
+        app = App(screen, Settings(), records=records)
+        app.act("review")
+        app.render()
+        texts = " | ".join(app.painter.texts)
+        assert "#1 Arinama (demo)" in texts and "#2 Sensei" in texts
+        assert "Sensei (demo)" not in texts
+
+
 def test_a_later_aranea_game_starts_with_the_previous_loser(screen, tmp_path):
     """rules.md 3, who starts: the app reads the last finished Aranea game from the records."""
     from companion import games

@@ -458,3 +458,37 @@ def test_keyboard_stands_in_for_the_buttons():
     assert touch.translate(
         pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="", scancode=0)
     ) == Key("back")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_setup_button_is_named_like_the_instruction(size):
+    """One word for one thing: the instruction says "press DONE", the button says Done."""
+    _, painter, model = gallery.render("setup", size)
+    assert "DONE" in model.text + model.detail
+    assert "Done" in painter.texts and "Confirm" not in painter.texts
+
+
+@pytest.mark.parametrize("game", ["arimaa", "arinama", "sensei"])
+def test_cell_names_are_not_covered_by_pieces(game):
+    """Where each cell's name is written (found on the empty board), a board with a piece on
+    every square shows no piece: the name sits on the wood, never across a piece's edge."""
+    geometry = board_geometry(game)
+    empty = pygame.Surface((420, 420))
+    view = draw_board(empty, empty.get_rect(), geometry, {})
+    full = pygame.Surface((420, 420))
+    piece = "gold" if game == "arimaa" else "black"
+    draw_board(full, full.get_rect(), geometry, {c.name: piece for c in geometry.cells})
+    empty_px = pygame.surfarray.array3d(empty).astype(int)
+    full_px = pygame.surfarray.array3d(full).astype(int)
+    ink = np.all(np.abs(empty_px - theme.CELL_LABEL) <= 10, axis=2)
+    fill, rim = theme.PIECES[piece]
+    for cell in geometry.cells:
+        xs = [x for x, _ in view.cell_polygons[cell.name]]
+        ys = [y for _, y in view.cell_polygons[cell.name]]
+        box = (slice(min(xs), max(xs)), slice(min(ys), max(ys)))
+        lx, ly = np.nonzero(ink[box])
+        assert len(lx), f"no name drawn on {cell.name}"
+        label = full_px[box][lx.min() : lx.max() + 1, ly.min() : ly.max() + 1]
+        for colour in (fill, rim):
+            covered = np.all(np.abs(label - colour) <= 6, axis=2).sum()
+            assert covered == 0, f"{cell.name}: {covered} pixels of a piece behind its name"

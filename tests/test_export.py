@@ -418,3 +418,37 @@ def test_a_record_that_no_longer_replays_is_reported_not_exported(db_path, tmp_p
     code, _, err = run_cli(capsys, "export", game_id, "-f", "html", "-o", out, "--db", db_path)
     assert code == 2 and not out.exists() and len(err.splitlines()) == 1
     assert f"game {game_id}, move 2 ('z99') does not replay" in err
+
+
+def test_html_export_sizes_photos_for_the_page_and_has_plain_buttons(db_path, capsys):
+    """A camera's 960 px photos are embedded 320 px wide; first/last buttons use characters
+    every font has; an option that is not set reads "off", not "None"."""
+    import base64
+    import re
+
+    import cv2
+    import numpy as np
+
+    y, x = np.mgrid[0:540, 0:960]
+    image = np.dstack([(x * 255 // 960), (y * 255 // 540), ((x + y) % 256)]).astype(np.uint8)
+    photo = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes()
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "sensei", seed=2, max_moves=4, image=photo)
+    code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    assert code == 0
+    embedded = re.findall(r"data:image/jpeg;base64,([A-Za-z0-9+/=]+)", out)
+    assert len(embedded) == len(pos.move_stack)
+    for data in embedded:
+        jpeg = base64.b64decode(data)
+        shown = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        assert shown.shape[1] == 320 and len(jpeg) < len(photo) / 3
+    assert "&#x23EE;" not in out and "&#x23ED;" not in out
+    assert "&laquo;</button>" in out and "&raquo;</button>" in out
+    assert "turn_cap=off" in out and "None" not in out.split("<section")[0]
+
+
+def test_one_move_is_one_move_in_the_words(db_path, tmp_path, capsys):
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=3, max_moves=1)
+    code, _, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
+    assert code == 0 and "(arinama, 1 move) to" in err

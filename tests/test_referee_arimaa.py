@@ -134,8 +134,21 @@ def test_done_on_a_half_push_takes_an_equal_complete_turn():
     """The fewest steps said "half a push"; a longer turn gives the same board and ends."""
     table = Table(position({"c4": "E", "c5": "c", "d6": "d"}))
     table.show(c5=None, c6="silver")
-    assert table.instruction.text == "Gold: finish the push"
+    # The screen says DONE may end it: players who made the longer turn are not left stuck.
+    assert table.instruction.text == "Gold: finish the push, or press DONE if it is finished"
     assert table.press(DONE)[0].data["move"] == "cc5n Ec4n Ec5s"
+
+
+def test_a_push_whose_pusher_stepped_back_is_offered_done():
+    """The demo's seed 1 at move 26: ``dh3w Eh4s Eh3n Hc5w`` looks like ``Hc5w dh3w``, half a
+    push. The players made a legal turn and wait; the instruction must tell them DONE ends it."""
+    table = Table(position({"h4": "E", "h3": "d", "c5": "H", "a8": "r"}))
+    table.show(h3=None, g3="silver", c5=None, b5="gold")
+    assert table.referee.position.pending_push is not None
+    assert "press DONE" in table.instruction.text
+    events = table.press(DONE)
+    assert events[-1].data["move"] == "Hc5w dh3w Eh4s Eh3n"  # the same turn
+    assert table.instruction.text.startswith("Silver: move up to four steps")
 
 
 def test_two_pieces_that_could_be_where_are_asked_about():
@@ -308,3 +321,18 @@ def test_whole_real_turns_get_the_explanations_infer_gives():
                 checked += 1
             truth.push(move)
     assert checked > 60
+
+
+def test_the_setup_question_has_no_terminal_syntax_for_the_screen():
+    """The instruction is shown on the touchscreen: no backticks or typed commands in it; the
+    terminal front end adds how to type one's own setup."""
+    from companion.referee.runner import Session
+
+    table = Table(games.get("arimaa").new())
+    instruction = table.instruction
+    assert "`" not in instruction.text + instruction.detail
+    assert "choose Ra1" not in instruction.detail
+    lines = []
+    runner = Session(table.referee, emit=lines.append)
+    runner.flush()
+    assert "choose standard" in lines[-1] and "choose Ra1 Rb1 ..." in lines[-1]

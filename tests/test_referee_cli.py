@@ -160,4 +160,4 @@ def test_input_words():
 def test_text_lines_list_the_choices(tmp_path, capsys, monkeypatch):
     args = ["--game", "arimaa", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     code, out, _ = run(capsys, monkeypatch, args, [])
-    assert out[-1].endswith("- type: choose standard")
+    assert out[-1].endswith("- type: choose standard, or choose Ra1 Rb1 ... (your own setup)")

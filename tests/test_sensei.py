@@ -854,3 +854,17 @@ def test_registered_as_sensei():
     assert games.get("sensei") is SenseiPosition
     assert SenseiPosition.players == ("green", "red")
     assert SenseiPosition.cell_classes() == ["green", "red", "green-character", "red-character"]
+
+
+def test_a_finished_diagram_says_game_over_like_every_game():
+    import random
+
+    position = SenseiPosition.new()
+    rng = random.Random(1)
+    while not position.is_game_over():
+        position.push(position.random_move(rng))
+    last = position.diagram().splitlines()[-1]
+    assert last.startswith("game over: ")
+    assert SenseiPosition.parse_position(position.diagram()).cells() == position.cells()
+    old = position.diagram().replace("game over:", "Game over:")  # diagrams of older versions
+    assert SenseiPosition.parse_position(old).cells() == position.cells()

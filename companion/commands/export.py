@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     _refuse_the_database(args.output, db_path)
     path = write_output(text, args.output, force=args.force)
     print(
-        f"Wrote game {record.id} ({record.game}, {len(record.moves)} moves) to {path}",
+        f"Wrote game {record.id} ({record.game}, {len(record.moves)} "
+        f"move{'' if len(record.moves) == 1 else 's'}) to {path}",
         file=sys.stderr,
     )
     return 0

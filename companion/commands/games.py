@@ -12,9 +12,18 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         metavar="FILE",
+        type=_db_name,
         help="the game record database (default: $STATE_DIRECTORY/records.sqlite3 under "
         "systemd, else ~/.local/state/tabletop-companion/records.sqlite3)",
     )
+
+
+def _db_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty file name: name the records file, or leave --db out for the default"
+        )
+    return text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "games",
         help="list the recorded games",
         description="List the recorded games, newest first: id, game, date, status, moves and "
-        "result. Use the id with `companion export`.",
+        "result (games the synthetic-table demo played are marked as demos). Use the id with "
+        "`companion export`.",
     )
     add_db_argument(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
@@ -74,7 +84,7 @@ def _table(games: list) -> str:
     rows = [
         (
             str(g.id),
-            g.game,
+            f"{g.game} (demo)" if g.meta.get("demo") else g.game,
             g.started_at[:16].replace("T", " "),
             g.status,
             str(g.moves),

@@ -141,7 +141,7 @@ def _position_from_text(cls: Any, text: str, name: str) -> Any:
         raise RecordError(f"{name} is empty: give a position of {cls.title}")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (or a number too long): the game's own forms, below
         data = None
     if isinstance(data, dict) and data.get("format") == GAME_FORMAT:
         if data.get("game") != cls.name:

@@ -160,20 +160,33 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--max-moves must be at least 1, not {args.max_moves}")
     dice = Dice(seed=args.seed)
     interrupted = False
+    saved = False
+
+    def save_before_the_result() -> None:
+        """The game is on disk before its result is shown: a Ctrl-C just after loses nothing."""
+        nonlocal saved
+        if target is not None:
+            save(position, target, announce=False)
+            saved = True
+
     try:
         if args.auto:
-            play_auto(position, dice, random.Random(args.seed), args.max_moves)
+            play_auto(
+                position, dice, random.Random(args.seed), args.max_moves, save_before_the_result
+            )
         else:
-            play_by_hand(position, dice, sys.stdin)
+            play_by_hand(position, dice, sys.stdin, save_before_the_result)
     except KeyboardInterrupt:  # Ctrl-C: stop, but keep the game played so far
         print("\n(interrupted)")
         interrupted = True
     if target is not None:
-        save(position, target)
+        if not saved or interrupted:
+            save(position, target, announce=False)
+        print(f"saved to {target}")
     return 130 if interrupted else 0
 
 
-def save(position: Any, target: Path) -> None:
+def save(position: Any, target: Path, *, announce: bool = True) -> None:
     """Write the game record; if that fails, print it, so the game played is never lost."""
     import json
 
@@ -186,7 +199,8 @@ def save(position: Any, target: Path) -> None:
     except UserError as exc:
         sys.stdout.write(text)
         raise UserError(f"{exc}; the game record is printed above: copy it into a file") from None
-    print(f"saved to {target}")
+    if announce:
+        print(f"saved to {target}")
 
 
 def forced_pass(position: Any) -> Any | None:
@@ -240,7 +254,9 @@ def _roll_value(move: Any) -> str:
     return f" = {value}" if value is not None else ""
 
 
-def play_auto(position: Any, dice: Any, rng: Any, max_moves: int) -> None:
+def play_auto(
+    position: Any, dice: Any, rng: Any, max_moves: int, before_result: Any = lambda: None
+) -> None:
     print(f"{position.title}: random players{_options_note(position)}")
     while not position.is_game_over() and len(position.move_stack) < max_moves:
         player = position.turn
@@ -251,12 +267,13 @@ def play_auto(position: Any, dice: Any, rng: Any, max_moves: int) -> None:
         text = position.move_text(move) + _roll_value(move)
         position.push(move)
         print(f"{len(position.move_stack):>4}. {player:<6} {text}")
+    before_result()
     print()
     print(position.diagram())
     _print_result(position, stopped_after=max_moves)
 
 
-def play_by_hand(position: Any, dice: Any, stream: Any) -> None:
+def play_by_hand(position: Any, dice: Any, stream: Any, before_result: Any = lambda: None) -> None:
     if stream is None:  # started with standard input closed (`companion play arinama <&-`)
         stream = io.StringIO()
     interactive = stream.isatty()
@@ -292,6 +309,7 @@ def play_by_hand(position: Any, dice: Any, stream: Any) -> None:
             show_board = _undo(position) or show_board
             continue
         show_board = _try_move(position, command) or show_board
+    before_result()
     if show_board:
         print()
         print(position.diagram())

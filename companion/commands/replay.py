@@ -100,13 +100,13 @@ def run(args: argparse.Namespace) -> int:
 
 def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     """(line number, record) pairs: one JSON document, JSON lines, or one move-list text."""
-    from companion.errors import RecordError
+    from companion.errors import RecordError, json_problem
 
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         try:
             json.loads(text)
-        except json.JSONDecodeError:
+        except ValueError:
             return [(1, text)]  # an arimaa.com move list
         raise RecordError(
             f"{name} is JSON but not a game record: expected an object like "
@@ -114,20 +114,22 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
         )
     try:
         return [(1, json.loads(text))]
-    except json.JSONDecodeError as whole_error:
+    except ValueError as whole_error:
+        if not isinstance(whole_error, json.JSONDecodeError):  # a number of 4300+ digits
+            raise RecordError(f"{name}: {json_problem(whole_error)}") from None
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         records: list[tuple[int, Any]] = []
         for number, line in lines:
             try:
                 records.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
+            except ValueError as exc:
                 if not records:  # not JSON lines at all
                     if _looks_like_a_move_list(text):  # "[date] bot started" on top of turns
                         return [(1, text)]
                     where = f"line {whole_error.lineno} column {whole_error.colno}"
                     raise RecordError(f"{name} is not valid JSON ({where})") from None
                 # One broken line (a download cut short) does not stop the other games.
-                records.append((number, RecordError(f"not valid JSON (column {exc.colno})")))
+                records.append((number, RecordError(f"not valid JSON: {json_problem(exc)}")))
         return records
 
 

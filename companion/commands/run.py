@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -26,6 +27,8 @@ EXAMPLES = """examples:
 """
 
 DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
+# Enough for every game to end (the longest of bench/bench_demo_sweep.py: Aranea, under 200).
+DEMO_MOVES = 500
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,7 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_db_argument(parser)
     parser.add_argument("--seed", type=int, default=1, help="demo: the random seed (default 1)")
     parser.add_argument(
-        "--moves", type=int, default=200, metavar="N", help="demo: stop after N moves (default 200)"
+        "--moves",
+        type=_positive,
+        default=DEMO_MOVES,
+        metavar="N",
+        help=f"demo: stop after N moves (default {DEMO_MOVES}); the game stays unfinished and the next "
+        "demo of that game continues it",
     )
     parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
     parser.add_argument(
@@ -98,6 +106,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         source = args.source or _default_source()
         if source is None or source.startswith("sim:") and not args.source:
+            if args.settings:  # a settings file given for the demo is read, and must be right
+                settings = Settings.load(settings_path)
+                size = size or settings.size
+                if args.rotation is None:
+                    args.rotation = settings.rotation
             return _run_demo(args, size)
     try:
         settings = Settings.load(settings_path)
@@ -126,6 +139,31 @@ def _default_source() -> str | None:
     return "picamera"
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1 or not text.strip().isascii():
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of moves: give 1 or more")
+    return value
+
+
+def _screenshot_folder(text: str) -> Path:
+    """The --screenshots folder, made if need be; a file or an impossible place is one line."""
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"--screenshots {text}: that is a file; give a folder for the screenshots")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(
+            f"--screenshots {text}: cannot make that folder ({exc.strerror or exc}); "
+            "give a folder you can write to"
+        ) from None
+    return folder
+
+
 def _default_settings_path(db: str | None) -> Path:
     from companion.records import default_db_path
 
@@ -147,21 +185,17 @@ def _size(text: str) -> tuple[int, int]:
 
 def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     from companion.app import run_demo
-    from companion.records import Records
+    from companion.records import Records, default_db_path
     from display.device import has_display, init_pygame, window_screen
 
     game = (args.game or "arinama").lower()
     headless = args.headless or not has_display()
-    folder = Path(args.screenshots) if args.screenshots else None
+    folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     if folder is None and headless:
         folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-    db = (
-        Path(args.db)
-        if args.db
-        else (folder or Path(tempfile.mkdtemp(prefix="companion-demo-"))) / "demo-records.sqlite3"
-    )
+    # The demo's games go to the records like any other (marked as demos in `companion games`),
+    # so they can be reviewed and exported afterwards, and a killed demo is continued.
+    db = Path(args.db) if args.db else default_db_path()
     screen = None
     if not headless:
         init_pygame()
@@ -174,7 +208,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             game,
             options=DEMO_GAMES.get(game) or None,
             seed=args.seed,
-            max_moves=max(1, args.moves),
+            max_moves=args.moves,
             records=records,
             screenshots=folder,
             size=size or (800, 480),
@@ -182,10 +216,18 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             screen=screen,
             realtime=not headless,
         )
+    moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
-        f"companion: {result.outcome} after {result.moves} moves ({result.frames} camera frames, {result.seconds:.1f} s)"
+        f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
     )
-    print(f"companion: game #{result.game_id} recorded in {db}")
+    db_option = f" --db {shlex.quote(str(db))}" if args.db else ""
+    print(
+        f"companion: game #{result.game_id} recorded in {db} "
+        f"(`companion games{db_option}`; `companion export {result.game_id} --format html "
+        f"-o game.html{db_option}`)"
+    )
+    if result.outcome == "unfinished":
+        print(f"companion: the next `companion run --game {game}{db_option}` demo continues it")
     if folder is not None:
         print(f"companion: {len(result.screenshots)} screenshots in {folder}")
     sys.stdout.flush()
@@ -211,7 +253,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     headless = args.headless or not has_display()
     if headless:
         set_screen_factory(headless_screen)
-    folder = Path(args.screenshots) if args.screenshots else None
+    folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     watchdog = Watchdog()
     watchdog.status("opening the camera")
     if args.wait_for_camera:

@@ -1,4 +1,5 @@
-"""`companion vision calibrate|read|locate|track`: set up and debug the camera on a table."""
+"""`companion vision calibrate|read|locate|track|snapshot`: set up and debug the camera on a
+table (snapshot: a photo of the synthetic table, to try the others without a camera)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import sys
 from pathlib import Path
 
 EXAMPLES = """examples:
+  companion vision snapshot sim:arimaa -o photo.png --position start.json   no camera? a photo
+  companion vision calibrate photo.png --position start.json -o sim.cal.json   ... to try these
+  companion vision read photo.png --calibration sim.cal.json
   companion mat arimaa -o arimaa.pdf                 print a mat first (or use grid:RxC)
   companion vision locate photo.jpg                  which mat is in view, and where
   companion vision locate photo.jpg --layout chessboard --view found.png
@@ -119,6 +123,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false}',
     )
     read.set_defaults(func=run_read)
+
+    snapshot = sub.add_parser(
+        "snapshot",
+        help="a photo of the synthetic table, and the position it shows (no camera needed)",
+        description="Render one photo of the synthetic table (the mat, pieces, light and noise "
+        "the demo's camera sees) and write the position it shows as POS.json, to try "
+        "`vision calibrate` and `vision read` without a camera. The position is the game's "
+        "start with every colour present (what the companion calibrates on), or the first "
+        "board of the source's script.",
+    )
+    snapshot.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="sim:LAYOUT[?seed=N&size=WxH&tilt=DEG&script=FILE], e.g. sim:arimaa",
+    )
+    snapshot.add_argument(
+        "-o", "--output", required=True, metavar="PHOTO", help="the photo to write (.png or .jpg)"
+    )
+    snapshot.add_argument(
+        "--position",
+        required=True,
+        metavar="POS.json",
+        help='where to write the position it shows: {"cells": {"a1": "gold", ...}}',
+    )
+    snapshot.add_argument("--force", action="store_true", help="replace the files if they exist")
+    snapshot.set_defaults(func=run_snapshot)
 
     track = sub.add_parser(
         "track",
@@ -314,6 +344,87 @@ def run_read(args: argparse.Namespace) -> int:
     if unknown and not occluded:
         print(f"unknown (not sure): {', '.join(unknown)}")
     return 0
+
+
+def run_snapshot(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion import games
+    from companion.app import calibration_cells, game_for_layout, layout_name
+    from companion.errors import UserError
+    from companion.export import write_output
+    from vision.sim import SimSource
+
+    if not args.source.startswith("sim:"):
+        raise UserError(
+            f"snapshot photographs the synthetic table: give sim:LAYOUT (e.g. sim:arimaa), "
+            f"not {args.source!r}; with a camera, save a frame with your camera's own tools"
+        )
+    photo, position = Path(args.output), Path(args.position)
+    if photo.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise UserError(f"-o {args.output}: name a .png or .jpg file for the photo")
+    if photo.resolve() == position.resolve():
+        raise UserError("-o and --position name the same file: give two names")
+    for path in (photo, position):  # both can be written, before either is
+        if path.exists() and not args.force:
+            raise UserError(f"{path} already exists: choose another name, or add --force")
+        if path.is_dir() or not path.parent.is_dir():
+            raise UserError(f"cannot write {path}: give a file name in a folder that exists")
+    source = SimSource.from_spec(args.source[len("sim:") :])
+    table = source.table
+    layout = table.layout
+    if "script=" in args.source:
+        cells = dict(source.script[0])
+    else:
+        game = game_for_layout(layout.name)
+        start = None
+        if game is not None:
+            cls = games.get(game)
+            for options in ({}, {"rows": 5, "cols": 5}, {"side": "storm"}):
+                try:
+                    candidate = cls.new(cls.options_from(options))
+                    if layout_name(game, candidate.options) == layout.name:
+                        start = candidate
+                        break
+                except UserError:
+                    continue
+        if start is None:
+            raise UserError(
+                f"layout {layout.name} is no game's mat: give the board to show with "
+                f"sim:{layout.name}?script=FILE"
+            )
+        cells = calibration_cells(start, layout.classes)
+    image = table.render(cells)
+    ok, encoded = cv2.imencode(photo.suffix.lower(), image)
+    if not ok:
+        raise UserError(f"cannot encode the photo as {photo.suffix}")
+    _write_bytes(photo, encoded.tobytes())
+    write_output(json.dumps({"cells": cells}, indent=1) + "\n", position, force=True)
+    print(
+        f"Wrote {photo} ({image.shape[1]}x{image.shape[0]}, layout {layout.name}) and "
+        f"{position} ({len(cells)} pieces). Try: companion vision calibrate {photo} "
+        f"--position {position} -o sim.cal.json"
+    )
+    return 0
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """Whole or not at all: a temporary file in the same folder, then a rename."""
+    import os
+    import tempfile
+
+    from companion.errors import UserError
+
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def board_text(layout, cells: dict[str, str]) -> str:

@@ -40,7 +40,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
+from companion.errors import IllegalMoveError, NotationError, RecordError, UserError, json_problem
 from companion.games.arimaa import (
     NEIGHBOURS,
     OFFSET_OF,
@@ -367,10 +367,8 @@ def parse_position(text: str) -> ArimaaPosition:
     if stripped.startswith("{"):
         try:
             data = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not an arimaa position: invalid JSON at line {exc.lineno} column {exc.colno}"
-            ) from None
+        except ValueError as exc:  # JSONDecodeError, or a number too long to read
+            raise RecordError(f"not an arimaa position: {json_problem(exc)}") from None
         return position_from_json(data)
     match = AEI_RE.match(text.strip("\r\n\t"))
     if match is None:

@@ -362,6 +362,11 @@ class ArinamaPosition(Position):
             raise RecordError("no Arinama board found: write one line of X O . per rank")
         if len({len(r) for r in rows}) != 1:
             raise RecordError("the rows of the picture have different lengths")
+        if len(rows) > len(FILES) or len(rows[0]) > len(FILES):
+            raise RecordError(
+                f"the picture's board is {len(rows)} x {len(rows[0])}: an Arinama board has "
+                f"at most {MAX_SIZE} rows and {MAX_SIZE} columns"
+            )
         stones = {
             f"{FILES[f]}{len(rows) - r}": _PICTURE[c]
             for r, row in enumerate(rows)

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.errors import OptionError, RecordError, UserError
+from companion.errors import OptionError, RecordError, UserError, excerpt, json_problem
 
 GAME_FORMAT = "tabletop-companion/game"
 GAME_FORMAT_VERSION = 1
@@ -186,10 +186,8 @@ class Position(ABC):
 
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not a valid {cls.title} position: invalid JSON at line {exc.lineno} column {exc.colno}"
-            ) from None
+        except ValueError as exc:  # JSONDecodeError, or a number too long to read
+            raise RecordError(f"not a valid {cls.title} position: {json_problem(exc)}") from None
         return cls.from_json(data)
 
     def __str__(self) -> str:
@@ -249,6 +247,9 @@ def _coerce(value: Any, hint: Any, what: str) -> Any:
         if isinstance(value, str) and value.lower() in TRUE_WORDS + FALSE_WORDS:
             return value.lower() in TRUE_WORDS
         raise OptionError(f"{what} must be true or false, not {value!r}")
+    if isinstance(value, str) and hint in (int, float) and not value.strip().isascii():
+        # int("٥") is 5: a digit of another script is a typo here, never meant
+        raise OptionError(f"{what} must be a number written with 0-9, not {value!r}")
     if hint is int:
         if isinstance(value, bool):
             raise OptionError(f"{what} must be a whole number, not {value!r}")
@@ -313,7 +314,9 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
         raise RecordError(f"not a game record (format {data.get('format')!r})")
     version = data.get("version", GAME_FORMAT_VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise RecordError(f'"version" must be a whole number such as 1, not {version!r}')
+        raise RecordError(
+            f'"version" must be a whole number such as 1, not {excerpt(repr(version))}'
+        )
     if version > GAME_FORMAT_VERSION:
         raise RecordError(
             f"this game record is version {version!r}, newer than this companion reads "
@@ -322,6 +325,14 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
     if "game" not in data:
         raise RecordError('a game record needs a "game" field (e.g. "arinama")')
     cls = games.get(str(data["game"]))
+    if "moves" not in data:
+        raise RecordError(
+            'a game record needs a "moves" list (the move texts in order; [] before the first)'
+        )
+    if "start" in data and data["start"] is None:
+        raise RecordError(
+            '"start" is null: give the start position, or leave "start" out for the usual one'
+        )
     options = cls.options_from(data.get("options"))
     if data.get("start") is not None:
         start = data["start"]
@@ -336,16 +347,16 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
             raise RecordError(f'"options" and the "start" position disagree ({differ}): fix one')
     else:
         position = cls.new(options)
-    moves = data.get("moves", [])
+    moves = data["moves"]
     if not isinstance(moves, list):
         raise RecordError('"moves" must be a list of move texts')
     for number, text in enumerate(moves, start=1):
         try:
             if not isinstance(text, str):
-                raise RecordError(f"move {number} is not text: {text!r}")
+                raise RecordError(f"move {number} is not text: {excerpt(repr(text))}")
             position.push(position.parse_move(text))
         except UserError as exc:
-            error = RecordError(f"move {number} ({text!r}): {exc}")
+            error = RecordError(f"move {number} ({excerpt(repr(text))}): {exc}")
             if stop_at_illegal:
                 position.replay_error = error  # type: ignore[attr-defined]
                 position.replay_error_index = number - 1  # type: ignore[attr-defined]

@@ -148,6 +148,11 @@ class SenseiOptions:
                 f"sensei option pits must be a list of cells such as c3 e3, not {self.pits!r}"
             )
         pits = tuple(p.strip().lower() for p in self.pits)
+        if not pits:
+            raise OptionError(
+                "sensei option pits is empty: name the storm side's pit cells, such as "
+                "c3 e3 c5 e5 (the default), or leave the option out"
+            )
         for pit in pits:
             if pit not in INDEX:
                 raise OptionError(
@@ -349,7 +354,7 @@ class SenseiPosition(Position):
             if (
                 not stripped
                 or _FILE_LETTERS.fullmatch(stripped)
-                or stripped.startswith("Game over")
+                or stripped.lower().startswith("game over")  # also diagrams of older versions
             ):
                 continue
             if header := _DIAGRAM_HEADER.fullmatch(stripped):
@@ -847,7 +852,7 @@ class SenseiPosition(Position):
             lines.append(f"{rank}  {row}")
         lines.append("   " + " ".join(FILES))
         if self._outcome is not None:
-            lines.append(f"Game over: {self._outcome}")
+            lines.append(f"game over: {self._outcome}")  # the words of every game
         else:
             status = f"{self.turn.capitalize()} to move (turn {self._turns_played + 1})"
             if self._actions:

@@ -79,6 +79,10 @@ class ArimaaReferee(Referee):
         self.captures: tuple[Capture, ...] = ()  # captured in the turn in progress
         self.question: tuple[Explanation, ...] = ()  # candidates while asking
         self.answers: dict[str, str] = {}  # square -> letter the players said
+        # The board that shows a push half done could also be a finished turn with the same
+        # colours (``dh3w Eh4s Eh3n Hc5w`` looks like ``Hc5w dh3w``: the elephant pushed and
+        # stepped back): then DONE takes that turn, and the instruction says so.
+        self.push_may_be_done = False
         super().__init__(*args, **kwargs)
 
     # -- names ---------------------------------------------------------------------------------------
@@ -239,8 +243,11 @@ class ArimaaReferee(Referee):
                 return [self._accept_setup()]
             return []
         events, explained = self._choose_explanation(board)
+        self.push_may_be_done = False
         if not explained:
             return events
+        if not self.question and position.pending_push is not None:
+            self.push_may_be_done = self._complete_explanation(board) is not None
         if (
             not self.question
             and position.steps_left == 0
@@ -258,6 +265,7 @@ class ArimaaReferee(Referee):
         position.end_turn()
         text = text_board.move_text(steps)
         self.captures = ()
+        self.push_may_be_done = False
         return [self._commit(player, text)]
 
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
@@ -296,12 +304,21 @@ class ArimaaReferee(Referee):
         events = self._apply(Explanation(tuple(move), _typed(after), ()))
         return events + self._end_turn()
 
+    def _complete_explanation(self, board: dict[str, str]) -> Explanation | None:
+        """The one longer sequence of steps that gives the same colours and finishes every
+        push, if there is exactly one way (in pieces) it ends."""
+        candidates = self.explain(board, complete=True)
+        if len({c.typed for c in candidates}) == 1:
+            return candidates[0]
+        return None
+
     def _explain_completely(self, board: dict[str, str]) -> None:
         """DONE on a half push: if a longer sequence of steps gives the same colours and
         finishes every push, that was the turn (the fewest-steps rule guessed short)."""
-        candidates = self.explain(board, complete=True)
-        if len({c.typed for c in candidates}) == 1:
-            self._apply(candidates[0])
+        explanation = self._complete_explanation(board)
+        if explanation is not None:
+            self._apply(explanation)
+        self.push_may_be_done = False
 
     def _answer(self, value: str) -> list[Event]:
         square, letters = self._question_square()
@@ -336,6 +353,7 @@ class ArimaaReferee(Referee):
         while self.position.steps_this_turn:
             self.position.pop_step()
         self.captures = ()
+        self.push_may_be_done = False
         return super()._undo_last()
 
     def _last_move_text(self) -> str | None:
@@ -370,6 +388,15 @@ class ArimaaReferee(Referee):
         done_text = start.move_text(steps)
         error = position.end_turn_error()
         if position.pending_push is not None:
+            if self.push_may_be_done:  # the same colours are also a finished turn
+                return Instruction(
+                    text=f"{name}: finish the push, or press DONE if it is finished",
+                    kind="move",
+                    player=player,
+                    highlights=highlights,
+                    expected=self.expected(),
+                    detail="The pushing piece may already have stepped in and away again",
+                )
             return Instruction(
                 text=f"{name}: finish the push",
                 kind="move",
@@ -407,8 +434,10 @@ class ArimaaReferee(Referee):
                 player=side,
                 choices=self.setup_choices(),
                 expected=self.expected(),
+                # Words for every front end: the screen offers arranging one's own setup, the
+                # terminal (companion.referee.runner) adds how to type it.
                 detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
-                "one, or give your own (arranged on the screen, or `choose Ra1 ...` typed)",
+                "one, or give your own",
             )
         after = self._after(move)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})

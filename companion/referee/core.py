@@ -95,6 +95,7 @@ class Referee:
         dice: Any = None,
         game_id: Any = None,
         clear_first: bool = False,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         self.position = position
         self.records = records
@@ -104,7 +105,8 @@ class Referee:
             dice = Dice()
         self.dice = dice
         if records is not None and game_id is None:
-            game_id = records.new_game(position)  # stored from its root, with its moves
+            # stored from its root, with its moves; `meta` marks e.g. a demo's game
+            game_id = records.new_game(position, meta=meta)
         self.game_id = game_id
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
         # Has the board shown the position since the last move (or the start)? `clear_first`:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import UserError
+from companion.errors import UserError, json_problem
 from companion.observation import Observation
 from companion.referee.core import Referee
 from companion.referee.protocol import CANCEL, CHOOSE, DONE, ROLL, UNDO, Event, PlayerInput
@@ -145,8 +145,10 @@ class Session:
         if text.startswith("{"):
             try:
                 data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise UserError(f"an observation line is not valid JSON: {exc.msg}") from None
+            except ValueError as exc:  # JSONDecodeError, or a number too long to read
+                raise UserError(
+                    f"an observation line is not valid JSON: {getattr(exc, 'msg', None) or json_problem(exc)}"
+                ) from None
             self.observe(observation_from_json(data))
             return
         words = text.lower().split()
@@ -186,5 +188,7 @@ class Session:
                 text += f" ({instruction.detail})"
             if instruction.choices:
                 text += " - type: " + ", ".join(f"choose {c}" for c in instruction.choices)
+                if "standard" in instruction.choices:  # Arimaa's setup: one's own, typed
+                    text += ", or choose Ra1 Rb1 ... (your own setup)"
             self.emit(text)
         return True

@@ -28,7 +28,12 @@ def draw(p: Painter, model: GameOverModel) -> None:
     m = p.m
     p.surface.fill(theme.BACKGROUND)
     f = frame(p.surface.get_size(), p)
-    draw_header(p, f.header, f"{model.title} · game over", f"{model.moves} moves")
+    draw_header(
+        p,
+        f.header,
+        f"{model.title} · game over",
+        f"{model.moves} move{'' if model.moves == 1 else 's'}",
+    )
     p.board_view = draw_board(p.surface, f.board, model.geometry, model.cells, {})
     panel = f.panel
     y = panel.top + m.gap

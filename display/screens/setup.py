@@ -1,6 +1,6 @@
 """Setup and calibration: the live camera view with the markers found and the cell grid drawn
 over it, the start position to place (cells still wrong are marked on the diagram), and a
-Confirm button once the board shows the start position.
+Done button (the table's DONE) once the board shows the start position.
 
 The page does no vision itself: the app hands it the frame and the overlay already projected
 into image pixels (`vision` knows homographies, the display only draws polygons).
@@ -33,7 +33,7 @@ class SetupModel:
     text: str = "Place the start position"
     detail: str = ""
     status: str = ""  # "4 markers seen", "searching..."
-    ready: bool = False  # the board shows the start position: Confirm is live
+    ready: bool = False  # the board shows the start position: Done is live
 
 
 def draw(p: Painter, model: SetupModel) -> None:
@@ -65,7 +65,8 @@ def draw(p: Painter, model: SetupModel) -> None:
     panel = f.panel
     buttons = [
         ("Back", Action("back"), "normal"),
-        ("Confirm", Action("confirm-setup"), "primary" if model.ready else "disabled"),
+        # "Done": the word the instruction uses ("press DONE") and the table button's name.
+        ("Done", Action("confirm-setup"), "primary" if model.ready else "disabled"),
     ]
     boxes = button_bar(p, panel, len(buttons))
     top_of_buttons = min(b.top for b in boxes)

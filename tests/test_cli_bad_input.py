@@ -1,0 +1,120 @@
+"""Bad input a careless user gives the CLI, each in a real process: one line naming what is
+wrong, exit 2, no traceback, nothing quoted at length; and a finished game saved before its
+result is announced."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from companion.records import Records
+
+RECORD = {"format": "tabletop-companion/game", "version": 1, "game": "arinama", "moves": []}
+
+
+def companion(*args, cwd=None, timeout=60):
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+    )
+
+
+def one_line_error(result, *words):
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr[:500])
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr[:2000]
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_replay_of_a_record_with_a_5000_digit_number(tmp_path):
+    text = json.dumps(RECORD).replace('"version": 1', '"version": ' + "9" * 5000)
+    line = one_line_error(companion("replay", write(tmp_path / "big.json", text)), "digits")
+    assert len(line) < 200
+
+
+@pytest.mark.parametrize(
+    "record, words",
+    [
+        ({k: v for k, v in RECORD.items() if k != "moves"}, ['needs a "moves" list']),
+        ({**RECORD, "start": None}, ['"start" is null']),
+    ],
+)
+def test_replay_refuses_a_record_missing_its_moves_or_with_a_null_start(tmp_path, record, words):
+    one_line_error(companion("replay", write(tmp_path / "g.json", json.dumps(record))), *words)
+
+
+def test_export_of_an_id_too_big_for_sqlite(tmp_path):
+    db = tmp_path / "r.sqlite3"
+    with Records(db):
+        pass
+    one_line_error(
+        companion("export", "99999999999999999999999", "--db", str(db)),
+        "there is no game 99999999999999999999999",
+    )
+    huge = companion("export", "9" * 5000, "--db", str(db))  # argparse quotes the value
+    assert len(one_line_error(huge, "invalid int value")) < 200
+
+
+@pytest.mark.parametrize("game", ["arinama", "arimaa", "aranea", "sensei"])
+def test_a_huge_position_file_is_quoted_as_an_excerpt_only(tmp_path, game):
+    path = write(tmp_path / "position.txt", "x" * 2_000_000 + "\n")
+    line = one_line_error(companion("moves", game, "--position", path))
+    assert len(line) < 300
+
+
+@pytest.mark.parametrize(
+    "option, words",
+    [
+        ("rows=٥", ["arinama", "rows", "0-9"]),
+        ("cols=５", ["arinama", "cols", "0-9"]),
+    ],
+)
+def test_options_take_only_ascii_digits(option, words):
+    one_line_error(companion("play", "arinama", "-o", option, "--auto"), *words)
+
+
+def test_an_empty_pit_list_is_refused():
+    one_line_error(
+        companion("play", "sensei", "-o", "side=storm", "-o", "pits=", "--auto"),
+        "pits is empty",
+    )
+
+
+def test_ctrl_c_right_after_the_result_keeps_the_saved_game(tmp_path):
+    """The record is on disk before `result:` is printed: an interrupt then loses nothing."""
+    target = tmp_path / "t.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "play", "arinama", "--auto", "--seed", "1",
+         "--save", str(target)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    saved_when_shown = None
+    for line in process.stdout:
+        if line.startswith("result:"):
+            process.send_signal(signal.SIGSTOP)  # freeze it the moment the result is out
+            saved_when_shown = target.exists()
+            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGCONT)
+            break
+    process.communicate(timeout=60)
+    assert saved_when_shown, "the finished game was not saved before its result was shown"
+    assert target.exists()
+    replayed = companion("replay", str(target))
+    assert replayed.returncode == 0 and "black wins" in replayed.stdout

@@ -1,0 +1,144 @@
+"""`companion run` and the entry point as a user meets them: a real process each time."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.records import Records
+
+COMPANION = [sys.executable, "-m", "companion"]
+
+
+def companion(*args, env=None, timeout=120):
+    return subprocess.run(
+        [*COMPANION, *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def one_line_error(result, *words):
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def test_screenshots_that_is_a_file_or_impossible_is_one_line(tmp_path):
+    afile = tmp_path / "shots"
+    afile.write_text("mine")
+    db = str(tmp_path / "r.sqlite3")
+    one_line_error(
+        companion("run", "--headless", "--moves", "1", "--screenshots", str(afile), "--db", db),
+        "is a file",
+        "give a folder",
+    )
+    assert afile.read_text() == "mine"
+    one_line_error(
+        companion("run", "--headless", "--moves", "1", "--screenshots", "/proc/nope", "--db", db),
+        "/proc/nope",
+        "cannot make that folder",
+    )
+
+
+@pytest.mark.parametrize("moves", ["-1", "0", "٥"])
+def test_run_refuses_a_move_count_that_is_not_one_or_more(moves):
+    one_line_error(companion("run", "--headless", "--moves", moves), "--moves", "1 or more")
+
+
+def test_games_refuses_an_empty_db_name():
+    one_line_error(companion("games", "--db", ""), "--db", "empty file name")
+
+
+def test_the_demo_refuses_a_damaged_settings_file(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text("garbage {")
+    result = companion(
+        "run", "--headless", "--moves", "1", "--settings", str(settings),
+        "--db", str(tmp_path / "r.sqlite3"),
+    )  # fmt: skip
+    one_line_error(result, str(settings), "fix or remove it")
+    assert settings.read_text() == "garbage {"
+
+
+def test_a_demo_goes_to_the_records_marked_and_a_killed_demo_is_continued(tmp_path):
+    """The default records (STATE_DIRECTORY here), a game `games` marks as a demo and
+    `export` writes; after kill -9 the next demo continues that game instead of a new one."""
+    env = {**os.environ, "STATE_DIRECTORY": str(tmp_path)}
+    db = tmp_path / "records.sqlite3"
+    process = subprocess.Popen(
+        [*COMPANION, "run", "--headless", "--screenshots", str(tmp_path / "shots")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        moves = 0
+        while moves < 2 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+            try:
+                with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+                    moves = c.execute(
+                        "SELECT count(*) FROM moves WHERE taken_back_at IS NULL"
+                    ).fetchone()[0]
+            except sqlite3.Error:
+                pass
+        assert moves >= 2 and process.poll() is None
+    finally:
+        process.kill()  # SIGKILL
+        process.wait()
+    again = companion("run", "--headless", "--moves", "2", "--screenshots",
+                      str(tmp_path / "shots2"), env=env)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "demo: continuing the unfinished game #1" in again.stdout
+    assert "game #1 recorded in" in again.stdout
+    with Records(db, readonly=True) as records:
+        (summary,) = records.games()  # no second game
+        assert summary.meta["demo"] is True and summary.moves >= moves + 2
+    listed = companion("games", env=env)
+    assert "arinama (demo)" in listed.stdout
+    exported = companion("export", "1", "--format", "json", "-o", str(tmp_path / "g.json"), env=env)
+    assert exported.returncode == 0, exported.stderr
+    assert '"moves"' in (tmp_path / "g.json").read_text()
+
+
+def test_the_demo_says_one_move_not_one_moves(tmp_path):
+    result = companion("run", "--headless", "--moves", "1", "--db", str(tmp_path / "r.sqlite3"))
+    assert "unfinished after 1 move (" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("after", ["companion.entry", "companion.games.base", "numpy", "pygame"])
+def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path, after):
+    """Ctrl-C while the CLI and its libraries are still being imported (the first few tenths of
+    a second): one line and exit 130. `-X importtime` reports each import as it ends, so the
+    interrupt is sent at a known point of the loading, not after a guessed delay."""
+    # The installed `companion` script (the pyproject entry point), as a user starts it.
+    script = Path(sys.executable).parent / "companion"
+    command = [sys.executable, "-X", "importtime"]
+    command += [str(script)] if script.exists() else ["-m", "companion"]
+    process = subprocess.Popen(
+        [*command, "run", "--headless", "--db", str(tmp_path / "r.sqlite3")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if line.startswith("import time:") and line.rsplit("|", 1)[-1].strip() == after:
+            process.send_signal(signal.SIGINT)
+            break
+    else:
+        pytest.fail(f"{after} was never imported: {lines[-3:]}")
+    rest = process.stderr.read()
+    process.wait(timeout=60)
+    messages = [x for x in rest.splitlines() if not x.startswith("import time:")]
+    assert process.returncode == 130 and messages == ["companion: interrupted"], rest[-2000:]
