@@ -54,7 +54,8 @@ from vision.pose import CameraPose
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
 MODEL = "standing"  # the calibration file's "model" for this reader
 COLUMN_SIZE = (12, 12)  # samples across x up the column
-COLUMN_HEIGHT = 0.6  # cell widths: a piece's body; above it an empty cell shows the next cell
+COLUMN_HEIGHT = 0.6  # cell widths at most: a piece's body
+REACH = 0.33  # cell widths behind the centre that the column's top may see on an empty cell
 COLUMN_HALF_WIDTH = 0.45  # cell widths either side of the centre
 GROUND_DISTANCE = (0.36, 0.48)  # cell widths in front of the centre, towards the camera
 GROUND_HALF_WIDTH = 0.3
@@ -101,7 +102,14 @@ def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> Cel
     across = np.stack([-towards[:, 1], towards[:, 0]], axis=1)
     cols, rows = COLUMN_SIZE
     u = np.linspace(-COLUMN_HALF_WIDTH, COLUMN_HALF_WIDTH, cols)[None, None, :] * size
-    z = np.linspace(COLUMN_HEIGHT, 0.0, rows)[None, :, None] * size
+    # The column rises only as high as an empty cell still shows itself behind it: a ray
+    # through its top meets the board REACH of a cell behind the centre, not the next cell or
+    # the board's frame (a low camera sees farther behind; a camera straight above, not at all).
+    camera = pose.centre()
+    distance = np.hypot(camera[0] - centres[:, 0], camera[1] - centres[:, 1])
+    slope = np.maximum(camera[2], 1e-9) / np.maximum(distance, 1e-9)  # tan(elevation)
+    top = np.minimum(COLUMN_HEIGHT, REACH * slope)[:, None, None]
+    z = np.linspace(1.0, 0.0, rows)[None, :, None] * top * size
     column = np.empty((len(centres), rows, cols, 3))
     for axis in (0, 1):
         column[..., axis] = centres[:, axis, None, None] + u * across[:, axis, None, None]
