@@ -32,6 +32,7 @@ from vision.standing import FORMAT, Photo, StandingCalibration, calibrate_standi
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
+FLAT_STONES = False  # True: printed mats use the flat-stone model below (before issue 9)
 DOUBTFUL_CONFIDENCE = 0.99  # a calibration cell read less surely than this is doubtful
 CLIP_FRACTION = 0.01  # a cell with more of its pixels clipped does not tell a class's colour
 
@@ -185,13 +186,8 @@ def calibrate(
     gets the standing-piece model of `vision.standing`; a printed mat the flat-stone model.
     Raises UserError when a cell does not look like what the position says (a piece in the
     wrong place, a hand in the picture), naming the cells."""
-    if not layout.has_markers:
+    if not FLAT_STONES:
         return calibrate_standing(image, homography, layout, position, more)
-    if more:
-        raise UserError(
-            f"the {layout.name} mat is calibrated from one photo of the start position: its "
-            "empty look is known from its print"
-        )
     samples = sample_cells(image, homography, layout)
     names = layout.cell_names()
     truth = [position.get(n, EMPTY) for n in names]

@@ -70,6 +70,9 @@ AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, 
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
 FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
+NOVELTY_FLOOR = 150.0  # squared distance: beyond the real photos' own spread (bench_real: <= 148)
+NOVELTY_FACTOR = 3.0  # x the farthest calibration sample (augmented copies included) from its class
+DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 FEATURE_COUNT = 20
@@ -276,6 +279,7 @@ class StandingCalibration:
     means: list[list[float]]
     precision: list[list[float]]  # the inverse of the shared covariance
     own_look: dict[str, list[float]]  # cell -> its empty look's offset from its kind's mean
+    novelty: float  # a cell farther than this from every class resembles none: unknown
     margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
     doubtful: tuple[str, ...] = ()  # calibration cells not clearly what the position says
     notes: tuple[str, ...] = field(default=(), compare=False)
@@ -311,6 +315,7 @@ class StandingCalibration:
             "means": [rounded(row) for row in self.means],
             "precision": [[float(v) for v in row] for row in self.precision],
             "own_look": {c: rounded(v) for c, v in self.own_look.items()},
+            "novelty": float(self.novelty),
             "margin": float(self.margin),
             "doubtful": list(self.doubtful),
         }
@@ -335,6 +340,7 @@ class StandingCalibration:
             or any(len(v) != FEATURE_COUNT for v in own_look.values())
             or not np.all(np.isfinite(means))
             or not np.all(np.isfinite(precision))
+            or not float(data["novelty"]) > 0
         ):
             raise ValueError("model")
         return cls(
@@ -347,6 +353,7 @@ class StandingCalibration:
             means=means,
             precision=precision,
             own_look=own_look,
+            novelty=float(data["novelty"]),
             margin=float(data["margin"]),
             doubtful=tuple(str(c) for c in data.get("doubtful", ())),
         )
@@ -396,10 +403,10 @@ def _decide(
     per_class /= per_class.sum(axis=1, keepdims=True)
     best = per_class.argmax(axis=1)
     p_best = per_class[np.arange(len(x)), best]
-    names = [
-        classes[b] if p >= MIN_POSTERIOR else UNKNOWN for b, p in zip(best, p_best, strict=True)
-    ]
-    return names, p_best, per_class
+    nearest = np.where(allowed, distance, np.inf).min(axis=1)
+    sure = (p_best >= MIN_POSTERIOR) & (nearest <= calibration.novelty)
+    names = [classes[b] if ok else UNKNOWN for b, ok in zip(best, sure, strict=True)]
+    return names, np.where(nearest <= calibration.novelty, p_best, 0.0), per_class
 
 
 def calibrate_standing(
@@ -458,6 +465,22 @@ def calibrate_standing(
     covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
     covariance += FLOOR**2 * np.eye(FEATURE_COUNT)
     own_look = _own_looks(names, samples, truths, seens, kinds) if more else {}
+    precision = np.linalg.inv(covariance)
+    own_distance = np.array(
+        [
+            float(
+                np.min(
+                    [
+                        (x_all[i] - m) @ precision @ (x_all[i] - m)
+                        for (c, k), m in zip(groups, means, strict=True)
+                        if c == t_all[i] and k == k_all[i]
+                    ]
+                )
+            )
+            for i in np.flatnonzero(seen_all)
+        ]
+    )
+    novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
     calibration = StandingCalibration(
         layout=layout.name,
         classes=tuple(present),
@@ -469,11 +492,13 @@ def calibrate_standing(
         surface=surface.tolist(),
         groups=groups,
         means=[m.tolist() for m in means],
-        precision=np.linalg.inv(covariance).tolist(),
+        precision=precision.tolist(),
         own_look=own_look,
+        novelty=novelty,
         margin=0.0,
     )
-    return _checked(calibration, samples[0], truths[0], seens[0], kinds, names)
+    classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
+    return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
 
 
 def _augmented(
@@ -524,9 +549,12 @@ def _checked(
     seen: np.ndarray,
     kinds: np.ndarray,
     names: list[str],
+    layout_classes: tuple[str, ...] = (),
 ) -> StandingCalibration:
-    """The calibration read back on its own photo: its margin, its doubtful cells, and an
-    error when the photo does not show the position at all."""
+    """The calibration read back on its own photo: its margin, its doubtful cells (read right
+    by less than DOUBTFUL_GAP standard deviations), notes, and an error naming the cells when
+    the photo does not show the position (a piece where the position has none, another
+    colour, ...): a model learned from a wrong position would misread every game after."""
     read, _, _ = _decide(x, kinds, calibration, names)
     distance = _distances(x, calibration, names)
     own_group = np.array(
@@ -541,7 +569,13 @@ def _checked(
     margin = float(np.min((np.sqrt(other) - np.sqrt(own))[seen])) if seen.any() else 0.0
     wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
     misread = [n for n in wrong if read[names.index(n)] != UNKNOWN]
-    if len(misread) > max(2, len(names) // 10):
+    gap = np.sqrt(other) - np.sqrt(own)
+    doubtful = [
+        n
+        for n, g, s in zip(names, gap, seen, strict=True)
+        if s and g < DOUBTFUL_GAP and n not in wrong
+    ]
+    if misread:
         shown = ", ".join(misread[:8]) + (
             f" and {len(misread) - 8} more" if len(misread) > 8 else ""
         )
@@ -551,11 +585,18 @@ def _checked(
             tuple(misread),
         )
     notes = []
-    if wrong:
+    if wrong or doubtful:
         notes.append(
-            f"doubtful cells (not clearly what the position says): {', '.join(wrong)} - pieces "
-            "like these may read unknown; a second photo (an empty board) helps"
+            f"doubtful cells (not clearly what the position says): {', '.join(wrong + doubtful)} "
+            "- pieces like these may be misread; a second photo (an empty board) helps"
         )
+    if layout_classes:
+        missing = [c for c in layout_classes if c not in calibration.classes]
+        if missing:
+            notes.append(
+                f"the position shows no {', '.join(missing)}: such cells will read as unknown - "
+                "calibrate with a position that has every class"
+            )
     unseen = [n for n, s in zip(names, seen, strict=True) if not s]
     if unseen:
         notes.append(
@@ -566,7 +607,7 @@ def _checked(
         **{
             **calibration.__dict__,
             "margin": margin,
-            "doubtful": tuple(wrong),
+            "doubtful": tuple(wrong + doubtful),
             "notes": tuple(notes),
         }
     )
