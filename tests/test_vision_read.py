@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
-from vision.calibration import Calibration, calibrate, check_position, load_calibration
+from vision.calibration import (
+    Calibration,
+    calibrate,
+    calibrate_flat_stones,
+    check_position,
+    load_calibration,
+)
 from vision.layouts import get_layout
 from vision.locate import corner_shift, detect_markers, locate, parse_corners, relocate
 from vision.reader import read_cells
@@ -324,6 +330,9 @@ def test_calibration_notes_missing_classes_and_reads_them_as_unknown():
 
 
 def test_calibration_json_round_trip_and_version(tmp_path):
+    """A calibration file (version 2, the standing-piece model) reads back as the same model;
+    a file of version 1 (the flat-stone model of before) still loads and reads; newer or
+    damaged files are refused with what to do."""
     layout = get_layout("arinama5")
     table = SimTable(layout, seed=45, size=SMALL)
     start = {"a1": "black", "b2": "white", "c3": "black", "e5": "white"}
@@ -333,21 +342,37 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     path = tmp_path / "cal.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 1
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 2
+    assert data["model"] == "standing"
     again = load_calibration(path)
-    assert again.to_json() == calibration.to_json()
+    assert again == calibration
     assert read_cells(image, homography, layout, again).occupied() == start
     with pytest.raises(UserError, match="already exists"):
         calibration.save(path)
-    newer = dict(data, version=2)
+    for bad, message in (
+        (dict(data, version=3), "newer than this companion reads"),
+        (dict(data, means=[[1, 2]]), "damaged"),
+    ):
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(UserError, match=message):
+            load_calibration(tmp_path / "bad.json")
+    with pytest.raises(UserError, match="made for layout arinama5, not arimaa"):
+        read_cells(image, homography, get_layout("arimaa"), again)
+
+    flat = calibrate_flat_stones(image, homography, layout, start)
+    old = tmp_path / "old.json"
+    flat.save(old)
+    data = json.loads(old.read_text())
+    assert data["version"] == 1 and "model" not in data
+    loaded = load_calibration(old)
+    assert isinstance(loaded, Calibration) and loaded.to_json() == flat.to_json()
+    assert read_cells(image, homography, layout, loaded).occupied() == start
     with pytest.raises(UserError, match="newer than this companion reads"):
-        Calibration.from_json(newer)
+        Calibration.from_json(dict(data, version=2))
     damaged = dict(data)
     damaged["albedo"] = {"empty": [1, 2]}
     with pytest.raises(UserError, match="damaged"):
         Calibration.from_json(damaged)
-    with pytest.raises(UserError, match="made for layout arinama5, not arimaa"):
-        read_cells(image, homography, get_layout("arimaa"), again)
 
 
 def test_position_files_are_checked_against_the_layout():

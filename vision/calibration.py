@@ -32,7 +32,6 @@ from vision.standing import FORMAT, Photo, StandingCalibration, calibrate_standi
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
-FLAT_STONES = False  # True: printed mats use the flat-stone model below (before issue 9)
 DOUBTFUL_CONFIDENCE = 0.99  # a calibration cell read less surely than this is doubtful
 CLIP_FRACTION = 0.01  # a cell with more of its pixels clipped does not tell a class's colour
 
@@ -180,14 +179,25 @@ def calibrate(
     layout: Layout,
     position: dict[str, str],
     more: tuple[Photo, ...] = (),
-) -> Calibration | StandingCalibration:
-    """Learn each class's colour from `image` showing `position` (cell -> class; cells not
-    named are empty). A board of your own (``grid:RxC``: chess sets, gobans, Othello boards)
-    gets the standing-piece model of `vision.standing`; a printed mat the flat-stone model.
-    Raises UserError when a cell does not look like what the position says (a piece in the
-    wrong place, a hand in the picture), naming the cells."""
-    if not FLAT_STONES:
-        return calibrate_standing(image, homography, layout, position, more)
+) -> StandingCalibration:
+    """Learn the table from `image` showing `position` (cell -> class; cells not named are
+    empty), and from `more` photos of known positions (an empty board): the standing-piece
+    model of `vision.standing`, for printed mats and boards of your own alike.
+
+    :raises PositionMismatch: a cell does not look like what the position says (a piece in
+        the wrong place, a hand in the picture), naming the cells.
+    """
+    return calibrate_standing(image, homography, layout, position, more)
+
+
+def calibrate_flat_stones(
+    image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
+) -> Calibration:
+    """The model before issue 9 (flat stones on a printed mat, each class's colour relative to
+    the board's): kept because calibration files of version 1 are this model and still read.
+
+    :raises PositionMismatch: a cell does not look like what the position says.
+    """
     samples = sample_cells(image, homography, layout)
     names = layout.cell_names()
     truth = [position.get(n, EMPTY) for n in names]

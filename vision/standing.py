@@ -39,6 +39,7 @@ Cells that lie outside the picture (a board reaching past the frame) read "unkno
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -62,6 +63,7 @@ GROUND_HALF_WIDTH = 0.3
 FOOTPRINT_SIZE = (8, 16)  # radii x angles of the board plane sampled round a cell's centre
 FOOTPRINT_RADIUS = 0.46  # cell widths
 FOOTPRINT_INNER = 5  # the inner radii (to 0.33 cell widths): where a piece's base stands
+PRINT_KIND_TOLERANCE = 0.08  # log colour: printed cells this alike are one kind
 CHECKERED_CONTRAST = (
     0.15  # log-colour difference between the two parities that makes a board checkered
 )
@@ -70,8 +72,8 @@ AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, 
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
 FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
-NOVELTY_FLOOR = 150.0  # squared distance: beyond the real photos' own spread (bench_real: <= 148)
-NOVELTY_FACTOR = 3.0  # x the farthest calibration sample (augmented copies included) from its class
+NOVELTY_FLOOR = 250.0  # squared distance: well beyond the real photos' own spread (bench_real: <= 148)
+NOVELTY_FACTOR = 5.0  # x the farthest calibration sample (augmented copies included) from its class
 DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
@@ -273,7 +275,7 @@ class StandingCalibration:
     layout: str
     classes: tuple[str, ...]  # "empty" first
     samples: dict[str, int]  # class -> cells it was learned from
-    checkered: bool  # cells come in two kinds by parity
+    cell_kinds: list[int]  # every cell's kind, in layout order (see `cell_kinds`)
     surface: list[list[float]]  # per kind: log colour relative to kind 0
     groups: list[tuple[str, int]]  # (class, kind) of every mean
     means: list[list[float]]
@@ -293,7 +295,7 @@ class StandingCalibration:
             )
 
     def kinds(self, layout: Layout) -> np.ndarray:
-        return parity(layout) if self.checkered else np.zeros(len(layout.cells), np.int64)
+        return np.array(self.cell_kinds, np.int64)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> None:
         write_json(path, self.to_json(), overwrite=overwrite)
@@ -309,7 +311,7 @@ class StandingCalibration:
             "layout": self.layout,
             "classes": list(self.classes),
             "samples": dict(self.samples),
-            "checkered": self.checkered,
+            "cell_kinds": [int(k) for k in self.cell_kinds],
             "surface": [rounded(row) for row in self.surface],
             "groups": [[c, k] for c, k in self.groups],
             "means": [rounded(row) for row in self.means],
@@ -347,7 +349,7 @@ class StandingCalibration:
             layout=str(data["layout"]),
             classes=classes,
             samples={c: int(data["samples"][c]) for c in classes},
-            checkered=bool(data["checkered"]),
+            cell_kinds=[int(k) for k in data["cell_kinds"]],
             surface=[[float(v) for v in row] for row in data["surface"]],
             groups=groups,
             means=means,
@@ -386,13 +388,27 @@ def _distances(x: np.ndarray, calibration: StandingCalibration, cells: list[str]
     return np.einsum("nkd,de,nke->nk", diff, np.array(calibration.precision), diff)
 
 
+def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
+    """(n, groups): the means a cell may be scored against - its class's mean on its own kind
+    of cell, or, where the calibration never showed that class on that kind (a blue stone in
+    Aranea's centre), the class's means on the other kinds."""
+    group_kind = np.array([k for _, k in calibration.groups])
+    group_class = [c for c, _ in calibration.groups]
+    same = group_kind[None, :] == kinds[:, None]
+    allowed = same.copy()
+    for cls in set(group_class):
+        of_class = np.array([c == cls for c in group_class])
+        missing = ~(same & of_class[None, :]).any(axis=1)  # cells whose kind lacks this class
+        allowed[missing] |= of_class[None, :]
+    return allowed
+
+
 def _decide(
     x: np.ndarray, kinds: np.ndarray, calibration: StandingCalibration, cells: list[str]
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Class (or unknown), posterior of the best class, and the (n, classes) posteriors."""
     distance = _distances(x, calibration, cells)
-    group_kind = np.array([k for _, k in calibration.groups])
-    allowed = group_kind[None, :] == kinds[:, None]
+    allowed = _allowed(kinds, calibration)
     score = np.where(allowed, -0.5 * distance, -np.inf)
     score -= score.max(axis=1, keepdims=True)
     weight = np.exp(score)
@@ -429,10 +445,7 @@ def calibrate_standing(
     truth = np.array([position.get(n, EMPTY) for n in names])
     if not (truth == EMPTY).any():
         raise UserError("the calibration position must leave some cells empty")
-    checkered, surface = _learn_surface(
-        views.ground, parity(layout), (truth == EMPTY) & ~views.unseen
-    )
-    kinds = parity(layout) if checkered else np.zeros(len(names), np.int64)
+    kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
     samples, truths, seens = [], [], []
     for photo in photos:
         t = np.array([photo.position.get(n, EMPTY) for n in names])
@@ -488,7 +501,7 @@ def calibrate_standing(
             c: int(sum(((t == c) & s).sum() for t, s in zip(truths, seens, strict=True)))
             for c in present
         },
-        checkered=checkered,
+        cell_kinds=kinds.tolist(),
         surface=surface.tolist(),
         groups=groups,
         means=[m.tolist() for m in means],
@@ -563,9 +576,9 @@ def _checked(
             for t, kind in zip(truth, kinds, strict=True)
         ]
     )
-    same_kind = np.array([[k == kind for _, k in calibration.groups] for kind in kinds])
+    allowed = _allowed(kinds, calibration)
     own = np.where(own_group, distance, np.inf).min(axis=1)
-    other = np.where(same_kind & ~own_group, distance, np.inf).min(axis=1)
+    other = np.where(allowed & ~own_group, distance, np.inf).min(axis=1)
     margin = float(np.min((np.sqrt(other) - np.sqrt(own))[seen])) if seen.any() else 0.0
     wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
     misread = [n for n in wrong if read[names.index(n)] != UNKNOWN]
@@ -576,12 +589,13 @@ def _checked(
         if s and g < DOUBTFUL_GAP and n not in wrong
     ]
     if misread:
-        shown = ", ".join(misread[:8]) + (
-            f" and {len(misread) - 8} more" if len(misread) > 8 else ""
-        )
+        looks = [
+            f"{n} looks {read[names.index(n)]} (position: {truth[names.index(n)]})" for n in misread
+        ]
+        shown = "; ".join(looks[:5]) + (f"; and {len(looks) - 5} more" if len(looks) > 5 else "")
         raise PositionMismatch(
-            f"the picture does not match the position in {len(misread)} cells ({shown}): check "
-            "the pieces, the position file, the corners and that nothing covers the board",
+            f"the picture does not match the position in {len(misread)} cell(s): {shown}. "
+            "Check the pieces, the position file, the corners and that nothing covers the board",
             tuple(misread),
         )
     notes = []
@@ -613,17 +627,62 @@ def _checked(
     )
 
 
+@lru_cache(maxsize=16)
+def cell_kinds(layout: Layout) -> tuple[np.ndarray, np.ndarray | None]:
+    """Which cells look alike when empty, before any photo: (kind per cell, each kind's log
+    colour relative to kind 0 as printed - None for a board of your own, whose print is not
+    known). A printed mat's cells are grouped by their print round the centre (a trap, a pit,
+    the centre of Aranea's web); a board of your own starts as one kind, and `_learn_surface`
+    splits it by parity when its empty cells show two colours (a checkered board)."""
+    if not layout.has_markers:
+        return np.zeros(len(layout.cells), np.int64), None
+    from vision.mat import render_mat  # the print: a mat of ours
+
+    scale = 2.0
+    mat = render_mat(layout, px_per_mm=scale, labels=False).astype(np.float64)
+    looks = []
+    for cell in layout.cells:
+        x, y = (int(round(v * scale)) for v in cell.center)
+        r = max(1, int(cell.radius * scale * FOOTPRINT_RADIUS * 2))
+        patch = mat[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3)
+        looks.append(np.log1p(np.median(patch, axis=0)))
+    looks = np.array(looks)
+    kinds = np.full(len(looks), -1, np.int64)
+    reference: list[np.ndarray] = []
+    for i, look in enumerate(looks):
+        for k, ref in enumerate(reference):
+            if np.abs(look - ref).max() < PRINT_KIND_TOLERANCE:
+                kinds[i] = k
+                break
+        else:
+            kinds[i] = len(reference)
+            reference.append(look)
+    printed = np.array(reference)
+    return kinds, printed - printed[0]
+
+
 def _learn_surface(
-    ground: np.ndarray, kinds: np.ndarray, empty: np.ndarray
-) -> tuple[bool, np.ndarray]:
-    """Is the board checkered (the empty cells of the two parities differ in colour), and each
-    kind's log colour relative to kind 0."""
-    zero, one = ground[empty & (kinds == 0)], ground[empty & (kinds == 1)]
-    if len(zero) and len(one):
-        contrast = np.median(one, axis=0) - np.median(zero, axis=0)
-        if np.abs(contrast).max() > CHECKERED_CONTRAST:
-            return True, np.vstack([np.zeros(3), contrast])
-    return False, np.zeros((1, 3))
+    layout: Layout, ground: np.ndarray, empty: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell's kind and each kind's log colour relative to kind 0, as the photo shows the
+    empty cells (a kind with no empty cell in the photo keeps its printed colour). A board of
+    your own whose two parities differ in colour is checkered: two kinds."""
+    kinds, printed = cell_kinds(layout)
+    if printed is None:
+        odd = parity(layout)
+        zero, one = ground[empty & (odd == 0)], ground[empty & (odd == 1)]
+        if len(zero) and len(one):
+            contrast = np.median(one, axis=0) - np.median(zero, axis=0)
+            if np.abs(contrast).max() > CHECKERED_CONTRAST:
+                return odd, np.vstack([np.zeros(3), contrast])
+        return kinds, np.zeros((1, 3))
+    surface = printed.copy()
+    base = ground[empty & (kinds == 0)]
+    for k in range(1, len(printed)):
+        own = ground[empty & (kinds == k)]
+        if len(own) and len(base):
+            surface[k] = np.median(own, axis=0) - np.median(base, axis=0)
+    return kinds, surface
 
 
 def read_standing(
