@@ -198,8 +198,8 @@ def test_real_chess_sets_are_read_from_two_calibration_photos():
 
 def test_vision_calibrate_and_read_on_a_board_of_your_own_through_the_cli(tmp_path):
     """`companion vision calibrate --empty --view` then `vision read` on a synthetic 9x9 board:
-    margin and doubtful cells are said, the picture is written, an --empty photo is refused for
-    a printed mat."""
+    margin and doubtful cells are said, the picture is written; a printed mat learns its cells'
+    own looks from --empty too."""
     grid, table, _, corners = _grid_board()
     position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white"}
     later = {"b2": "white", "i9": "black"}
@@ -228,11 +228,18 @@ def test_vision_calibrate_and_read_on_a_board_of_your_own_through_the_cli(tmp_pa
     assert {c: v for c, v in cells.items() if v != "empty"} == later
     mat = SimTable("arinama5", seed=1)
     cv2.imwrite(str(tmp_path / "mat.png"), mat.render({"a1": "black", "b2": "white"}))
+    cv2.imwrite(str(tmp_path / "mat-empty.png"), mat.render({}))
     (tmp_path / "mat.json").write_text(json.dumps({"cells": {"a1": "black", "b2": "white"}}))
     done = subprocess.run(
         [*run, "calibrate", "mat.png", "--position", "mat.json", "-o", "m.json",
-         "--empty", "mat.png"],
+         "--empty", "mat-empty.png"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
-    assert done.returncode == 2 and "--empty is for boards of your own" in done.stderr
-    assert done.stderr.count("\n") == 1
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads((tmp_path / "m.json").read_text())["own_look"]) == 25
+    done = subprocess.run(
+        [*run, "calibrate", "mat.png", "--position", "mat.json", "-o", "m2.json",
+         "--empty", "no-such.png"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "no-such.png" in done.stderr

@@ -91,8 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument(
         "--empty",
         metavar="IMAGE",
-        help="also a photo of the same board empty, from the same camera (boards of your own: "
-        "every cell's own empty look is learned - a printed logo, a label, a stain)",
+        help="also a photo of the same board empty, from the same camera: every cell's own "
+        "empty look is learned (a printed logo, a label, a stain)",
     )
     calibrate.add_argument(
         "--empty-corners",
@@ -265,7 +265,6 @@ def run_locate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from companion.errors import UserError
     from vision.calibration import calibrate, load_position
     from vision.standing import Photo
 
@@ -275,11 +274,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     position = load_position(args.position, layout)
     more = ()
     if args.empty:
-        if layout.has_markers:
-            raise UserError(
-                f"--empty is for boards of your own (grid:RxC); the {layout.name} mat's empty "
-                "look is known from its print: calibrate with the start position alone"
-            )
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
