@@ -580,9 +580,15 @@ def _checked(
     own = np.where(own_group, distance, np.inf).min(axis=1)
     other = np.where(allowed & ~own_group, distance, np.inf).min(axis=1)
     margin = float(np.min((np.sqrt(other) - np.sqrt(own))[seen])) if seen.any() else 0.0
-    wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
-    misread = [n for n in wrong if read[names.index(n)] != UNKNOWN]
     gap = np.sqrt(other) - np.sqrt(own)
+    # Read as another class by more than DOUBTFUL_GAP: the photo does not show the position.
+    # Closer than that either way, the cell is doubtful (a borderline piece of a real set).
+    misread = [
+        n
+        for n, r, t, s, g in zip(names, read, truth, seen, gap, strict=True)
+        if s and r not in (t, UNKNOWN) and g < -DOUBTFUL_GAP
+    ]
+    wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
     doubtful = [
         n
         for n, g, s in zip(names, gap, seen, strict=True)
