@@ -28,7 +28,7 @@ from companion.observation import EMPTY, UNKNOWN
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
-from vision.standing import FORMAT, Photo, StandingCalibration, calibrate_standing
+from vision.standing import FORMAT, StandingCalibration, calibrate_standing
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
@@ -173,21 +173,9 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
     return cells
 
 
-def calibrate(
-    image: np.ndarray,
-    homography: np.ndarray,
-    layout: Layout,
-    position: dict[str, str],
-    more: tuple[Photo, ...] = (),
-) -> StandingCalibration:
-    """Learn the table from `image` showing `position` (cell -> class; cells not named are
-    empty), and from `more` photos of known positions (an empty board): the standing-piece
-    model of `vision.standing`, for printed mats and boards of your own alike.
-
-    :raises PositionMismatch: a cell does not look like what the position says (a piece in
-        the wrong place, a hand in the picture), naming the cells.
-    """
-    return calibrate_standing(image, homography, layout, position, more)
+# Learn the table from a photo of a known position (and `more` photos: an empty board): the
+# standing-piece model of `vision.standing`, for printed mats and boards of your own alike.
+calibrate = calibrate_standing
 
 
 def calibrate_flat_stones(

@@ -72,7 +72,9 @@ AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, 
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
 FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
-NOVELTY_FLOOR = 250.0  # squared distance: well beyond the real photos' own spread (bench_real: <= 148)
+NOVELTY_FLOOR = (
+    250.0  # squared distance: well beyond the real photos' own spread (bench_real: <= 148)
+)
 NOVELTY_FACTOR = 5.0  # x the farthest calibration sample (augmented copies included) from its class
 DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
