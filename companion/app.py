@@ -139,6 +139,8 @@ def layout_name(game: str, options: Any) -> str:
         )
     if game == "sensei":
         return "sensei-storm" if getattr(options, "side", "plain") == "storm" else "sensei"
+    if game == "arimaa" and getattr(options, "equipment", "mat") == "chess":
+        return "chessboard"  # a chess set on a chessboard of one's own
     return game
 
 

@@ -39,6 +39,8 @@ from vision.sim_pieces import (
     CHESS_BACK_RANK,
     FIGURE_WEIGHTS,
     FIGURES,
+    OWN_BOARDS,
+    PIECE_KINDS,
     SET_COLOURS,
     Conditions,
     Piece,
@@ -919,6 +921,10 @@ SIM_OPTIONS = {
     "black": "fraction of black frames (default 0)",
     "shake": "fraction of frames with camera shake (default 0)",
     "realistic": "1 for a realistic table: tall pieces, shadows, printers (default 0)",
+    "board": "a board of your own for a layout without markers (chessboard, grid:RxC): "
+    "green-cream, green-white, light-wood, dark-wood, othello or go (implies realistic=1)",
+    "pieces": "with realistic=1: stone, dome or chess (default: drawn from the seed)",
+    "light": "even light: the darkest and brightest gain, e.g. 0.9-1.0 (default random)",
 }
 
 
@@ -1013,13 +1019,39 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        table = SimTable(
-            layout,
-            seed=seed,
-            size=size,
-            tilt=tilt,
-            realism=realistic in ("", "1", "true", "yes") or None,
-        )
+        realism: Any = realistic in ("", "1", "true", "yes") or None
+        fixed: dict[str, str] = {}
+        if "board" in options:
+            board = options["board"].strip().lower()
+            if layout.has_markers or board not in OWN_BOARDS:
+                raise UserError(
+                    f"sim option board={options['board']!r} must be one of "
+                    f"{', '.join(OWN_BOARDS)}, on a layout without markers (chessboard, grid:RxC)"
+                )
+            fixed["board"] = board
+        if "pieces" in options:
+            pieces = options["pieces"].strip().lower()
+            if pieces not in PIECE_KINDS:
+                raise UserError(
+                    f"sim option pieces={options['pieces']!r} must be one of "
+                    f"{', '.join(PIECE_KINDS)}"
+                )
+            fixed["pieces"] = pieces
+        if fixed:
+            realism = fixed
+        light = None
+        if "light" in options:
+            try:
+                low, high = (float(v) for v in options["light"].split("-"))
+            except ValueError:
+                low = high = -1.0
+            if not 0.3 <= low <= high <= 2.0:
+                raise UserError(
+                    f"sim option light={options['light']!r} must be LOW-HIGH, e.g. 0.9-1.0, "
+                    "with 0.3 <= LOW <= HIGH <= 2"
+                )
+            light = (low, high)
+        table = SimTable(layout, seed=seed, size=size, tilt=tilt, light=light, realism=realism)
         if "script" in options:
             script = load_script(options["script"], layout)
         else:

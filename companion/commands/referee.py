@@ -4,6 +4,7 @@ the board, the instructions are printed one a line, and inputs are typed.
     companion referee --game arinama --source usb:0 --layout arinama8 --calibration cal.json
     companion referee --game arinama --source sim:arinama5?script=game.json \\
         --layout arinama5 --calibration cal.json --json
+    companion referee --game arimaa -o equipment=chess --source usb:0 --calibration cal.json
     companion vision track usb:0 --layout arimaa --calibration cal.json --json \\
         | companion referee --game arimaa --observations - --setup "Ra1 ..." --setup "ra8 ..."
 
@@ -56,8 +57,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--layout",
-        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, grid:RxC or "
-        "auto (default: the game's own mat)",
+        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, chessboard, "
+        "grid:RxC or auto (default: the game's own mat; Arimaa with -o equipment=chess: "
+        "chessboard)",
     )
     parser.add_argument(
         "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
@@ -270,6 +272,8 @@ def _default_layout(game: str, options: dict[str, str]) -> str:
         )
     if game == "sensei":
         return "sensei-storm" if options.get("side") == "storm" else "sensei"
+    if game == "arimaa" and options.get("equipment") == "chess":
+        return "chessboard"  # a chess set on a chessboard of one's own
     return DEFAULT_LAYOUT[game]
 
 
