@@ -911,7 +911,8 @@ MIN_SIDE, MAX_SIDE = 32, 4096  # picture sides the sim: source renders (pixels)
 SIM_OPTIONS = {
     "seed": "the random seed (default 0)",
     "moves": "how many random moves the script has (default 12)",
-    "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}}',
+    "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}} '
+    '(+ "still": N frames to hold it)',
     "loop": "1 to play the script forever (default: end after it)",
     "size": "picture size WxH (default 1280x720)",
     "tilt": "camera tilt in degrees, 0-30 (default random)",
@@ -947,9 +948,12 @@ class SimSource:
         drop: float = 0.0,
         black: float = 0.0,
         shake: float = 0.0,
+        stills: list[int | None] | None = None,
     ) -> None:
         if not script:
             raise UserError("a sim script needs at least one board")
+        # Per board: how many still frames follow it (None: `still_frames`).
+        self.stills = list(stills or []) + [None] * (len(script) - len(stills or []))
         self.table = table
         self.script = script
         self.loop = loop
@@ -1052,8 +1056,9 @@ class SimSource:
                 )
             light = (low, high)
         table = SimTable(layout, seed=seed, size=size, tilt=tilt, light=light, realism=realism)
+        stills: list[int | None] = []
         if "script" in options:
-            script = load_script(options["script"], layout)
+            script = load_script(options["script"], layout, stills)
         else:
             script = random_script(layout, np.random.default_rng(seed), moves)
         return cls(
@@ -1062,21 +1067,28 @@ class SimSource:
             loop=loop in ("", "1", "true", "yes"),
             hand_frames=hand_frames,
             still_frames=still_frames,
+            stills=stills,
             **faults,
         )
 
     def _play(self) -> Iterator[tuple[np.ndarray, bool, dict[str, str]]]:
         while True:
             first = self.script[0]
-            for _ in range(self.still_frames):
+            for _ in range(self._still(0)):
                 yield self.table.render(first), False, first
-            for before, after in zip(self.script, self.script[1:], strict=False):
+            for index, (before, after) in enumerate(
+                zip(self.script, self.script[1:], strict=False), start=1
+            ):
                 for frame, hand in self.table.transition(
-                    before, after, hand_frames=self.hand_frames, still_frames=self.still_frames
+                    before, after, hand_frames=self.hand_frames, still_frames=self._still(index)
                 ):
                     yield frame, hand, after if not hand else before
             if not self.loop:
                 return
+
+    def _still(self, index: int) -> int:
+        still = self.stills[index]
+        return self.still_frames if still is None else still
 
     def read(self) -> np.ndarray | None:
         if self.ended:
@@ -1113,8 +1125,12 @@ class SimSource:
         self.close()
 
 
-def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
-    """A list of boards from a JSON file, each checked against the layout's cells."""
+def load_script(
+    path: str, layout: Layout, stills: list[int | None] | None = None
+) -> list[dict[str, str]]:
+    """A list of boards from a JSON file, each checked against the layout's cells. A board
+    given as ``{"cells": {...}, "still": N}`` stays still for N frames (the players think, or
+    press a button) instead of the source's `still`; `stills` receives N or None per board."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -1134,8 +1150,19 @@ def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
     names = set(layout.cell_names())
     boards = []
     for number, board in enumerate(data, start=1):
+        still = None
         if isinstance(board, dict) and isinstance(board.get("cells"), dict):
+            still = board.get("still")
+            if still is not None and (
+                not isinstance(still, int) or isinstance(still, bool) or not 0 <= still <= 100_000
+            ):
+                raise UserError(
+                    f"board {number} of sim script {path!r}: still must be a whole number of "
+                    f"frames from 0 to 100000, not {still!r}"
+                )
             board = board["cells"]
+        if stills is not None:
+            stills.append(still)
         if not isinstance(board, dict):
             raise UserError(
                 f"board {number} of sim script {path!r} is not a {{cell: class}} object"

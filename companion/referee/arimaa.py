@@ -562,7 +562,7 @@ def games_arimaa():
 
 
 def _describe(letter: str, chess: bool = False) -> str:
-    """"the silver cat"; with a chess set "the silver cat (black knight)"."""
+    """ "the silver cat"; with a chess set "the silver cat (black knight)"."""
     side = "silver" if letter.islower() else "gold"
     if chess:
         chessman = CHESS_NAMES[letter.lower()]
