@@ -194,12 +194,23 @@ def _handle(session: Any, line: str) -> None:
 def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
     from vision.calibration import load_calibration
+    from vision.corners import corners_path, saved_corners
+    from vision.layouts import get_layout
     from vision.locate import parse_corners
     from vision.sources import open_source
     from vision.tracker import Tracker
 
     calibration = load_calibration(args.calibration)
     corners = parse_corners(args.corners) if args.corners else None
+    if corners is None and layout_name.strip().lower() != "auto":
+        layout = get_layout(layout_name)
+        corners = None if layout.has_markers else saved_corners(args.calibration, layout.name)
+        if corners is not None:
+            print(
+                f"companion: using the corners saved with the calibration "
+                f"({corners_path(args.calibration)}); --corners gives others",
+                file=sys.stderr,
+            )
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
     return tracker, open_source(args.source)
 
