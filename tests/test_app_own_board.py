@@ -139,6 +139,37 @@ def test_corners_that_do_not_go_round_the_board_are_one_line(screen, tmp_path):
     assert app.corner_edit is not None and "do not go round the board" in app.message
 
 
+def played_without_a_camera(seed):
+    """The same players and referee with the boards handed over as they are (no camera): the
+    game the demo's players play (as `companion.app.simulate_game`), as move texts."""
+    from companion import games
+    from companion.app import SimulatedPlayers
+    from companion.dice import Dice
+    from companion.referee import PlayerInput, Referee, observation_of
+
+    cls = games.get("arimaa")
+    referee = Referee(cls.new(cls.options_from(CHESS)), dice=Dice(seed=seed))
+    names = referee.position.cell_names()
+    players = SimulatedPlayers(seed)
+    board = {}
+    referee.observe(observation_of(names, board))
+    for step in range(5000):
+        if referee.position.is_game_over():
+            break
+        target = players.next_board(referee, board)
+        if target is not None and target != board:
+            board = target
+            referee.observe(observation_of(names, board, frame=step))
+            continue
+        action = players.button(referee, step * 90 // 4)
+        if action and action.startswith("choose:"):
+            referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
+        elif action:
+            referee.handle(PlayerInput(action))
+    position = referee.position
+    return [position.move_text(m) for m in position.move_stack]
+
+
 def test_companion_run_plays_arimaa_on_a_chess_set_headless(tmp_path, capsys):
     """The demo path: a whole game (seed 13 ends by a goal after 30 moves) with a chess set on
     the synthetic chessboard; the records and the export are the game played."""
@@ -157,6 +188,7 @@ def test_companion_run_plays_arimaa_on_a_chess_set_headless(tmp_path, capsys):
         position = record.position()
         assert position.is_game_over() and str(position.outcome()) in out
         moves = [m.text for m in record.moves]
+        assert moves == played_without_a_camera(13)  # what the camera saw is the game played
         assert moves[0].startswith("Ha1 Cb1 Dc1 Md1 Ee1")  # the chess set's start position
         exported = export_game(record, "arimaa", images=False)
         assert [line.split(" ", 1)[1] for line in exported.strip().split("\n")[: len(moves)]] == (
