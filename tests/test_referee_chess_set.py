@@ -167,3 +167,87 @@ def test_the_chess_start_position_is_a_setup_and_captures_name_their_square():
     position.push(position.parse_move(CHESS_SETUP["silver"]))
     assert as_chess(position.cells()) == start
     assert Referee(cls.new()).instruction.choices == ("standard",)  # the mat: as before
+
+
+def test_corners_given_at_calibration_are_saved_beside_it_and_used_by_the_referee(tmp_path):
+    """`vision calibrate --corners` keeps them in CAL.corners.json; `referee` without
+    --corners uses them (and says so); a damaged corners file is one line."""
+    import cv2
+
+    table = SimTable(
+        "chessboard", seed=SEED, size=(640, 360), tilt=12.0, light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess"},
+    )  # fmt: skip
+    cells, figures = chess_start("chessboard")
+    cv2.imwrite(str(tmp_path / "start.png"), table.render(cells, figures=figures))
+    (tmp_path / "start.json").write_text(json.dumps({"cells": cells}))
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in table.board_corners_px())
+    cal = tmp_path / "cal.json"
+
+    def companion(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "companion", *args],
+            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    made = companion(
+        "vision", "calibrate", str(tmp_path / "start.png"), "--layout", "chessboard",
+        "--position", str(tmp_path / "start.json"), "--corners", corners, "-o", str(cal),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    saved = json.loads((tmp_path / "cal.corners.json").read_text())
+    assert saved["layout"] == "chessboard" and len(saved["corners"]) == 4
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{}]))
+    referee = [
+        "referee", "--game", "arimaa", "-o", "equipment=chess", "--source",
+        f"{SIM}&script={script}", "--calibration", str(cal), "--db", str(tmp_path / "r.sqlite3"),
+    ]  # fmt: skip
+    run = companion(*referee)
+    assert run.returncode == 0, run.stderr
+    assert "using the corners saved with the calibration" in run.stderr
+    assert "Gold: which setup?" in run.stdout
+    (tmp_path / "cal.corners.json").write_text('{"format": "tabletop-companion/corners"')
+    broken = companion(*referee)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr
+    assert len(broken.stderr.strip().splitlines()) == 1 and "cal.corners.json" in broken.stderr
+
+
+def test_bad_own_board_options_are_one_line():
+    for args in (
+        ["run", "--headless", "--game", "arimaa", "-o", "equipment=marble"],
+        ["run", "--headless", "-o", "equipment=chess"],
+        ["referee", "--game", "arimaa", "-o", "equipment=wood", "--observations", "-"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", *args],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert result.returncode == 2, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_a_sensei_board_of_your_own_is_a_7x7_grid():
+    """Sensei's cells are a 7x7 grid's: an Othello-like lined board of 7x7 with flat stones is
+    found and read right after calibrating on Sensei's start position, and the referee takes
+    what it reads (see docs/vision.md for the boards where it does not)."""
+    import numpy as np
+
+    from companion.observation import Observation
+    from vision.reader import read_cells
+
+    start = games.get("sensei").new().cells()
+    table = SimTable(
+        "grid:7x7", seed=2, size=(960, 540), tilt=12.0, light=(0.9, 1.0),
+        realism={"board": "othello", "pieces": "stone"},
+    )  # fmt: skip
+    located = find_board(table.render({}), "grid:7x7")
+    assert np.abs(located.board_corners_px() - table.board_corners_px()).max() < 5
+    calibration = calibrate(table.render(start), located.homography, table.layout, start)
+    referee = Referee(games.get("sensei").new())
+    read = read_cells(
+        table.render(start), located.homography, table.layout, calibration, covered=()
+    )
+    assert read.occupied() == start
+    referee.observe(Observation(read.cells, layout="grid:7x7"))
+    assert referee.board == start and referee.instruction.kind == "move"
