@@ -733,7 +733,7 @@ class App:
             if saved and not self.vision.layout.has_markers:
                 try:
                     self.vision.set_corners(saved)  # tapped at an earlier setup
-                except UserError:
+                except (UserError, TypeError, ValueError):  # a hand-edited settings file
                     self.settings.corners.pop(layout, None)
         self.vision.tracker = None  # learn the colours again under today's light
         self.corner_edit = None

@@ -251,3 +251,15 @@ def test_a_sensei_board_of_your_own_is_a_7x7_grid():
     assert read.occupied() == start
     referee.observe(Observation(read.cells, layout="grid:7x7"))
     assert referee.board == start and referee.instruction.kind == "move"
+
+
+def test_white_and_black_pieces_without_equipment_chess_say_how_to_fix_it():
+    import pytest
+
+    from companion.errors import UserError
+    from companion.observation import Observation
+
+    referee = Referee(games.get("arimaa").new())
+    cells = {c: "empty" for c in games.get("arimaa").new().cell_names()}
+    with pytest.raises(UserError, match="equipment=chess"):
+        referee.observe(Observation({**cells, "a1": "white"}, layout="chessboard"))

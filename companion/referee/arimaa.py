@@ -118,6 +118,11 @@ class ArimaaReferee(Referee):
         if self.chess_set:
             cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
             observation = replace(observation, cells=cells)
+        elif set(observation.cells.values()) & set(CHESS_COLOURS):
+            raise UserError(
+                "the camera reports white and black pieces: for Arimaa on a chess set give "
+                "the option equipment=chess (-o equipment=chess)"
+            )
         return super().observe(observation)
 
     # -- names ---------------------------------------------------------------------------------------
@@ -504,7 +509,8 @@ class ArimaaReferee(Referee):
                 highlights={square: TARGET},
                 expected=None,
                 choices=choices,
-                detail="Two pieces could have moved there; the camera sees only colours",
+                detail="Two pieces could have moved there; the camera sees only colours"
+                + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
