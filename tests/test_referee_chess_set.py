@@ -263,3 +263,23 @@ def test_white_and_black_pieces_without_equipment_chess_say_how_to_fix_it():
     cells = {c: "empty" for c in games.get("arimaa").new().cell_names()}
     with pytest.raises(UserError, match="equipment=chess"):
         referee.observe(Observation({**cells, "a1": "white"}, layout="chessboard"))
+
+
+def test_a_chess_set_game_is_resumed_as_one(tmp_path):
+    """The option is stored with the game and in its positions: after a crash the game goes
+    on with the chess set (the referee still reads white as gold)."""
+    from companion.observation import Observation
+
+    cls = games.get("arimaa")
+    records = Records(tmp_path / "r.sqlite3")
+    referee = Referee(cls.new(cls.options_from({"equipment": "chess"})), records=records)
+    referee.handle(PlayerInput("choose", "chess"))
+    empty = {c: "empty" for c in cls.new().cell_names()}
+    gold = {c: "white" for c in ("a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2".split())}
+    referee.observe(Observation({**empty, **gold}, layout="chessboard"))
+    assert referee.position.move_stack  # gold's setup accepted
+    resumed = records.resume(referee.game_id)
+    assert resumed.options.equipment == "chess"
+    again = Referee.resume(records, referee.game_id)
+    assert again.chess_set and again.position.move_stack == referee.position.move_stack
+    assert cls.new().to_json()["options"] == {}  # the mat's positions are as before

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     referee, resumed = None, False
     if not args.new:
         for summary in records.unfinished_games():
-            if summary.game == args.game and summary.options == _plain(position.options):
+            if summary.game == args.game and _same_options(cls, summary.options, position):
                 referee = Referee.resume(records, summary.id, dice=dice)
                 resumed = True
                 break
@@ -295,6 +295,17 @@ def _arinama_size(layout_name: str) -> dict[str, str]:
     if match.group(1):
         return {"rows": match.group(1), "cols": match.group(1)}
     return {"rows": match.group(2), "cols": match.group(3)}
+
+
+def _same_options(cls: Any, stored: Any, position: Any) -> bool:
+    """A stored game's options are the position's (defaults filled in: a game recorded before
+    an option existed still matches)."""
+    from companion.errors import UserError
+
+    try:
+        return _plain(cls.options_from(stored)) == _plain(position.options)
+    except UserError:
+        return False
 
 
 def _plain(options: Any) -> dict[str, Any]:
