@@ -154,6 +154,8 @@ def _camera_view(p: Painter, rect: pygame.Rect, model: SetupModel) -> None:
     if len(model.first_cell) >= 3:  # the first player's corner (a1): which way round it is
         pygame.draw.polygon(p.surface, theme.YELLOW, [px(q) for q in model.first_cell], width + 2)
     radius = max(4, p.m.mm(1.6))
+    if len(model.corners) == 4 and all(c is not None for c in model.corners):
+        pygame.draw.polygon(p.surface, theme.YELLOW, [px(c) for c in model.corners], width + 1)
     for number, corner in enumerate(model.corners):
         if corner is None:
             continue
