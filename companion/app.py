@@ -773,11 +773,13 @@ class App:
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
             extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            # A chess set's start position stays on the board: it is both sides' `chess` setup.
+            chess = getattr(position.options, "equipment", "mat") == "chess"
             self.referee = Referee(
                 position,
                 records=self.records,
                 dice=self.dice,
-                clear_first=extra != position.cells(),
+                clear_first=extra != position.cells() and not chess,
                 meta=self.game_meta,
             )
         self.position = self.referee.position

@@ -81,7 +81,19 @@ def test_the_found_grid_is_drawn_to_confirm_and_done_starts_the_game(screen, tmp
     assert "Corners" in labels and "Done" in labels
     app.button("done")
     assert app.page == "play", app.message
-    assert app.referee.calibration_pieces  # the chess set comes off before the setups
+    # The chess set's start position stays: choosing `chess` for both sides starts the game.
+    assert not app.referee.calibration_pieces
+    from companion.observation import Observation
+
+    names = app.referee.position.cell_names()
+    seen = Observation({c: want.get(c, "empty") for c in names}, layout="chessboard")
+    app.on_observation(seen)
+    assert app.referee.instruction.text == "Gold: which setup?"
+    app.act("choose", "chess")
+    assert app.referee.instruction.text == "Silver: which setup?"
+    app.act("choose", "chess")
+    assert [m for m in app.referee.position.move_stack]  # both setups accepted
+    assert app.referee.instruction.text.startswith("Gold: move")
 
 
 def test_tapping_the_four_corners_on_the_picture_and_using_them_next_time(screen, tmp_path):

@@ -79,6 +79,7 @@ CHESS_MAPPING = (
     "knights = cats, pawns = rabbits; white is gold"
 )
 TRAPS = ("c3", "f3", "c6", "f6")
+SILVER_RANKS = tuple(f"{f}{r}" for r in (7, 8) for f in "abcdefgh")
 NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
 
 
@@ -189,7 +190,7 @@ class ArimaaReferee(Referee):
             raise UserError(f"that setup cannot be played: {error}")
         self.setups[side] = position.move_text(move)
         events = [Event("answer", {"setup": self.setups[side], "player": side})]
-        if self.board is not None and self.board == self._after(move):
+        if self.board is not None and self.board == self._setup_target(move, self.board):
             events.append(self._accept_setup())
         return events
 
@@ -197,6 +198,35 @@ class ArimaaReferee(Referee):
         board = self.position.copy()
         board.push(move)
         return board.cells()
+
+    def _setup_target(self, move, board: dict[str, str] | None) -> dict[str, str]:
+        """The board that shows a side's setup. With a chess set, Gold's setup may be made
+        with Silver's pieces already standing on ranks 7 and 8 (a chess set's start position
+        left on the board after the camera learnt its colours): Silver then chooses a setup
+        for them."""
+        after = self._after(move)
+        if (
+            self.chess_set
+            and self.position.turn == "gold"
+            and board is not None
+            and all(board.get(cell) == "silver" for cell in SILVER_RANKS)
+        ):
+            return {**after, **{cell: "silver" for cell in SILVER_RANKS}}
+        return after
+
+    def expected(self) -> dict[str, str]:
+        """The position; while Silver chooses a setup with a chess set's black pieces already
+        on ranks 7 and 8 (see `_setup_target`), those too."""
+        cells = self.position.cells()
+        if (
+            self.chess_set
+            and self.position.in_setup
+            and self.position.turn == "silver"
+            and self.board is not None
+            and all(self.board.get(cell) == "silver" for cell in SILVER_RANKS)
+        ):
+            cells.update({cell: "silver" for cell in SILVER_RANKS})
+        return cells
 
     def _accept_setup(self) -> Event:
         side = self.position.turn
@@ -281,7 +311,7 @@ class ArimaaReferee(Referee):
         position = self.position
         if position.in_setup:
             move = self._setup_move(position.turn)
-            if move is not None and board == self._after(move):
+            if move is not None and board == self._setup_target(move, board):
                 return [self._accept_setup()]
             return []
         events, explained = self._choose_explanation(board)
@@ -481,7 +511,7 @@ class ArimaaReferee(Referee):
                 detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
                 "one, or give your own" + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
-        after = self._after(move)
+        after = self._setup_target(move, board)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})
         highlights = {c: TARGET for c in diff.removed}
         highlights.update({c: ERROR for c in diff.added})
