@@ -74,6 +74,9 @@ class Settings:
     diagonal_in: float = 7.0
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
     pins: str = "done=17,roll=27,back=22,buzzer=18,led=23"  # hardware.buttons.ButtonPins.parse
+    # Boards without markers: layout -> the four corners the players tapped (image px, TL TR BR
+    # BL), used again at the next setup until they tap others or ask to find the grid again.
+    corners: dict[str, list[list[float]]] = field(default_factory=dict)
 
     def game_options(self, game: str | None = None) -> Any:
         game = game or self.game
@@ -139,6 +142,8 @@ def layout_name(game: str, options: Any) -> str:
         )
     if game == "sensei":
         return "sensei-storm" if getattr(options, "side", "plain") == "storm" else "sensei"
+    if game == "arimaa" and getattr(options, "equipment", "mat") == "chess":
+        return "chessboard"  # a chess set on a chessboard of one's own
     return game
 
 
@@ -154,6 +159,8 @@ def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str,
     two pieces of every colour it lacks (Arimaa and Aranea start with an empty board) on free
     cells far apart. The referee then asks for the extra pieces to be taken off (a plain
     instruction - `Referee(clear_first=True)` - not an illegal move)."""
+    if getattr(position.options, "equipment", "mat") == "chess":
+        return chess_set_start()
     cells = dict(position.cells())
     names = position.cell_names()
     free = [c for c in names if c not in cells]
@@ -166,6 +173,17 @@ def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str,
         for cell in picks[2 * i : 2 * i + 2]:
             cells[cell] = cls
     return cells
+
+
+def chess_set_start() -> dict[str, str]:
+    """Arimaa on a chess set: the camera learns the colours from a chess set's start position
+    (white on ranks 1 and 2, black on 7 and 8) - the colours it reads, white and black."""
+    cells = {f"{f}{r}": "white" for f in "abcdefgh" for r in (1, 2)}
+    cells.update({f"{f}{r}": "black" for f in "abcdefgh" for r in (7, 8)})
+    return cells
+
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
 @dataclass
@@ -217,6 +235,7 @@ class TableVision:
         self.tracker: Any = None
         self.latest: Any = None  # the last usable frame
         self.problem = ""
+        self.corners: Any = None  # boards without markers: tapped corners (image px, TL TR BR BL)
         self._lock = threading.Lock()
         self._last_find = -1e9
 
@@ -238,11 +257,26 @@ class TableVision:
             from vision.locate import locate
 
             try:
-                self.located = locate(frame, self.layout)
+                self.located = locate(frame, self.layout, self.corners)
                 self.problem = ""
             except UserError as exc:
                 self.located = None
                 self.problem = str(exc)
+
+    def set_corners(self, corners: Any) -> None:
+        """Boards without markers: use these corners (image px, TL TR BR BL) instead of finding
+        the grid; None finds it again."""
+        from vision.locate import from_corners
+
+        with self._lock:
+            self.corners = None if corners is None else [list(map(float, c)) for c in corners]
+            self._last_find = -1e9
+            if self.corners is not None:
+                size = (0, 0) if self.latest is None else self.latest.shape[1::-1]
+                self.located = from_corners(self.layout, self.corners, size)
+                self.problem = ""
+            else:
+                self.located = None
 
     def calibrate(self, cells: dict[str, str]) -> None:
         """Learn the colours from the latest frame, which shows `cells`; start tracking."""
@@ -256,7 +290,11 @@ class TableVision:
                 )
             calibration = calibrate(self.latest, self.located.homography, self.layout, cells)
             self.tracker = Tracker(
-                self.layout, calibration, fps=self.fps, still_seconds=self.still_seconds
+                self.layout,
+                calibration,
+                corners=self.corners,
+                fps=self.fps,
+                still_seconds=self.still_seconds,
             )
             self.tracker.request()
 
@@ -340,6 +378,10 @@ class App:
         self.quit = False
         self.setup_frame: Any = None
         self.setup_mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
+        # Boards without markers: the four corners being tapped on the camera picture (image
+        # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
+        self.corner_edit: list[Any] | None = None
+        self.corner_index = 0
         self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
@@ -351,7 +393,12 @@ class App:
         if self.painter is None:
             self.render()
         action = self.painter.hit(pos) if self.painter else None
-        if action is not None:
+        if action is not None and action.kind == "camera":
+            # A tap on the camera picture (setup, tapping corners): where in the image.
+            at, scale = self.painter.camera_view
+            point = ((pos[0] - at.left) / scale, (pos[1] - at.top) / scale)
+            self.act("camera-tap", point)
+        elif action is not None:
             self.act(action.kind, action.value)
 
     def button(self, action: str) -> None:
@@ -365,8 +412,12 @@ class App:
             self.act("roll" if action == "roll" else "dice-close")
         elif page == "home":
             self.act({"done": "start", "roll": "dice", "back": "noop"}[action])
+        elif page == "setup" and self.corner_edit is not None:
+            self.act({"done": "corners-use", "roll": "corner-next", "back": "back"}[action])
         elif page == "setup":
-            self.act({"done": "confirm-setup", "roll": "noop", "back": "back"}[action])
+            corners = self.vision is not None and not self.vision.layout.has_markers
+            roll = "corners" if corners else "noop"
+            self.act({"done": "confirm-setup", "roll": roll, "back": "back"}[action])
         elif page == "gameover":
             self.act({"done": "new-game", "roll": "review", "back": "home"}[action])
         elif page == "review-game":
@@ -416,12 +467,122 @@ class App:
             self._go("settings")
 
     def _on_setup(self, kind: str, value: Any) -> None:
-        if kind == "back":
+        if self.corner_edit is not None:
+            self._on_corners(kind, value)
+        elif kind == "corners" and self.vision is not None:
+            located = self.vision.located
+            self.corner_edit = (
+                [tuple(map(float, c)) for c in located.board_corners_px()]
+                if located is not None
+                else [None] * 4
+            )
+            self.corner_index = 0
+        elif kind == "find-grid" and self.vision is not None:
+            self.vision.set_corners(None)
+            self.settings.corners.pop(self.vision.layout.name, None)
+            self._save_settings()
+        elif kind == "back":
             self.setup_position = None
             self.resume_id = None
             self._go("home")
         elif kind == "confirm-setup":
             self.confirm_setup()
+
+    def _on_corners(self, kind: str, value: Any) -> None:
+        """Tapping the four corners of a board without markers on the camera picture."""
+        edit = self.corner_edit
+        assert edit is not None and self.vision is not None
+        if kind == "camera-tap":
+            edit[self.corner_index] = (float(value[0]), float(value[1]))
+            unset = [i for i in range(4) if edit[i] is None]
+            self.corner_index = unset[0] if unset else (self.corner_index + 1) % 4
+        elif kind == "corner-next":
+            self.corner_index = (self.corner_index + 1) % 4
+        elif kind in ("corners-use", "confirm-setup"):
+            if any(c is None for c in edit):
+                self.message = "Tap all four corners first"
+                return
+            try:
+                self.vision.set_corners(edit)
+            except UserError:  # the corners cross, or lie far outside: not a board
+                self.message = (
+                    "These corners do not go round the board: tap them top-left, top-right, "
+                    "bottom-right, bottom-left as the first player sees the board"
+                )
+                return
+            self.settings.corners[self.vision.layout.name] = [list(c) for c in edit]
+            self._save_settings()
+            self.corner_edit = None
+            self.message = ""
+        elif kind == "back":
+            self.corner_edit = None
+
+    def corner_cells(self) -> tuple[str, ...]:
+        """The cell at each corner of the layout (TL TR BR BL): "a8", "h8", "h1", "a1"."""
+        layout = self.vision.layout if self.vision is not None else None
+        if layout is None or not layout.cells:
+            return ("", "", "", "")
+        names = []
+        for x, y in layout.board_corners():
+            nearest = min(
+                layout.cells, key=lambda c: (c.center[0] - x) ** 2 + (c.center[1] - y) ** 2
+            )
+            names.append(nearest.name)
+        return tuple(names)
+
+    def _own_board_setup(self, model: Any, position: Position) -> None:
+        """The setup page for a board without markers: the found (or tapped) grid drawn over
+        the camera picture to confirm, with its first cell marked; tapping the four corners
+        when the grid is not found or wrong."""
+        vision = self.vision
+        assert vision is not None
+        cells = self.corner_cells()
+        located = vision.located
+        if located is not None and vision.layout.cells:
+            first = next(c for c in vision.layout.cells if c.name == cells[3])
+            model.first_cell = located.to_image(first.polygon).tolist()
+        tapped = vision.corners is not None
+        chess = getattr(position.options, "equipment", "mat") == "chess"
+        if self.corner_edit is not None:
+            i = self.corner_index
+            model.corners = list(self.corner_edit)
+            model.active_corner = i
+            model.tapping = True
+            model.text = f"Tap the {CORNER_NAMES[i]} corner of the board (by {cells[i]})"
+            model.detail = (
+                f"Corner {i + 1} of 4, as the first player sees the board. Next (ROLL) steps "
+                "to the next corner; Use (DONE) uses these corners"
+            )
+            model.status = "tapping corners"
+            model.buttons = [
+                ("Back", "back", "normal"),
+                ("Next", "corner-next", "normal"),
+                ("Use", "corners-use", "normal" if None in self.corner_edit else "primary"),
+            ]
+            model.ready = False
+            return
+        where = "tapped corners" if tapped else "grid found"
+        model.status = where if located is not None else "searching..."
+        if located is None:
+            model.text = "Show the camera the whole board"
+            model.detail = (
+                f"{vision.problem or 'Looking for the grid'}. Not found? Tap Corners and tap "
+                "the board's four corners on the picture"
+            )
+        else:
+            model.text = "Check the grid, put the pieces as shown, then press DONE"
+            model.detail = (
+                f"The grid must lie on the squares, {cells[3]} (marked) by the first player. "
+                "Wrong? Tap Corners"
+            )
+        if chess:
+            from companion.referee.arimaa import CHESS_MAPPING
+
+            model.detail += f". {CHESS_MAPPING}"
+        model.buttons = [("Back", "back", "normal"), ("Corners", "corners", "normal")]
+        if tapped:
+            model.buttons.append(("Find", "find-grid", "normal"))
+        model.buttons.append(("Done", "confirm-setup", "primary" if located else "disabled"))
 
     def _on_play(self, kind: str, value: Any) -> None:
         inputs = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
@@ -568,7 +729,14 @@ class App:
         layout = layout_name(position.name, position.options)
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
+            saved = self.settings.corners.get(layout)
+            if saved and not self.vision.layout.has_markers:
+                try:
+                    self.vision.set_corners(saved)  # tapped at an earlier setup
+                except (UserError, TypeError, ValueError):  # a hand-edited settings file
+                    self.settings.corners.pop(layout, None)
         self.vision.tracker = None  # learn the colours again under today's light
+        self.corner_edit = None
         self.setup_mismatch = ()
         self._go("setup")
 
@@ -605,11 +773,13 @@ class App:
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
             extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            # A chess set's start position stays on the board: it is both sides' `chess` setup.
+            chess = getattr(position.options, "equipment", "mat") == "chess"
             self.referee = Referee(
                 position,
                 records=self.records,
                 dice=self.dice,
-                clear_first=extra != position.cells(),
+                clear_first=extra != position.cells() and not chess,
                 meta=self.game_meta,
             )
         self.position = self.referee.position
@@ -968,6 +1138,8 @@ class App:
                 status=f"{len(markers)} markers seen" if found else "searching...",
                 ready=found,
             )
+            if not self.vision.layout.has_markers:
+                self._own_board_setup(model, position)
             return setup.draw, model
         if self.page == "play":
             referee = self.referee
@@ -1343,7 +1515,29 @@ def run_demo(
     layout = layout_name(game, opts)
     # Small frames keep the demo quick; the web and the larger boards need more pixels.
     camera_size = camera_size or ((640, 360) if layout == "arinama5" else (960, 540))
-    table = SimTable(layout, seed=seed, size=camera_size)
+    chess = getattr(opts, "equipment", "mat") == "chess"
+    if chess:
+        # A chess set on a green-and-cream vinyl board under a fixed camera and even light:
+        # always the table of seed 1 (its camera, lamp and figures; the game still follows
+        # `seed`). The standing-piece reader misreads a piece now and then on other tables
+        # (seed 13's white piece on h1 reads empty): see tests/test_referee_chess_set.py.
+        table = SimTable(
+            layout,
+            seed=1,
+            size=camera_size,
+            tilt=12.0,
+            light=(0.9, 1.0),
+            realism={"board": "green-cream", "pieces": "chess"},
+        )
+    else:
+        table = SimTable(layout, seed=seed, size=camera_size)
+    # What the camera sees: a chess set's white and black pieces for gold and silver.
+    colours = {"gold": "white", "silver": "black"} if chess else {}
+
+    def seen(cells: dict[str, str]) -> dict[str, str]:
+        return {cell: colours.get(cls, cls) for cell, cls in cells.items()}
+
+    sides = {colour: side for side, colour in colours.items()}
     app = App(
         screen,
         settings,
@@ -1413,6 +1607,7 @@ def run_demo(
                 app.act("resume", resume_id)
         board = calibration_cells(app.setup_position, app.vision.layout.classes)
         still = table.render(board)
+        board = {cell: sides.get(cls, cls) for cell, cls in board.items()}  # the referee's words
         while app.vision.located is None and frame_no < 40:
             app.vision.look(still, now)
             app.on_setup_frame(still)
@@ -1486,7 +1681,9 @@ def run_demo(
                 continue
             target = players.next_board(referee, board)
             if target is not None and target != board:
-                pending = list(table.transition(board, target, hand_frames=4, still_frames=12))
+                pending = list(
+                    table.transition(seen(board), seen(target), hand_frames=4, still_frames=12)
+                )
                 board = target
                 continue
             action = players.button(referee, frame_no)

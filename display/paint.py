@@ -99,6 +99,7 @@ class Painter:
         self.left_out: list[str] = []  # secondary texts a page left out for lack of room
         self.board_view = None  # display.board.BoardView of the page's diagram, if it has one
         self.instruction_rect: pygame.Rect | None = None  # where the big instruction went
+        self.camera_view: Any = None  # (rect, scale) of a camera picture that takes taps
 
     # -- text ---------------------------------------------------------------------------------
     def text(

@@ -39,6 +39,8 @@ from vision.sim_pieces import (
     CHESS_BACK_RANK,
     FIGURE_WEIGHTS,
     FIGURES,
+    OWN_BOARDS,
+    PIECE_KINDS,
     SET_COLOURS,
     Conditions,
     Piece,
@@ -909,7 +911,8 @@ MIN_SIDE, MAX_SIDE = 32, 4096  # picture sides the sim: source renders (pixels)
 SIM_OPTIONS = {
     "seed": "the random seed (default 0)",
     "moves": "how many random moves the script has (default 12)",
-    "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}}',
+    "script": 'a JSON file: a list of boards, each {cell: class} or {"cells": {...}} '
+    '(+ "still": N frames to hold it)',
     "loop": "1 to play the script forever (default: end after it)",
     "size": "picture size WxH (default 1280x720)",
     "tilt": "camera tilt in degrees, 0-30 (default random)",
@@ -919,6 +922,10 @@ SIM_OPTIONS = {
     "black": "fraction of black frames (default 0)",
     "shake": "fraction of frames with camera shake (default 0)",
     "realistic": "1 for a realistic table: tall pieces, shadows, printers (default 0)",
+    "board": "a board of your own for a layout without markers (chessboard, grid:RxC): "
+    "green-cream, green-white, light-wood, dark-wood, othello or go (implies realistic=1)",
+    "pieces": "with realistic=1: stone, dome or chess (default: drawn from the seed)",
+    "light": "even light: the darkest and brightest gain, e.g. 0.9-1.0 (default random)",
 }
 
 
@@ -941,9 +948,12 @@ class SimSource:
         drop: float = 0.0,
         black: float = 0.0,
         shake: float = 0.0,
+        stills: list[int | None] | None = None,
     ) -> None:
         if not script:
             raise UserError("a sim script needs at least one board")
+        # Per board: how many still frames follow it (None: `still_frames`).
+        self.stills = list(stills or []) + [None] * (len(script) - len(stills or []))
         self.table = table
         self.script = script
         self.loop = loop
@@ -1013,15 +1023,42 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        table = SimTable(
-            layout,
-            seed=seed,
-            size=size,
-            tilt=tilt,
-            realism=realistic in ("", "1", "true", "yes") or None,
-        )
+        realism: Any = realistic in ("", "1", "true", "yes") or None
+        fixed: dict[str, str] = {}
+        if "board" in options:
+            board = options["board"].strip().lower()
+            if layout.has_markers or board not in OWN_BOARDS:
+                raise UserError(
+                    f"sim option board={options['board']!r} must be one of "
+                    f"{', '.join(OWN_BOARDS)}, on a layout without markers (chessboard, grid:RxC)"
+                )
+            fixed["board"] = board
+        if "pieces" in options:
+            pieces = options["pieces"].strip().lower()
+            if pieces not in PIECE_KINDS:
+                raise UserError(
+                    f"sim option pieces={options['pieces']!r} must be one of "
+                    f"{', '.join(PIECE_KINDS)}"
+                )
+            fixed["pieces"] = pieces
+        if fixed:
+            realism = fixed
+        light = None
+        if "light" in options:
+            try:
+                low, high = (float(v) for v in options["light"].split("-"))
+            except ValueError:
+                low = high = -1.0
+            if not 0.3 <= low <= high <= 2.0:
+                raise UserError(
+                    f"sim option light={options['light']!r} must be LOW-HIGH, e.g. 0.9-1.0, "
+                    "with 0.3 <= LOW <= HIGH <= 2"
+                )
+            light = (low, high)
+        table = SimTable(layout, seed=seed, size=size, tilt=tilt, light=light, realism=realism)
+        stills: list[int | None] = []
         if "script" in options:
-            script = load_script(options["script"], layout)
+            script = load_script(options["script"], layout, stills)
         else:
             script = random_script(layout, np.random.default_rng(seed), moves)
         return cls(
@@ -1030,21 +1067,28 @@ class SimSource:
             loop=loop in ("", "1", "true", "yes"),
             hand_frames=hand_frames,
             still_frames=still_frames,
+            stills=stills,
             **faults,
         )
 
     def _play(self) -> Iterator[tuple[np.ndarray, bool, dict[str, str]]]:
         while True:
             first = self.script[0]
-            for _ in range(self.still_frames):
+            for _ in range(self._still(0)):
                 yield self.table.render(first), False, first
-            for before, after in zip(self.script, self.script[1:], strict=False):
+            for index, (before, after) in enumerate(
+                zip(self.script, self.script[1:], strict=False), start=1
+            ):
                 for frame, hand in self.table.transition(
-                    before, after, hand_frames=self.hand_frames, still_frames=self.still_frames
+                    before, after, hand_frames=self.hand_frames, still_frames=self._still(index)
                 ):
                     yield frame, hand, after if not hand else before
             if not self.loop:
                 return
+
+    def _still(self, index: int) -> int:
+        still = self.stills[index]
+        return self.still_frames if still is None else still
 
     def read(self) -> np.ndarray | None:
         if self.ended:
@@ -1081,8 +1125,12 @@ class SimSource:
         self.close()
 
 
-def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
-    """A list of boards from a JSON file, each checked against the layout's cells."""
+def load_script(
+    path: str, layout: Layout, stills: list[int | None] | None = None
+) -> list[dict[str, str]]:
+    """A list of boards from a JSON file, each checked against the layout's cells. A board
+    given as ``{"cells": {...}, "still": N}`` stays still for N frames (the players think, or
+    press a button) instead of the source's `still`; `stills` receives N or None per board."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -1102,8 +1150,19 @@ def load_script(path: str, layout: Layout) -> list[dict[str, str]]:
     names = set(layout.cell_names())
     boards = []
     for number, board in enumerate(data, start=1):
+        still = None
         if isinstance(board, dict) and isinstance(board.get("cells"), dict):
+            still = board.get("still")
+            if still is not None and (
+                not isinstance(still, int) or isinstance(still, bool) or not 0 <= still <= 100_000
+            ):
+                raise UserError(
+                    f"board {number} of sim script {path!r}: still must be a whole number of "
+                    f"frames from 0 to 100000, not {still!r}"
+                )
             board = board["cells"]
+        if stills is not None:
+            stills.append(still)
         if not isinstance(board, dict):
             raise UserError(
                 f"board {number} of sim script {path!r} is not a {{cell: class}} object"

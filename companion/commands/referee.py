@@ -4,6 +4,7 @@ the board, the instructions are printed one a line, and inputs are typed.
     companion referee --game arinama --source usb:0 --layout arinama8 --calibration cal.json
     companion referee --game arinama --source sim:arinama5?script=game.json \\
         --layout arinama5 --calibration cal.json --json
+    companion referee --game arimaa -o equipment=chess --source usb:0 --calibration cal.json
     companion vision track usb:0 --layout arimaa --calibration cal.json --json \\
         | companion referee --game arimaa --observations - --setup "Ra1 ..." --setup "ra8 ..."
 
@@ -56,8 +57,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--layout",
-        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, grid:RxC or "
-        "auto (default: the game's own mat)",
+        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, chessboard, "
+        "grid:RxC or auto (default: the game's own mat; Arimaa with -o equipment=chess: "
+        "chessboard)",
     )
     parser.add_argument(
         "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
@@ -138,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     referee, resumed = None, False
     if not args.new:
         for summary in records.unfinished_games():
-            if summary.game == args.game and summary.options == _plain(position.options):
+            if summary.game == args.game and _same_options(cls, summary.options, position):
                 referee = Referee.resume(records, summary.id, dice=dice)
                 resumed = True
                 break
@@ -192,12 +194,23 @@ def _handle(session: Any, line: str) -> None:
 def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
     from vision.calibration import load_calibration
+    from vision.corners import corners_path, saved_corners
+    from vision.layouts import get_layout
     from vision.locate import parse_corners
     from vision.sources import open_source
     from vision.tracker import Tracker
 
     calibration = load_calibration(args.calibration)
     corners = parse_corners(args.corners) if args.corners else None
+    if corners is None and layout_name.strip().lower() != "auto":
+        layout = get_layout(layout_name)
+        corners = None if layout.has_markers else saved_corners(args.calibration, layout.name)
+        if corners is not None:
+            print(
+                f"companion: using the corners saved with the calibration "
+                f"({corners_path(args.calibration)}); --corners gives others",
+                file=sys.stderr,
+            )
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
     return tracker, open_source(args.source)
 
@@ -270,6 +283,8 @@ def _default_layout(game: str, options: dict[str, str]) -> str:
         )
     if game == "sensei":
         return "sensei-storm" if options.get("side") == "storm" else "sensei"
+    if game == "arimaa" and options.get("equipment") == "chess":
+        return "chessboard"  # a chess set on a chessboard of one's own
     return DEFAULT_LAYOUT[game]
 
 
@@ -280,6 +295,17 @@ def _arinama_size(layout_name: str) -> dict[str, str]:
     if match.group(1):
         return {"rows": match.group(1), "cols": match.group(1)}
     return {"rows": match.group(2), "cols": match.group(3)}
+
+
+def _same_options(cls: Any, stored: Any, position: Any) -> bool:
+    """A stored game's options are the position's (defaults filled in: a game recorded before
+    an option existed still matches)."""
+    from companion.errors import UserError
+
+    try:
+        return _plain(cls.options_from(stored)) == _plain(position.options)
+    except UserError:
+        return False
 
 
 def _plain(options: Any) -> dict[str, Any]:

@@ -61,6 +61,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="save a PNG of the screen here whenever it changes (demo: the key moments)",
     )
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option for --game, e.g. -o equipment=chess (Arimaa on a chess set) or "
+        "-o rows=8; at the table it is kept in the settings",
+    )
     add_db_argument(parser)
     parser.add_argument("--seed", type=int, default=1, help="demo: the random seed (default 1)")
     parser.add_argument(
@@ -101,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         from companion import games
 
         games.get(args.game)  # a clear error for an unknown game
+    options = _game_options(args)
     if args.wait_for_camera:  # the boot service: the app, whatever the camera's state
         source = args.source or "picamera"
     else:
@@ -111,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 size = size or settings.size
                 if args.rotation is None:
                     args.rotation = settings.rotation
-            return _run_demo(args, size)
+            return _run_demo(args, size, options)
     try:
         settings = Settings.load(settings_path)
     except UserError as exc:
@@ -121,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         settings, settings_path = Settings(), None
     if args.game:
         settings.game = args.game
+    if options:
+        settings.options[settings.game] = {**settings.options.get(settings.game, {}), **options}
     if size:
         settings.size = size
     if args.rotation is not None:
@@ -183,7 +195,27 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+def _game_options(args: argparse.Namespace) -> dict[str, str]:
+    """The -o KEY=VALUE options, checked against the game's options (one line if wrong)."""
+    from companion import games
+    from companion.errors import OptionError
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"an option is KEY=VALUE, e.g. -o equipment=chess, not {item!r}")
+        options[key.strip().replace("-", "_")] = value.strip()
+    if options:
+        if not args.game:
+            raise OptionError("-o needs --game: the options are that game's")
+        games.get(args.game).options_from(options)  # unknown keys and bad values: one line
+    return options
+
+
+def _run_demo(
+    args: argparse.Namespace, size: tuple[int, int] | None, options: dict[str, str] | None = None
+) -> int:
     from companion.app import run_demo
     from companion.records import Records, default_db_path
     from display.device import has_display, init_pygame, window_screen
@@ -206,7 +238,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     with Records(db) as records:
         result = run_demo(
             game,
-            options=DEMO_GAMES.get(game) or None,
+            options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
             seed=args.seed,
             max_moves=args.moves,
             records=records,

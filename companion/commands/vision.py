@@ -279,6 +279,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
     calibration = calibrate(image, located.homography, layout, position, more)
     calibration.save(args.output, overwrite=args.force)
+    if args.corners and not layout.has_markers:
+        from vision.corners import save_corners
+
+        saved = save_corners(args.output, layout.name, located.board_corners_px())
+        print(f"Saved the corners beside the calibration: {saved} (used again next time)")
     if args.view:
         from vision.calibration import learned_picture
         from vision.mat import write_png
@@ -486,6 +491,16 @@ def run_track(args: argparse.Namespace) -> int:
         from vision.locate import parse_corners
 
         corners = parse_corners(args.corners)
+    elif layout != "auto" and not layout.has_markers:
+        from vision.corners import corners_path, saved_corners
+
+        corners = saved_corners(args.calibration, layout.name)
+        if corners is not None:
+            print(
+                f"using the corners saved with the calibration ({corners_path(args.calibration)}); "
+                "--corners gives others",
+                file=sys.stderr,
+            )
     tracker = Tracker(layout, calibration, corners=corners, fps=args.fps)
     frames = observations = 0
     found = False

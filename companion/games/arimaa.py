@@ -55,7 +55,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
 from companion.games.base import Outcome, Position
@@ -197,7 +197,15 @@ class PendingPush(NamedTuple):
 
 @dataclass(frozen=True)
 class ArimaaOptions:
-    """Arimaa has no house rules: rules.md section 2 takes no **Decision**."""
+    """Arimaa has no house rules: rules.md section 2 takes no **Decision**.
+
+    `equipment` is not a rule but what the game is played with: ``mat`` (the printed Arimaa
+    mat and its stones) or ``chess`` (a chess set on a chessboard of one's own, as the rules
+    allow: king = elephant, queen = camel, rooks = horses, bishops = dogs, knights = cats,
+    pawns = rabbits; the white pieces are gold, who moves first as white does in chess). The
+    camera then uses the ``chessboard`` layout and reads the colours white and black."""
+
+    equipment: Literal["mat", "chess"] = "mat"
 
 
 # -- the step generator shared by the public API and the turn walk ------------------------------

@@ -35,6 +35,7 @@ Positions
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -498,9 +499,16 @@ def _rows(board: list[int]) -> list[str]:
 
 def position_to_json(position: ArimaaPosition) -> dict[str, Any]:
     start = position.turn_start_position() if position.steps_this_turn else position
+    # Only what differs from the defaults (a chess set: {"equipment": "chess"}), so a game on
+    # the mat keeps {} as before and a chess-set game is resumed as one.
+    options = {
+        f.name: getattr(position.options, f.name)
+        for f in dataclasses.fields(position.options)
+        if getattr(position.options, f.name) != f.default
+    }
     data: dict[str, Any] = {
         "game": "arimaa",
-        "options": {},
+        "options": options,
         "phase": "setup" if position.in_setup else "play",
         "turn": position.turn,
         "board": _rows(start._board),
@@ -520,7 +528,7 @@ def position_from_json(data: Any) -> ArimaaPosition:
         raise RecordError("an Arimaa position must be a JSON object")
     if data.get("game", "arimaa") != "arimaa":
         raise RecordError(f"not an Arimaa position (game {data.get('game')!r})")
-    ArimaaPosition.options_from(data.get("options"))
+    options = ArimaaPosition.options_from(data.get("options"))
     board = data.get("board")
     if not isinstance(board, list) or len(board) != 8 or not all(isinstance(r, str) for r in board):
         raise RecordError('"board" must be a list of 8 texts, rank 8 first, e.g. "rrrrrrrr"')
@@ -533,7 +541,9 @@ def position_from_json(data: Any) -> ArimaaPosition:
     number = data.get("turn_number", 1 if phase == "setup" else 2)
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise RecordError('"turn_number" must be a whole number from 1')
-    return _position_from_rows(board, str(data.get("turn", "gold")), phase, steps, number)
+    position = _position_from_rows(board, str(data.get("turn", "gold")), phase, steps, number)
+    position.options = options  # what the game is played with (a chess set: not a rule)
+    return position
 
 
 def position_to_aei(position: ArimaaPosition) -> str:

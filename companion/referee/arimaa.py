@@ -3,8 +3,9 @@
 The camera sees colours, not piece types. So:
 
 - **Setup.** The players give the types: ``choose standard`` (the aei "basic" setup), ``choose
-  previous`` (the setup of the last Arimaa game in the records) or a typed setup line (``choose
-  Ra1 Rb1 ...``; `companion referee --setup`). The side's setup is accepted once the board shows
+  chess`` (a chess set's start position: officers behind as in chess, pawns - rabbits - in
+  front), ``choose previous`` (the setup of the last Arimaa game in the records) or a typed
+  setup line (``choose Ra1 Rb1 ...``; `companion referee --setup`). The side's setup is accepted once the board shows
   those colours on those squares.
 - **Play.** Each still board is explained by `companion.games.arimaa_infer.infer`, from the
   steps already seen (then fewer, down to the turn start): every sequence of legal steps
@@ -15,6 +16,12 @@ The camera sees colours, not piece types. So:
   last physical step is named and why it is illegal ("the gold dog on d4 is frozen by the silver
   camel on d5"), with what to put back.
 - A captured piece still on its trap: "Remove the silver cat from c6".
+- **A chess set** (``-o equipment=chess``): the camera reads the white and black pieces of a
+  chessboard; white is gold (gold moves first, as white does in chess), black is silver. The
+  setup names each type with its chess piece (king = elephant, queen = camel, rooks = horses,
+  bishops = dogs, knights = cats, pawns = rabbits), and since a chessboard has no traps
+  printed, a capture names its square: "The silver cat (black knight) on c6 is captured: take
+  it off" (the traps are c3, f3, c6 and f6).
 - The turn ends with DONE, or by itself after the fourth step; a turn that leaves the position
   unchanged, repeats a position a third time or leaves a push unfinished cannot end.
 - Goal, elimination and immobilisation end the game with the reason (the engine's
@@ -23,7 +30,7 @@ The camera sees colours, not piece types. So:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.errors import UserError
 from companion.games.arimaa import (
@@ -55,7 +62,24 @@ STANDARD_SETUP = {
     "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
     "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
 }
+# A chess set's start position, read as Arimaa (``choose chess``): officers on the back rank as
+# in chess (rooks = horses, knights = cats, bishops = dogs, queen = camel, king = elephant), the
+# pawns (rabbits) in front of them.
+CHESS_SETUP = {
+    "gold": "Ha1 Cb1 Dc1 Md1 Ee1 Df1 Cg1 Hh1 Ra2 Rb2 Rc2 Rd2 Re2 Rf2 Rg2 Rh2",
+    "silver": "ha8 cb8 dc8 md8 ee8 df8 cg8 hh8 ra7 rb7 rc7 rd7 re7 rf7 rg7 rh7",
+}
 LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
+# Arimaa on a chess set (the rules' own replacement): type letter -> the chess piece.
+CHESS_NAMES = {"r": "pawn", "c": "knight", "d": "bishop", "h": "rook", "m": "queen", "e": "king"}
+CHESS_COLOURS = {"white": "gold", "black": "silver"}  # a chess set's colours -> the sides
+SIDE_COLOURS = {side: colour for colour, side in CHESS_COLOURS.items()}
+CHESS_MAPPING = (
+    "Chess set: king = elephant, queen = camel, rooks = horses, bishops = dogs, "
+    "knights = cats, pawns = rabbits; white is gold"
+)
+TRAPS = ("c3", "f3", "c6", "f6")
+SILVER_RANKS = tuple(f"{f}{r}" for r in (7, 8) for f in "abcdefgh")
 NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
 
 
@@ -85,19 +109,36 @@ class ArimaaReferee(Referee):
         self.push_may_be_done = False
         super().__init__(*args, **kwargs)
 
+    @property
+    def chess_set(self) -> bool:
+        """Played with a chess set on a chessboard (``equipment=chess``), not the mat."""
+        return getattr(self.position.options, "equipment", "mat") == "chess"
+
+    def observe(self, observation):
+        """A chess set's colours are the sides: white is gold, black is silver."""
+        if self.chess_set:
+            cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
+            observation = replace(observation, cells=cells)
+        elif set(observation.cells.values()) & set(CHESS_COLOURS):
+            raise UserError(
+                "the camera reports white and black pieces: for Arimaa on a chess set give "
+                "the option equipment=chess (-o equipment=chess)"
+            )
+        return super().observe(observation)
+
     # -- names ---------------------------------------------------------------------------------------
     def name_at(self, cell: str, cls: str) -> str:
         letter = self.position.piece_at(cell) if cell in SQUARE_INDEX else None
         if letter and SIDE_NAMES[letter.islower()] == cls:
-            return f"the {cls} {LETTER_NAMES[letter.lower()]}"
+            return _describe(letter, self.chess_set)
         for capture in self.captures:
             if SQUARE_NAMES[capture.square] == cell:
-                return _describe(capture.piece)
+                return _describe(capture.piece, self.chess_set)
         return f"the {cls} piece"
 
     # -- setup -----------------------------------------------------------------------------------------
     def setup_choices(self) -> tuple[str, ...]:
-        choices = ["standard"]
+        choices = ["chess", "standard"] if self.chess_set else ["standard"]
         if self._previous_setup(self.position.turn):
             choices.append("previous")
         return tuple(choices)
@@ -135,6 +176,8 @@ class ArimaaReferee(Referee):
         word = value.strip()
         if word.lower() == "standard":
             text = STANDARD_SETUP[side]
+        elif word.lower() == "chess":
+            text = CHESS_SETUP[side]
         elif word.lower() == "previous":
             text = self._previous_setup(side)
             if text is None:
@@ -147,7 +190,7 @@ class ArimaaReferee(Referee):
             raise UserError(f"that setup cannot be played: {error}")
         self.setups[side] = position.move_text(move)
         events = [Event("answer", {"setup": self.setups[side], "player": side})]
-        if self.board is not None and self.board == self._after(move):
+        if self.board is not None and self.board == self._setup_target(move, self.board):
             events.append(self._accept_setup())
         return events
 
@@ -155,6 +198,35 @@ class ArimaaReferee(Referee):
         board = self.position.copy()
         board.push(move)
         return board.cells()
+
+    def _setup_target(self, move, board: dict[str, str] | None) -> dict[str, str]:
+        """The board that shows a side's setup. With a chess set, Gold's setup may be made
+        with Silver's pieces already standing on ranks 7 and 8 (a chess set's start position
+        left on the board after the camera learnt its colours): Silver then chooses a setup
+        for them."""
+        after = self._after(move)
+        if (
+            self.chess_set
+            and self.position.turn == "gold"
+            and board is not None
+            and all(board.get(cell) == "silver" for cell in SILVER_RANKS)
+        ):
+            return {**after, **{cell: "silver" for cell in SILVER_RANKS}}
+        return after
+
+    def expected(self) -> dict[str, str]:
+        """The position; while Silver chooses a setup with a chess set's black pieces already
+        on ranks 7 and 8 (see `_setup_target`), those too."""
+        cells = self.position.cells()
+        if (
+            self.chess_set
+            and self.position.in_setup
+            and self.position.turn == "silver"
+            and self.board is not None
+            and all(self.board.get(cell) == "silver" for cell in SILVER_RANKS)
+        ):
+            cells.update({cell: "silver" for cell in SILVER_RANKS})
+        return cells
 
     def _accept_setup(self) -> Event:
         side = self.position.turn
@@ -239,7 +311,7 @@ class ArimaaReferee(Referee):
         position = self.position
         if position.in_setup:
             move = self._setup_move(position.turn)
-            if move is not None and board == self._after(move):
+            if move is not None and board == self._setup_target(move, board):
                 return [self._accept_setup()]
             return []
         events, explained = self._choose_explanation(board)
@@ -437,9 +509,9 @@ class ArimaaReferee(Referee):
                 # Words for every front end: the screen offers arranging one's own setup, the
                 # terminal (companion.referee.runner) adds how to type it.
                 detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
-                "one, or give your own",
+                "one, or give your own" + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
-        after = self._after(move)
+        after = self._setup_target(move, board)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})
         highlights = {c: TARGET for c in diff.removed}
         highlights.update({c: ERROR for c in diff.added})
@@ -449,7 +521,7 @@ class ArimaaReferee(Referee):
             player=side,
             highlights=highlights,
             expected=after,
-            detail=self.setups[side],
+            detail=self.setups[side] + (f". {CHESS_MAPPING}" if self.chess_set else ""),
         )
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
@@ -467,7 +539,8 @@ class ArimaaReferee(Referee):
                 highlights={square: TARGET},
                 expected=None,
                 choices=choices,
-                detail="Two pieces could have moved there; the camera sees only colours",
+                detail="Two pieces could have moved there; the camera sees only colours"
+                + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
@@ -475,14 +548,25 @@ class ArimaaReferee(Referee):
         if diff.added and not diff.removed and not diff.changed:
             if all(cell in captured for cell in diff.added):
                 cells = sorted(diff.added, key=phrases.cell_sort_key)
-                texts = [f"Remove {_describe(captured[c].piece)} from {c}" for c in cells]
+                if self.chess_set:  # no traps printed on a chessboard: name the square
+                    texts = [
+                        f"{_describe(captured[c].piece, True)} on {c} is captured: take it off"
+                        for c in cells
+                    ]
+                    detail = (
+                        "Captured on a trap with no friendly piece beside it (the traps are "
+                        "c3, f3, c6 and f6)"
+                    )
+                else:
+                    texts = [f"Remove {_describe(captured[c].piece)} from {c}" for c in cells]
+                    detail = "Captured on a trap with no friendly piece beside it"
                 return Instruction(
                     text=phrases.join_sentences(texts),
                     kind="remove",
                     player=position.turn,
                     highlights={c: REMOVE for c in cells},
                     expected=expected,
-                    detail="Captured on a trap with no friendly piece beside it",
+                    detail=detail,
                 )
         step = _single_step(expected, board)
         if step is not None:
@@ -513,8 +597,12 @@ def games_arimaa():
     return games.get("arimaa")
 
 
-def _describe(letter: str) -> str:
+def _describe(letter: str, chess: bool = False) -> str:
+    """ "the silver cat"; with a chess set "the silver cat (black knight)"."""
     side = "silver" if letter.islower() else "gold"
+    if chess:
+        chessman = CHESS_NAMES[letter.lower()]
+        return f"the {side} {LETTER_NAMES[letter.lower()]} ({SIDE_COLOURS[side]} {chessman})"
     return f"the {side} {LETTER_NAMES[letter.lower()]}"
 
 

@@ -16,7 +16,7 @@ from companion.geometry import BoardGeometry
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter, fit, font, text_height, wrap
+from display.paint import Action, Painter, Target, fit, font, text_height, wrap
 
 Polygon = list[tuple[float, float]]
 
@@ -34,6 +34,14 @@ class SetupModel:
     detail: str = ""
     status: str = ""  # "4 markers seen", "searching..."
     ready: bool = False  # the board shows the start position: Done is live
+    # Boards without markers: the first player's corner cell (a1) outlined, image px; the
+    # corners being tapped (image px or None) and the one the next tap sets; the buttons
+    # (label, action kind, style) when they differ from Back / Done.
+    first_cell: Polygon = field(default_factory=list)
+    corners: list[tuple[float, float] | None] = field(default_factory=list)
+    active_corner: int | None = None
+    tapping: bool = False  # a tap on the camera picture sets a corner
+    buttons: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def draw(p: Painter, model: SetupModel) -> None:
@@ -68,6 +76,8 @@ def draw(p: Painter, model: SetupModel) -> None:
         # "Done": the word the instruction uses ("press DONE") and the table button's name.
         ("Done", Action("confirm-setup"), "primary" if model.ready else "disabled"),
     ]
+    if model.buttons:
+        buttons = [(label, Action(kind), style) for label, kind, style in model.buttons]
     boxes = button_bar(p, panel, len(buttons))
     top_of_buttons = min(b.top for b in boxes)
     # The words at their full size first; the diagram of the start position gets the rest
@@ -141,3 +151,29 @@ def _camera_view(p: Painter, rect: pygame.Rect, model: SetupModel) -> None:
     for polygon in model.markers:
         if len(polygon) >= 3:
             pygame.draw.polygon(p.surface, theme.YELLOW, [px(q) for q in polygon], width + 2)
+    if len(model.first_cell) >= 3:  # the first player's corner (a1): which way round it is
+        pygame.draw.polygon(p.surface, theme.YELLOW, [px(q) for q in model.first_cell], width + 2)
+    radius = max(4, p.m.mm(1.6))
+    if len(model.corners) == 4 and all(c is not None for c in model.corners):
+        pygame.draw.polygon(p.surface, theme.YELLOW, [px(c) for c in model.corners], width + 1)
+    for number, corner in enumerate(model.corners):
+        if corner is None:
+            continue
+        active = number == model.active_corner
+        centre = px(corner)
+        pygame.draw.circle(p.surface, theme.TEXT, centre, radius + 2)
+        pygame.draw.circle(p.surface, theme.YELLOW if active else theme.SKY_BLUE, centre, radius)
+        size = max(8, radius * 3 // 2)
+        p.line(
+            str(number + 1),
+            centre,
+            radius * 2,
+            size,
+            theme.BACKGROUND,
+            bold=True,
+            min_size=size,
+            anchor="center",
+        )
+    if model.tapping:  # the whole picture is the target: the app turns the tap into image px
+        p.camera_view = (at, scale)
+        p.targets.append(Target(at.copy(), Action("camera"), "camera"))

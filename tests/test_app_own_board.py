@@ -1,0 +1,209 @@
+"""The setup screen on a board of your own (no markers): the grid found with `find_board` and
+drawn over the camera picture to confirm, the four corners tapped on the picture when it is
+not found or wrong (touch, and the buttons to step through them), the corners kept in the
+settings for the next game; and Arimaa on a chess set through the whole app (`companion run`
+headless: synthetic chessboard -> tracker -> referee -> records -> export)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.app import App, Settings, TableVision, calibration_cells, layout_name
+from companion.cli import main
+from companion.export import export_game
+from companion.records import Records
+from display.device import HeadlessScreen, init_pygame
+from vision.sim import SimTable
+
+CHESS = {"equipment": "chess"}
+
+
+@pytest.fixture
+def screen():
+    init_pygame(headless=True)
+    return HeadlessScreen((800, 480))
+
+
+def chess_table(seed=1):
+    return SimTable(
+        "chessboard",
+        seed=seed,
+        size=(960, 540),
+        tilt=12.0,
+        light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess"},
+    )
+
+
+def chess_app(screen, tmp_path, settings=None):
+    settings = settings or Settings(game="arimaa", options={"arimaa": dict(CHESS)})
+    return App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name),
+        settings_path=tmp_path / "settings.json",
+    )
+
+
+def test_arimaa_on_a_chess_set_uses_the_chessboard_and_its_start_position():
+    from companion import games
+
+    options = games.get("arimaa").options_from(CHESS)
+    assert layout_name("arimaa", options) == "chessboard"
+    assert layout_name("arimaa", games.get("arimaa").options_from({})) == "arimaa"
+    cells = calibration_cells(games.get("arimaa").new(options), ("empty",))
+    assert len(cells) == 32 and cells["e1"] == "white" and cells["d8"] == "black"
+
+
+def test_the_found_grid_is_drawn_to_confirm_and_done_starts_the_game(screen, tmp_path):
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    assert app.page == "setup" and app.vision.layout.name == "chessboard"
+    table = chess_table()
+    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    frame = table.render(want)
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    assert app.vision.located is not None  # found without markers
+    found = app.vision.located.board_corners_px()
+    cell = np.linalg.norm(table.board_corners_px()[0] - table.board_corners_px()[1]) / 8
+    assert np.abs(found - table.board_corners_px()).max() < 0.25 * cell
+    app.render(force=True)
+    screen.save(tmp_path / "setup-found.png")
+    texts = " ".join(app.painter.texts)
+    assert "Check the grid" in texts and "grid found" in texts
+    assert "king = elephant" in texts  # the mapping, where the pieces are named
+    _, model = app.page_model()
+    assert len(model.grid) == 64 and len(model.first_cell) == 4
+    labels = [t.label for t in app.painter.targets]
+    assert "Corners" in labels and "Done" in labels
+    app.button("done")
+    assert app.page == "play", app.message
+    # The chess set's start position stays: choosing `chess` for both sides starts the game.
+    assert not app.referee.calibration_pieces
+    from companion.observation import Observation
+
+    names = app.referee.position.cell_names()
+    seen = Observation({c: want.get(c, "empty") for c in names}, layout="chessboard")
+    app.on_observation(seen)
+    assert app.referee.instruction.text == "Gold: which setup?"
+    app.act("choose", "chess")
+    assert app.referee.instruction.text == "Silver: which setup?"
+    app.act("choose", "chess")
+    assert [m for m in app.referee.position.move_stack]  # both setups accepted
+    assert app.referee.instruction.text.startswith("Gold: move")
+
+
+def test_tapping_the_four_corners_on_the_picture_and_using_them_next_time(screen, tmp_path):
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    table = chess_table()
+    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    frame = table.render(want)
+    app.vision.latest = frame
+    app.on_setup_frame(frame)
+    app.button("roll")  # ROLL on the setup screen of an own board: tap the corners
+    assert app.corner_edit is not None
+    app.corner_edit = [None] * 4  # as when the grid was not found
+    app.render(force=True)
+    truth = table.board_corners_px()
+    at, scale = app.painter.camera_view
+    for number, (x, y) in enumerate(truth):
+        if number == 2:  # one corner tapped badly first, then stepped back to and tapped again
+            app.tap((round(at.left + 10), round(at.top + 10)))
+            app.button("roll")
+            app.button("roll")
+            app.button("roll")
+            assert app.corner_index == 2
+        app.tap((round(at.left + x * scale), round(at.top + y * scale)))
+        app.render(force=True)
+    screen.save(tmp_path / "setup-corners.png")
+    assert "Tap the" in " ".join(app.painter.texts)
+    app.button("done")  # Use
+    assert app.corner_edit is None, app.message
+    tapped = np.array(app.vision.corners)
+    assert np.abs(tapped - truth).max() < 2.5 / scale  # a screen pixel's worth
+    saved = json.loads((tmp_path / "settings.json").read_text())["corners"]["chessboard"]
+    assert np.allclose(saved, tapped)
+    app.vision.look(frame, now=1.0)
+    app.render(force=True)
+    assert "tapped corners" in " ".join(app.painter.texts)
+    app.button("done")
+    assert app.page == "play", app.message
+    assert app.vision.tracker.corners is not None  # the tracker reads the tapped board
+    # The next time (a new app, the saved settings): the corners are used again.
+    again = chess_app(screen, tmp_path, Settings.load(tmp_path / "settings.json"))
+    again.start_game("arimaa")
+    assert np.allclose(again.vision.corners, tapped)
+    again.act("find-grid")  # Find: forget them, look for the grid again
+    assert again.vision.corners is None and "chessboard" not in again.settings.corners
+
+
+def test_corners_that_do_not_go_round_the_board_are_one_line(screen, tmp_path):
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    app.vision.latest = chess_table().render({})
+    app.act("corners")
+    app.corner_edit = [(10.0, 10.0), (500.0, 500.0), (500.0, 10.0), (10.0, 500.0)]
+    app.act("corners-use")
+    assert app.corner_edit is not None and "do not go round the board" in app.message
+
+
+def played_without_a_camera(seed):
+    """The same players and referee with the boards handed over as they are (no camera): the
+    game the demo's players play (as `companion.app.simulate_game`), as move texts."""
+    from companion import games
+    from companion.app import SimulatedPlayers
+    from companion.dice import Dice
+    from companion.referee import PlayerInput, Referee, observation_of
+
+    cls = games.get("arimaa")
+    referee = Referee(cls.new(cls.options_from(CHESS)), dice=Dice(seed=seed))
+    names = referee.position.cell_names()
+    players = SimulatedPlayers(seed)
+    board = {}
+    referee.observe(observation_of(names, board))
+    for step in range(5000):
+        if referee.position.is_game_over():
+            break
+        target = players.next_board(referee, board)
+        if target is not None and target != board:
+            board = target
+            referee.observe(observation_of(names, board, frame=step))
+            continue
+        action = players.button(referee, step * 90 // 4)
+        if action and action.startswith("choose:"):
+            referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
+        elif action:
+            referee.handle(PlayerInput(action))
+    position = referee.position
+    return [position.move_text(m) for m in position.move_stack]
+
+
+def test_companion_run_plays_arimaa_on_a_chess_set_headless(tmp_path, capsys):
+    """The demo path: a whole game (seed 13 ends by a goal after 30 moves) with a chess set on
+    the synthetic chessboard; the records and the export are the game played."""
+    db = tmp_path / "r.sqlite3"
+    code = main(
+        ["run", "--headless", "--game", "arimaa", "-o", "equipment=chess", "--seed", "13",
+         "--db", str(db), "--screenshots", str(tmp_path / "shots")]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    played = [line.split(None, 1)[1] for line in out.splitlines() if line.startswith("  ")]
+    with Records(db) as records:
+        (summary,) = records.games()
+        assert summary.status == "finished" and summary.options == CHESS
+        record = records.game(summary.id)
+        position = record.position()
+        assert position.is_game_over() and str(position.outcome()) in out
+        moves = [m.text for m in record.moves]
+        assert moves == played_without_a_camera(13)  # what the camera saw is the game played
+        assert moves[0].startswith("Ha1 Cb1 Dc1 Md1 Ee1")  # the chess set's start position
+        exported = export_game(record, "arimaa", images=False)
+        assert [line.split(" ", 1)[1] for line in exported.strip().split("\n")[: len(moves)]] == (
+            moves
+        )
+    assert any("captured: take it off" in line or "press DONE" in line for line in played)

@@ -1,0 +1,81 @@
+"""The corners of a board without markers, kept beside its calibration.
+
+A chessboard or grid board of one's own is found from its grid (`vision.find`); when it is not
+(a busy cloth, a board packed with pieces) the player gives its four corners - tapped on the
+setup screen, or typed with ``--corners``. Those corners belong to the calibration: the
+camera and the board stay where they were, so the next game uses them again.
+
+``companion vision calibrate PHOTO --layout chessboard --corners "..." --output cal.json``
+writes them to ``cal.corners.json`` beside the calibration; ``companion vision track`` and
+``companion referee`` with ``--calibration cal.json`` and no ``--corners`` use them. The
+setup screen keeps the tapped corners in the settings instead (`companion.app.Settings`).
+
+    {"format": "tabletop-companion/corners", "version": 1, "layout": "chessboard",
+     "corners": [[x, y], [x, y], [x, y], [x, y]]}   # image px: TL, TR, BR, BL
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.errors import UserError
+from vision.jsonfile import read_json, write_json
+
+FORMAT = "tabletop-companion/corners"
+VERSION = 1
+
+
+def corners_path(calibration: str | Path) -> Path:
+    """``cal.json`` -> ``cal.corners.json`` (beside the calibration)."""
+    path = Path(calibration)
+    return path.with_name(f"{path.stem}.corners.json")
+
+
+def check_corners(value: Any, source: str = "corners") -> np.ndarray:
+    """Four finite image points as a 4 x 2 array; UserError naming what is wrong."""
+    try:
+        points = np.array(value, np.float64)
+    except (TypeError, ValueError):
+        points = np.zeros((0,))
+    if points.shape != (4, 2) or not all(math.isfinite(v) for v in points.ravel()):
+        raise UserError(
+            f"{source} must be four image points [[x, y], ...] (top-left, top-right, "
+            "bottom-right, bottom-left): give --corners again"
+        )
+    return points
+
+
+def save_corners(calibration: str | Path, layout: str, corners: Any) -> Path:
+    """Write the corners beside the calibration file (replacing older ones); the path."""
+    points = check_corners(corners)
+    path = corners_path(calibration)
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "layout": layout,
+        "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in points],
+    }
+    write_json(path, data, overwrite=True)
+    return path
+
+
+def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
+    """The corners saved beside the calibration for `layout`, or None when there are none
+    (or they were saved for another layout). A damaged file is a UserError."""
+    path = corners_path(calibration)
+    if not path.exists():
+        return None
+    data = read_json(path, "corners", "give --corners, or remove the file")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UserError(f"{path} is not a corners file: remove it, or give --corners")
+    if not isinstance(data.get("version"), int) or data["version"] > VERSION:
+        raise UserError(
+            f"{path} was written by a newer companion: update it, or give --corners again"
+        )
+    if data.get("layout") != layout:
+        return None
+    return check_corners(data.get("corners"), str(path))
