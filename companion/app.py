@@ -236,6 +236,7 @@ class TableVision:
         self.latest: Any = None  # the last usable frame
         self.problem = ""
         self.corners: Any = None  # boards without markers: tapped corners (image px, TL TR BR BL)
+        self.empty_photo: Any = None  # the empty board (frame, homography), if the players took one
         self._lock = threading.Lock()
         self._last_find = -1e9
 
@@ -288,7 +289,13 @@ class TableVision:
                 raise UserError(
                     self.problem or "the camera does not see the mat yet: is all of it in view?"
                 )
-            calibration = calibrate(self.latest, self.located.homography, self.layout, cells)
+            more = ()
+            if self.empty_photo is not None:
+                from vision.standing import Photo
+
+                frame, homography = self.empty_photo
+                more = (Photo(frame, homography, {}),)
+            calibration = calibrate(self.latest, self.located.homography, self.layout, cells, more)
             self.tracker = Tracker(
                 self.layout,
                 calibration,
@@ -297,6 +304,18 @@ class TableVision:
                 still_seconds=self.still_seconds,
             )
             self.tracker.request()
+
+    def take_empty_photo(self) -> None:
+        """Keep the latest frame as the empty board: calibrating then learns every cell's own
+        empty look from it (a printed logo, a label) - vision.standing.
+
+        :raises UserError: the camera does not see the board yet."""
+        with self._lock:
+            if self.latest is None or self.located is None:
+                raise UserError(
+                    self.problem or "the camera does not see the board yet: is all of it in view?"
+                )
+            self.empty_photo = (self.latest.copy(), self.located.homography.copy())
 
     def feed(self, frame: Any, now: float) -> Observation | None:
         with self._lock:
@@ -416,7 +435,7 @@ class App:
             self.act({"done": "corners-use", "roll": "corner-next", "back": "back"}[action])
         elif page == "setup":
             corners = self.vision is not None and not self.vision.layout.has_markers
-            roll = "corners" if corners else "noop"
+            roll = "corners" if corners else "empty-photo"
             self.act({"done": "confirm-setup", "roll": roll, "back": "back"}[action])
         elif page == "gameover":
             self.act({"done": "new-game", "roll": "review", "back": "home"}[action])
@@ -481,6 +500,12 @@ class App:
             self.vision.set_corners(None)
             self.settings.corners.pop(self.vision.layout.name, None)
             self._save_settings()
+        elif kind == "empty-photo" and self.vision is not None:
+            try:
+                self.vision.take_empty_photo()  # the header's status says so
+                self.message = ""
+            except UserError as exc:
+                self.message = str(exc)
         elif kind == "back":
             self.setup_position = None
             self.resume_id = None
@@ -582,6 +607,7 @@ class App:
         model.buttons = [("Back", "back", "normal"), ("Corners", "corners", "normal")]
         if tapped:
             model.buttons.append(("Find", "find-grid", "normal"))
+        model.buttons.append(("Empty", "empty-photo", "normal"))
         model.buttons.append(("Done", "confirm-setup", "primary" if located else "disabled"))
 
     def _on_play(self, kind: str, value: Any) -> None:
@@ -1084,7 +1110,9 @@ class App:
         if self.camera_problem:  # on every page, over the header: nothing else is covered
             _message_bar(painter, f"No camera: {self.camera_problem}", top=True)
         elif self.message and self.page in ("setup", "play"):
-            _message_bar(painter, self.message)
+            # On the setup page the buttons (Done) fill the bottom: the problem goes over the
+            # header instead, where it covers nothing a player must reach.
+            _message_bar(painter, self.message, top=self.page == "setup")
         self.painter = painter
         self.screen.present()
         self.dirty = False
@@ -1138,7 +1166,15 @@ class App:
                 status=f"{len(markers)} markers seen" if found else "searching...",
                 ready=found,
             )
-            if not self.vision.layout.has_markers:
+            if self.vision.layout.has_markers:
+                model.buttons = [
+                    ("Back", "back", "normal"),
+                    ("Empty board", "empty-photo", "normal"),
+                    ("Done", "confirm-setup", "primary" if found else "disabled"),
+                ]
+                if self.vision.empty_photo is not None:
+                    model.status += "; empty board photographed"
+            else:
                 self._own_board_setup(model, position)
             return setup.draw, model
         if self.page == "play":

@@ -507,3 +507,34 @@ def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(sc
     app.vision.look(table.render(want), now=101.0)
     app.confirm_setup()
     assert app.page == "play" and app.setup_mismatch == ()
+
+
+def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_look(screen, tmp_path):
+    """Empty board (or ROLL) on the setup screen keeps the camera's picture of the empty mat;
+    DONE then calibrates with it: every cell has its own empty look, and the game starts."""
+    from vision.sim import SimTable
+
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    app = App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name),
+    )
+    app.start_game("arinama")
+    _, model = app.page_model()
+    assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Done"]
+    app.button("roll")  # before the camera sees the mat: said, nothing kept
+    assert app.vision.empty_photo is None and "does not see" in app.message
+    table = SimTable("arinama5", seed=5, size=(960, 540))
+    app.vision.look(table.render({}), now=100.0)
+    app.button("roll")
+    assert app.vision.empty_photo is not None and app.message == ""
+    _, model = app.page_model()
+    assert "empty board photographed" in model.status
+    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    app.vision.look(table.render(want), now=101.0)
+    app.confirm_setup()
+    assert app.page == "play"
+    assert len(app.vision.tracker.calibration.own_look) == 25

@@ -68,6 +68,10 @@ CHECKERED_CONTRAST = (
     0.15  # log-colour difference between the two parities that makes a board checkered
 )
 SHRINK = 0.3  # covariance shrinkage towards its diagonal
+LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to it as they are"
+OUTLIER_FACTOR = (
+    8.0  # calibration cells this many times farther than typical from their class are re-judged
+)
 AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, corner errors
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
@@ -467,34 +471,21 @@ def calibrate_standing(
     seen_all = np.concatenate([s for _, _, s in learned])
     k_all = np.tile(kinds, len(learned))
     present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
-    groups, means, residuals = [], [], []
-    for cls in present:
-        for kind in np.unique(kinds):
-            rows = (t_all == cls) & (k_all == kind) & seen_all
-            if rows.any():
-                groups.append((cls, int(kind)))
-                means.append(x_all[rows].mean(axis=0))
-                residuals.append(x_all[rows] - means[-1])
-    residual = np.vstack(residuals)
-    covariance = residual.T @ residual / max(len(residual) - len(groups), 1)
-    covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
-    covariance += FLOOR**2 * np.eye(FEATURE_COUNT)
-    own_look = _own_looks(names, samples, truths, seens, kinds) if more else {}
-    precision = np.linalg.inv(covariance)
-    own_distance = np.array(
-        [
-            float(
-                np.min(
-                    [
-                        (x_all[i] - m) @ precision @ (x_all[i] - m)
-                        for (c, k), m in zip(groups, means, strict=True)
-                        if c == t_all[i] and k == k_all[i]
-                    ]
-                )
-            )
-            for i in np.flatnonzero(seen_all)
-        ]
+    groups, means, precision = _fit(x_all, t_all, k_all, seen_all, present, kinds)
+    own_distance = _own_distances(x_all, t_all, k_all, groups, means, precision)
+    wrong_cells = _wrongly_labelled(
+        x_all, t_all, k_all, seen_all, present, kinds, own_distance, len(learned), names
     )
+    if wrong_cells:
+        looks = [f"{n} looks {c} (position: {t})" for n, c, t in wrong_cells]
+        shown = "; ".join(looks[:5]) + (f"; and {len(looks) - 5} more" if len(looks) > 5 else "")
+        raise PositionMismatch(
+            f"the picture does not match the position in {len(looks)} cell(s): {shown}. "
+            "Check the pieces, the position file, the corners and that nothing covers the board",
+            tuple(n for n, _, _ in wrong_cells),
+        )
+    own_distance = own_distance[seen_all]
+    own_look = _own_looks(names, samples, truths, seens, kinds) if more else {}
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
     calibration = StandingCalibration(
         layout=layout.name,
@@ -514,6 +505,90 @@ def calibrate_standing(
     )
     classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
     return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
+
+
+def _fit(
+    x: np.ndarray,
+    truth: np.ndarray,
+    kinds: np.ndarray,
+    use: np.ndarray,
+    present: list[str],
+    cell_kinds_: np.ndarray,
+) -> tuple[list[tuple[str, int]], list[np.ndarray], np.ndarray]:
+    """The discriminant: a mean per (class, kind of cell) and the inverse of one shared
+    covariance (shrunk towards its diagonal, floored at sensor noise)."""
+    groups, means, residuals = [], [], []
+    for cls in present:
+        for kind in np.unique(cell_kinds_):
+            rows = (truth == cls) & (kinds == kind) & use
+            if rows.any():
+                groups.append((cls, int(kind)))
+                means.append(x[rows].mean(axis=0))
+                residuals.append(x[rows] - means[-1])
+    residual = np.vstack(residuals)
+    covariance = residual.T @ residual / max(len(residual) - len(groups), 1)
+    covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
+    covariance += FLOOR**2 * np.eye(FEATURE_COUNT)
+    return groups, means, np.linalg.inv(covariance)
+
+
+def _wrongly_labelled(
+    x: np.ndarray,
+    truth: np.ndarray,
+    kinds: np.ndarray,
+    seen: np.ndarray,
+    present: list[str],
+    cell_kinds_: np.ndarray,
+    own_distance: np.ndarray,
+    copies: int,
+    names: list[str],
+) -> list[tuple[str, str, str]]:
+    """Cells of the first calibration photo whose label the picture contradicts: (cell, the
+    class it looks like, the position's class). A wrongly labelled cell teaches its class to
+    look like it, so each cell far from its own class (beyond OUTLIER_FACTOR x the typical) is
+    judged by a fit without it and its augmented copies: wrong when it is then nearer another
+    class *and* as near to that class as that class's own cells are (a stone the players left
+    on a cell the position has empty). A real piece that is merely odd (lit apart, half
+    hidden) is near no class, and stays a doubtful cell."""
+    n = len(names)
+    typical = float(np.median(own_distance[seen]))
+    suspects = [
+        i for i in range(n) if seen[i] and own_distance[i] > max(OUTLIER_FACTOR * typical, 1.0)
+    ]
+    wrong = []
+    for i in suspects:
+        without = seen.copy()
+        without[i::n] = False
+        groups, means, precision = _fit(x, truth, kinds, without, present, cell_kinds_)
+        others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
+        if not others:
+            continue
+        distances = {g: float((x[i] - m) @ precision @ (x[i] - m)) for g, m in others}
+        (cls, _), nearest = min(distances.items(), key=lambda item: item[1])
+        own = min((d for (c, _), d in distances.items() if c == truth[i]), default=np.inf)
+        class_spread = _own_distances(x, truth, kinds, groups, means, precision)
+        usual = np.quantile(class_spread[without & (truth == cls)], 0.99)
+        if cls != truth[i] and nearest < own and nearest <= LABEL_SLACK * usual:
+            wrong.append((names[i], cls, str(truth[i])))
+    return wrong
+
+
+def _own_distances(
+    x: np.ndarray,
+    truth: np.ndarray,
+    kinds: np.ndarray,
+    groups: list[tuple[str, int]],
+    means: list[np.ndarray],
+    precision: np.ndarray,
+) -> np.ndarray:
+    """Each sample's squared distance to its own class's mean on its kind of cell (inf where
+    the fit has none: a class seen only on excluded cells)."""
+    out = np.full(len(x), np.inf)
+    for (cls, kind), mean in zip(groups, means, strict=True):
+        rows = (truth == cls) & (kinds == kind)
+        diff = x[rows] - mean
+        out[rows] = np.einsum("nd,de,ne->n", diff, precision, diff)
+    return out
 
 
 def _augmented(
