@@ -88,6 +88,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--settings", metavar="FILE", help="settings file (default: next to the records)"
     )
+    parser.add_argument(
+        "--language",
+        choices=("en", "de"),
+        help="the table's language, shown and spoken (default: the one chosen on the Settings "
+        "screen, at the first start the system's)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -125,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         settings.size = size
     if args.rotation is not None:
         settings.rotation = args.rotation
+    if args.language:
+        settings.language = args.language
     return _run_table(args, source, settings, settings_path)
 
 
@@ -215,6 +223,7 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             log=print,
             screen=screen,
             realtime=not headless,
+            language=args.language,
         )
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
@@ -263,6 +272,12 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     try:
         init_pygame(headless=headless)
         screen = open_screen(settings.size, settings.rotation, args.fullscreen)
+        from companion import i18n
+        from companion.speech import Speaker
+
+        speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)
+        if speaker.problem:
+            print(f"companion: no spoken instructions: {speaker.problem}", file=sys.stderr)
         with Records(args.db) as records:
             app = App(
                 screen,
@@ -271,6 +286,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
                 vision_factory=lambda layout: TableVision(layout),
                 settings_path=settings_path,
                 status=f"camera: {source_spec}",
+                speaker=speaker,
             )
             panel, why = open_buttons(
                 lambda action: app.post_button(action), ButtonPins.parse(settings.pins)
@@ -288,6 +304,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
                 return run_table(app, screen, worker=worker, watchdog=watchdog, screenshots=folder)
             finally:
                 worker.stop()
+                speaker.close()
                 if panel is not None:
                     panel.close()
     finally:
