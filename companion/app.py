@@ -39,6 +39,7 @@ from companion.games.base import Outcome, Position, options_from_dict, options_t
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
 from companion.observation import EMPTY, Observation
+from companion.option_words import option_label, option_value
 from companion.referee.protocol import (
     CANCEL,
     CHOOSE,
@@ -752,7 +753,7 @@ class App:
             status = pgettext("game status", summary.status)
             line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
-                line = f"{status} · {moves} · {result_text(summary)}"
+                line = f"{status} · {moves} · {result_text(summary, short=True)}"
             rows.append((summary.id, title, line))
         return rows
 
@@ -806,7 +807,7 @@ class App:
         speaker = self.speaker
         if speaker is not None and speaker.available:
             rows.append(
-                SettingRow(_("Speech"), _("Spoken instructions"), _show(s.speech), "speech")
+                SettingRow(_("Speech"), _("Spoken instructions"), option_value(s.speech), "speech")
             )
             rows.append(SettingRow(_("Speech"), _("Volume"), f"{s.volume} %", "volume"))
         else:
@@ -837,8 +838,8 @@ class App:
             rows.append(
                 SettingRow(
                     _("{game} options").format(game=cls.title),
-                    f.name.replace("_", " "),
-                    _show(value),
+                    option_label(f.name),
+                    option_value(value),
                     f"option:{f.name}",
                 )
             )
@@ -850,7 +851,7 @@ class App:
                 SettingRow(
                     _("Buttons (BCM, after a restart)"),
                     _("{button} pin").format(button=name.upper()),
-                    _show(getattr(pins, name)),
+                    option_value(getattr(pins, name)),
                     f"pin:{name}",
                 )
             )
@@ -1176,9 +1177,9 @@ COLOUR_WORDS = (
 
 def _show(value: Any) -> str:
     if value is None:
-        return _("off")
+        return "off"
     if isinstance(value, bool):
-        return _("yes") if value else _("no")
+        return "yes" if value else "no"
     return str(value)
 
 
@@ -1189,20 +1190,12 @@ def play_name(player: str, colour_names: dict[str, str]) -> str:
     return player_label(player, colour_names) if player else ""
 
 
-def result_text(summary: Any) -> str:
-    """A recorded game's result in the table's language ("White wins: the board is full...")."""
-    from companion.referee.outcomes import outcome_text
+def result_text(summary: Any, *, short: bool = False) -> str:
+    """A recorded game's result in the table's language (companion.referee.outcomes)."""
+    from companion.referee.outcomes import result_text as words
 
-    if not summary.outcome:
-        return pgettext("game status", summary.status)
-    outcome = Outcome.from_json(summary.outcome)
-    if i18n.language() == "en":
-        return summary.result
-    if outcome.winner:
-        head = _("{player} wins").format(player=i18n.player(outcome.winner))
-    else:
-        head = _("The game is a draw")
-    return _("{result} ({reason})").format(result=head, reason=outcome_text(outcome))
+    outcome = Outcome.from_json(summary.outcome) if summary.outcome else None
+    return words(outcome, summary.status, short=short)
 
 
 def speech_problem(problem: str) -> str:
@@ -1237,7 +1230,11 @@ def _options_text(cls: type[Position], options: Any) -> str:
             continue
         value = getattr(options, f.name)
         if defaults is not None and value != getattr(defaults, f.name):
-            parts.append(f"{f.name.replace('_', ' ')}: {_show(value)}")
+            parts.append(
+                _("{option}: {value}").format(
+                    option=option_label(f.name), value=option_value(value)
+                )
+            )
     return ", ".join(parts) or _("Standard rules")
 
 

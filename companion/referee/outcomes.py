@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from companion.games.base import Outcome
-from companion.i18n import _, language, ngettext, player
+from companion.i18n import _, language, ngettext, pgettext, player
 
 _P = r"(?P<{}>[A-Za-z]+)"
 
@@ -135,3 +135,20 @@ def outcome_text(outcome: Outcome) -> str:
                     groups[name] = player(groups[name].lower())
             return sentence(groups)
     return detail
+
+
+def result_text(outcome: Outcome | None, status: str = "finished", *, short: bool = False) -> str:
+    """A recorded game's result in the table's language: "white wins (full-board)" in English
+    (as `companion games` says it), "Weiß gewinnt" (`short`, for a list) or "Weiß gewinnt (Das
+    Brett ist voll: ...)" in German; the game's status when it has no outcome."""
+    if outcome is None:
+        return pgettext("game status", status)
+    if language() == "en":
+        return str(outcome) if not short else str(outcome).split(":")[0]
+    if outcome.winner:
+        head = _("{player} wins").format(player=player(outcome.winner))
+    else:
+        head = _("The game is a draw")
+    if short:
+        return head
+    return _("{result} ({reason})").format(result=head, reason=outcome_text(outcome))
