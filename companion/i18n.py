@@ -116,6 +116,18 @@ def set_colour_names(names: dict[str, str]) -> None:
     _colour_names = dict(names)
 
 
+def compile_all() -> list[Path]:
+    """Write every language's `.mo` next to its `.po` (the install does this once)."""
+    written = []
+    for language in LANGUAGES:
+        if language == "en":
+            continue
+        mo = po_path(language).with_suffix(".mo")
+        mo.write_bytes(compile_catalogue(language))
+        written.append(mo)
+    return written
+
+
 def _(message: str) -> str:
     return translations().gettext(message)
 
@@ -221,3 +233,8 @@ def _mark_colours() -> None:  # pragma: no cover - never called, only read by th
     pgettext("colour adjective stem", "brown")
     pgettext("colour adjective stem", "orange")
     pgettext("colour adjective stem", "purple")
+
+
+if __name__ == "__main__":  # python -m companion.i18n: compile the catalogues
+    for path in compile_all():
+        print(f"compiled {path}")
