@@ -1460,6 +1460,7 @@ def run_demo(
     screen: Any = None,
     realtime: bool = False,
     language: str | None = None,
+    speaker: Any = None,
 ) -> DemoResult:
     """A whole game on the synthetic table, headless and deterministic (see the module doc).
 
@@ -1506,6 +1507,7 @@ def run_demo(
         vision_factory=lambda name: TableVision(name, fps=fps, still_seconds=0.3),
         clock=clock,
         status="demo: synthetic table",
+        speaker=speaker,
     )
     app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it
 
@@ -1720,13 +1722,15 @@ class ReconnectingCamera:
             try:
                 self.source = self.opener(self.spec)
             except UserError as exc:
-                self.problem = f"{exc} - trying again every {self.retry_seconds:g} s"
+                self.problem = _("{problem} - trying again every {seconds} s").format(
+                    problem=exc, seconds=f"{self.retry_seconds:g}"
+                )
                 return None
             self.problem = ""
         try:
             return self.source.read()
         except Exception as exc:  # a driver that gives up: close it and start again
-            self.problem = f"the camera failed ({exc}) - trying again"
+            self.problem = _("the camera failed ({problem}) - trying again").format(problem=exc)
             self._close_source()
             return None
 

@@ -211,6 +211,12 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     print(
         f"companion: no camera here - the synthetic table plays a game of {game} (seed {args.seed})"
     )
+    speaker = None
+    if not headless:  # a window on a desktop: the demo's instructions are spoken too
+        from companion import i18n
+        from companion.speech import Speaker
+
+        speaker = Speaker(i18n.language)
     with Records(db) as records:
         result = run_demo(
             game,
@@ -224,7 +230,10 @@ def _run_demo(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
             screen=screen,
             realtime=not headless,
             language=args.language,
+            speaker=speaker,
         )
+    if speaker is not None:
+        speaker.close()
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
