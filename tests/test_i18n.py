@@ -281,3 +281,35 @@ def test_companion_referee_language_de_says_the_instructions_in_german(tmp_path)
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "invalid choice: 'fr'" in bad.stderr
+
+
+def test_the_settings_screen_switches_language_and_renames_colours_in_german(tmp_path):
+    from companion.app import App, Settings
+    from display.device import HeadlessScreen, init_pygame
+
+    init_pygame(headless=True)
+    path = tmp_path / "settings.json"
+    app = App(
+        HeadlessScreen((800, 480)), Settings(game="arinama", language="en"), settings_path=path
+    )
+    app.act("settings")
+    app.act("setting-up", "language")
+    assert i18n.language() == "de" and Settings.load(path).language == "de"  # saved
+    app.render()
+    assert "Einstellungen" in app.painter.texts and "Deutsch" in app.painter.texts
+    for _step in range(2):  # black -> white -> dark
+        app.act("setting-up", "colour:black")
+    assert app.settings.colour_names == {"black": "dark"}
+    rows = {row.key: row for row in app.setting_rows()}
+    assert rows["colour:black"].label == "Die Steine von Schwarz heißen"
+    assert rows["colour:black"].value == "Dunkel"
+    # The referee now names the renamed colour, declined: "Dunkel", "den dunklen Stein".
+    cls = games.get("arinama")
+    referee = Referee(cls.new(cls.options_from({"rows": 5, "cols": 5})))
+    observe(referee, {})
+    assert referee.instruction.text == "Dunkel: setz einen Stein"
+    observe(referee, {"c3": "black"})
+    observe(referee, {"c3": "black", "a1": "black"})
+    assert referee.instruction.text == "Weiß ist am Zug: nimm den dunklen Stein von a1"
+    app.act("setting-down", "language")
+    assert i18n.language() == "en"
