@@ -1490,7 +1490,8 @@ def run_demo(
         return now
 
     screen = screen or headless_screen(size)
-    settings = Settings(game=game, language=language or "")
+    settings = Settings(game=game, language=language or i18n.system_language())
+    i18n.set_language(settings.language)
     if options:
         settings.options[game] = options
     cls = games.get(game)
@@ -1506,7 +1507,7 @@ def run_demo(
         dice=Dice(seed=seed),
         vision_factory=lambda name: TableVision(name, fps=fps, still_seconds=0.3),
         clock=clock,
-        status="demo: synthetic table",
+        status=_("demo: synthetic table"),
         speaker=speaker,
     )
     app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it

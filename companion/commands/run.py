@@ -284,6 +284,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
         from companion import i18n
         from companion.speech import Speaker
 
+        i18n.set_language(settings.language or i18n.system_language())
         speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)
         if speaker.problem:
             print(f"companion: no spoken instructions: {speaker.problem}", file=sys.stderr)
@@ -294,7 +295,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
                 records=records,
                 vision_factory=lambda layout: TableVision(layout),
                 settings_path=settings_path,
-                status=f"camera: {source_spec}",
+                status=i18n._("camera: {state}").format(state=source_spec),
                 speaker=speaker,
             )
             panel, why = open_buttons(
