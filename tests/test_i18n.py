@@ -313,3 +313,21 @@ def test_the_settings_screen_switches_language_and_renames_colours_in_german(tmp
     assert referee.instruction.text == "Weiß ist am Zug: nimm den dunklen Stein von a1"
     app.act("setting-down", "language")
     assert i18n.language() == "en"
+
+
+def test_chess_names_for_arimaa_on_a_chess_set():
+    from display.screens.play import choice_label
+
+    i18n.set_language("de")
+    names = [phrases.piece_phrase(phrases.CHESS_NAMES[k], "gold") for k in "emhdcr"]
+    assert names == [
+        "den goldenen König",
+        "die goldene Dame",
+        "den goldenen Turm",
+        "den goldenen Läufer",
+        "den goldenen Springer",
+        "den goldenen Bauern",
+    ]
+    assert [choice_label(c) for c in ("king", "knight", "dog")] == ["König", "Springer", "Hund"]
+    i18n.set_language("en")
+    assert phrases.piece_phrase("pawn", "silver", 2) == "the silver pawns"

@@ -63,9 +63,27 @@ def piece_phrase(kind: str, cls: str, count: int = 1, case: str = "object") -> s
         text = ngettext("the {colour} cat", "the {colour} cats", count)
     elif kind == "r":
         text = ngettext("the {colour} rabbit", "the {colour} rabbits", count)
+    elif kind == "king":
+        text = ngettext("the {colour} king", "the {colour} kings", count)
+    elif kind == "queen":
+        text = ngettext("the {colour} queen", "the {colour} queens", count)
+    elif kind == "rook":
+        text = ngettext("the {colour} rook", "the {colour} rooks", count)
+    elif kind == "bishop":
+        text = ngettext("the {colour} bishop", "the {colour} bishops", count)
+    elif kind == "knight":
+        text = ngettext("the {colour} knight", "the {colour} knights", count)
+    elif kind == "pawn":
+        text = ngettext("the {colour} pawn", "the {colour} pawns", count)
     else:
         text = ngettext("the {colour} piece", "the {colour} pieces", count)
     return text.format(colour=colour)
+
+
+# Arimaa on a chess set: each Arimaa piece is played by a chess piece (the German rule text:
+# Elefant = König, Kamel = Dame, Pferde = Türme, Hunde = Läufer, Katzen = Springer, Kaninchen =
+# Bauern). `piece_phrase(CHESS_NAMES[letter], ...)` names them so.
+CHESS_NAMES = {"e": "king", "m": "queen", "h": "rook", "d": "bishop", "c": "knight", "r": "pawn"}
 
 
 def _subject(kind: str) -> str:

@@ -316,6 +316,12 @@ CHOICES = (
     "dog",
     "cat",
     "rabbit",
+    "king",
+    "queen",
+    "rook",
+    "bishop",
+    "knight",
+    "pawn",
 )
 
 
@@ -331,6 +337,12 @@ def _mark_choices() -> None:  # pragma: no cover - never called, only read by th
     pgettext("choice", "dog")
     pgettext("choice", "cat")
     pgettext("choice", "rabbit")
+    pgettext("choice", "king")
+    pgettext("choice", "queen")
+    pgettext("choice", "rook")
+    pgettext("choice", "bishop")
+    pgettext("choice", "knight")
+    pgettext("choice", "pawn")
 
 
 def say(text: str, colour_names: dict[str, str]) -> str:
