@@ -49,11 +49,19 @@ def open_mixer() -> str:
     """Open pygame's mixer: "" when it works, else why not ("no audio device: ...")."""
     import pygame
 
+    # alsa-lib writes its own lines to stderr when there is no sound card: the reason is
+    # returned as one line instead.
+    saved = os.dup(2)
     try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
         if not pygame.mixer.get_init():
             pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=1024)
     except pygame.error as exc:
         return f"no audio device ({exc})"
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
     return ""
 
 

@@ -162,3 +162,15 @@ def test_the_app_speaks_each_new_instruction_once_and_announces_the_roll(mixer, 
         assert app.settings.speech is False and speaker.enabled is False
     finally:
         speaker.close()
+
+
+def test_a_missing_audio_device_is_one_reason_not_a_crash(mixer, monkeypatch, capfd):
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
+    problem = speech.open_mixer()
+    assert problem.startswith("no audio device (")
+    assert capfd.readouterr().err == ""  # alsa-lib's own complaints are kept off the terminal
+    speaker = Speaker(lambda: "en")
+    assert speaker.problem.startswith("no audio device") or speaker.problem == (
+        "espeak-ng is not installed"
+    )
+    speaker.close()
