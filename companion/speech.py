@@ -13,6 +13,7 @@ screen shows it).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -24,6 +25,12 @@ from typing import Any
 # espeak-ng's voices for the table's languages
 VOICES = {"en": "en-gb", "de": "de"}
 WORDS_PER_MINUTE = 150  # a little slower than espeak-ng's 175: heard across a table
+
+
+def speakable(text: str) -> str:
+    """The sentence as it should sound: Aranea's ring squares "r1-5" as "r1 5" (not "r one
+    dash five")."""
+    return re.sub(r"(?<=\d)-(?=\d)", " ", text)
 
 
 def espeak_path() -> str | None:
@@ -181,7 +188,17 @@ class Speaker:
         if exe is None:
             raise RuntimeError("espeak-ng is not installed")
         voice = VOICES.get(self.language(), "en-gb")
-        args = [exe, "-v", voice, "-s", str(WORDS_PER_MINUTE), "-w", str(wav), "--", text]
+        args = [
+            exe,
+            "-v",
+            voice,
+            "-s",
+            str(WORDS_PER_MINUTE),
+            "-w",
+            str(wav),
+            "--",
+            speakable(text),
+        ]
         with self._lock:
             if generation != self._generation:
                 return None

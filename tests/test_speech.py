@@ -174,3 +174,10 @@ def test_a_missing_audio_device_is_one_reason_not_a_crash(mixer, monkeypatch, ca
         "espeak-ng is not installed"
     )
     speaker.close()
+
+
+def test_ring_squares_are_said_as_numbers():
+    assert speech.speakable("Put your stone on r1-5") == "Put your stone on r1 5"
+    assert speech.speakable("Blau besetzt die Mittelfelder 1-2-3") == (
+        "Blau besetzt die Mittelfelder 1 2 3"
+    )
