@@ -141,7 +141,7 @@ class ArimaaReferee(Referee):
         elif word.lower() == "previous":
             text = self._previous_setup(side)
             if text is None:
-                raise UserError("there is no previous Arimaa game in the records to copy")
+                raise UserError(_("there is no previous Arimaa game in the records to copy"))
         else:
             text = word
         move = position.parse_move(text)  # NotationError names the bad token
@@ -331,7 +331,9 @@ class ArimaaReferee(Referee):
         match = [o for o in options if o and o.lower() == letter.lower()]
         if not match:
             names = ", ".join(LETTER_NAMES[o.lower()] for o in sorted(letters))
-            raise UserError(f"on {square} the piece can be: {names}")
+            raise UserError(
+                _("on {square} the piece can be: {names}").format(square=square, names=names)
+            )
         self.answers[square] = match[0]
         events = [Event("answer", {"square": square, "piece": self.answers[square]})]
         if self.board is not None:

@@ -140,16 +140,26 @@ class Referee:
         foreign = set(observation.cells) - self._cell_names
         if foreign:
             raise UserError(
-                f"the camera layout {observation.layout or '?'} has cells that a "
-                f"{self.position.title} board does not ({phrases.cell_list(foreign)}): "
-                f"choose the layout for {self.position.title}"
+                _(
+                    "the camera layout {layout} has cells that a {game} board does not "
+                    "({cells}): choose the layout for {game}"
+                ).format(
+                    layout=observation.layout or "?",
+                    game=self.position.title,
+                    cells=phrases.cell_list(foreign),
+                )
             )
         foreign_classes = set(observation.occupied().values()) - self._classes
         if foreign_classes:
             raise UserError(
-                f"the camera reports {', '.join(sorted(foreign_classes))} pieces, which "
-                f"{self.position.title} does not have ({', '.join(sorted(self._classes))}): "
-                "calibrate the camera for this game"
+                _(
+                    "the camera reports {classes} pieces, which {game} does not have "
+                    "({known}): calibrate the camera for this game"
+                ).format(
+                    classes=", ".join(sorted(foreign_classes)),
+                    game=self.position.title,
+                    known=", ".join(sorted(self._classes)),
+                )
             )
         self.last_observation = observation
         unknown = observation.unknown()
