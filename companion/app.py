@@ -39,7 +39,7 @@ from companion.games.base import Outcome, Position, options_from_dict, options_t
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
 from companion.observation import EMPTY, Observation
-from companion.option_words import option_label, option_value
+from companion.option_words import button_name, option_label, option_value
 from companion.referee.protocol import (
     CANCEL,
     CHOOSE,
@@ -850,7 +850,7 @@ class App:
             rows.append(
                 SettingRow(
                     _("Buttons (BCM, after a restart)"),
-                    _("{button} pin").format(button=name.upper()),
+                    _("{button} pin").format(button=button_name(name)),
                     option_value(getattr(pins, name)),
                     f"pin:{name}",
                 )

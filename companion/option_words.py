@@ -70,6 +70,18 @@ def option_value(value: Any) -> str:
     return str(value)
 
 
+def button_name(name: str) -> str:
+    """A table button's (or output's) name as the instructions say it: "DONE", "FERTIG"."""
+    names = {
+        "done": i18n._("DONE"),
+        "roll": i18n._("ROLL"),
+        "back": i18n._("BACK"),
+        "buzzer": i18n._("BUZZER"),
+        "led": i18n._("LED"),
+    }
+    return names.get(name, name.upper())
+
+
 def _mark() -> None:  # pragma: no cover - never called, only read by the extractor
     pgettext("option", "rows")
     pgettext("option", "cols")

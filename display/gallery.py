@@ -20,7 +20,7 @@ from companion import i18n
 from companion.games.base import Outcome
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
-from companion.option_words import option_label, option_value
+from companion.option_words import button_name, option_label, option_value
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text, result_text
 from companion.referee.protocol import FLIP, REMOVE, TARGET, TO, Instruction
@@ -264,7 +264,7 @@ def settings_example() -> tuple[Callable, object]:
         ),
         settings.SettingRow(
             _("Buttons (BCM, after a restart)"),
-            _("{button} pin").format(button="DONE"),
+            _("{button} pin").format(button=button_name("done")),
             "17",
             "pin:done",
         ),
