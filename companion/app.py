@@ -33,11 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion import games
+from companion import games, i18n
 from companion.errors import PositionMismatch, UserError, excerpt
 from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
+from companion.i18n import _, ngettext, pgettext
 from companion.observation import EMPTY, Observation
+from companion.option_words import button_name, option_label, option_value
 from companion.referee.protocol import (
     CANCEL,
     CHOOSE,
@@ -77,6 +79,9 @@ class Settings:
     # Boards without markers: layout -> the four corners the players tapped (image px, TL TR BR
     # BL), used again at the next setup until they tap others or ask to find the grid again.
     corners: dict[str, list[list[float]]] = field(default_factory=dict)
+    language: str = ""  # "en" or "de"; "" until the first start sets it from the system locale
+    speech: bool = True  # spoken instructions (where espeak-ng and an audio device exist)
+    volume: int = 80  # of the spoken instructions, 0..100
 
     def game_options(self, game: str | None = None) -> Any:
         game = game or self.game
@@ -101,6 +106,9 @@ class Settings:
             settings = cls(**values)
             settings.size = (int(settings.size[0]), int(settings.size[1]))
             settings.rotation = int(settings.rotation)
+            settings.volume = max(0, min(100, int(settings.volume)))
+            if settings.language:
+                i18n.check_language(settings.language)
             games.get(settings.game)
         except (TypeError, ValueError, IndexError) as exc:
             raise UserError(
@@ -360,12 +368,19 @@ class App:
         signal: Callable[[], None] | None = None,
         settings_path: Path | None = None,
         status: str = "",
+        speaker: Any = None,
     ) -> None:
         from companion.dice import Dice
         from display.theme import Metrics
 
         self.screen = screen
         self.settings = settings or Settings()
+        # The table's language: the saved one, else (the first start) the system locale's.
+        self.settings.language = self.settings.language or i18n.system_language()
+        i18n.set_language(self.settings.language)
+        i18n.set_colour_names(self.settings.colour_names)
+        self.speaker = speaker  # companion.speech.Speaker, None: silent
+        self.spoken = ""  # the last instruction handed to the speaker
         self.settings_path = settings_path
         self.records = records
         self.dice = dice or Dice()
@@ -607,7 +622,7 @@ class App:
         model.buttons = [("Back", "back", "normal"), ("Corners", "corners", "normal")]
         if tapped:
             model.buttons.append(("Find", "find-grid", "normal"))
-        model.buttons.append(("Empty", "empty-photo", "normal"))
+        model.buttons.append((_("Empty board"), "empty-photo", "normal"))
         model.buttons.append(("Done", "confirm-setup", "primary" if located else "disabled"))
 
     def _on_play(self, kind: str, value: Any) -> None:
@@ -776,10 +791,13 @@ class App:
             # The diagram marks the cells; a list of them would be a wall of text.
             self.setup_mismatch = exc.cells
             count = len(exc.cells)
-            self.message = (
-                f"{count} marked cell{'s' if count != 1 else ''} do not look like the position: "
-                "check them, then press DONE again"
-            )
+            self.message = ngettext(
+                "{count} marked cell does not look like the position: check it, then press "
+                "DONE again",
+                "{count} marked cells do not look like the position: check them, then press "
+                "DONE again",
+                count,
+            ).format(count=count)
             self.signal()
             return
         except UserError as exc:
@@ -813,7 +831,29 @@ class App:
         self.resume_id = None
         self.events = []
         self.hands = False
+        self._speak([])
         self._go("play")
+
+    def _speak(self, events: list[Event]) -> None:
+        """Say each new instruction once (the dice's value first when they were just rolled:
+        "Amber rolls 7"); the speaker's worker does the talking, this never waits."""
+        if self.speaker is None or self.referee is None:
+            return
+        from display.screens.play import say
+
+        text = say(self.referee.instruction.text, self.settings.colour_names)
+        if text == self.spoken:
+            return
+        self.spoken = text
+        sentences = [
+            _("{player} rolls {value}").format(
+                player=play_name(str(e.data.get("player", "")), self.settings.colour_names),
+                value=e.data.get("value"),
+            )
+            for e in events
+            if e.kind == "roll" and e.data.get("value") is not None
+        ]
+        self.speaker.say(". ".join([*sentences, text]))
 
     def player_input(self, player_input: PlayerInput) -> None:
         try:
@@ -871,6 +911,7 @@ class App:
         if not events and self.referee is None:
             return
         self.events += events
+        self._speak(events)
         for event in events:
             if event.kind == "illegal":
                 self.signal()
@@ -900,11 +941,15 @@ class App:
         for summary in reversed(self.records.games()):
             title = f"#{summary.id} {games.get(summary.game).title}"
             if summary.meta.get("demo"):
-                title += " (demo)"  # played by the synthetic table, not at this table
-            moves = f"{summary.moves} move{'' if summary.moves == 1 else 's'}"
-            line = f"{summary.status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
+                # played by the synthetic table, not at this table
+                title = _("{game} (demo)").format(game=title)
+            moves = ngettext("{count} move", "{count} moves", summary.moves).format(
+                count=summary.moves
+            )
+            status = pgettext("game status", summary.status)
+            line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
-                line = f"{summary.status} · {moves} · {summary.result}"
+                line = f"{status} · {moves} · {result_text(summary, short=True)}"
             rows.append((summary.id, title, line))
         return rows
 
@@ -923,7 +968,7 @@ class App:
             boards=boards,
             moves=[m.text for m in record.moves],
             ply=len(boards) - 1,
-            result=record.summary.result if record.summary.outcome else "",
+            result=result_text(record.summary) if record.summary.outcome else "",
         )
         self.review.highlights = self._review_highlights()
         self._go("review-game")
@@ -949,14 +994,35 @@ class App:
         from display.screens.settings import SettingRow
 
         s = self.settings
-        rows = [SettingRow("Screen", "Rotation", f"{s.rotation}°", "rotation")]
+        rows = [
+            SettingRow(
+                _("Screen"), _("Language"), i18n.LANGUAGE_NAMES[i18n.language()], "language"
+            ),
+            SettingRow(_("Screen"), _("Rotation"), f"{s.rotation}°", "rotation"),
+        ]
+        speaker = self.speaker
+        if speaker is not None and speaker.available:
+            rows.append(
+                SettingRow(_("Speech"), _("Spoken instructions"), option_value(s.speech), "speech")
+            )
+            rows.append(SettingRow(_("Speech"), _("Volume"), f"{s.volume} %", "volume"))
+        else:
+            why = speaker.problem if speaker is not None else "no speaker"
+            rows.append(
+                SettingRow(
+                    _("Speech"),
+                    _("Spoken instructions: {reason}").format(reason=speech_problem(why)),
+                    _("off"),
+                    "speech",
+                )
+            )
         cls = games.get(s.game)
         for piece in cls.cell_classes():
             rows.append(
                 SettingRow(
-                    "Colour names",
-                    f"{piece} pieces are called",
-                    s.colour_names.get(piece, piece),
+                    _("Colour names"),
+                    _("{colour} pieces are called").format(colour=i18n.colour_noun(piece, False)),
+                    i18n.colour_noun(s.colour_names.get(piece, piece), False),
                     f"colour:{piece}",
                 )
             )
@@ -967,9 +1033,9 @@ class App:
                 continue  # lists (Sensei's pits) are set in the settings file
             rows.append(
                 SettingRow(
-                    f"{cls.title} options",
-                    f.name.replace("_", " "),
-                    _show(value),
+                    _("{game} options").format(game=cls.title),
+                    option_label(f.name),
+                    option_value(value),
                     f"option:{f.name}",
                 )
             )
@@ -979,9 +1045,9 @@ class App:
         for name in ("done", "roll", "back", "buzzer", "led"):
             rows.append(
                 SettingRow(
-                    "Buttons (BCM, after a restart)",
-                    f"{name.upper()} pin",
-                    _show(getattr(pins, name)),
+                    _("Buttons (BCM, after a restart)"),
+                    _("{button} pin").format(button=button_name(name)),
+                    option_value(getattr(pins, name)),
                     f"pin:{name}",
                 )
             )
@@ -990,7 +1056,24 @@ class App:
     def change_setting(self, key: str, step: int) -> None:
         s = self.settings
         try:
-            if key == "rotation":
+            if key == "language":
+                names = list(i18n.LANGUAGES)
+                index = names.index(i18n.language()) if i18n.language() in names else 0
+                s.language = names[(index + step) % len(names)]
+                i18n.set_language(s.language)
+                self._refresh_instruction()
+            elif key == "speech":
+                if self.speaker is None or not self.speaker.available:
+                    return
+                s.speech = not s.speech
+                self.speaker.enabled = s.speech
+                if not s.speech:
+                    self.speaker.stop()
+            elif key == "volume":
+                s.volume = max(0, min(100, s.volume + 10 * step))
+                if self.speaker is not None:
+                    self.speaker.volume = s.volume
+            elif key == "rotation":
                 s.rotation = (s.rotation + 90 * step) % 360
                 self.screen.set_rotation(s.rotation)
                 from display.theme import Metrics
@@ -1006,14 +1089,21 @@ class App:
                     s.colour_names.pop(piece, None)
                 else:
                     s.colour_names[piece] = new
+                i18n.set_colour_names(s.colour_names)
+                self._refresh_instruction()
             elif key.startswith("option:"):
                 self._step_option(key.split(":", 1)[1], step)
             elif key.startswith("pin:"):
                 self._step_pin(key.split(":", 1)[1], step)
-            self.settings_note = "Saved"
+            self.settings_note = _("Saved")
             self._save_settings()
         except UserError as exc:
             self.settings_note = str(exc)
+
+    def _refresh_instruction(self) -> None:
+        """The current instruction again, in the language and colour words just chosen."""
+        if self.referee is not None:
+            self.referee._update()
 
     def _step_option(self, name: str, step: int) -> None:
         import typing
@@ -1068,7 +1158,7 @@ class App:
             try:
                 self.settings.save(self.settings_path)
             except OSError as exc:
-                self.settings_note = f"not saved: {exc}"
+                self.settings_note = _("not saved: {reason}").format(reason=exc)
 
     # -- drawing --------------------------------------------------------------------------------------------
     def _go(self, page: str) -> None:
@@ -1108,7 +1198,9 @@ class App:
         draw, model = self.page_model()
         draw(painter, model)
         if self.camera_problem:  # on every page, over the header: nothing else is covered
-            _message_bar(painter, f"No camera: {self.camera_problem}", top=True)
+            _message_bar(
+                painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
+            )
         elif self.message and self.page in ("setup", "play"):
             # On the setup page the buttons (Done) fill the bottom: the problem goes over the
             # header instead, where it covers nothing a player must reach.
@@ -1130,7 +1222,11 @@ class App:
                     unfinished.append(
                         (
                             summary.id,
-                            f"#{summary.id} {games.get(summary.game).title}, move {summary.moves + 1}",
+                            _("#{id} {game}, move {number}").format(
+                                id=summary.id,
+                                game=games.get(summary.game).title,
+                                number=summary.moves + 1,
+                            ),
                         )
                     )
             cls = games.get(s.game)
@@ -1150,30 +1246,34 @@ class App:
             markers, grid = self.vision.overlay()
             found = self.vision.located is not None
             model = setup.SetupModel(
-                title=f"Set up {position.title}",
+                title=_("Set up {game}").format(game=position.title),
                 geometry=board_geometry(position.name, position.options),
                 start_cells=want,
                 wrong={cell: ERROR for cell in self.setup_mismatch},
                 frame=self.setup_frame if self.setup_frame is not None else self.vision.latest,
                 markers=markers,
                 grid=grid,
-                text="Put the pieces as shown, then press DONE"
+                text=_("Put the pieces as shown, then press DONE")
                 if found
-                else "Show the camera the whole mat",
+                else _("Show the camera the whole mat"),
                 detail=self.vision.problem
                 if not found
-                else "The camera learns your pieces' colours from this position",
-                status=f"{len(markers)} markers seen" if found else "searching...",
+                else _("The camera learns your pieces' colours from this position"),
+                status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
+                    count=len(markers)
+                )
+                if found
+                else _("searching..."),
                 ready=found,
             )
             if self.vision.layout.has_markers:
                 model.buttons = [
-                    ("Back", "back", "normal"),
-                    ("Empty board", "empty-photo", "normal"),
-                    ("Done", "confirm-setup", "primary" if found else "disabled"),
+                    (_("Back"), "back", "normal"),
+                    (_("Empty board"), "empty-photo", "normal"),
+                    (_("Done"), "confirm-setup", "primary" if found else "disabled"),
                 ]
                 if self.vision.empty_photo is not None:
-                    model.status += "; empty board photographed"
+                    model.status += "; " + _("empty board photographed")
             else:
                 self._own_board_setup(model, position)
             return setup.draw, model
@@ -1189,11 +1289,13 @@ class App:
                 board = {**position.cells(), **{sq: a.side for sq in a.pieces}}
                 labels = {**labels, **{sq: letter.upper() for sq, letter in a.pieces.items()}}
                 instruction = Instruction(
-                    text=f"{a.side.capitalize()}: tap two pieces to swap them",
+                    text=_("{player}: tap two pieces to swap them").format(
+                        player=i18n.player(a.side)
+                    ),
                     kind="choose",
                     player=a.side,
                     highlights={a.picked: TARGET} if a.picked else {},
-                    detail="Then put your pieces on the board the same way",
+                    detail=_("Then put your pieces on the board the same way"),
                     choices=(USE_ARRANGEMENT, "back"),
                 )
                 cell_action = "cell"
@@ -1209,7 +1311,11 @@ class App:
                 turn=position.turn if not position.is_game_over() else None,
                 move_number=len(position.move_stack),
                 hands=self.hands,
-                camera=f"camera: {self.vision_status}" if self.vision_status else "",
+                camera=_("camera: {state}").format(
+                    state=pgettext("camera state", self.vision_status)
+                )
+                if self.vision_status
+                else "",
                 can_roll=position.awaiting_roll,
                 colour_names=s.colour_names,
                 piece_labels=labels,
@@ -1221,11 +1327,17 @@ class App:
             phase = 1.0
             if d.dice is not None:
                 phase = min(1.0, (self.clock() - d.thrown_at) / DICE_ANIMATION)
-            rule = "A 3 and a 4 count as 1" if d.dice and sorted(d.dice) == [3, 4] else ""
-            title = f"{self.position.title} · dice" if d.in_game and self.position else "Dice"
-            who = f"{d.who.capitalize()} rolls" if d.who else ""
+            rule = _("A 3 and a 4 count as 1") if d.dice and sorted(d.dice) == [3, 4] else ""
+            title = (
+                _("{game} · dice").format(game=self.position.title)
+                if d.in_game and self.position
+                else _("Dice")
+            )
+            who = (
+                _("{player} rolls").format(player=play_name(d.who, s.colour_names)) if d.who else ""
+            )
             model = dice.DiceModel(
-                d.dice, d.value, rule, phase, title, who, "Play" if d.in_game else "Back"
+                d.dice, d.value, rule, phase, title, who, _("Play") if d.in_game else _("Back")
             )
             return dice.draw, model
         if self.page == "gameover":
@@ -1279,18 +1391,59 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def play_name(player: str, colour_names: dict[str, str]) -> str:
+    """A player's name in the table's words and language ("Amber", "Bernstein")."""
+    from display.screens.play import player_label
+
+    return player_label(player, colour_names) if player else ""
+
+
+def result_text(summary: Any, *, short: bool = False) -> str:
+    """A recorded game's result in the table's language (companion.referee.outcomes)."""
+    from companion.referee.outcomes import result_text as words
+
+    outcome = Outcome.from_json(summary.outcome) if summary.outcome else None
+    return words(outcome, summary.status, short=short)
+
+
+def speech_problem(problem: str) -> str:
+    """Why the table is silent, in its language."""
+    if problem == "espeak-ng is not installed":
+        return _("espeak-ng is not installed")
+    if problem.startswith("no audio device"):
+        return _("no audio device")
+    if problem == "no speaker":
+        return _("not started")
+    return problem
+
+
+def _mark_states() -> None:  # pragma: no cover - never called, only read by the extractor
+    pgettext("game status", "playing")
+    pgettext("game status", "finished")
+    pgettext("game status", "abandoned")
+    pgettext("camera state", "still")
+    pgettext("camera state", "moving")
+    pgettext("camera state", "hands")
+    pgettext("camera state", "searching")
+    pgettext("camera state", "board-moved")
+
+
 def _options_text(cls: type[Position], options: Any) -> str:
     parts = []
     defaults = cls.Options() if dataclasses.fields(cls.Options) else None
     if hasattr(options, "rows") and hasattr(options, "cols"):
-        parts.append(f"{options.rows} x {options.cols} board")
+        parts.append(_("{rows} x {cols} board").format(rows=options.rows, cols=options.cols))
     for f in dataclasses.fields(options) if dataclasses.is_dataclass(options) else ():
         if f.name in ("rows", "cols"):
             continue
         value = getattr(options, f.name)
         if defaults is not None and value != getattr(defaults, f.name):
-            parts.append(f"{f.name.replace('_', ' ')}: {_show(value)}")
-    return ", ".join(parts) or "Standard rules"
+            parts.append(
+                _("{option}: {value}").format(
+                    option=option_label(f.name), value=option_value(value)
+                )
+            )
+    return ", ".join(parts) or _("Standard rules")
 
 
 def _message_bar(painter: Any, text: str, *, top: bool = False) -> None:
@@ -1399,7 +1552,7 @@ class SimulatedPlayers:
             press = "roll"
         elif instruction.kind == "confirm":
             press = "done"
-        elif instruction.kind == "move" and "DONE" in instruction.text:
+        elif instruction.kind == "move" and _("DONE") in instruction.text:
             press = "done"  # Sensei: the turn's actions are made
         if press:
             self.pressed_key, self.pressed_at = key, frame
@@ -1514,6 +1667,8 @@ def run_demo(
     review_steps: int = 3,
     screen: Any = None,
     realtime: bool = False,
+    language: str | None = None,
+    speaker: Any = None,
 ) -> DemoResult:
     """A whole game on the synthetic table, headless and deterministic (see the module doc).
 
@@ -1543,7 +1698,8 @@ def run_demo(
         return now
 
     screen = screen or headless_screen(size)
-    settings = Settings(game=game)
+    settings = Settings(game=game, language=language or i18n.system_language())
+    i18n.set_language(settings.language)
     if options:
         settings.options[game] = options
     cls = games.get(game)
@@ -1581,7 +1737,8 @@ def run_demo(
         dice=Dice(seed=seed),
         vision_factory=lambda name: TableVision(name, fps=fps, still_seconds=0.3),
         clock=clock,
-        status="demo: synthetic table",
+        status=_("demo: synthetic table"),
+        speaker=speaker,
     )
     app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it
 
@@ -1675,7 +1832,7 @@ def run_demo(
             app.on_vision_status(app.vision.status)
             if observation is not None:
                 app.on_observation(observation)
-            for _ in range(1000):  # the dice tumble and land; play resumes by itself
+            for _tick in range(1000):  # the dice tumble and land; play resumes by itself
                 wait = app.tick(now) if app.page == "dice" else None
                 if wait is None:
                     break
@@ -1735,7 +1892,7 @@ def run_demo(
         if records is not None and app.page == "gameover":
             press("roll")  # ROLL on the game-over screen: review this game
             shot("review-game", hold=2.0)
-            for _ in range(review_steps):
+            for _step in range(review_steps):
                 press("roll")  # step back through the moves with the buttons
             shot("review-game-back", hold=2.0)
             press("back")
@@ -1799,13 +1956,15 @@ class ReconnectingCamera:
             try:
                 self.source = self.opener(self.spec)
             except UserError as exc:
-                self.problem = f"{exc} - trying again every {self.retry_seconds:g} s"
+                self.problem = _("{problem} - trying again every {seconds} s").format(
+                    problem=exc, seconds=f"{self.retry_seconds:g}"
+                )
                 return None
             self.problem = ""
         try:
             return self.source.read()
         except Exception as exc:  # a driver that gives up: close it and start again
-            self.problem = f"the camera failed ({exc}) - trying again"
+            self.problem = _("the camera failed ({problem}) - trying again").format(problem=exc)
             self._close_source()
             return None
 

@@ -2,6 +2,10 @@
 `python -m display.gallery DIR` writes (docs/screenshots/ holds the committed ones).
 
     python -m display.gallery docs/screenshots            # 800x480 and 720x1280
+    python -m display.gallery --language de docs/screenshots/de   # the same, in German
+
+The examples' words come from the message catalogue, like the app's: in German they are the
+German the table shows.
 """
 
 from __future__ import annotations
@@ -12,7 +16,13 @@ from pathlib import Path
 
 import pygame
 
+from companion import i18n
+from companion.games.base import Outcome
 from companion.geometry import board_geometry
+from companion.i18n import _, ngettext, pgettext
+from companion.option_words import button_name, option_label, option_value
+from companion.referee import phrases
+from companion.referee.outcomes import outcome_text, result_text
 from companion.referee.protocol import FLIP, REMOVE, TARGET, TO, Instruction
 from display.paint import Painter
 from display.screens import dice, gameover, home, play, review, settings, setup
@@ -42,9 +52,9 @@ def home_example() -> tuple[Callable, object]:
         ],
         selected="arinama",
         recognised="arinama",
-        options_text="8 x 8 board, Black first",
-        unfinished=[(12, "#12 Arimaa, move 23")],
-        status="camera: sim",
+        options_text=_("{rows} x {cols} board").format(rows=8, cols=8),
+        unfinished=[(12, _("#{id} {game}, move {number}").format(id=12, game="Arimaa", number=23))],
+        status=_("camera: {state}").format(state="sim"),
     )
     return home.draw, model
 
@@ -75,13 +85,16 @@ def setup_example() -> tuple[Callable, object]:
     markers = [  # one in each corner of the mat
         [(x, y), (x + 26, y), (x + 26, y + 26), (x, y + 26)] for x in (150, 464) for y in (14, 320)
     ]
-    put = [f"a {start[c]} stone on {c}" for c, role in wrong.items() if role == TARGET]
-    take = [c for c, role in wrong.items() if role == REMOVE]
-    text = "Put " + " and ".join(put)
-    if take:
-        text += " and take the stone off " + " and ".join(take)
+    # What is wrong, in the referee's words: the stone to take off, the one to put back.
+    text = phrases.join_sentences(
+        phrases.fix_sentences(
+            start,
+            on_the_board,
+            name_at=lambda cell, cls, n=1: phrases.piece_phrase("stone", cls, n),
+        )
+    )
     model = setup.SetupModel(
-        title="Set up Arinama",
+        title=_("Set up {game}").format(game="Arinama"),
         geometry=geometry,
         start_cells=start,
         wrong=wrong,
@@ -89,20 +102,33 @@ def setup_example() -> tuple[Callable, object]:
         markers=markers,
         grid=grid,
         text=text,
-        detail="Then press DONE",
-        status=f"{len(markers)} markers seen",
+        detail=_("Put the pieces as shown, then press DONE"),
+        status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
+            count=len(markers)
+        ),
         ready=False,
     )
     return setup.draw, model
 
 
 def play_example() -> tuple[Callable, object]:
-    instruction = Instruction(
-        text="Turn d4 and e5 to black",
+    flipped = ["d4", "e5"]
+    instruction = Instruction(  # in the words of companion.referee.arinama
+        text=_("Turn {cells} to {colour}").format(
+            cells=phrases.cell_list(flipped), colour=i18n.colour_noun("black")
+        ),
         kind="flip",
         player="black",
         highlights={"d4": FLIP, "e5": FLIP, "f6": TO},
-        detail="The white stones on d4 and e5 each touch exactly three black stones now",
+        detail=ngettext(
+            "The {rival} stone on {cells} touches exactly three {mover} stones now",
+            "The {rival} stones on {cells} each touch exactly three {mover} stones now",
+            len(flipped),
+        ).format(
+            rival=i18n.colour_adj("white"),
+            cells=phrases.cell_list(flipped),
+            mover=i18n.colour_adj("black"),
+        ),
     )
     cells = _arinama_cells() | {"f6": "black"}
     model = play.PlayModel(
@@ -113,7 +139,7 @@ def play_example() -> tuple[Callable, object]:
         turn="black",
         move_number=5,
         hands=True,
-        camera="hands",
+        camera=_("camera: {state}").format(state=pgettext("camera state", "hands")),
     )
     return play.draw, model
 
@@ -122,10 +148,10 @@ def dice_example() -> tuple[Callable, object]:
     model = dice.DiceModel(
         dice=(3, 4),
         value=1,
-        rule="A 3 and a 4 count as 1",
-        title="Aranea · dice",
-        who="Amber rolls",
-        continue_label="Play",
+        rule=_("A 3 and a 4 count as 1"),
+        title=_("{game} · dice").format(game="Aranea"),
+        who=_("{player} rolls").format(player=i18n.player("amber")),
+        continue_label=_("Play"),
     )
     return dice.draw, model
 
@@ -143,8 +169,10 @@ def gameover_example() -> tuple[Callable, object]:
         title="Arinama",
         geometry=board_geometry("arinama"),
         cells=cells,
-        headline=f"{winner.capitalize()} wins",
-        detail=f"The board is full: {max(white, black)} {winner} stones to {min(white, black)}",
+        headline=_("{player} wins").format(player=i18n.player(winner)),
+        detail=outcome_text(
+            Outcome(winner, "full-board", f"the board is full: {black} black, {white} white")
+        ),
         winner=winner,
         moves=60,
     )
@@ -154,14 +182,40 @@ def gameover_example() -> tuple[Callable, object]:
 def review_list_example() -> tuple[Callable, object]:
     model = review.ReviewListModel(
         games=[
-            (14, "#14 Aranea", "playing · 9 moves · 22 Nov 03:10"),
-            (13, "#13 Arinama", "finished · 60 moves · white wins (full-board)"),
-            (12, "#12 Arimaa", "playing · 23 moves"),
-            (11, "#11 Sensei", "finished · 31 moves · green wins"),
-            (10, "#10 Arinama", "abandoned · 4 moves"),
+            (14, "#14 Aranea", _review_line("playing", 9, "2026-11-22 03:10")),
+            (
+                13,
+                "#13 Arinama",
+                _review_line(
+                    "finished",
+                    60,
+                    result_text(
+                        Outcome("white", "full-board", "the board is full: 27 black, 37 white"),
+                        short=True,
+                    ),
+                ),
+            ),
+            (12, "#12 Arimaa", _review_line("playing", 23)),
+            (
+                11,
+                "#11 Sensei",
+                _review_line(
+                    "finished", 31, result_text(Outcome("green", "character-home"), short=True)
+                ),
+            ),
+            (10, "#10 Arinama", _review_line("abandoned", 4)),
         ]
     )
     return review.draw_list, model
+
+
+def _review_line(status: str, moves: int, end: str = "") -> str:
+    """A line of the review list, as the app writes it."""
+    parts = [
+        pgettext("game status", status),
+        ngettext("{count} move", "{count} moves", moves).format(count=moves),
+    ]
+    return " · ".join([*parts, end] if end else parts)
 
 
 def review_game_example() -> tuple[Callable, object]:
@@ -180,13 +234,40 @@ def review_game_example() -> tuple[Callable, object]:
 
 
 def settings_example() -> tuple[Callable, object]:
+    colours = _("Colour names")
+    options = _("{game} options").format(game="Arinama")
     rows = [
-        settings.SettingRow("Screen", "Rotation", "0°", "rotation"),
-        settings.SettingRow("Colour names", "black pieces are called", "black", "colour:black"),
-        settings.SettingRow("Colour names", "white pieces are called", "white", "colour:white"),
-        settings.SettingRow("Arinama options", "rows", "8", "option:rows"),
-        settings.SettingRow("Arinama options", "flip check", "simultaneous", "option:flip_check"),
-        settings.SettingRow("Buttons (BCM, after a restart)", "DONE pin", "17", "pin:done"),
+        settings.SettingRow(
+            _("Screen"), _("Language"), i18n.LANGUAGE_NAMES[i18n.language()], "language"
+        ),
+        settings.SettingRow(_("Screen"), _("Rotation"), "0°", "rotation"),
+        settings.SettingRow(_("Speech"), _("Spoken instructions"), option_value(True), "speech"),
+        settings.SettingRow(_("Speech"), _("Volume"), "80 %", "volume"),
+        settings.SettingRow(
+            colours,
+            _("{colour} pieces are called").format(colour=i18n.colour_noun("black", False)),
+            i18n.colour_noun("black", False),
+            "colour:black",
+        ),
+        settings.SettingRow(
+            colours,
+            _("{colour} pieces are called").format(colour=i18n.colour_noun("white", False)),
+            i18n.colour_noun("white", False),
+            "colour:white",
+        ),
+        settings.SettingRow(options, option_label("rows"), "8", "option:rows"),
+        settings.SettingRow(
+            options,
+            option_label("flip_check"),
+            option_value("simultaneous"),
+            "option:flip_check",
+        ),
+        settings.SettingRow(
+            _("Buttons (BCM, after a restart)"),
+            _("{button} pin").format(button=button_name("done")),
+            "17",
+            "pin:done",
+        ),
     ]
     return settings.draw, settings.SettingsModel(rows)
 
@@ -212,8 +293,17 @@ def render(name: str, size: tuple[int, int]) -> tuple[pygame.Surface, Painter, o
     return surface, painter, model
 
 
-def write_all(folder: str | Path) -> list[Path]:
-    folder = Path(folder)
+def write_all(folder: str | Path, language: str = "en") -> list[Path]:
+    """Every example at both sizes as PNGs, in `language` (the table's language is restored)."""
+    before = i18n.language()
+    i18n.set_language(language)
+    try:
+        return _write_all(Path(folder))
+    finally:
+        i18n.set_language(before)
+
+
+def _write_all(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name in EXAMPLES:
@@ -238,11 +328,12 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover
     parser.add_argument(
         "folder", nargs="?", default="docs/screenshots", help="where (default: docs/screenshots)"
     )
+    parser.add_argument("--language", choices=i18n.LANGUAGES, default="en")
     args = parser.parse_args(argv)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
-    for path in write_all(args.folder):
+    for path in write_all(args.folder, args.language):
         print(path)
 
 

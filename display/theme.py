@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from companion.i18n import N_
 from companion.referee.protocol import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO
 
 Colour = tuple[int, int, int]
@@ -87,7 +88,7 @@ def dark_shade(colour: Colour, against: Colour = BOARD, ratio: float = 4.5) -> C
 class HighlightStyle:
     colour: Colour  # the Okabe-Ito hue: fill tint, pattern and the middle of every stroke
     pattern: str  # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch"
-    label: str  # shown in the legend
+    label: str  # shown in the legend (English; translated where it is drawn)
 
     @property
     def outline(self) -> Colour:
@@ -96,13 +97,13 @@ class HighlightStyle:
 
 
 HIGHLIGHTS: dict[str, HighlightStyle] = {
-    TARGET: HighlightStyle(BLUE, "ring", "put here"),
-    FROM: HighlightStyle(SKY_BLUE, "dotted", "moved from"),
-    TO: HighlightStyle(BLUISH_GREEN, "outline", "just moved"),
-    FLIP: HighlightStyle(ORANGE, "stripes", "turn over"),
-    REMOVE: HighlightStyle(VERMILLION, "cross", "take off"),
-    RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", "put back"),
-    ERROR: HighlightStyle(VERMILLION, "hatch", "not allowed"),
+    TARGET: HighlightStyle(BLUE, "ring", N_("put here")),
+    FROM: HighlightStyle(SKY_BLUE, "dotted", N_("moved from")),
+    TO: HighlightStyle(BLUISH_GREEN, "outline", N_("just moved")),
+    FLIP: HighlightStyle(ORANGE, "stripes", N_("turn over")),
+    REMOVE: HighlightStyle(VERMILLION, "cross", N_("take off")),
+    RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", N_("put back")),
+    ERROR: HighlightStyle(VERMILLION, "hatch", N_("not allowed")),
 }
 
 # Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).

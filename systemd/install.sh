@@ -30,19 +30,19 @@ if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 
-# 1. System packages: the camera stack and GPIO come from apt (they match the kernel), the rest
-#    from pip inside the venv.
+# 1. System packages: the camera stack and GPIO come from apt (they match the kernel), espeak-ng
+#    speaks the instructions (offline), the rest from pip inside the venv.
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-  python3-picamera2 python3-lgpio python3-venv python3-pip rsync
+  python3-picamera2 python3-lgpio python3-venv python3-pip rsync espeak-ng
 
 # 2. The service user: no login, no home beyond its state directory; may use the camera (video),
-#    the GPU (render), the touchscreen (input) and the buttons (gpio).
+#    the GPU (render), the touchscreen (input), the buttons (gpio) and the sound card (audio).
 if ! id "$SERVICE_USER" >/dev/null 2>&1; then
   run useradd --system --user-group --home-dir /var/lib/tabletop-companion --no-create-home \
     --shell /usr/sbin/nologin "$SERVICE_USER"
 fi
-for group in video render input gpio; do
+for group in video render input gpio audio; do
   if getent group "$group" >/dev/null 2>&1 || [ "$DRY" = 1 ]; then
     run usermod -a -G "$group" "$SERVICE_USER"
   else
@@ -73,6 +73,8 @@ else
   echo "install.sh: warning: apt's numpy was not found; picamera2 may not import" >&2
   run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
 fi
+# The message catalogues (English, German) compiled once here: /opt is read-only to the service.
+run "$PREFIX/.venv/bin/python" -m companion.i18n
 # gpiozero must use lgpio (the Pi 5 and Bookworm's kernel drop the old sysfs/RPi.GPIO paths).
 run install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
 run mkdir -p "/etc/systemd/system/$UNIT.d"

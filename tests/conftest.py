@@ -4,6 +4,9 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The table's language at a first start follows the system locale: English in the tests
+# unless a test says otherwise (the tests in German set it themselves).
+os.environ["LANGUAGE"] = "en"
 
 # Tests never touch the user's records: the default database (`companion.records.
 # default_db_path`, also in subprocesses) is in a folder of this test session.
@@ -21,3 +24,16 @@ def pytest_sessionstart(session):
     reporter = session.config.pluginmanager.get_plugin("terminaldistreporter")
     if reporter is not None and not getattr(reporter, "_isatty", True):
         reporter.ensure_show_status = lambda: None
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _english_again():
+    """A test that switches the table to German leaves English behind for the next one."""
+    yield
+    from companion import i18n
+
+    i18n.set_language("en")
+    i18n.set_colour_names({})

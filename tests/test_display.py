@@ -6,6 +6,7 @@ import numpy as np
 import pygame
 import pytest
 
+from companion import i18n
 from companion.geometry import board_geometry
 from companion.referee.protocol import FLIP, FROM, REMOVE, RESTORE, TARGET, TO, Instruction
 from display import gallery, theme
@@ -24,6 +25,17 @@ def pygame_headless():
     pygame.display.init()
     pygame.font.init()
     yield
+
+
+@pytest.fixture
+def language(request):
+    """The table's language for one test (English again afterwards)."""
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language("en")
+
+
+LANGUAGES = pytest.mark.parametrize("language", ["en", "de"], indirect=True)
 
 
 def colour_at(surface, point):
@@ -71,10 +83,13 @@ def text_overlaps(painter):
     return problems
 
 
+@LANGUAGES
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", list(gallery.EXAMPLES))
-def test_every_screen_renders_at_both_sizes_with_finger_sized_targets(name, size, tmp_path):
-    surface, painter, _ = gallery.render(name, size)
+def test_every_screen_renders_at_both_sizes_with_finger_sized_targets(
+    name, size, language, tmp_path
+):
+    surface, painter, model = gallery.render(name, size)
     path = tmp_path / f"{name}-{size[0]}x{size[1]}.png"
     pygame.image.save(surface, str(path))
     assert path.stat().st_size > 2000
@@ -275,9 +290,7 @@ def test_gallery_examples_say_what_they_show():
         assert cell in model.text
     _, _, model = gallery.render("gameover", (800, 480))
     counts = {c: list(model.cells.values()).count(c) for c in ("white", "black")}
-    assert f"{max(counts.values())} {model.winner} stones to {min(counts.values())}" in (
-        model.detail
-    )
+    assert f"{counts['black']} black, {counts['white']} white" in model.detail
     assert counts[model.winner] == max(counts.values())
 
 
@@ -460,12 +473,15 @@ def test_keyboard_stands_in_for_the_buttons():
     ) == Key("back")
 
 
+@LANGUAGES
 @pytest.mark.parametrize("size", SIZES)
-def test_setup_button_is_named_like_the_instruction(size):
-    """One word for one thing: the instruction says "press DONE", the button says Done."""
+def test_setup_button_is_named_like_the_instruction(size, language):
+    """One word for one thing: the instruction says "press DONE", the button says Done (in
+    German "drück FERTIG" and Fertig)."""
     _, painter, model = gallery.render("setup", size)
-    assert "DONE" in model.text + model.detail
-    assert "Done" in painter.texts and "Confirm" not in painter.texts
+    word = {"en": "DONE", "de": "FERTIG"}[language]
+    assert word in model.text + model.detail
+    assert word.capitalize() in painter.texts and "Confirm" not in painter.texts
 
 
 @pytest.mark.parametrize("game", ["arimaa", "arinama", "sensei"])

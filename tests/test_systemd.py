@@ -62,7 +62,13 @@ def test_unit_has_what_the_pi_needs():
     assert settings["Type"] == ["notify"]
     assert int(settings["WatchdogSec"][0]) > 0
     assert settings["Restart"] == ["on-failure"]
-    assert set(settings["SupplementaryGroups"][0].split()) == {"video", "render", "input", "gpio"}
+    assert set(settings["SupplementaryGroups"][0].split()) == {
+        "video",
+        "render",
+        "input",
+        "gpio",
+        "audio",
+    }
     assert settings["StateDirectory"] == ["tabletop-companion"]
     assert "SDL_VIDEODRIVER=kmsdrm" in settings["Environment"]
     assert settings["ProtectSystem"] == ["strict"]
@@ -83,8 +89,10 @@ def test_install_script_is_valid_bash_and_does_every_step():
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert re.search(r"apt-get install .*python3-picamera2.*python3-lgpio.*python3-venv", out)
+    assert re.search(r"apt-get install .*espeak-ng", out)  # the spoken instructions
+    assert "-m companion.i18n" in out  # the catalogues compiled while /opt is writable
     assert "useradd --system" in out
-    for group in ("video", "render", "input", "gpio"):
+    for group in ("video", "render", "input", "gpio", "audio"):
         assert f"usermod -a -G {group}" in out
     assert "venv --system-site-packages" in out
     # apt's numpy is kept (picamera2 is built against it), or the script says it is missing.

@@ -101,10 +101,19 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--max-frames", type=int, metavar="N", help="stop after N camera frames (for tests)"
     )
+    parser.add_argument(
+        "--language",
+        choices=("en", "de"),
+        default="en",
+        help="the language of the instruction lines (default en)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion import i18n
+
+    i18n.set_language(getattr(args, "language", None) or "en")
     from companion import games
     from companion.dice import Dice
     from companion.errors import UserError

@@ -97,6 +97,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--settings", metavar="FILE", help="settings file (default: next to the records)"
     )
+    parser.add_argument(
+        "--language",
+        choices=("en", "de"),
+        help="the table's language, shown and spoken (default: the one chosen on the Settings "
+        "screen, at the first start the system's)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -137,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         settings.size = size
     if args.rotation is not None:
         settings.rotation = args.rotation
+    if args.language:
+        settings.language = args.language
     return _run_table(args, source, settings, settings_path)
 
 
@@ -235,6 +243,12 @@ def _run_demo(
     print(
         f"companion: no camera here - the synthetic table plays a game of {game} (seed {args.seed})"
     )
+    speaker = None
+    if not headless:  # a window on a desktop: the demo's instructions are spoken too
+        from companion import i18n
+        from companion.speech import Speaker
+
+        speaker = Speaker(i18n.language)
     with Records(db) as records:
         result = run_demo(
             game,
@@ -247,7 +261,11 @@ def _run_demo(
             log=print,
             screen=screen,
             realtime=not headless,
+            language=args.language,
+            speaker=speaker,
         )
+    if speaker is not None:
+        speaker.close()
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
@@ -295,6 +313,13 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     try:
         init_pygame(headless=headless)
         screen = open_screen(settings.size, settings.rotation, args.fullscreen)
+        from companion import i18n
+        from companion.speech import Speaker
+
+        i18n.set_language(settings.language or i18n.system_language())
+        speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)
+        if speaker.problem:
+            print(f"companion: no spoken instructions: {speaker.problem}", file=sys.stderr)
         with Records(args.db) as records:
             app = App(
                 screen,
@@ -302,7 +327,8 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
                 records=records,
                 vision_factory=lambda layout: TableVision(layout),
                 settings_path=settings_path,
-                status=f"camera: {source_spec}",
+                status=i18n._("camera: {state}").format(state=source_spec),
+                speaker=speaker,
             )
             panel, why = open_buttons(
                 lambda action: app.post_button(action), ButtonPins.parse(settings.pins)
@@ -320,6 +346,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
                 return run_table(app, screen, worker=worker, watchdog=watchdog, screenshots=folder)
             finally:
                 worker.stop()
+                speaker.close()
                 if panel is not None:
                     panel.close()
     finally:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from companion.errors import IllegalMoveError
 from companion.games.aranea import PASS, PLACE, RING_MOVE, ROLL, WEB, AraneaMove, UseEffects
+from companion.i18n import _
+from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import DONE, ERROR, FROM, REMOVE, TARGET, TO, Event, Instruction
@@ -140,18 +142,18 @@ class AraneaReferee(Referee):
     def _turn_instruction(self) -> Instruction:
         position = self.position
         player = position.turn
-        name = player.capitalize()
+        name = player_name(player)
         if position.awaiting_roll:
             if position.phase == "opening":
                 return Instruction(
-                    text=f"{name}: press ROLL to see who starts",
+                    text=_("{player}: press ROLL to see who starts").format(player=name),
                     kind="roll",
                     player=player,
                     expected=self.expected(),
-                    detail="The higher roll starts; a tie rolls again",
+                    detail=_("The higher roll starts; a tie rolls again"),
                 )
             return Instruction(
-                text=f"{name}: press ROLL",
+                text=_("{player}: press ROLL").format(player=name),
                 kind="roll",
                 player=player,
                 expected=self.expected(),
@@ -162,24 +164,27 @@ class AraneaReferee(Referee):
         parts = []
         highlights = {}
         if any(u.move.kind == PLACE for u in legal):
-            parts.append(f"place a stone on r1-{value}")
+            parts.append(_("place a stone on r1-{value}").format(value=value))
         origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE]
         if origins:
-            parts.append(f"move {phrases.cell_list(origins, 'or')}")
+            parts.append(_("move {cells}").format(cells=phrases.cell_list(origins, "or")))
         for use in legal:
             if use.effects.origin:
                 highlights[use.effects.origin] = FROM
             highlights[use.effects.final] = TARGET
-        detail = "A 3 and a 4 count as 1" if {position.roll.a, position.roll.b} == {3, 4} else ""
+        detail = _("A 3 and a 4 count as 1") if {position.roll.a, position.roll.b} == {3, 4} else ""
         if AraneaMove(PASS) in position.legal_moves():
-            parts.append("press DONE to pass")
+            parts.append(_("press DONE to pass"))
+        ways = parts[0] if parts else ""
+        for part in parts[1:]:
+            ways = _("{ways} or {way}").format(ways=ways, way=part)
         return Instruction(
-            text=f"{name} rolled {value}: " + " or ".join(parts),
+            text=_("{player} rolled {value}: {ways}").format(player=name, value=value, ways=ways),
             kind="move",
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail or f"Roll {position.roll.text}",
+            detail=detail or _("Roll {roll}").format(roll=position.roll.text),
         )
 
     def _last_turn_detail(self) -> str:
@@ -187,7 +192,9 @@ class AraneaReferee(Referee):
         if len(stack) >= 2 and stack[-1].kind == PASS and stack[-2].kind == ROLL:
             passer = stack[-2]
             who = [p for p in self.position.players if p != self.position.turn][0]
-            return f"{who.capitalize()} could not use the {passer.roll.value}: the turn passed"
+            return _("{player} could not use the {value}: the turn passed").format(
+                player=player_name(who), value=passer.roll.value
+            )
         return ""
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
@@ -200,7 +207,9 @@ class AraneaReferee(Referee):
                 player=position.turn,
                 highlights=instruction.highlights,
                 expected=instruction.expected,
-                detail=f"Roll first: {position.turn.capitalize()} presses ROLL",
+                detail=_("Roll first: {player} presses ROLL").format(
+                    player=player_name(position.turn)
+                ),
             )
         use = self._partial(board)
         if use is None:
@@ -211,7 +220,7 @@ class AraneaReferee(Referee):
                 player=position.turn,
                 highlights=instruction.highlights,
                 expected=instruction.expected,
-                detail=f"That is not a use of the {position.roll.value}",
+                detail=_("That is not a use of the {value}").format(value=position.roll.value),
             )
         effects = use.effects
         player = position.turn
@@ -219,7 +228,7 @@ class AraneaReferee(Referee):
             centre = WEB[effects.blocked_by].number
             fix = phrases.fix_sentences(self.expected(), board, name_at=self.name_at)
             return Instruction(
-                text=f"Centre {centre} is taken: use the roll another way",
+                text=_("Centre {centre} is taken: use the roll another way").format(centre=centre),
                 kind="illegal",
                 player=player,
                 highlights={effects.blocked_by: ERROR, **{c: ERROR for c in effects.path}},
@@ -230,21 +239,28 @@ class AraneaReferee(Referee):
         highlights: dict[str, str] = {}
         for knock in effects.knocked_off:
             if board.get(knock.cell) == knock.owner:
-                owner = knock.owner.capitalize()
-                sentences.append(f"Give the {knock.owner} stone on {knock.cell} back to {owner}")
+                sentences.append(
+                    _("Give {stone} on {cell} back to {player}").format(
+                        stone=phrases.piece_phrase("stone", knock.owner),
+                        cell=knock.cell,
+                        player=player_name(knock.owner),
+                    )
+                )
                 highlights[knock.cell] = REMOVE
         if board.get(effects.final) != player:
             if len(effects.path) > 1:
-                sentences.append(f"Your stone goes on inward to {effects.final}")
+                sentences.append(
+                    _("Your stone goes on inward to {cell}").format(cell=effects.final)
+                )
             else:
-                sentences.append(f"Put your stone on {effects.final}")
+                sentences.append(_("Put your stone on {cell}").format(cell=effects.final))
             highlights[effects.final] = TO
             for cell in effects.path[:-1]:
                 highlights.setdefault(cell, FROM if board.get(cell) == player else TARGET)
         extra = [c for c, k in board.items() if k == player and c not in position.stones]
         for cell in extra:
             if cell != effects.final:
-                sentences.append(f"Take your stone off {cell}")
+                sentences.append(_("Take your stone off {cell}").format(cell=cell))
                 highlights[cell] = REMOVE
         return Instruction(
             text=phrases.join_sentences(sentences),
@@ -252,5 +268,7 @@ class AraneaReferee(Referee):
             player=player,
             highlights=highlights,
             expected=use.after,
-            detail=f"{player.capitalize()} rolled {position.roll.value}",
+            detail=_("{player} rolled {value}").format(
+                player=player_name(player), value=position.roll.value
+            ),
         )

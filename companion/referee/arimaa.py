@@ -41,6 +41,8 @@ from companion.games.arimaa import (
     Step,
 )
 from companion.games.arimaa_infer import infer
+from companion.i18n import _, colour_adj, ngettext
+from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
@@ -56,6 +58,7 @@ from companion.referee.protocol import (
     Instruction,
     PlayerInput,
 )
+from companion.referee.rule_texts import rule_text
 
 # The aei package's BASIC_SETUP (rabbits behind, officers in front), for "choose standard".
 STANDARD_SETUP = {
@@ -127,14 +130,14 @@ class ArimaaReferee(Referee):
         return super().observe(observation)
 
     # -- names ---------------------------------------------------------------------------------------
-    def name_at(self, cell: str, cls: str) -> str:
+    def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         letter = self.position.piece_at(cell) if cell in SQUARE_INDEX else None
         if letter and SIDE_NAMES[letter.islower()] == cls:
-            return _describe(letter, self.chess_set)
+            return _describe(letter, self.chess_set, count)
         for capture in self.captures:
             if SQUARE_NAMES[capture.square] == cell:
-                return _describe(capture.piece, self.chess_set)
-        return f"the {cls} piece"
+                return _describe(capture.piece, self.chess_set, count)
+        return phrases.piece_phrase("piece", cls, count)
 
     # -- setup -----------------------------------------------------------------------------------------
     def setup_choices(self) -> tuple[str, ...]:
@@ -181,7 +184,7 @@ class ArimaaReferee(Referee):
         elif word.lower() == "previous":
             text = self._previous_setup(side)
             if text is None:
-                raise UserError("there is no previous Arimaa game in the records to copy")
+                raise UserError(_("there is no previous Arimaa game in the records to copy"))
         else:
             text = word
         move = position.parse_move(text)  # NotationError names the bad token
@@ -400,11 +403,13 @@ class ArimaaReferee(Referee):
         match = [o for o in options if o and o.lower() == letter.lower()]
         if not match:
             names = ", ".join(LETTER_NAMES[o.lower()] for o in sorted(letters))
-            raise UserError(f"on {square} the piece can be: {names}")
+            raise UserError(
+                _("on {square} the piece can be: {names}").format(square=square, names=names)
+            )
         self.answers[square] = match[0]
         events = [Event("answer", {"square": square, "piece": self.answers[square]})]
         if self.board is not None:
-            more, _ = self._choose_explanation(self.board)
+            more, _question = self._choose_explanation(self.board)
             events += more
             position = self.position
             if not self.question and position.steps_left == 0 and self.board == self.expected():
@@ -440,17 +445,17 @@ class ArimaaReferee(Referee):
     def _turn_instruction(self) -> Instruction:
         position = self.position
         player = position.turn
-        name = player.capitalize()
+        name = player_name(player)
         if position.in_setup:
             return self._setup_instruction()
         steps = position.steps_this_turn
         if not steps:
             return Instruction(
-                text=f"{name}: move up to four steps, then press DONE",
+                text=_("{player}: move up to four steps, then press DONE").format(player=name),
                 kind="move",
                 player=player,
                 expected=self.expected(),
-                detail=f"Turn {position.turn_label}",
+                detail=_("Turn {turn}").format(turn=position.turn_label),
             )
         highlights: dict[str, str] = {}
         start = position.turn_start_position()
@@ -462,28 +467,36 @@ class ArimaaReferee(Referee):
         if position.pending_push is not None:
             if self.push_may_be_done:  # the same colours are also a finished turn
                 return Instruction(
-                    text=f"{name}: finish the push, or press DONE if it is finished",
+                    text=_("{player}: finish the push, or press DONE if it is finished").format(
+                        player=name
+                    ),
                     kind="move",
                     player=player,
                     highlights=highlights,
                     expected=self.expected(),
-                    detail="The pushing piece may already have stepped in and away again",
+                    detail=_("The pushing piece may already have stepped in and away again"),
                 )
             return Instruction(
-                text=f"{name}: finish the push",
+                text=_("{player}: finish the push").format(player=name),
                 kind="move",
                 player=player,
                 highlights=highlights,
                 expected=self.expected(),
-                detail=phrases.capitalise(error or ""),
+                detail=rule_text(error or ""),
             )
         left = position.steps_left
         if error:
-            text = f"{name}: go on ({left} step{'s' if left != 1 else ''} left)"
-            detail = phrases.capitalise(error)
+            text = ngettext(
+                "{player}: go on ({count} step left)", "{player}: go on ({count} steps left)", left
+            ).format(player=name, count=left)
+            detail = rule_text(error)
         else:
-            text = f"{name}: press DONE, or go on ({left} step{'s' if left != 1 else ''} left)"
-            detail = f"So far {done_text}"
+            text = ngettext(
+                "{player}: press DONE, or go on ({count} step left)",
+                "{player}: press DONE, or go on ({count} steps left)",
+                left,
+            ).format(player=name, count=left)
+            detail = _("So far {moves}").format(moves=done_text)
         return Instruction(
             text=text,
             kind="move",
@@ -496,27 +509,30 @@ class ArimaaReferee(Referee):
     def _setup_instruction(self, board: dict[str, str] | None = None) -> Instruction:
         position = self.position
         side = position.turn
-        name = side.capitalize()
-        ranks = "1 and 2" if side == "gold" else "7 and 8"
+        name = player_name(side)
+        ranks = _("1 and 2") if side == "gold" else _("7 and 8")
         move = self._setup_move(side)
         if move is None:
             return Instruction(
-                text=f"{name}: which setup?",
+                text=_("{player}: which setup?").format(player=name),
                 kind="choose",
                 player=side,
                 choices=self.setup_choices(),
                 expected=self.expected(),
                 # Words for every front end: the screen offers arranging one's own setup, the
                 # terminal (companion.referee.runner) adds how to type it.
-                detail=f"On ranks {ranks}. The camera sees colours, not piece types: choose "
-                "one, or give your own" + (f". {CHESS_MAPPING}" if self.chess_set else ""),
+                detail=_(
+                    "On ranks {ranks}. The camera sees colours, not piece types: choose one, "
+                    "or give your own"
+                ).format(ranks=ranks)
+                + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
         after = self._setup_target(move, board)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})
         highlights = {c: TARGET for c in diff.removed}
         highlights.update({c: ERROR for c in diff.added})
         return Instruction(
-            text=f"{name}: set up your pieces as shown",
+            text=_("{player}: set up your pieces as shown").format(player=name),
             kind="setup",
             player=side,
             highlights=highlights,
@@ -533,13 +549,15 @@ class ArimaaReferee(Referee):
             side = position.turn
             choices = tuple(LETTER_NAMES[letter.lower()] for letter in letters)
             return Instruction(
-                text=f"Which {side} piece is on {square} now?",
+                text=_("Which {colour} piece is on {square} now?").format(
+                    colour=colour_adj(side), square=square
+                ),
                 kind="choose",
                 player=side,
                 highlights={square: TARGET},
                 expected=None,
                 choices=choices,
-                detail="Two pieces could have moved there; the camera sees only colours"
+                detail=_("Two pieces could have moved there; the camera sees only colours")
                 + (f". {CHESS_MAPPING}" if self.chess_set else ""),
             )
         expected = self.expected()
@@ -550,16 +568,23 @@ class ArimaaReferee(Referee):
                 cells = sorted(diff.added, key=phrases.cell_sort_key)
                 if self.chess_set:  # no traps printed on a chessboard: name the square
                     texts = [
-                        f"{_describe(captured[c].piece, True)} on {c} is captured: take it off"
+                        _("{piece} on {cell} is captured: take it off").format(
+                            piece=_describe(captured[c].piece, True), cell=c
+                        )
                         for c in cells
                     ]
-                    detail = (
+                    detail = _(
                         "Captured on a trap with no friendly piece beside it (the traps are "
                         "c3, f3, c6 and f6)"
                     )
                 else:
-                    texts = [f"Remove {_describe(captured[c].piece)} from {c}" for c in cells]
-                    detail = "Captured on a trap with no friendly piece beside it"
+                    texts = [
+                        _("Remove {piece} from {cell}").format(
+                            piece=_describe(captured[c].piece), cell=c
+                        )
+                        for c in cells
+                    ]
+                    detail = _("Captured on a trap with no friendly piece beside it")
                 return Instruction(
                     text=phrases.join_sentences(texts),
                     kind="remove",
@@ -575,12 +600,12 @@ class ArimaaReferee(Referee):
                 origin = SQUARE_NAMES[step.origin]
                 piece = self.name_at(origin, expected[origin])
                 return Instruction(
-                    text=f"Put {piece} back on {origin}",
+                    text=_("Put {piece} back on {cell}").format(piece=piece, cell=origin),
                     kind="illegal",
                     player=position.turn,
                     highlights={origin: RESTORE, SQUARE_NAMES[step.dest]: ERROR},
                     expected=expected,
-                    detail=phrases.capitalise(error),
+                    detail=rule_text(error),
                 )
         instruction = self._restore_instruction(board)
         return instruction
@@ -597,13 +622,14 @@ def games_arimaa():
     return games.get("arimaa")
 
 
-def _describe(letter: str, chess: bool = False) -> str:
-    """ "the silver cat"; with a chess set "the silver cat (black knight)"."""
+def _describe(letter: str, chess: bool = False, count: int = 1) -> str:
+    """ "the silver cat"; with a chess set "the silver cat (the black knight)"."""
     side = "silver" if letter.islower() else "gold"
+    text = phrases.piece_phrase(letter.lower(), side, count)
     if chess:
-        chessman = CHESS_NAMES[letter.lower()]
-        return f"the {side} {LETTER_NAMES[letter.lower()]} ({SIDE_COLOURS[side]} {chessman})"
-    return f"the {side} {LETTER_NAMES[letter.lower()]}"
+        chessman = phrases.piece_phrase(CHESS_NAMES[letter.lower()], SIDE_COLOURS[side], count)
+        return _("{piece} ({chessman})").format(piece=text, chessman=chessman)
+    return text
 
 
 def _typed(position) -> tuple[tuple[str, str], ...]:

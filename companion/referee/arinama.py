@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from companion.errors import IllegalMoveError
 from companion.games.arinama import other
+from companion.i18n import _, colour_adj, colour_noun, ngettext
+from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import ERROR, FLIP, TARGET, Event, Instruction
@@ -28,9 +30,17 @@ class ArinamaReferee(Referee):
         back = [c for c in cells if c not in flips]
         sentences = []
         if todo:
-            sentences.append(f"Turn {phrases.cell_list(todo)} to {want}")
+            sentences.append(
+                _("Turn {cells} to {colour}").format(
+                    cells=phrases.cell_list(todo), colour=colour_noun(want)
+                )
+            )
         if back:
-            sentences.append(f"Turn {phrases.cell_list(back)} back to {want}")
+            sentences.append(
+                _("Turn {cells} back to {colour}").format(
+                    cells=phrases.cell_list(back), colour=colour_noun(want)
+                )
+            )
         return ". ".join(sentences)
 
     def _last_effects(self):
@@ -91,12 +101,12 @@ class ArinamaReferee(Referee):
         player = self.position.turn
         legal = self.position.legal_moves()
         return Instruction(
-            text=f"{player.capitalize()}: place a stone",
+            text=_("{player}: place a stone").format(player=player_name(player)),
             kind="move",
             player=player,
             highlights={c: TARGET for c in legal},
             expected=self.expected(),
-            detail="Next to one of your stones" if self.position.placements[player] else "",
+            detail=_("Next to one of your stones") if self.position.placements[player] else "",
         )
 
     def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
@@ -123,18 +133,23 @@ class ArinamaReferee(Referee):
             return ""
         mover, rival = effects.mover, other(effects.mover)
         reasons = []
-        if len(effects.flipped) == 1:
+        if effects.flipped:
             reasons.append(
-                f"The {rival} stone on {effects.flipped[0]} touches exactly three {mover} stones now"
-            )
-        elif effects.flipped:
-            cells = phrases.cell_list(list(effects.flipped))
-            reasons.append(
-                f"The {rival} stones on {cells} each touch exactly three {mover} stones now"
+                ngettext(
+                    "The {rival} stone on {cells} touches exactly three {mover} stones now",
+                    "The {rival} stones on {cells} each touch exactly three {mover} stones now",
+                    len(effects.flipped),
+                ).format(
+                    rival=colour_adj(rival),
+                    cells=phrases.cell_list(list(effects.flipped)),
+                    mover=colour_adj(mover),
+                )
             )
         if effects.self_flip:
             reasons.append(
-                f"The {mover} stone on {effects.cell} touches exactly three {rival} stones"
+                _("The {mover} stone on {cell} touches exactly three {rival} stones").format(
+                    mover=colour_adj(mover), cell=effects.cell, rival=colour_adj(rival)
+                )
             )
         return ". ".join(reasons)
 
@@ -147,18 +162,24 @@ class ArinamaReferee(Referee):
         if len(diff.added) > 1 and not diff.removed and not diff.changed:
             cells = list(diff.added)
             return Instruction(
-                text=f"One stone per turn: take the stones off {phrases.cell_list(cells)}",
+                text=_("One stone per turn: take the stones off {cells}").format(
+                    cells=phrases.cell_list(cells)
+                ),
                 kind="illegal",
                 player=player,
                 highlights={c: ERROR for c in cells},
                 expected=expected,
-                detail=f"Then {player.capitalize()} places one stone",
+                detail=_("Then {player} places one stone").format(player=player_name(player)),
             )
         if len(diff.added) == 1 and not diff.removed:
             cell, colour = next(iter(diff.added.items()))
             if colour != player:
                 return Instruction(
-                    text=f"It is {player.capitalize()}'s turn: take the {colour} stone off {cell}",
+                    text=_("It is {player}'s turn: take {stone} off {cell}").format(
+                        player=player_name(player),
+                        stone=phrases.piece_phrase("stone", colour),
+                        cell=cell,
+                    ),
                     kind="illegal",
                     player=player,
                     highlights={cell: ERROR},
@@ -168,11 +189,24 @@ class ArinamaReferee(Referee):
                 self.position.placement_effects(cell)
             except IllegalMoveError as exc:
                 return Instruction(
-                    text=f"Take the {colour} stone off {cell}",
+                    text=_("Take {stone} off {cell}").format(
+                        stone=phrases.piece_phrase("stone", colour), cell=cell
+                    ),
                     kind="illegal",
                     player=player,
                     highlights={cell: ERROR},
                     expected=expected,
-                    detail=phrases.capitalise(str(exc)),
+                    detail=_illegal_detail(str(exc), cell, player),
                 )
         return self._restore_instruction(board)
+
+
+def _illegal_detail(message: str, cell: str, player: str) -> str:
+    """Why a stone may not go on `cell`, in the table's language (the game's own English
+    sentence when it is another reason)."""
+    if message.startswith(f"{cell} does not touch"):
+        return _(
+            "{cell} does not touch a {colour} stone: every stone after your first must touch "
+            "one of your own by edge or corner"
+        ).format(cell=cell, colour=colour_adj(player))
+    return phrases.capitalise(message)

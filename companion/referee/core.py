@@ -25,8 +25,11 @@ from typing import Any, ClassVar
 
 from companion.errors import UserError
 from companion.games.base import Outcome, Position
+from companion.i18n import _
+from companion.i18n import player as player_name
 from companion.observation import Observation
 from companion.referee import phrases
+from companion.referee.outcomes import outcome_text
 from companion.referee.protocol import (
     CANCEL,
     CHOOSE,
@@ -137,16 +140,26 @@ class Referee:
         foreign = set(observation.cells) - self._cell_names
         if foreign:
             raise UserError(
-                f"the camera layout {observation.layout or '?'} has cells that a "
-                f"{self.position.title} board does not ({phrases.cell_list(foreign)}): "
-                f"choose the layout for {self.position.title}"
+                _(
+                    "the camera layout {layout} has cells that a {game} board does not "
+                    "({cells}): choose the layout for {game}"
+                ).format(
+                    layout=observation.layout or "?",
+                    game=self.position.title,
+                    cells=phrases.cell_list(foreign),
+                )
             )
         foreign_classes = set(observation.occupied().values()) - self._classes
         if foreign_classes:
             raise UserError(
-                f"the camera reports {', '.join(sorted(foreign_classes))} pieces, which "
-                f"{self.position.title} does not have ({', '.join(sorted(self._classes))}): "
-                "calibrate the camera for this game"
+                _(
+                    "the camera reports {classes} pieces, which {game} does not have "
+                    "({known}): calibrate the camera for this game"
+                ).format(
+                    classes=", ".join(sorted(foreign_classes)),
+                    game=self.position.title,
+                    known=", ".join(sorted(self._classes)),
+                )
             )
         self.last_observation = observation
         unknown = observation.unknown()
@@ -216,9 +229,10 @@ class Referee:
         """The occupied cells the board must show when nothing is in progress."""
         return self.position.cells()
 
-    def name_at(self, cell: str, cls: str) -> str:
-        """Words for the piece of class `cls` on `cell` ("the black stone")."""
-        return f"the {cls} {self.piece_word}"
+    def name_at(self, cell: str, cls: str, count: int = 1) -> str:
+        """Words for `count` pieces of class `cls` like the one on `cell` ("the black stone",
+        "the black stones"), in the table's language."""
+        return phrases.piece_phrase(self.piece_word, cls, count)
 
     def change_phrase(self, cells: list[str], want: str) -> str | None:
         return None
@@ -289,11 +303,13 @@ class Referee:
 
     def _restore_detail(self) -> str:
         if self.calibration_pieces:
-            return "The camera has learned the colours from them: take them off and the game starts"
-        return "Put the board back as it was"
+            return _(
+                "The camera has learned the colours from them: take them off and the game starts"
+            )
+        return _("Put the board back as it was")
 
-    def _fix_name(self, cell: str, cls: str) -> str:
-        return self.name_at(cell, cls)
+    def _fix_name(self, cell: str, cls: str, count: int = 1) -> str:
+        return self.name_at(cell, cls, count)
 
     def _accept(self, move: Any, **data: Any) -> Event:
         """Play an observed move: records first, then the position; the move event."""
@@ -329,14 +345,14 @@ class Referee:
 
     def _game_over_instruction(self, outcome: Outcome) -> Instruction:
         if outcome.winner:
-            text = f"{outcome.winner.capitalize()} wins"
+            text = _("{player} wins").format(player=player_name(outcome.winner))
         else:
-            text = "The game is a draw"
+            text = _("The game is a draw")
         return Instruction(
             text=text,
             kind="game-over",
             player=outcome.winner,
-            detail=outcome.detail or outcome.reason,
+            detail=outcome_text(outcome),
         )
 
     def _request_undo(self, by: str | None) -> list[Event]:
@@ -389,25 +405,34 @@ class Referee:
         if self.undo_request is not None:
             request = self.undo_request
             other = self._other(request.by)
-            who = f"{other.capitalize()}: press" if other else "Press"
+            if other:
+                text = _("{player}: press DONE to take back {move}").format(
+                    player=player_name(other), move=request.move
+                )
+            else:
+                text = _("Press DONE to take back {move}").format(move=request.move)
             return Instruction(
-                text=f"{who} DONE to take back {request.move}",
+                text=text,
                 kind="confirm",
                 player=other,
-                detail="Both players must agree; BACK again also agrees, CANCEL keeps the move",
+                detail=_("Both players must agree; BACK again also agrees, CANCEL keeps the move"),
             )
         if self.unclear:
             return Instruction(
-                text=f"Clear the view: I cannot see {phrases.cell_list(self.unclear)}",
+                text=_("Clear the view: I cannot see {cells}").format(
+                    cells=phrases.cell_list(self.unclear)
+                ),
                 kind="wait",
                 highlights={c: ERROR for c in self.unclear},
-                detail="Move hands, shadows or glare away from the board",
+                detail=_("Move hands, shadows or glare away from the board"),
             )
         if self.board is None:
             if self.settled:
                 return self._turn_instruction()
             return Instruction(
-                text="Waiting for a clear view of the board", kind="wait", expected=self.expected()
+                text=_("Waiting for a clear view of the board"),
+                kind="wait",
+                expected=self.expected(),
             )
         if not self.settled and not self.resumed:
             return self._unsettled_instruction(self.board)

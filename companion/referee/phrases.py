@@ -9,18 +9,117 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.i18n import _, colour_adj, ngettext, pgettext
+
 MAX_LISTED = 4  # name at most this many cells in one sentence; the screen highlights them all
 
 
 def cell_list(cells: list[str] | tuple[str, ...] | set[str], conjunction: str = "and") -> str:
-    """'d4', 'd4 and e5', 'c3, d4 and e5', 'c3, d4, e5 and 3 more' ("or" lists choices)."""
+    """'d4', 'd4 and e5', 'c3, d4 and e5', 'c3, d4, e5 and 3 more' ("or" lists choices), in
+    the table's language."""
     items = sorted(cells, key=cell_sort_key)
     if len(items) > MAX_LISTED:
         shown = items[: MAX_LISTED - 1]
-        return ", ".join(shown) + f" {conjunction} {len(items) - len(shown)} more"
+        more = len(items) - len(shown)
+        if conjunction == "or":
+            text = ngettext("{cells} or {count} more", "{cells} or {count} more", more)
+        else:
+            text = ngettext("{cells} and {count} more", "{cells} and {count} more", more)
+        return text.format(cells=", ".join(shown), count=more)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+    text = _("{cells} or {last}") if conjunction == "or" else _("{cells} and {last}")
+    return text.format(cells=", ".join(items[:-1]), last=items[-1])
+
+
+def piece_phrase(kind: str, cls: str, count: int = 1, case: str = "object") -> str:
+    """A piece named in an instruction: "the black stone", "the gold dogs" ("den schwarzen
+    Stein", "die goldenen Hunde"). `kind`: "stone", "character" (a Sensei stone with its
+    character), "piece", or an Arimaa letter (e, m, h, d, c, r). `case`: "object" (what an
+    instruction acts on), "subject" (what a sentence is about) or "after" (after "by", "with":
+    German's dative); the last two name one piece."""
+    colour = colour_adj(cls)
+    if case == "subject":
+        return _subject(kind).format(colour=colour)
+    if case == "after":
+        return _after(kind).format(colour=colour)
+    if kind == "stone":
+        text = ngettext("the {colour} stone", "the {colour} stones", count)
+    elif kind == "character":
+        text = ngettext(
+            "the {colour} stone with its character",
+            "the {colour} stones with their characters",
+            count,
+        )
+    elif kind == "e":
+        text = ngettext("the {colour} elephant", "the {colour} elephants", count)
+    elif kind == "m":
+        text = ngettext("the {colour} camel", "the {colour} camels", count)
+    elif kind == "h":
+        text = ngettext("the {colour} horse", "the {colour} horses", count)
+    elif kind == "d":
+        text = ngettext("the {colour} dog", "the {colour} dogs", count)
+    elif kind == "c":
+        text = ngettext("the {colour} cat", "the {colour} cats", count)
+    elif kind == "r":
+        text = ngettext("the {colour} rabbit", "the {colour} rabbits", count)
+    elif kind == "king":
+        text = ngettext("the {colour} king", "the {colour} kings", count)
+    elif kind == "queen":
+        text = ngettext("the {colour} queen", "the {colour} queens", count)
+    elif kind == "rook":
+        text = ngettext("the {colour} rook", "the {colour} rooks", count)
+    elif kind == "bishop":
+        text = ngettext("the {colour} bishop", "the {colour} bishops", count)
+    elif kind == "knight":
+        text = ngettext("the {colour} knight", "the {colour} knights", count)
+    elif kind == "pawn":
+        text = ngettext("the {colour} pawn", "the {colour} pawns", count)
+    else:
+        text = ngettext("the {colour} piece", "the {colour} pieces", count)
+    return text.format(colour=colour)
+
+
+# Arimaa on a chess set: each Arimaa piece is played by a chess piece (the German rule text:
+# Elefant = König, Kamel = Dame, Pferde = Türme, Hunde = Läufer, Katzen = Springer, Kaninchen =
+# Bauern). `piece_phrase(CHESS_NAMES[letter], ...)` names them so.
+CHESS_NAMES = {"e": "king", "m": "queen", "h": "rook", "d": "bishop", "c": "knight", "r": "pawn"}
+
+
+def _subject(kind: str) -> str:
+    if kind == "stone":
+        return pgettext("subject", "the {colour} stone")
+    if kind == "e":
+        return pgettext("subject", "the {colour} elephant")
+    if kind == "m":
+        return pgettext("subject", "the {colour} camel")
+    if kind == "h":
+        return pgettext("subject", "the {colour} horse")
+    if kind == "d":
+        return pgettext("subject", "the {colour} dog")
+    if kind == "c":
+        return pgettext("subject", "the {colour} cat")
+    if kind == "r":
+        return pgettext("subject", "the {colour} rabbit")
+    return pgettext("subject", "the {colour} piece")
+
+
+def _after(kind: str) -> str:
+    if kind == "stone":
+        return pgettext("after a preposition", "the {colour} stone")
+    if kind == "e":
+        return pgettext("after a preposition", "the {colour} elephant")
+    if kind == "m":
+        return pgettext("after a preposition", "the {colour} camel")
+    if kind == "h":
+        return pgettext("after a preposition", "the {colour} horse")
+    if kind == "d":
+        return pgettext("after a preposition", "the {colour} dog")
+    if kind == "c":
+        return pgettext("after a preposition", "the {colour} cat")
+    if kind == "r":
+        return pgettext("after a preposition", "the {colour} rabbit")
+    return pgettext("after a preposition", "the {colour} piece")
 
 
 def cell_sort_key(cell: str) -> tuple:
@@ -72,12 +171,12 @@ def fix_sentences(
     expected: dict[str, str],
     observed: dict[str, str],
     *,
-    name_at: Callable[[str, str], str],
+    name_at: Callable[..., str],
     change_phrase: Callable[[list[str], str], str] | None = None,
 ) -> list[str]:
     """Sentences that turn `observed` into `expected`, grouped so that each reads well.
 
-    `name_at(cell, cls)` names a piece ("the black stone", "the gold dog"); `change_phrase`
+    `name_at(cell, cls, count)` names a piece ("the black stone", "the gold dogs"); `change_phrase`
     (cells, expected class) words a colour change (Arinama: "Turn d4 and e5 to black"); without
     it a changed cell is a piece to swap back.
     """
@@ -87,8 +186,11 @@ def fix_sentences(
     by_name: dict[str, list[str]] = {}
     for cell, kind in diff.added.items():
         by_name.setdefault(name_at(cell, kind), []).append(cell)
-    for name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
-        sentences.append(f"Take {plural(name, len(cells))} off {cell_list(cells)}")
+    for _name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
+        pieces = name_at(cells[0], diff.added[cells[0]], len(cells))
+        sentences.append(
+            _("Take {pieces} off {cells}").format(pieces=pieces, cells=cell_list(cells))
+        )
     if diff.changed:
         by_target: dict[str, list[str]] = {}
         for cell, (want, _seen) in diff.changed.items():
@@ -99,24 +201,21 @@ def fix_sentences(
             else:
                 for cell in sorted(cells, key=cell_sort_key):
                     sentences.append(
-                        f"Swap {name_at(cell, diff.changed[cell][1])} on {cell} for "
-                        f"{name_at(cell, want)}"
+                        _("Swap {piece} on {cell} for {other}").format(
+                            piece=name_at(cell, diff.changed[cell][1]),
+                            cell=cell,
+                            other=name_at(cell, want),
+                        )
                     )
     by_name = {}
     for cell, kind in diff.removed.items():
         by_name.setdefault(name_at(cell, kind), []).append(cell)
-    for name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
-        sentences.append(f"Put {plural(name, len(cells))} back on {cell_list(cells)}")
+    for _name, cells in sorted(by_name.items(), key=lambda kv: cell_sort_key(min(kv[1]))):
+        pieces = name_at(cells[0], diff.removed[cells[0]], len(cells))
+        sentences.append(
+            _("Put {pieces} back on {cells}").format(pieces=pieces, cells=cell_list(cells))
+        )
     return sentences
-
-
-def plural(name: str, count: int) -> str:
-    """A piece's name for `count` of them: "the black stone" -> "the black stones", "the green
-    stone with its character" -> "the green stones with their characters"."""
-    if count == 1:
-        return name
-    head, with_its, tail = name.partition(" with its ")
-    return f"{head}s" + (f" with their {tail}s" if with_its else "")
 
 
 def join_sentences(sentences: list[str]) -> str:

@@ -13,9 +13,12 @@ game at once.
 from __future__ import annotations
 
 from companion.games.sensei import CHARACTER, STONE, Action
+from companion.i18n import _
+from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import DONE, ERROR, FROM, TO, Event, Instruction, PlayerInput
+from companion.referee.rule_texts import rule_text
 
 MAX_ACTIONS = 3
 
@@ -24,10 +27,10 @@ class SenseiReferee(Referee):
     game = "sensei"
     piece_word = "stone"
 
-    def name_at(self, cell: str, cls: str) -> str:
+    def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         if cls.endswith("-character"):
-            return f"the {cls.removesuffix('-character')} stone with its character"
-        return f"the {cls} stone"
+            return phrases.piece_phrase("character", cls.removesuffix("-character"), count)
+        return phrases.piece_phrase("stone", cls, count)
 
     # -- explaining a board -------------------------------------------------------------------------
     def _turn_start(self):
@@ -106,11 +109,11 @@ class SenseiReferee(Referee):
     def _turn_instruction(self) -> Instruction:
         position = self.position
         player = position.turn
-        name = player.capitalize()
+        name = player_name(player)
         actions = position.actions_this_turn
         if not actions and not position.legal_actions():
             return Instruction(
-                text=f"{name} cannot move: press DONE to pass",
+                text=_("{player} cannot move: press DONE to pass").format(player=name),
                 kind="confirm",
                 player=player,
                 expected=self.expected(),
@@ -121,21 +124,26 @@ class SenseiReferee(Referee):
             highlights[action.dst] = TO
         if not actions:
             return Instruction(
-                text=f"{name}: move a stone or your character",
+                text=_("{player}: move a stone or your character").format(player=name),
                 kind="move",
                 player=player,
                 expected=self.expected(),
-                detail="Up to two stone moves and one character move, then press DONE",
+                detail=_("Up to two stone moves and one character move, then press DONE"),
             )
         left = _actions_left(actions)
         return Instruction(
-            text=f"{name}: press DONE to end your turn",
+            text=_("{player}: press DONE to end your turn").format(player=name),
             kind="move",
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=f"So far {position.move_text(actions)}"
-            + (f"; you may still {left}" if left else ""),
+            detail=(
+                _("So far {moves}; you may still {actions}").format(
+                    moves=position.move_text(actions), actions=left
+                )
+                if left
+                else _("So far {moves}").format(moves=position.move_text(actions))
+            ),
         )
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
@@ -150,7 +158,7 @@ class SenseiReferee(Referee):
                 player=self.position.turn,
                 highlights={action.src: ERROR, action.dst: ERROR},
                 expected=expected,
-                detail=phrases.capitalise(error),
+                detail=rule_text(error),
             )
         return self._restore_instruction(board)
 
@@ -162,12 +170,13 @@ def _key(position) -> tuple:
 def _actions_left(actions: tuple[Action, ...]) -> str:
     stones = sum(1 for a in actions if a.piece == STONE)
     character = any(a.piece == CHARACTER for a in actions)
-    left = []
+    if stones < 2 and not character:
+        return _("move a stone or your character")
     if stones < 2:
-        left.append("move a stone")
+        return _("move a stone")
     if not character:
-        left.append("move your character")
-    return " or ".join(left)
+        return _("move your character")
+    return ""
 
 
 def _single_action(expected: dict[str, str], board: dict[str, str]) -> Action | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.i18n import _
 from display import theme
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter
@@ -34,9 +35,9 @@ class DiceModel:
     value: int | None = None  # the value that counts (the 3+4 rule applied)
     rule: str = ""  # e.g. "3 and 4 count as 1" when it applied
     phase: float = 1.0  # animation: 0 thrown .. 1 landed
-    title: str = "Dice"
+    title: str = ""  # "" for "Dice" in the table's language
     who: str = ""  # "Amber rolls", "" for the plain roller
-    continue_label: str = "Back"  # "Back" (plain roller) or "Play" (in a game)
+    continue_label: str = ""  # "Back" (plain roller, the default) or "Play" (in a game)
 
 
 def draw(p: Painter, model: DiceModel) -> None:
@@ -44,7 +45,7 @@ def draw(p: Painter, model: DiceModel) -> None:
     w, h = p.surface.get_size()
     p.surface.fill(theme.BACKGROUND)
     f = frame((w, h), p, board_share=0.62)
-    draw_header(p, f.header, model.title, model.who)
+    draw_header(p, f.header, model.title or _("Dice"), model.who)
 
     area = f.board
     side = min(area.height * 0.8, area.width * 0.42)
@@ -107,21 +108,21 @@ def draw(p: Painter, model: DiceModel) -> None:
             )
     elif not model.dice:
         p.wrapped(
-            "Press ROLL or tap Roll",
+            _("Press ROLL or tap Roll"),
             pygame.Rect(panel.left, top, panel.width, boxes[0].top - top),
             m.font_large,
             align="center",
         )
     else:
         p.text(
-            "Rolling...",
+            _("Rolling..."),
             (panel.centerx, top + m.font_large),
             m.font_large,
             theme.MUTED,
             anchor="midtop",
         )
-    p.button(boxes[0], model.continue_label, Action("dice-close"))
-    p.button(boxes[1], "Roll", Action("roll"), style="primary")
+    p.button(boxes[0], model.continue_label or _("Back"), Action("dice-close"))
+    p.button(boxes[1], _("Roll"), Action("roll"), style="primary")
 
 
 def _tumbling_faces(phase: float) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pygame
 
 from companion.geometry import BoardGeometry
+from companion.i18n import _, ngettext
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
@@ -31,8 +32,8 @@ def draw(p: Painter, model: GameOverModel) -> None:
     draw_header(
         p,
         f.header,
-        f"{model.title} · game over",
-        f"{model.moves} move{'' if model.moves == 1 else 's'}",
+        _("{game} · game over").format(game=model.title),
+        ngettext("{count} move", "{count} moves", model.moves).format(count=model.moves),
     )
     p.board_view = draw_board(p.surface, f.board, model.geometry, model.cells, {})
     panel = f.panel
@@ -60,9 +61,9 @@ def draw(p: Painter, model: GameOverModel) -> None:
     for box, (label, kind, style) in zip(
         boxes,
         [
-            ("Home", "home", "normal"),
-            ("Review", "review", "normal"),
-            ("New game", "new-game", "primary"),
+            (_("Home"), "home", "normal"),
+            (_("Review"), "review", "normal"),
+            (_("New game"), "new-game", "primary"),
         ],
         strict=True,
     ):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion.i18n import _
 from display import theme
 from display.layout import draw_header
 from display.paint import Action, Painter, row
@@ -33,7 +34,7 @@ def draw(p: Painter, model: HomeModel) -> None:
     portrait = h > w
 
     y = body.top
-    p.text("Choose a game", (body.left, y), m.font_body, theme.MUTED)
+    p.text(_("Choose a game"), (body.left, y), m.font_body, theme.MUTED)
     y += m.font_body + m.gap
     per_row = 2 if portrait else 4
     rows = -(-len(model.games) // per_row)
@@ -49,7 +50,7 @@ def draw(p: Painter, model: HomeModel) -> None:
             p.button(box, title, Action("select-game", game), style=style, size=m.font_large)
             if game == model.recognised:
                 p.text(
-                    "on the table",
+                    _("on the table"),
                     (box.centerx, box.bottom - m.mm(1)),
                     m.font_small,
                     theme.YELLOW,
@@ -60,7 +61,7 @@ def draw(p: Painter, model: HomeModel) -> None:
     options = pygame.Rect(body.left, y + m.gap, body.width, m.button_height)
     label_w = options.width - m.mm(30) - m.gap
     p.wrapped(
-        model.options_text or "Standard rules",
+        model.options_text or _("Standard rules"),
         pygame.Rect(options.left, options.top, label_w, options.height),
         m.font_body,
         valign="middle",
@@ -68,25 +69,24 @@ def draw(p: Painter, model: HomeModel) -> None:
     )
     p.button(
         pygame.Rect(options.right - m.mm(30), options.top, m.mm(30), options.height),
-        "Options",
+        _("Options"),
         Action("options"),
     )
     y = options.bottom + m.gap * 2
 
     for game_id, text in model.unfinished[:2]:
         box = pygame.Rect(body.left, y, body.width, m.button_height)
-        p.button(box, f"Continue: {text}", Action("resume", game_id))
+        p.button(box, _("Continue: {game}").format(game=text), Action("resume", game_id))
         y = box.bottom + m.gap
 
     bottom = pygame.Rect(body.left, body.bottom - m.button_height, body.width, m.button_height)
     if portrait:
         start = pygame.Rect(body.left, bottom.top - m.gap - m.mm(16), body.width, m.mm(16))
-        p.button(start, "Start", Action("start"), style="primary", size=m.font_huge)
+        p.button(start, _("Start"), Action("start"), style="primary", size=m.font_huge)
         boxes = row(bottom, 3, m.gap)
-        labels = [("Dice", "dice"), ("Review", "review"), ("Settings", "settings")]
     else:
         boxes = row(bottom, 4, m.gap)
-        labels = [("Dice", "dice"), ("Review", "review"), ("Settings", "settings")]
-        p.button(boxes[3], "Start", Action("start"), style="primary", size=m.font_large)
+        p.button(boxes[3], _("Start"), Action("start"), style="primary", size=m.font_large)
+    labels = [(_("Dice"), "dice"), (_("Review"), "review"), (_("Settings"), "settings")]
     for box, (label, kind) in zip(boxes, labels, strict=False):
         p.button(box, label, Action(kind))

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion import i18n
 from companion.geometry import BoardGeometry
+from companion.i18n import _, language, pgettext
 from companion.referee.protocol import Instruction
 from display import theme
 from display.board import draw_board
@@ -44,7 +46,12 @@ def draw(p: Painter, model: PlayModel) -> None:
     p.surface.fill(theme.BACKGROUND)
     f = frame(size, p, board_share=PORTRAIT_BOARD_SHARE if m.portrait else 0.58)
     right = model.camera
-    draw_header(p, f.header, f"{model.title} · move {model.move_number + 1}", right)
+    draw_header(
+        p,
+        f.header,
+        _("{game} · move {number}").format(game=model.title, number=model.move_number + 1),
+        right,
+    )
     p.board_view = draw_board(
         p.surface,
         f.board,
@@ -64,8 +71,12 @@ def draw(p: Painter, model: PlayModel) -> None:
     if model.turn:  # whose turn: a piece swatch and the name
         r = m.mm(3.5)
         p.swatch((panel.left + r + 2, y + r + 2), r, theme.PLAYER_CLASS.get(model.turn, model.turn))
-        who = name(model.turn, model.colour_names).capitalize()
-        label = f"{who} to play" if model.instruction.kind != "game-over" else who
+        who = player_label(model.turn, model.colour_names)
+        label = (
+            _("{player} to play").format(player=who)
+            if model.instruction.kind != "game-over"
+            else who
+        )
         left = panel.left + 2 * r + m.gap * 2
         p.line(
             label,
@@ -108,7 +119,7 @@ def draw(p: Painter, model: PlayModel) -> None:
         legend_h = _legend_height(p, roles, panel.width)
         _legend(p, roles, pygame.Rect(panel.left, bottom - legend_h, panel.width, legend_h))
     else:
-        p.left_out += [theme.HIGHLIGHTS[role].label for role in roles]
+        p.left_out += [_(theme.HIGHLIGHTS[role].label) for role in roles]
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
 
@@ -160,21 +171,24 @@ def _button_mm(p: Painter, buttons: list[tuple[str, Action, str]]) -> float:
 
 def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     kind = model.instruction.kind
-    buttons: list[tuple[str, Action, str]] = [("Menu", Action("menu"), "normal")]
+    buttons: list[tuple[str, Action, str]] = [(_("Menu"), Action("menu"), "normal")]
     if kind == "choose":
-        return buttons + [(c, Action("choose", c), "primary") for c in model.instruction.choices]
+        return buttons + [
+            (choice_label(c), Action("choose", c), "primary") for c in model.instruction.choices
+        ]
     if kind == "game-over":
         return buttons + [
-            ("Review", Action("review"), "normal"),
-            ("New game", Action("new-game"), "primary"),
+            (_("Review"), Action("review"), "normal"),
+            (_("New game"), Action("new-game"), "primary"),
         ]
-    buttons.append(("Undo", Action("undo"), "normal"))
+    buttons.append((_("Undo"), Action("undo"), "normal"))
     if model.can_roll or kind == "roll":
-        buttons.append(("Roll", Action("roll"), "primary" if kind == "roll" else "normal"))
+        buttons.append((_("Roll"), Action("roll"), "primary" if kind == "roll" else "normal"))
     if kind == "confirm":
-        buttons.append(("Cancel", Action("cancel"), "normal"))
-    wants_done = kind == "confirm" or "DONE" in model.instruction.text
-    buttons.append(("Done", Action("done"), "primary" if wants_done else "normal"))
+        buttons.append((_("Cancel"), Action("cancel"), "normal"))
+    # The instructions name the button in capitals ("press DONE", "drück FERTIG").
+    wants_done = kind == "confirm" or _("DONE") in model.instruction.text
+    buttons.append((_("Done"), Action("done"), "primary" if wants_done else "normal"))
     return buttons
 
 
@@ -189,7 +203,7 @@ def _hands_banner(p: Painter, rect: pygame.Rect) -> None:
     inner = rect.inflate(-p.m.mm(2), -p.m.mm(1.5))
     pygame.draw.rect(p.surface, theme.HANDS, inner, border_radius=p.m.mm(1))
     p.line(
-        "Hands on the board",
+        _("Hands on the board"),
         inner.center,
         inner.width - p.m.gap,
         p.m.font_body,
@@ -213,7 +227,7 @@ def _legend_items(p: Painter, roles: list[str], width: int) -> list[list[tuple[s
     x = 0
     box = p.m.mm(4.5)
     for role in roles:
-        label_w = font(p.m.font_small).size(theme.HIGHLIGHTS[role].label)[0]
+        label_w = font(p.m.font_small).size(_(theme.HIGHLIGHTS[role].label))[0]
         w = min(width, box + p.m.gap + label_w)
         if rows[-1] and x + w > width:
             rows.append([])
@@ -261,7 +275,7 @@ def _legend(p: Painter, roles: list[str], rect: pygame.Rect) -> None:
                 pygame.draw.rect(p.surface, style.colour, swatch.inflate(-2, -2), 1)
             left = swatch.right + p.m.gap
             p.line(
-                style.label,
+                _(style.label),
                 (left, swatch.centery),
                 x + w - left,
                 p.m.font_small,
@@ -276,10 +290,66 @@ def name(piece_class: str, colour_names: dict[str, str]) -> str:
     return colour_names.get(piece_class, piece_class)
 
 
+def player_label(piece_class: str, colour_names: dict[str, str]) -> str:
+    """The player's name in the table's words and language ("Dark", "Schwarz", "Dunkel")."""
+    if language() == "en":
+        return name(piece_class, colour_names).capitalize()
+    i18n.set_colour_names(colour_names)
+    return i18n.player(piece_class)
+
+
+def choice_label(choice: str) -> str:
+    """A choice's button label in the table's language (the value stays the referee's word)."""
+    return pgettext("choice", choice) if choice in CHOICES else choice
+
+
+# The referee's and the app's choice values; `_mark_choices` marks them for the catalogue.
+CHOICES = (
+    "standard",
+    "previous",
+    "arrange",
+    "use this",
+    "back",
+    "elephant",
+    "camel",
+    "horse",
+    "dog",
+    "cat",
+    "rabbit",
+    "king",
+    "queen",
+    "rook",
+    "bishop",
+    "knight",
+    "pawn",
+)
+
+
+def _mark_choices() -> None:  # pragma: no cover - never called, only read by the extractor
+    pgettext("choice", "standard")
+    pgettext("choice", "previous")
+    pgettext("choice", "arrange")
+    pgettext("choice", "use this")
+    pgettext("choice", "back")
+    pgettext("choice", "elephant")
+    pgettext("choice", "camel")
+    pgettext("choice", "horse")
+    pgettext("choice", "dog")
+    pgettext("choice", "cat")
+    pgettext("choice", "rabbit")
+    pgettext("choice", "king")
+    pgettext("choice", "queen")
+    pgettext("choice", "rook")
+    pgettext("choice", "bishop")
+    pgettext("choice", "knight")
+    pgettext("choice", "pawn")
+
+
 def say(text: str, colour_names: dict[str, str]) -> str:
     """The referee's sentence in the table's own colour words (Settings -> colour names):
-    "Turn d4 to black" reads "Turn d4 to dark" when black pieces are called dark here."""
-    if not colour_names:
+    "Turn d4 to black" reads "Turn d4 to dark" when black pieces are called dark here. (In
+    German the referee names the colours in the table's words itself: `companion.i18n`.)"""
+    if not colour_names or language() != "en":
         return text
     import re
 

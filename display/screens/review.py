@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.geometry import BoardGeometry
+from companion.i18n import _, ngettext
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
@@ -30,7 +31,14 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     w, h = p.surface.get_size()
     p.surface.fill(theme.BACKGROUND)
     f = frame((w, h), p)
-    draw_header(p, f.header, "Review games", f"{len(model.games)} recorded")
+    draw_header(
+        p,
+        f.header,
+        _("Review games"),
+        ngettext("{count} recorded", "{count} recorded", len(model.games)).format(
+            count=len(model.games)
+        ),
+    )
     body = f.body
     bar = pygame.Rect(body.left, body.bottom - m.button_height, body.width, m.button_height)
     boxes = button_bar(p, bar, 3)
@@ -43,7 +51,7 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     shown = model.games[page * per_page : (page + 1) * per_page]
     if not shown:
         p.wrapped(
-            "No games recorded yet. Play one and it appears here.",
+            _("No games recorded yet. Play one and it appears here."),
             list_area,
             m.font_large,
             theme.MUTED,
@@ -57,13 +65,13 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
         inner = target.rect.inflate(-m.mm(4), -m.mm(1.5))
         p.text(title, inner.topleft, m.font_body, bold=True)
         p.text(line, inner.bottomleft, m.font_small, theme.MUTED, anchor="bottomleft")
-    p.button(boxes[0], "Back", Action("back"))
+    p.button(boxes[0], _("Back"), Action("back"))
     p.button(
-        boxes[1], "Newer", Action("page", page - 1), style="normal" if page > 0 else "disabled"
+        boxes[1], _("Newer"), Action("page", page - 1), style="normal" if page > 0 else "disabled"
     )
     p.button(
         boxes[2],
-        "Older",
+        _("Older"),
         Action("page", page + 1),
         style="normal" if page + 1 < pages else "disabled",
     )
@@ -85,7 +93,12 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     p.surface.fill(theme.BACKGROUND)
     f = frame(p.surface.get_size(), p)
     ply = max(0, min(model.ply, len(model.boards) - 1))
-    draw_header(p, f.header, model.title, f"move {ply} of {len(model.moves)}")
+    draw_header(
+        p,
+        f.header,
+        model.title,
+        _("move {ply} of {count}").format(ply=ply, count=len(model.moves)),
+    )
     p.board_view = draw_board(
         p.surface, f.board, model.geometry, model.boards[ply], model.highlights
     )
@@ -97,9 +110,9 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     boxes = [back_row, *arrows]
     y = panel.top
     if ply == 0:
-        line = "Start position"
+        line = _("Start position")
     else:
-        line = f"Move {ply}: {model.moves[ply - 1]}"
+        line = _("Move {ply}: {move}").format(ply=ply, move=model.moves[ply - 1])
     used = p.wrapped(
         line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True
     )
@@ -126,7 +139,7 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         )
     last = len(model.boards) - 1
     specs = [
-        ("Back", Action("back"), "normal"),
+        (_("Back"), Action("back"), "normal"),
         ("|<", Action("ply", 0), "normal" if ply > 0 else "disabled"),
         ("<", Action("ply", ply - 1), "normal" if ply > 0 else "disabled"),
         (">", Action("ply", ply + 1), "primary" if ply < last else "disabled"),

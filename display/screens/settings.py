@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.i18n import _
 from display import theme
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter, column, font, text_height
@@ -41,7 +42,12 @@ def draw(p: Painter, model: SettingsModel) -> None:
     per_page = max(1, (area.height + m.gap) // (row_h + m.gap))
     pages = max(1, -(-len(model.rows) // per_page))
     page = min(model.page, pages - 1)
-    draw_header(p, f.header, "Settings", model.note or f"page {page + 1} of {pages}")
+    draw_header(
+        p,
+        f.header,
+        _("Settings"),
+        model.note or _("page {page} of {pages}").format(page=page + 1, pages=pages),
+    )
     shown = model.rows[page * per_page : (page + 1) * per_page]
     step = min(m.mm(14), area.width // 7)
     # The value column: as wide as the widest value on the page needs (a quarter at least,
@@ -82,13 +88,16 @@ def draw(p: Painter, model: SettingsModel) -> None:
             min_size=small,
         )
         p.button(plus, "+", Action("setting-up", setting.key), size=m.font_huge)
-    p.button(boxes[0], "Back", Action("back"))
+    p.button(boxes[0], _("Back"), Action("back"))
     p.button(
-        boxes[1], "Previous", Action("page", page - 1), style="normal" if page > 0 else "disabled"
+        boxes[1],
+        _("Previous"),
+        Action("page", page - 1),
+        style="normal" if page > 0 else "disabled",
     )
     p.button(
         boxes[2],
-        "More",
+        _("More"),
         Action("page", page + 1),
         style="normal" if page + 1 < pages else "disabled",
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.geometry import BoardGeometry
+from companion.i18n import _
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
@@ -62,7 +63,7 @@ def draw(p: Painter, model: SetupModel) -> None:
     else:
         p.panel(view, theme.PANEL)
         p.wrapped(
-            "No camera picture yet",
+            _("No camera picture yet"),
             view.inflate(-m.mm(4), -m.mm(4)),
             m.font_body,
             theme.MUTED,
@@ -72,9 +73,9 @@ def draw(p: Painter, model: SetupModel) -> None:
 
     panel = f.panel
     buttons = [
-        ("Back", Action("back"), "normal"),
+        (_("Back"), Action("back"), "normal"),
         # "Done": the word the instruction uses ("press DONE") and the table button's name.
-        ("Done", Action("confirm-setup"), "primary" if model.ready else "disabled"),
+        (_("Done"), Action("confirm-setup"), "primary" if model.ready else "disabled"),
     ]
     if model.buttons:
         buttons = [(label, Action(kind), style) for label, kind, style in model.buttons]
