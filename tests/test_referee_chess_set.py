@@ -138,7 +138,7 @@ def test_a_whole_arimaa_game_on_a_chess_set_through_companion_referee(tmp_path):
     details = [line["instruction"]["detail"] for line in lines if "instruction" in line]
     assert any("king = elephant" in d for d in details)  # the mapping, where types are named
     # rf3x: the silver rabbit pulled onto f3 is captured; the chessboard has no trap printed
-    assert "The silver rabbit (black pawn) on f3 is captured: take it off" in texts
+    assert "The silver rabbit (the black pawn) on f3 is captured: take it off" in texts
     moves = [e["move"] for line in lines for e in line.get("events", []) if e["kind"] == "move"]
     assert moves == turns
     assert lines[-1]["instruction"]["kind"] == "game-over"
