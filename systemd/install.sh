@@ -36,11 +36,13 @@ fi
 
 # 1. System packages: the camera stack and GPIO come from apt (they match the kernel), the rest
 #    from pip inside the venv. python3-picamera2 and python3-lgpio are only in Raspberry Pi's own
-#    apt repository (Raspberry Pi OS has it), not in Debian's. libdrm2 and libgbm1 are loaded at
-#    run time by the SDL inside pygame-ce's wheel for the KMSDRM screen (the wheel does not ship
-#    them); python3-numpy is the numpy apt's picamera2 is built against.
+#    apt repository (Raspberry Pi OS has it), not in Debian's. The SDL inside pygame-ce's wheel
+#    loads the KMSDRM screen's libraries at run time and the wheel does not ship them: libdrm2
+#    and libgbm1, and EGL with GLES2 (SDL's KMSDRM window is always an EGL one) with Mesa's
+#    driver for the Pi's GPU. python3-numpy is the numpy apt's picamera2 is built against.
 pi_only=(python3-lgpio)
-debian=(python3-venv python3-pip rsync libdrm2 libgbm1)
+debian=(python3-venv python3-pip rsync libdrm2 libgbm1 libegl1 libgles2 libegl-mesa0
+  libgl1-mesa-dri)
 if [ "$CAMERA" = 1 ]; then
   pi_only=(python3-picamera2 "${pi_only[@]}")
   debian+=(python3-numpy)

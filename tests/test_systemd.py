@@ -96,7 +96,8 @@ def test_install_script_is_valid_bash_and_does_every_step():
     for package in ("python3-picamera2", "python3-lgpio", "python3-venv", "python3-numpy"):
         assert package in apt
     # pygame-ce's SDL loads these at run time for the KMSDRM screen; its wheel lacks them.
-    assert "libdrm2" in apt and "libgbm1" in apt
+    for package in ("libdrm2", "libgbm1", "libegl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri"):
+        assert package in apt
     assert "useradd --system --user-group --home-dir /var/lib/tabletop-companion" in out
     for group in ("video", "render", "input", "gpio"):
         assert f"usermod -a -G {group}" in out
