@@ -137,8 +137,16 @@ CONF
 fi
 
 # 4. The console on tty1 would fight the app for the screen: the companion owns it now.
-run systemctl disable --now getty@tty1.service
-run systemctl daemon-reload
-run systemctl enable "$UNIT"
-run systemctl restart "$UNIT"
-echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+#    Where systemd is not running (a chroot, an SD card image being prepared) the service is
+#    only enabled: it starts at the next boot.
+if [ -d /run/systemd/system ] || [ "$DRY" = 1 ]; then
+  run systemctl disable --now getty@tty1.service
+  run systemctl daemon-reload
+  run systemctl enable "$UNIT"
+  run systemctl restart "$UNIT"
+  echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+else
+  run systemctl disable getty@tty1.service
+  run systemctl enable "$UNIT"
+  echo "install.sh: done; systemd is not running here (a chroot?): the companion starts at the next boot"
+fi
