@@ -16,11 +16,13 @@
 #   5. the test suite, in a venv with the same numpy and OpenCV as the installed app.
 # pip there trusts this machine's certificate authorities (/etc/ssl/certs/ca-certificates.crt).
 # Needs root, Debian's packages (qemu-user-static, debootstrap, binfmt-support: installed if
-# missing), PyPI, and a kernel that lets binfmt_misc be registered. It takes about half an
-# hour on 2 cores (emulated: these are not a Pi's times). Not part of `./dev test`.
+# missing), PyPI, and a kernel that lets binfmt_misc be registered. It takes about 50 minutes
+# on 2 shared cores (emulated: these are not a Pi's times). Not part of `./dev test`.
 # Environment: PI_CHECK_DIR (default /var/tmp/tabletop-pi-check), PI_CHECK_MIRROR (a Debian
 # mirror for debootstrap; default: debootstrap's own), PI_CHECK_SHARED (the shared data;
-# default: ../shared beside the repository), PI_CHECK_TESTS (pytest arguments; default all).
+# default: ../shared beside the repository), PI_CHECK_TESTS (pytest arguments; default all),
+# PI_CHECK_TIMEOUT (seconds one test may take; default 1800: the project's 300 s is for native
+# speed, and emulation on a shared machine is 20-30 times slower).
 set -euo pipefail
 
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -191,7 +193,8 @@ step "test suite (numpy and OpenCV as installed)" "
   /root/venv-test/bin/python -m pip install --quiet \
     --constraint /opt/tabletop-companion/.venv/constraints.txt -e '$APP[dev]'
   /root/venv-test/bin/python -c 'import cv2, numpy; print(\"numpy\", numpy.__version__, \"opencv\", cv2.__version__)'
-  cd $APP && /root/venv-test/bin/python -m pytest -q -n 2 -p no:cacheprovider ${PI_CHECK_TESTS:-}"
+  cd $APP && /root/venv-test/bin/python -m pytest -q -n 2 -p no:cacheprovider \
+    -o timeout=${PI_CHECK_TIMEOUT:-1800} ${PI_CHECK_TESTS:-}"
 
 {
   echo "checked: $version, $(date -u '+%Y-%m-%d %H:%M UTC'), on $(uname -m) with qemu-user-static"
