@@ -44,10 +44,13 @@ GOAL_MEDIAN_MS, GOAL_P99_MS = 20.0, 200.0
 
 
 def data_dir() -> Path:
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "arimaa").exists():
-            return base / "data" / "arimaa"
-    raise SystemExit("bench: shared/data/arimaa not found beside the repository")
+    """shared/data/arimaa, found as the tests find it (tests/shared_data.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    try:
+        from shared_data import arimaa_data
+    except FileNotFoundError as exc:
+        raise SystemExit(f"bench: {exc}") from None
+    return arimaa_data()
 
 
 def sample_turns(count: int, seed: int):

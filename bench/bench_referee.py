@@ -37,7 +37,16 @@ from companion.referee.protocol import DONE, ROLL, PlayerInput  # noqa: E402
 from companion.referee.runner import Session  # noqa: E402
 
 GOAL_MS = 100.0
-ARIMAA_GAMES = Path("/work/shared/data/arimaa/games.jsonl")
+
+
+def data_dir() -> Path:
+    """shared/data/arimaa, found as the tests find it (tests/shared_data.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    try:
+        from shared_data import arimaa_data
+    except FileNotFoundError as exc:
+        raise SystemExit(f"bench: {exc}") from None
+    return arimaa_data()
 
 
 def ms(seconds: float) -> float:
@@ -113,7 +122,7 @@ def arinama_boards(count: int) -> list[dict[str, str]]:
 
 
 def arimaa_boards(turns: int):
-    record = json.loads(ARIMAA_GAMES.open().readline())
+    record = json.loads((data_dir() / "games.jsonl").open().readline())
     position = games.get("arimaa").new()
     boards, inputs = [], {}
     for text in record["moves"][: 2 + turns]:
@@ -202,7 +211,7 @@ def referee_only(name: str, plays: int) -> tuple[list[float], list[float]]:
 
 
 def arimaa_after_setup():
-    record = json.loads(ARIMAA_GAMES.open().readline())
+    record = json.loads((data_dir() / "games.jsonl").open().readline())
     position = games.get("arimaa").new()
     for text in record["moves"][:2]:
         position.push(position.parse_move(text))

@@ -3,6 +3,7 @@
 # companion: system packages, a dedicated user, the app in /opt with a venv, the boot service.
 #
 #   sudo systemd/install.sh             install (or update) and start the service
+#   sudo systemd/install.sh --no-camera the same for a USB webcam: no picamera2 (--source usb:0)
 #   systemd/install.sh --dry-run        print every command instead of running it
 #
 # Options (environment): PREFIX=/opt/tabletop-companion  SERVICE_USER=tabletop-companion
@@ -14,12 +15,15 @@ SERVICE_USER="${SERVICE_USER:-tabletop-companion}"
 UNIT=tabletop-companion.service
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 DRY=0
-case "${1:-}" in
-  --dry-run|-n) DRY=1 ;;
-  "") ;;
-  -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-  *) echo "install.sh: unknown option $1 (use --dry-run or nothing)" >&2; exit 2 ;;
-esac
+CAMERA=1
+for arg in "$@"; do
+  case "$arg" in
+    --dry-run|-n) DRY=1 ;;
+    --no-camera) CAMERA=0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $arg (use --dry-run, --no-camera or nothing)" >&2; exit 2 ;;
+  esac
+done
 
 run() {
   if [ "$DRY" = 1 ]; then printf '+ %s\n' "$*"; else "$@"; fi
@@ -31,10 +35,44 @@ if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
 fi
 
 # 1. System packages: the camera stack and GPIO come from apt (they match the kernel), espeak-ng
-#    speaks the instructions (offline), the rest from pip inside the venv.
+#    speaks the instructions (offline), the rest from pip inside the venv. python3-picamera2 and
+#    python3-lgpio are only in Raspberry Pi's own apt repository (Raspberry Pi OS has it), not in
+#    Debian's. The SDL inside pygame-ce's wheel loads the KMSDRM screen's libraries at run time
+#    and the wheel does not ship them: libdrm2 and libgbm1, and EGL with GLES2 (SDL's KMSDRM
+#    window is always an EGL one) with Mesa's driver for the Pi's GPU. python3-numpy is the numpy
+#    apt's picamera2 is built against.
+pi_only=(python3-lgpio)
+debian=(python3-venv python3-pip rsync espeak-ng libdrm2 libgbm1 libegl1 libgles2 libegl-mesa0
+  libgl1-mesa-dri)
+if [ "$CAMERA" = 1 ]; then
+  pi_only=(python3-picamera2 "${pi_only[@]}")
+  debian+=(python3-numpy)
+fi
 run apt-get update
+missing=()
+if command -v apt-cache >/dev/null 2>&1; then
+  for package in "${pi_only[@]}"; do
+    apt-cache show "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  {
+    if [ "$DRY" = 1 ]; then
+      echo "install.sh: note: the real install would stop here on this system:"
+    fi
+    echo "install.sh: ${missing[*]} not found: python3-picamera2 and python3-lgpio come only" \
+      "from Raspberry Pi's apt repository, which this system does not use."
+    echo "  What to do: install Raspberry Pi OS (Bookworm) on the Pi, or add Raspberry Pi's" \
+      "repository (docs/raspberry-pi.md shows how) and run this again."
+    if [ "$CAMERA" = 1 ]; then
+      echo "  With a USB webcam instead of the Pi camera: sudo $0 --no-camera (no picamera2;" \
+        "the buttons still need python3-lgpio)."
+    fi
+  } >&2
+  [ "$DRY" = 1 ] || exit 1
+fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-  python3-picamera2 python3-lgpio python3-venv python3-pip rsync espeak-ng
+  "${pi_only[@]}" "${debian[@]}"
 
 # 2. The service user: no login, no home beyond its state directory; may use the camera (video),
 #    the GPU (render), the touchscreen (input), the buttons (gpio) and the sound card (audio).
@@ -52,25 +90,34 @@ done
 
 # 3. The app: a copy of this checkout in $PREFIX and a venv that also sees apt's picamera2/lgpio.
 run mkdir -p "$PREFIX"
-run rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' "$SRC/" "$PREFIX/"
+run rsync -a --delete --exclude .git --exclude '.venv*' --exclude '__pycache__' "$SRC/" "$PREFIX/"
 if [ ! -x "$PREFIX/.venv/bin/python" ] || [ "$DRY" = 1 ]; then
   run python3 -m venv --system-site-packages "$PREFIX/.venv"
 fi
 run "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
 # apt's picamera2 (and its simplejpeg) are built against Debian's numpy: the venv must keep that
 # numpy - a newer one from PyPI would shadow it and picamera2 would fail to import ("numpy.dtype
-# size changed") - and pip then picks an OpenCV built for it.
-numpy_version="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
-if [ -n "$numpy_version" ]; then
+# size changed") - and pip then picks an OpenCV built for it. Without the Pi camera nothing pins
+# numpy, and pip picks the newest numpy and OpenCV (the versions `./dev test` runs).
+if [ "$CAMERA" = 1 ]; then
   constraints="$PREFIX/.venv/constraints.txt"
   if [ "$DRY" = 1 ]; then
-    echo "+ write $constraints (numpy==$numpy_version, the version apt's picamera2 was built for)"
+    # Step 1 has not run: name the numpy it would install.
+    numpy_version="$(apt-cache policy python3-numpy 2>/dev/null \
+      | sed -n 's/^ *Candidate: \([0-9]*:\)\{0,1\}\([0-9.]*\).*/\2/p' || true)"
+    echo "+ write $constraints (numpy==${numpy_version:-VERSION}: apt's python3-numpy, which" \
+      "step 1 installs and picamera2 is built for)"
   else
+    numpy_version="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+    if [ -z "$numpy_version" ]; then
+      echo "install.sh: apt's python3-numpy does not import (python3 -c 'import numpy');" \
+        "reinstall it (apt-get install --reinstall python3-numpy) and run this again" >&2
+      exit 1
+    fi
     echo "numpy==$numpy_version" >"$constraints"
   fi
   run "$PREFIX/.venv/bin/python" -m pip install --quiet --constraint "$constraints" "$PREFIX"
 else
-  echo "install.sh: warning: apt's numpy was not found; picamera2 may not import" >&2
   run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
 fi
 # The message catalogues (English, German) compiled once here: /opt is read-only to the service.
@@ -78,21 +125,31 @@ run "$PREFIX/.venv/bin/python" -m companion.i18n
 # gpiozero must use lgpio (the Pi 5 and Bookworm's kernel drop the old sysfs/RPi.GPIO paths).
 run install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
 run mkdir -p "/etc/systemd/system/$UNIT.d"
+source_option=""
+[ "$CAMERA" = 1 ] || source_option=" --source usb:0"
 if [ "$DRY" = 1 ]; then
-  echo "+ write /etc/systemd/system/$UNIT.d/local.conf (ExecStart in $PREFIX, GPIOZERO_PIN_FACTORY=lgpio)"
+  echo "+ write /etc/systemd/system/$UNIT.d/local.conf (ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option, GPIOZERO_PIN_FACTORY=lgpio)"
 else
   cat >"/etc/systemd/system/$UNIT.d/local.conf" <<CONF
 # Written by install.sh: where this Pi has the app. Add your own settings in another file here.
 [Service]
 Environment=GPIOZERO_PIN_FACTORY=lgpio
 ExecStart=
-ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera
+ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option
 CONF
 fi
 
 # 4. The console on tty1 would fight the app for the screen: the companion owns it now.
-run systemctl disable --now getty@tty1.service
-run systemctl daemon-reload
-run systemctl enable "$UNIT"
-run systemctl restart "$UNIT"
-echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+#    Where systemd is not running (a chroot, an SD card image being prepared) the service is
+#    only enabled: it starts at the next boot.
+if [ -d /run/systemd/system ] || [ "$DRY" = 1 ]; then
+  run systemctl disable --now getty@tty1.service
+  run systemctl daemon-reload
+  run systemctl enable "$UNIT"
+  run systemctl restart "$UNIT"
+  echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+else
+  run systemctl disable getty@tty1.service
+  run systemctl enable "$UNIT"
+  echo "install.sh: done; systemd is not running here (a chroot?): the companion starts at the next boot"
+fi

@@ -1,15 +1,31 @@
-"""Where the project's shared real data is: `shared/data/arimaa` beside the repository (as CI
-lays it out), or in the workplace's own /work/shared."""
+"""Where the project's shared real data is: the folder named by $TABLETOP_SHARED_DIR, else
+`shared/` beside the repository (as CI lays it out: `../shared` from the clone). Nothing else:
+a test must find the same data on any machine, or say where it looked."""
 
+import os
 from pathlib import Path
+
+ENV = "TABLETOP_SHARED_DIR"
+
+
+def shared_dir() -> Path:
+    """The shared folder (with data/arimaa/games.jsonl in it)."""
+    if os.environ.get(ENV):
+        candidates = [Path(os.environ[ENV])]
+    else:
+        candidates = [Path(__file__).resolve().parents[2] / "shared"]
+    for base in candidates:
+        if (base / "data" / "arimaa" / "games.jsonl").exists():
+            return base
+    raise FileNotFoundError(
+        f"the shared data is not in {candidates[0]} (no data/arimaa/games.jsonl there): put the "
+        f"shared folder beside the repository, or set {ENV} to it"
+    )
 
 
 def arimaa_data() -> Path:
     """The folder with games.jsonl (251 arimaa.com games) and test_positions.jsonl."""
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "arimaa" / "games.jsonl").exists():
-            return base / "data" / "arimaa"
-    raise FileNotFoundError("shared/data/arimaa beside the repository")
+    return shared_dir() / "data" / "arimaa"
 
 
 ARIMAA_DATA = arimaa_data()

@@ -6,6 +6,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from shared_data import ARIMAA_GAMES
 from test_records import GAMES, _board_photo, play_recorded, recorded_whole_game
 
 from companion import cli, games
@@ -361,15 +362,14 @@ def _real_arimaa_game(turns):
     """The first `turns` turns of a real arimaa.com game from the shared data."""
     from companion.games.arimaa import game_from_move_list
 
-    path = "/work/shared/data/arimaa/games.jsonl"
-    with open(path, encoding="utf-8") as f:
+    with open(ARIMAA_GAMES, encoding="utf-8") as f:
         for line in f:
             record = json.loads(line)
             if record.get("complete") and not record.get("flag") and len(record["moves"]) > turns:
                 board = game_from_move_list(record["moves"][:turns])
                 assert board.replay_error is None and len(board.move_stack) == turns
                 return board
-    raise AssertionError(f"no complete game of more than {turns} turns in {path}")
+    raise AssertionError(f"no complete game of more than {turns} turns in {ARIMAA_GAMES}")
 
 
 def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_path, capsys):

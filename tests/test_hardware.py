@@ -3,6 +3,7 @@ stand-in, and the systemd notify protocol over a real datagram socket."""
 
 import os
 import socket
+import threading
 import time
 
 import pytest
@@ -277,6 +278,83 @@ def test_watchdog_pings_at_half_the_interval(notify_socket):
     clock.advance(1.0)
     assert dog.ping()
     assert sock.recv(100) == b"WATCHDOG=1"
+
+
+def _read_all(sock):
+    messages = []
+    sock.settimeout(0.2)
+    while True:
+        try:
+            messages.append(sock.recv(200).decode())
+        except TimeoutError:
+            return messages
+
+
+def test_watchdog_sends_no_ping_while_the_last_one_is_unread(notify_socket):
+    """A slow systemd (or a slow machine's long run) must not find its queue full of pings with
+    STOPPING=1 dropped: 2,000 due pings nobody reads leave room for the state messages."""
+    path, sock = notify_socket
+    clock = FakeClock()
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000", "WATCHDOG_PID": str(os.getpid())}
+    dog = Watchdog(env, clock=clock)
+    assert dog.ready("up")
+    sent = 0
+    for _ in range(2000):  # more than any queue: net.unix.max_dgram_qlen is 10, or 512
+        clock.advance(0.2)
+        sent += dog.ping()
+    assert sent == 1
+    assert dog.stopping()
+    assert _read_all(sock) == ["READY=1\nSTATUS=up", "WATCHDOG=1", "STOPPING=1"]
+
+
+def test_watchdog_pings_again_once_systemd_read_the_last_ping(notify_socket):
+    path, sock = notify_socket
+    clock = FakeClock()
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": str(os.getpid())}
+    dog = Watchdog(env, clock=clock)
+    dog.ready()
+    clock.advance(0.5)
+    assert dog.ping()
+    clock.advance(0.5)
+    assert not dog.ping()  # unread
+    assert _read_all(sock) == ["READY=1", "WATCHDOG=1"]
+    assert dog.due_in() == pytest.approx(0.5)  # the skipped ping counts as one: not every frame
+    clock.advance(0.5)
+    assert dog.ping()
+    assert _read_all(sock) == ["WATCHDOG=1"]
+    dog.close()
+
+
+def test_state_messages_wait_for_room_in_a_full_queue(notify_socket):
+    """The queue is full (other services, a busy systemd): STOPPING=1 waits until systemd reads,
+    instead of being dropped like a ping."""
+    path, sock = notify_socket
+    env = {"NOTIFY_SOCKET": path}
+    filled = 0
+    while notify("STATUS=filler", env):
+        filled += 1
+        assert filled < 10_000
+    assert not notify("WATCHDOG=1", env)  # full: a ping is dropped, the caller not stalled
+    received = []
+    reader = threading.Timer(0.3, lambda: received.extend(_read_all(sock)))
+    reader.start()
+    started = time.monotonic()
+    assert Watchdog(env, state_wait=5.0).stopping()
+    assert 0.2 < time.monotonic() - started < 5
+    reader.join()
+    received += _read_all(sock)
+    assert received.count("STATUS=filler") == filled
+    assert received[-1] == "STOPPING=1"
+
+
+def test_a_state_message_gives_up_after_its_wait(notify_socket):
+    path, _sock = notify_socket
+    env = {"NOTIFY_SOCKET": path}
+    while notify("STATUS=filler", env):
+        pass
+    started = time.monotonic()
+    assert not Watchdog(env, state_wait=0.3).status("nobody reads")
+    assert 0.25 < time.monotonic() - started < 3
 
 
 def test_watchdog_for_another_pid_is_ignored():

@@ -2,6 +2,7 @@
 questions when two pieces could be where, the end of the turn and of the game."""
 
 import pytest
+from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.errors import UserError
@@ -208,7 +209,7 @@ def test_a_turn_the_camera_cannot_see_can_be_typed():
 def real_games(count):
     import json
 
-    with open("/work/shared/data/arimaa/games.jsonl") as handle:
+    with open(ARIMAA_GAMES) as handle:
         records = [json.loads(line) for line in handle]
     return [r for r in records if r.get("complete") and not r.get("flag")][:count]
 
@@ -298,7 +299,7 @@ def test_whole_real_turns_get_the_explanations_infer_gives():
     explanations of arimaa_infer."""
     from companion.games.arimaa_infer import infer
 
-    with open("/work/shared/data/arimaa/games.jsonl") as handle:
+    with open(ARIMAA_GAMES) as handle:
         import json
 
         records = [json.loads(line) for line in handle]

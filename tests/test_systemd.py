@@ -1,5 +1,6 @@
 """The boot service: the real unit file checked by systemd's own tools, and install.sh."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -81,27 +82,106 @@ def test_unit_has_what_the_pi_needs():
     assert settings["WorkingDirectory"] == ["/var/lib/tabletop-companion"]
 
 
+def install(*args, env=None, path_dir=None):
+    """install.sh as a real subprocess. The service user is one that does not exist (unless
+    `env` names one), so the output does not depend on whether this machine ran the install."""
+    environ = {**os.environ, "SERVICE_USER": f"tc-test-{os.getpid()}-none", **(env or {})}
+    if path_dir is not None:
+        environ["PATH"] = f"{path_dir}:{environ['PATH']}"
+    return subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60, env=environ
+    )
+
+
 def test_install_script_is_valid_bash_and_does_every_step():
     assert subprocess.run(["bash", "-n", str(INSTALL)]).returncode == 0
-    result = subprocess.run(
-        ["bash", str(INSTALL), "--dry-run"], capture_output=True, text=True, timeout=60
-    )
+    result = install("--dry-run")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert re.search(r"apt-get install .*python3-picamera2.*python3-lgpio.*python3-venv", out)
-    assert re.search(r"apt-get install .*espeak-ng", out)  # the spoken instructions
+    apt = re.search(r"apt-get install .*", out).group(0).split()
+    for package in ("python3-picamera2", "python3-lgpio", "python3-venv", "python3-numpy"):
+        assert package in apt
+    assert "espeak-ng" in apt  # the spoken instructions
     assert "-m companion.i18n" in out  # the catalogues compiled while /opt is writable
-    assert "useradd --system" in out
+    # pygame-ce's SDL loads these at run time for the KMSDRM screen; its wheel lacks them.
+    for package in ("libdrm2", "libgbm1", "libegl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri"):
+        assert package in apt
+    assert "useradd --system --user-group --home-dir /var/lib/tabletop-companion" in out
     for group in ("video", "render", "input", "gpio", "audio"):
         assert f"usermod -a -G {group}" in out
     assert "venv --system-site-packages" in out
-    # apt's numpy is kept (picamera2 is built against it), or the script says it is missing.
-    assert "--constraint" in out or "apt's numpy was not found" in result.stderr
-    assert "--wait-for-camera" in INSTALL.read_text()
+    # apt's numpy is kept (picamera2 is built against it): the numpy that step 1 installs, not
+    # a warning that it is not there yet.
+    assert "apt's numpy was not found" not in result.stderr
+    assert re.search(r"constraints\.txt \(numpy==(\d[\d.]*|VERSION): apt's python3-numpy", out)
+    assert re.search(r"pip install --quiet --constraint \S+constraints\.txt /opt/", out)
+    assert "--wait-for-camera, GPIOZERO" in out
     assert "systemctl enable tabletop-companion.service" in out
 
 
+def test_install_script_leaves_an_existing_user_alone():
+    result = install("--dry-run", env={"SERVICE_USER": "root"})
+    assert result.returncode == 0, result.stderr
+    assert "useradd" not in result.stdout
+    assert "usermod -a -G video root" in result.stdout
+
+
+def test_install_script_without_the_pi_camera():
+    result = install("--dry-run", "--no-camera")
+    assert result.returncode == 0, result.stderr
+    apt = re.search(r"apt-get install .*", result.stdout).group(0).split()
+    assert "python3-picamera2" not in apt and "python3-numpy" not in apt
+    assert "python3-lgpio" in apt and "libdrm2" in apt and "libgbm1" in apt
+    assert "--constraint" not in result.stdout  # nothing pins numpy: pip's newest, as in tests
+    assert "--wait-for-camera --source usb:0, GPIOZERO" in result.stdout
+
+
+@pytest.fixture
+def fake_apt(tmp_path):
+    """apt-get and apt-cache of a Debian without Raspberry Pi's repository, and `id -u` of
+    root: the real script runs up to where it must stop, and changes nothing."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # Anything but `update` fails as the real one would, so a script that went on stops there.
+    (bin_dir / "apt-get").write_text(
+        '#!/bin/sh\necho "apt-get $*" >>"$0.log"\n[ "$1" = update ] || exit 100\n'
+    )
+    (bin_dir / "apt-cache").write_text(
+        '#!/bin/sh\ncase "$*" in *picamera2*|*lgpio*) echo "E: No packages found" >&2; exit 100;;'
+        '\nesac\necho "Package: $2"\n'
+    )
+    (bin_dir / "id").write_text(
+        f'#!/bin/sh\n[ "$1" = -u ] && {{ echo 0; exit 0; }}\nexec {shutil.which("id")} "$@"\n'
+    )
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    return bin_dir
+
+
+@pytest.mark.parametrize("option", [[], ["--no-camera"]])
+def test_install_script_says_why_it_stops_without_raspberry_pis_repository(fake_apt, option):
+    result = install(*option, path_dir=fake_apt)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    missing = "python3-lgpio" if option else "python3-picamera2 python3-lgpio"
+    assert lines[0].startswith(f"install.sh: {missing} not found:")
+    assert "only from Raspberry Pi's apt repository" in lines[0]
+    assert "Raspberry Pi OS" in result.stderr and "docs/raspberry-pi.md" in result.stderr
+    assert ("--no-camera" in result.stderr) == (not option)
+    assert "Traceback" not in result.stderr
+    # It stopped after `apt-get update`, before installing anything.
+    assert (fake_apt / "apt-get.log").read_text() == "apt-get update\n"
+
+
+def test_install_script_dry_run_notes_where_the_real_install_would_stop(fake_apt):
+    result = install("--dry-run", path_dir=fake_apt)
+    assert result.returncode == 0, result.stderr
+    assert "the real install would stop here" in result.stderr
+    assert "apt-get install" in result.stdout
+    assert not (fake_apt / "apt-get.log").exists()
+
+
 def test_install_script_refuses_unknown_options():
-    result = subprocess.run(["bash", str(INSTALL), "--bogus"], capture_output=True, text=True)
+    result = install("--bogus")
     assert result.returncode == 2
-    assert "unknown option --bogus" in result.stderr
+    assert "unknown option --bogus" in result.stderr and "--no-camera" in result.stderr

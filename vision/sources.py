@@ -109,17 +109,33 @@ def open_source(spec: str) -> FrameSource:
     raise UserError(f"unknown camera source {spec!r}: {SPEC_HELP}")
 
 
+def _opencv_log_level() -> tuple[Any, Any, int] | None:
+    """OpenCV's (get, set, silent) for its own log level: `cv2.utils.logging` in OpenCV 5, only
+    `cv2.getLogLevel`/`cv2.setLogLevel` in the 4.x wheels a Raspberry Pi gets with apt's numpy
+    (silent is 0 in both); None if this OpenCV has neither."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None and hasattr(logging, "setLogLevel"):
+        return logging.getLogLevel, logging.setLogLevel, logging.LOG_LEVEL_SILENT
+    if hasattr(cv2, "setLogLevel") and hasattr(cv2, "getLogLevel"):
+        return cv2.getLogLevel, cv2.setLogLevel, 0
+    return None
+
+
 @contextlib.contextmanager
 def quiet_opencv() -> Iterator[None]:
     """Silence OpenCV's own warnings while opening devices: our UserError says it better."""
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    log = _opencv_log_level()
+    if log is not None:
+        get_level, set_level, silent = log
+        level = get_level()
+        set_level(silent)
     ffmpeg = os.environ.get("OPENCV_FFMPEG_LOGLEVEL")
     os.environ["OPENCV_FFMPEG_LOGLEVEL"] = "-8"  # FFmpeg's own "Invalid PNG signature" & co.
     try:
         yield
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        if log is not None:
+            set_level(level)
         if ffmpeg is None:
             os.environ.pop("OPENCV_FFMPEG_LOGLEVEL", None)
         else:
