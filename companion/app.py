@@ -37,7 +37,7 @@ from companion import games, i18n
 from companion.errors import PositionMismatch, UserError, excerpt
 from companion.games.base import Outcome, Position, options_from_dict, options_to_dict
 from companion.geometry import board_geometry
-from companion.i18n import _, ngettext, pgettext
+from companion.i18n import COLOUR_NOUNS, _, ngettext, pgettext
 from companion.observation import EMPTY, Observation
 from companion.option_words import button_name, option_label, option_value
 from companion.referee.protocol import (
@@ -1081,7 +1081,7 @@ class App:
                 self.metrics = Metrics(self.screen.size, s.diagonal_in)
             elif key.startswith("colour:"):
                 piece = key.split(":", 1)[1]
-                words = [piece, *(w for w in COLOUR_WORDS if w != piece)]
+                words = [piece, *(w for w in COLOUR_NOUNS if w != piece)]
                 current = s.colour_names.get(piece, piece)
                 index = words.index(current) if current in words else 0
                 new = words[(index + step) % len(words)]
@@ -1363,24 +1363,6 @@ class App:
         return settings.draw, settings.SettingsModel(
             self.setting_rows(), self.settings_page, self.settings_note
         )
-
-
-COLOUR_WORDS = (
-    "black",
-    "white",
-    "dark",
-    "light",
-    "gold",
-    "silver",
-    "amber",
-    "blue",
-    "green",
-    "red",
-    "yellow",
-    "brown",
-    "orange",
-    "purple",
-)
 
 
 def _show(value: Any) -> str:

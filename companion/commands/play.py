@@ -90,8 +90,9 @@ def add_option_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def options_from_pairs(cls: Any, items: list[str]) -> Any:
-    """The game's options from ``KEY=VALUE`` strings; OptionError names a bad one."""
+def option_pairs(items: list[str]) -> dict[str, str]:
+    """``KEY=VALUE`` strings (the -o arguments) as a dict, keys with ``-`` read as ``_``;
+    OptionError names a string that is not KEY=VALUE."""
     from companion.errors import OptionError
 
     values: dict[str, str] = {}
@@ -99,8 +100,13 @@ def options_from_pairs(cls: Any, items: list[str]) -> Any:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"an option is KEY=VALUE, e.g. -o rows=5, not {item!r}")
-        values[key.strip()] = value.strip()
-    return cls.options_from(values)
+        values[key.strip().replace("-", "_")] = value.strip()
+    return values
+
+
+def options_from_pairs(cls: Any, items: list[str]) -> Any:
+    """The game's options from ``KEY=VALUE`` strings; OptionError names a bad one."""
+    return cls.options_from(option_pairs(items))
 
 
 def check_can_write(path: str, force: bool) -> Path:

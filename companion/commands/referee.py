@@ -272,15 +272,9 @@ def _print(line: str) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    from companion.errors import OptionError
+    from companion.commands.play import option_pairs
 
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"an option is KEY=VALUE, e.g. -o rows=5, not {item!r}")
-        options[key.strip().replace("-", "_")] = value.strip()
-    return options
+    return option_pairs(args.option)
 
 
 def _default_layout(game: str, options: dict[str, str]) -> str:

@@ -206,14 +206,10 @@ def _size(text: str) -> tuple[int, int]:
 def _game_options(args: argparse.Namespace) -> dict[str, str]:
     """The -o KEY=VALUE options, checked against the game's options (one line if wrong)."""
     from companion import games
+    from companion.commands.play import option_pairs
     from companion.errors import OptionError
 
-    options = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"an option is KEY=VALUE, e.g. -o equipment=chess, not {item!r}")
-        options[key.strip().replace("-", "_")] = value.strip()
+    options = option_pairs(args.option)
     if options:
         if not args.game:
             raise OptionError("-o needs --game: the options are that game's")
