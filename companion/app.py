@@ -194,6 +194,11 @@ def chess_set_start() -> dict[str, str]:
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
+def _corner_name(index: int) -> str:
+    """A corner of the board in the table's language (CORNER_NAMES order)."""
+    return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
+
+
 @dataclass
 class SetupArranger:
     """Arimaa's setup arranged on the touchscreen, since the camera sees colours, not types:
@@ -540,12 +545,12 @@ class App:
             self.corner_index = (self.corner_index + 1) % 4
         elif kind in ("corners-use", "confirm-setup"):
             if any(c is None for c in edit):
-                self.message = "Tap all four corners first"
+                self.message = _("Tap all four corners first")
                 return
             try:
                 self.vision.set_corners(edit)
             except UserError:  # the corners cross, or lie far outside: not a board
-                self.message = (
+                self.message = _(
                     "These corners do not go round the board: tap them top-left, top-right, "
                     "bottom-right, bottom-left as the first player sees the board"
                 )
@@ -588,42 +593,43 @@ class App:
             model.corners = list(self.corner_edit)
             model.active_corner = i
             model.tapping = True
-            model.text = f"Tap the {CORNER_NAMES[i]} corner of the board (by {cells[i]})"
-            model.detail = (
-                f"Corner {i + 1} of 4, as the first player sees the board. Next (ROLL) steps "
-                "to the next corner; Use (DONE) uses these corners"
+            model.text = _("Tap the {corner} corner of the board (by {cell})").format(
+                corner=_corner_name(i), cell=cells[i]
             )
-            model.status = "tapping corners"
+            model.detail = _(
+                "Corner {number} of 4, as the first player sees the board. Next (ROLL) steps "
+                "to the next corner; Use (DONE) uses these corners"
+            ).format(number=i + 1)
+            model.status = _("tapping corners")
             model.buttons = [
-                ("Back", "back", "normal"),
-                ("Next", "corner-next", "normal"),
-                ("Use", "corners-use", "normal" if None in self.corner_edit else "primary"),
+                (_("Back"), "back", "normal"),
+                (_("Next"), "corner-next", "normal"),
+                (_("Use"), "corners-use", "normal" if None in self.corner_edit else "primary"),
             ]
             model.ready = False
             return
-        where = "tapped corners" if tapped else "grid found"
-        model.status = where if located is not None else "searching..."
+        where = _("tapped corners") if tapped else _("grid found")
+        model.status = where if located is not None else _("searching...")
         if located is None:
-            model.text = "Show the camera the whole board"
-            model.detail = (
-                f"{vision.problem or 'Looking for the grid'}. Not found? Tap Corners and tap "
-                "the board's four corners on the picture"
-            )
+            model.text = _("Show the camera the whole board")
+            model.detail = _(
+                "{problem}. Not found? Tap Corners and tap the board's four corners on the picture"
+            ).format(problem=vision.problem or _("Looking for the grid"))
         else:
-            model.text = "Check the grid, put the pieces as shown, then press DONE"
-            model.detail = (
-                f"The grid must lie on the squares, {cells[3]} (marked) by the first player. "
+            model.text = _("Check the grid, put the pieces as shown, then press DONE")
+            model.detail = _(
+                "The grid must lie on the squares, {cell} (marked) by the first player. "
                 "Wrong? Tap Corners"
-            )
+            ).format(cell=cells[3])
         if chess:
-            from companion.referee.arimaa import CHESS_MAPPING
+            from companion.referee.arimaa import chess_mapping
 
-            model.detail += f". {CHESS_MAPPING}"
-        model.buttons = [("Back", "back", "normal"), ("Corners", "corners", "normal")]
+            model.detail += ". " + chess_mapping()
+        model.buttons = [(_("Back"), "back", "normal"), (_("Corners"), "corners", "normal")]
         if tapped:
-            model.buttons.append(("Find", "find-grid", "normal"))
+            model.buttons.append((_("Find"), "find-grid", "normal"))
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
-        model.buttons.append(("Done", "confirm-setup", "primary" if located else "disabled"))
+        model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
 
     def _on_play(self, kind: str, value: Any) -> None:
         inputs = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}

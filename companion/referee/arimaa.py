@@ -77,10 +77,16 @@ LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel
 CHESS_NAMES = {"r": "pawn", "c": "knight", "d": "bishop", "h": "rook", "m": "queen", "e": "king"}
 CHESS_COLOURS = {"white": "gold", "black": "silver"}  # a chess set's colours -> the sides
 SIDE_COLOURS = {side: colour for colour, side in CHESS_COLOURS.items()}
-CHESS_MAPPING = (
-    "Chess set: king = elephant, queen = camel, rooks = horses, bishops = dogs, "
-    "knights = cats, pawns = rabbits; white is gold"
-)
+
+
+def chess_mapping() -> str:
+    """Which chess piece plays which Arimaa piece, in the table's language."""
+    return _(
+        "Chess set: king = elephant, queen = camel, rooks = horses, bishops = dogs, "
+        "knights = cats, pawns = rabbits; white is gold"
+    )
+
+
 TRAPS = ("c3", "f3", "c6", "f6")
 SILVER_RANKS = tuple(f"{f}{r}" for r in (7, 8) for f in "abcdefgh")
 NAME_LETTERS = {name: letter for letter, name in LETTER_NAMES.items()}
@@ -525,7 +531,7 @@ class ArimaaReferee(Referee):
                     "On ranks {ranks}. The camera sees colours, not piece types: choose one, "
                     "or give your own"
                 ).format(ranks=ranks)
-                + (f". {CHESS_MAPPING}" if self.chess_set else ""),
+                + (". " + chess_mapping() if self.chess_set else ""),
             )
         after = self._setup_target(move, board)
         diff = phrases.BoardDiff.between(after, board if board is not None else {})
@@ -537,7 +543,7 @@ class ArimaaReferee(Referee):
             player=side,
             highlights=highlights,
             expected=after,
-            detail=self.setups[side] + (f". {CHESS_MAPPING}" if self.chess_set else ""),
+            detail=self.setups[side] + (". " + chess_mapping() if self.chess_set else ""),
         )
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
@@ -558,7 +564,7 @@ class ArimaaReferee(Referee):
                 expected=None,
                 choices=choices,
                 detail=_("Two pieces could have moved there; the camera sees only colours")
-                + (f". {CHESS_MAPPING}" if self.chess_set else ""),
+                + (". " + chess_mapping() if self.chess_set else ""),
             )
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
