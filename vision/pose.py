@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-DEFAULT_FOCAL = 0.9  # focal length in image diagonals when the view cannot tell (about 58 degrees)
+DEFAULT_FOCAL = 0.7  # in image diagonals when the view cannot tell: phone and Pi camera lenses are 0.6-0.7 (the oblique real photos measure 0.68-0.72)
 FOCAL_RANGE = (0.4, 4.0)  # plausible focal lengths in image diagonals
 
 
