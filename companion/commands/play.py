@@ -79,14 +79,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 # -- helpers shared with `moves` ------------------------------------------------------------------
-def add_option_argument(parser: argparse.ArgumentParser) -> None:
+def add_option_argument(
+    parser: argparse.ArgumentParser,
+    help: str = "a game option, e.g. -o rows=5 (the options of each game: docs/games.md)",
+) -> None:
+    """The -o KEY=VALUE argument of every command that takes game options."""
     parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option, e.g. -o rows=5 (the options of each game: docs/games.md)",
+        "-o", "--option", action="append", default=[], metavar="KEY=VALUE", help=help
     )
 
 

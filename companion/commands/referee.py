@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.commands.play import add_option_argument, option_pairs
+
 GAMES = ("arinama", "arimaa", "aranea", "sensei")
 DEFAULT_LAYOUT = {"arimaa": "arimaa", "aranea": "aranea"}
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
@@ -73,13 +75,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
     )
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option (see docs/referee.md and docs/games.md), e.g. -o rows=5",
+    add_option_argument(
+        parser, "a game option (see docs/referee.md and docs/games.md), e.g. -o rows=5"
     )
     parser.add_argument(
         "--setup",
@@ -272,7 +269,6 @@ def _print(line: str) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, str]:
-    from companion.commands.play import option_pairs
 
     return option_pairs(args.option)
 

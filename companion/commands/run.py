@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion.commands.play import add_option_argument, option_pairs
 from companion.errors import UserError
 
 EXAMPLES = """examples:
@@ -61,13 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="save a PNG of the screen here whenever it changes (demo: the key moments)",
     )
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a game option for --game, e.g. -o equipment=chess (Arimaa on a chess set) or "
+    add_option_argument(
+        parser,
+        "a game option for --game, e.g. -o equipment=chess (Arimaa on a chess set) or "
         "-o rows=8; at the table it is kept in the settings",
     )
     add_db_argument(parser)
@@ -206,7 +203,6 @@ def _size(text: str) -> tuple[int, int]:
 def _game_options(args: argparse.Namespace) -> dict[str, str]:
     """The -o KEY=VALUE options, checked against the game's options (one line if wrong)."""
     from companion import games
-    from companion.commands.play import option_pairs
     from companion.errors import OptionError
 
     options = option_pairs(args.option)
