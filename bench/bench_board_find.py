@@ -37,27 +37,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_real import board_set, real_data  # noqa: E402  (one lookup of the real photos)
+
 from companion.errors import UserError  # noqa: E402
 from vision.find import find_board  # noqa: E402
 
 BAR = 0.25  # cells
 LAYOUT = {"chess": "chessboard", "go": "grid:18x18", "othello": "grid:8x8"}
 CELLS = {"chess": 8, "go": 18, "othello": 8}
-
-
-def real_data() -> Path | None:
-    """../shared/data/real beside the repository, else the workplace's /work/shared."""
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (base / "data" / "real" / "manifest.json").exists():
-            return base / "data" / "real"
-    return None
-
-
-def board_set(entry: dict) -> str:
-    """chesscog, chess-ray-vision, go, othello."""
-    if entry["game"] != "chess":
-        return entry["game"]
-    return "chesscog" if "chesscog" in entry["file"] else "chess-ray-vision"
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray, game: str) -> tuple[float, float, bool]:
@@ -86,9 +73,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.synthetic:
         synthetic(args.synthetic, args.verbose)
     root = real_data()
-    if root is None:
-        print("no ../shared/data/real beside the repository: nothing to measure")
-        return 0
     manifest = json.loads((root / "manifest.json").read_text())
     rows: dict[str, list[dict]] = {}
     for entry in manifest:

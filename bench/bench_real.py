@@ -40,12 +40,22 @@ CELL_BAR, BOARD_BAR = 0.995, 0.90
 
 
 def real_data() -> Path:
-    """../shared/data/real beside the repository (as CI lays it out)."""
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
+    """../shared/data/real, found as the tests find it (tests/shared_data.py); exits saying
+    where it looked when it is not there."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    try:
+        from shared_data import real_data as found
+
+        return found()
+    except FileNotFoundError as exc:
+        raise SystemExit(f"bench: {exc}") from None
 
 
 def board_set(entry: dict) -> str:
-    return entry["file"].split("/")[1] if entry["game"] == "chess" else entry["game"]
+    """chesscog, chess-ray-vision, go, othello: the photos of one board."""
+    if entry["game"] != "chess":
+        return entry["game"]
+    return "chesscog" if "chesscog" in entry["file"] else "chess-ray-vision"
 
 
 def layout_and_homography(entry: dict):
@@ -72,7 +82,7 @@ def truth_of(entry: dict, layout) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=real_data())
+    parser.add_argument("--data", type=Path, help="the real photos (default: ../shared/data/real)")
     parser.add_argument("--errors", action="store_true", help="list every wrongly read cell")
     parser.add_argument(
         "--second",
@@ -80,9 +90,10 @@ def main(argv: list[str] | None = None) -> int:
         help="also give calibration the set's emptiest photo (as a player's empty-board picture)",
     )
     args = parser.parse_args(argv)
+    args.data = args.data or real_data()
     manifest = args.data / "manifest.json"
     if not manifest.exists():
-        print(f"no real photos at {args.data} (expected shared/data/real beside the repository)")
+        print(f"no real photos at {args.data} (no manifest.json there): give --data the folder")
         return 1
     entries = json.loads(manifest.read_text())
     sets: dict[str, list[dict]] = defaultdict(list)

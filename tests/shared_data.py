@@ -23,6 +23,17 @@ def shared_dir() -> Path:
     )
 
 
+def real_data() -> Path:
+    """The labelled real photos (data/real: manifest.json and the photos, see its README)."""
+    real = shared_dir() / "data" / "real"
+    if not (real / "manifest.json").exists():
+        raise FileNotFoundError(
+            f"no labelled real photos in {real} (no manifest.json there): the shared folder is "
+            "incomplete - take it whole from the project"
+        )
+    return real
+
+
 def arimaa_data() -> Path:
     """The folder with games.jsonl (251 arimaa.com games) and test_positions.jsonl."""
     return shared_dir() / "data" / "arimaa"

@@ -16,9 +16,19 @@ from companion.app import App, Settings
 from companion.speech import Speaker
 from display.device import HeadlessScreen, init_pygame
 
-needs_espeak = pytest.mark.skipif(
-    speech.espeak_path() is None, reason="espeak-ng is not installed (apt install espeak-ng)"
-)
+
+
+@pytest.fixture(autouse=True)
+def espeak_installed(request):
+    """The synthesiser is part of the test set-up (`./dev test` installs it): a test that needs
+    it fails saying what to do, rather than being skipped."""
+    if "needs_espeak" in request.keywords:
+        assert speech.espeak_path() is not None, (
+            "espeak-ng is not installed: apt-get install espeak-ng (./dev test does it)"
+        )
+
+
+needs_espeak = pytest.mark.needs_espeak
 
 
 def loudness_and_seconds(path):

@@ -1,13 +1,13 @@
 """Finding a board without markers (vision.find): synthetic checkered boards rendered here
 (a warped 8x8 checkerboard with discs on it), the synthetic table's lined grid, a moved board,
-the CLI, and a few real photos of ../shared/data/real (skipped when that folder is absent)."""
+the CLI, and a few real photos of ../shared/data/real (tests/shared_data.py finds them)."""
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from shared_data import real_data
 
 from companion.cli import main
 from companion.errors import UserError
@@ -210,14 +210,7 @@ def test_vision_locate_chessboard_draws_the_grid_and_fails_in_one_line(tmp_path,
 
 
 # -- real photos ------------------------------------------------------------------------------------
-REAL = next(
-    (
-        base / "data" / "real"
-        for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared"))
-        if (base / "data" / "real" / "manifest.json").exists()
-    ),
-    None,
-)
+REAL = real_data()
 REAL_PHOTOS = {
     "chess/samryan18_chess-ray-vision/crv_05.jpg": "chessboard",
     "chess/samryan18_chess-ray-vision/crv_09.jpg": "chessboard",
@@ -227,7 +220,6 @@ REAL_PHOTOS = {
 }
 
 
-@pytest.mark.skipif(REAL is None, reason="../shared/data/real is not beside the repository")
 @pytest.mark.parametrize("name", sorted(REAL_PHOTOS))
 def test_real_photos(name):
     entry = next(e for e in json.loads((REAL / "manifest.json").read_text()) if e["file"] == name)

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from shared_data import real_data
 
 from companion.errors import PositionMismatch, UserError
 from vision.calibration import calibrate, load_calibration
@@ -22,10 +23,7 @@ from vision.reader import read_cells
 from vision.sim import SimTable
 from vision.standing import Photo, StandingCalibration, calibrate_standing, read_standing
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
-needs_real = pytest.mark.skipif(
-    not (REAL / "manifest.json").exists(), reason="shared/data/real is not beside the clone"
-)
+REAL = real_data()
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
@@ -171,7 +169,6 @@ def _read_set(bench_real, photos, calib, more_entries=()):
     return right / total, boards
 
 
-@needs_real
 def test_real_go_and_othello_boards_are_read_right():
     """A 19x19 goban calibrated on a photo with stones reads an empty goban of another make
     (its corners reaching past the picture); the Othello board reads its own 50 discs."""
@@ -183,7 +180,6 @@ def test_real_go_and_othello_boards_are_read_right():
     assert _read_set(bench_real, othello, othello[0]) == (1.0, 1)
 
 
-@needs_real
 def test_real_chess_sets_are_read_from_two_calibration_photos():
     """The chess-ray-vision set (13 photos, board turned in the frame): calibrated on its
     fullest photo and its emptiest, every photo reads right but at most one cell (bench_real
