@@ -368,15 +368,14 @@ class StandingCalibration:
 
 
 def _features_of(
-    image: np.ndarray,
-    homography: np.ndarray,
+    views: CellViews,
     layout: Layout,
     kinds: np.ndarray,
     surface: np.ndarray,
     use: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Features of every cell and which cells the picture shows."""
-    views = cell_views(image, homography, layout)
+    """Features of every cell and which cells the picture shows; the light is fitted to the
+    grounds of the cells in `use` (those the position has empty) that the picture shows."""
     seen = ~views.unseen
     light_from = seen if use is None else seen & use
     expected = _fit_light(views.ground, kinds, surface, _terms(layout), light_from)
@@ -442,8 +441,9 @@ def calibrate_standing(
     `more` photos of known positions if the players have them - an empty board above all:
     every cell empty in some photo has its own empty look learned (a printed logo, a label).
 
-    :raises UserError: the position leaves no cell empty, or the picture does not show it
-        (more than a tenth of the cells look like another class: wrong pieces, wrong corners).
+    :raises UserError: the position leaves no cell empty.
+    :raises PositionMismatch: the picture does not show the position (a cell clearly another
+        class, or a wrongly labelled cell that taught its class its look - `_wrongly_labelled`).
     """
     photos = (Photo(image, homography, position), *more)
     names = layout.cell_names()
@@ -453,9 +453,10 @@ def calibrate_standing(
         raise UserError("the calibration position must leave some cells empty")
     kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
     samples, truths, seens = [], [], []
-    for photo in photos:
+    for index, photo in enumerate(photos):
         t = np.array([photo.position.get(n, EMPTY) for n in names])
-        x, seen = _features_of(photo.image, photo.homography, layout, kinds, surface, t == EMPTY)
+        photo_views = views if index == 0 else cell_views(photo.image, photo.homography, layout)
+        x, seen = _features_of(photo_views, layout, kinds, surface, t == EMPTY)
         samples.append(x)
         truths.append(t)
         seens.append(seen)
@@ -464,7 +465,9 @@ def calibrate_standing(
     for photo, t in zip(photos, truths, strict=True):
         for _ in range(AUGMENTED_COPIES):
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
-            x, seen = _features_of(image, homography, layout, kinds, surface, t == EMPTY)
+            x, seen = _features_of(
+                cell_views(image, homography, layout), layout, kinds, surface, t == EMPTY
+            )
             learned.append((x, t, seen))
     x_all = np.vstack([x for x, _, _ in learned])
     t_all = np.concatenate([t for _, t, _ in learned])
@@ -782,7 +785,8 @@ def read_standing(
     or outside the picture)."""
     calibration.check_layout(layout)
     kinds = calibration.kinds(layout)
-    x, seen = _features_of(image, homography, layout, kinds, np.array(calibration.surface))
+    views = cell_views(image, homography, layout)
+    x, seen = _features_of(views, layout, kinds, np.array(calibration.surface))
     cells = layout.cell_names()
     names, confidence, _ = _decide(x, kinds, calibration, cells)
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
