@@ -17,7 +17,6 @@ from companion.speech import Speaker
 from display.device import HeadlessScreen, init_pygame
 
 
-
 @pytest.fixture(autouse=True)
 def espeak_installed(request):
     """The synthesiser is part of the test set-up (`./dev test` installs it): a test that needs

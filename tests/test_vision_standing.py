@@ -284,3 +284,33 @@ def test_realistic_tables_with_tall_pieces_and_shadows_are_read(layout, conditio
         seen = read_standing(table.render(cells), located.homography, table.layout, calibration)
         wrong += sum(seen.cells[c] != cells.get(c, "empty") for c in table.layout.cell_names())
     assert wrong <= 1
+
+
+def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp_path):
+    """A position that names one stone on a cell the photo has empty, and none of the four
+    stones it shows: every cell is doubtful, so the photo is refused naming the stones that
+    stand out, and no calibration is written. `--view` replaces its PNG only with --force."""
+    table = SimTable("arimaa", seed=3, size=(1280, 720))
+    shown = {"g1": "gold", "c3": "gold", "g4": "silver", "c6": "silver"}
+    cv2.imwrite(str(tmp_path / "photo.png"), table.render(shown))
+    (tmp_path / "right.json").write_text(json.dumps({"cells": shown}))
+    (tmp_path / "wrong.json").write_text(json.dumps({"cells": {"a1": "gold"}}))
+    run = [sys.executable, "-m", "companion", "vision"]
+
+    def companion(*args):
+        return subprocess.run(
+            [*run, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
+
+    done = companion("calibrate", "photo.png", "--position", "wrong.json", "-o", "w.json")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "does not clearly show the position" in done.stderr
+    assert all(cell in done.stderr for cell in shown)
+    assert not (tmp_path / "w.json").exists()
+    (tmp_path / "v.png").write_bytes(b"mine")
+    done = companion(
+        "calibrate", "photo.png", "--position", "right.json", "-o", "r.json", "--view", "v.png"
+    )
+    assert done.returncode == 2 and "v.png already exists" in done.stderr
+    done = companion("locate", "photo.png", "--view", "v.png", "--force")
+    assert done.returncode == 0 and (tmp_path / "v.png").read_bytes() != b"mine"

@@ -50,6 +50,7 @@ from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision.jsonfile import write_json
 from vision.layouts import Layout
+from vision.mat import render_mat
 from vision.pose import CameraPose
 
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
@@ -81,6 +82,8 @@ NOVELTY_FLOOR = (
 )
 NOVELTY_FACTOR = 5.0  # x the farthest calibration sample (augmented copies included) from its class
 DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
+DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the photo is refused
+DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 FEATURE_COUNT = 20
@@ -684,6 +687,22 @@ def _checked(
             "Check the pieces, the position file, the corners and that nothing covers the board",
             tuple(misread),
         )
+    unclear = len(wrong) + len(doubtful)
+    if unclear > max(DOUBTFUL_FEW, DOUBTFUL_SHARE * int(seen.sum())):
+        # A model unsure of its own photo learned a position the photo does not show (a
+        # position file for another board, stones it does not name): say which cells stand
+        # out most - those farthest from the class the position gives them.
+        typical = float(np.median(own[seen]))
+        order = sorted(np.flatnonzero(seen), key=lambda i: -own[i])
+        worst = [names[i] for i in order if own[i] > OUTLIER_FACTOR * typical] or [
+            names[i] for i in order[:DOUBTFUL_FEW]
+        ]
+        raise PositionMismatch(
+            f"the picture does not clearly show the position: {unclear} of {int(seen.sum())} "
+            f"cells are doubtful, most of all {', '.join(worst[:8])}. Check the pieces, the "
+            "position file, the corners and that nothing covers the board",
+            tuple(worst),
+        )
     notes = []
     if wrong or doubtful:
         notes.append(
@@ -722,8 +741,6 @@ def cell_kinds(layout: Layout) -> tuple[np.ndarray, np.ndarray | None]:
     splits it by parity when its empty cells show two colours (a checkered board)."""
     if not layout.has_markers:
         return np.zeros(len(layout.cells), np.int64), None
-    from vision.mat import render_mat  # the print: a mat of ours
-
     scale = 2.0
     mat = render_mat(layout, px_per_mm=scale, labels=False).astype(np.float64)
     looks = []

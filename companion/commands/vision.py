@@ -68,6 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also write what was found here: the straightened top view of a printed mat, the "
         "photo with the grid drawn over it for a board without markers",
     )
+    locate.add_argument("--force", action="store_true", help="replace the --view PNG if it exists")
     locate.add_argument("--json", action="store_true", help="print JSON instead of text")
     locate.set_defaults(func=run_locate)
 
@@ -87,7 +88,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument(
         "-o", "--output", required=True, metavar="CAL.json", help="the calibration file to write"
     )
-    calibrate.add_argument("--force", action="store_true", help="replace CAL.json if it exists")
+    calibrate.add_argument(
+        "--force", action="store_true", help="replace CAL.json (and the --view PNG) if they exist"
+    )
     calibrate.add_argument(
         "--empty",
         metavar="IMAGE",
@@ -241,7 +244,7 @@ def run_locate(args: argparse.Namespace) -> int:
             from vision.find import draw_grid
 
             view = draw_grid(image, located)
-        write_png(Path(args.view), view)
+        write_png(Path(args.view), view, overwrite=args.force)
     if args.json:
         print(
             json.dumps(
@@ -289,7 +292,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         from vision.mat import write_png
 
         picture = learned_picture(image, located.homography, layout, calibration, position)
-        write_png(Path(args.view), picture)
+        write_png(Path(args.view), picture, overwrite=args.force)
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
     learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
