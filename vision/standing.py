@@ -69,6 +69,8 @@ CHECKERED_CONTRAST = (
     0.15  # log-colour difference between the two parities that makes a board checkered
 )
 SHRINK = 0.3  # covariance shrinkage towards its diagonal
+LABEL_CONTRAST = 4.0  # ... and that class nearer than its own by this factor (squared distances)
+LABEL_ROUNDS = 3  # rounds of re-judging: a photo may have many cells the position gets wrong
 LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to it as they are"
 OUTLIER_FACTOR = (
     8.0  # calibration cells this many times farther than typical from their class are re-judged
@@ -561,22 +563,34 @@ def _wrongly_labelled(
     suspects = [
         i for i in range(n) if seen[i] and own_distance[i] > max(OUTLIER_FACTOR * typical, 1.0)
     ]
-    wrong = []
-    for i in suspects:
-        without = seen.copy()
-        without[i::n] = False
-        groups, means, precision = _fit(x, truth, kinds, without, present, cell_kinds_)
-        others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
-        if not others:
-            continue
-        distances = {g: float((x[i] - m) @ precision @ (x[i] - m)) for g, m in others}
-        (cls, _), nearest = min(distances.items(), key=lambda item: item[1])
-        own = min((d for (c, _), d in distances.items() if c == truth[i]), default=np.inf)
-        class_spread = _own_distances(x, truth, kinds, groups, means, precision)
-        usual = np.quantile(class_spread[without & (truth == cls)], 0.99)
-        if cls != truth[i] and nearest < own and nearest <= LABEL_SLACK * usual:
-            wrong.append((names[i], cls, str(truth[i])))
-    return wrong
+    wrong: dict[int, str] = {}  # cell index -> the class it looks like
+    for _ in range(LABEL_ROUNDS):  # the cells found wrong leave the fit for the next round
+        found = False
+        for i in suspects:
+            if i in wrong:
+                continue
+            without = seen.copy()
+            for j in (i, *wrong):
+                without[j::n] = False
+            groups, means, precision = _fit(x, truth, kinds, without, present, cell_kinds_)
+            others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
+            if not others:
+                continue
+            distances = {g: float((x[i] - m) @ precision @ (x[i] - m)) for g, m in others}
+            (cls, _), nearest = min(distances.items(), key=lambda item: item[1])
+            own = min((d for (c, _), d in distances.items() if c == truth[i]), default=np.inf)
+            class_spread = _own_distances(x, truth, kinds, groups, means, precision)
+            usual = np.quantile(class_spread[without & (truth == cls)], 0.99)
+            if (
+                cls != truth[i]
+                and nearest * LABEL_CONTRAST < own
+                and nearest <= LABEL_SLACK * usual
+            ):
+                wrong[i] = cls
+                found = True
+        if not found:
+            break
+    return [(names[i], cls, str(truth[i])) for i, cls in sorted(wrong.items())]
 
 
 def _own_distances(
