@@ -275,6 +275,15 @@ class OccluderCheck:
         self.apron = None if apron is None else apron.astype(bool)
         self.watched = self.inside if apron is None else self.inside | self.apron
         self.mat = np.ones(paper.shape, bool) if mat is None else mat.astype(bool)
+        # Along the mat's edge, as far in as the paper that is judged begins (and a location
+        # off by LOOSE_PX): what reaches here came from outside.
+        to_edge = cv2.distanceTransform(
+            cv2.copyMakeBorder(self.mat.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, 0),
+            cv2.DIST_L2,
+            3,
+        )[1:-1, 1:-1]
+        start = float(to_edge[self.paper].min()) if self.paper.any() else 0.0
+        self._edge_band = to_edge <= start + LOOSE_PX + 2
         self.min_area_px = min_area_px
         self.threshold = threshold
         self.chroma = chroma
@@ -353,7 +362,13 @@ class OccluderCheck:
         self.reference = gray.copy()
         self.reference_colour = None if colour is None else _half(colour).copy()
 
-    def against_reference(self, gray: np.ndarray, colour: np.ndarray | None = None) -> int:
+    def against_reference(
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        standing: np.ndarray | None = None,
+    ) -> int:
         """Occluder pixels outside the piece discs compared with the reference (0 = clear):
         in brightness, and per colour channel at half resolution when there is colour (pale
         skin on white paper differs more in blue than in brightness). A global change of the
@@ -361,16 +376,22 @@ class OccluderCheck:
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
         changed = _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
-        found = self._on_the_mat(changed)
+        found = self._on_the_mat(changed, standing)
         if found or colour is None or self.reference_colour is None:
             return found
         now, then = _half(colour), self.reference_colour
         half = np.zeros(now.shape[:2], bool)
         for c in range(3):
             half |= _changed(now[:, :, c], then[:, :, c], self._gain_at_half, self.threshold)
-        return self._on_the_mat(changed | _full(half & self._watched_half, gray.shape))
+        return self._on_the_mat(changed | _full(half & self._watched_half, gray.shape), standing)
 
-    def against_relit_reference(self, gray: np.ndarray, colour: np.ndarray | None = None) -> int:
+    def against_relit_reference(
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        standing: np.ndarray | None = None,
+    ) -> int:
         """Occluder pixels against the reference once a *smooth* change of light is divided out
         (a lamp switched on at one side, a cloud, the sun moving): 0 when the light alone
         explains the difference, more when something sits over the board. A hand is bright on
@@ -383,7 +404,7 @@ class OccluderCheck:
             self._reference_fit_half = LightingFit(self._watched_half)
         fit = self._reference_fit
         if not fit.usable:
-            return self.against_reference(gray, colour)
+            return self.against_reference(gray, colour, standing=standing)
         changed = np.zeros(gray.shape, bool)
         sharp = self._sharp_print[fit.ys, fit.xs]
         changed[fit.ys, fit.xs] = self._unexplained(gray, self.reference, fit, sharp)
@@ -399,7 +420,7 @@ class OccluderCheck:
                         now[:, :, c], then, fit_half, sharp
                     )
                 changed |= _full(half, gray.shape)
-        return self._on_the_mat(changed)
+        return self._on_the_mat(changed, standing)
 
     def _unexplained(
         self, now: np.ndarray, then: np.ndarray, fit: LightingFit, sharp: np.ndarray
@@ -441,10 +462,12 @@ class OccluderCheck:
         unexplained &= ~(sharp & (brighter | darker))
         return unexplained
 
-    def _on_the_mat(self, changed: np.ndarray) -> int:
+    def _on_the_mat(self, changed: np.ndarray, standing: np.ndarray | None = None) -> int:
         """The occluder pixels among `changed`: regions of it on the mat. A region on the
         table round the mat (the apron) counts only when it reaches MIN_INSIDE of its pixels
-        onto the mat - an arm whose fingertips rest on the mat's edge, not a cup beside it."""
+        onto the mat - an arm whose fingertips rest on the mat's edge, not a cup beside it.
+        Regions the pieces explain are left out first (`standing`: see `_not_the_pieces`)."""
+        changed = self._not_the_pieces(changed, standing)
         if self.apron is None:
             return _significant(changed, self.min_area_px)
         if not changed.any():
@@ -461,11 +484,33 @@ class OccluderCheck:
 
     # -- against the printed mat ----------------------------------------------------------------
     def against_mat(
-        self, gray: np.ndarray, colour: np.ndarray | None = None, *, loose: bool = False
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        loose: bool = False,
+        standing: np.ndarray | None = None,
     ) -> int:
-        """Occluder pixels on the paper that the print under the fitted light cannot explain."""
+        """Occluder pixels on the paper that the print under the fitted light cannot explain.
+        `standing` (bool top view): where the pieces standing on the cells may show over the
+        paper from this camera (tall pieces lean away from it) - not judged."""
         changed = self.mat_changes(gray, colour, loose=loose, stop_early=True)
-        return 0 if changed is None else _significant(changed, self.min_area_px)
+        if changed is None:
+            return 0
+        return _significant(self._not_the_pieces(changed, standing), self.min_area_px)
+
+    def _not_the_pieces(self, changed: np.ndarray, standing: np.ndarray | None) -> np.ndarray:
+        """`changed` without the regions the pieces explain: those wholly inside `standing`
+        (where a standing piece or its shadow may show) and clear of the mat's edge - a hand
+        always comes in across the edge, a piece's lean or shadow never reaches it."""
+        if standing is None or not changed.any():
+            return changed
+        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        if count <= 1:
+            return changed
+        outside = np.bincount(labels[~standing | self._edge_band], minlength=count) > 0
+        outside[0] = False
+        return outside[labels]
 
     def mat_changes(
         self,

@@ -51,6 +51,7 @@ from companion.observation import Observation
 from vision.find import board_kind, grid_still_there
 from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
+from vision.pose import CameraPose
 from vision.sources import is_black
 from vision.stillness import MotionMeter, OccluderCheck, StillnessClock, colour_view, gray_of
 
@@ -60,6 +61,10 @@ HANDS = "hands"  # something is over the board: a hand, an arm, its shadow
 STILL = "still"  # still and uncovered: what the last observation says is on the board
 BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
 
+LEAN_HEIGHT = 1.7  # cell widths: the tallest piece (a chess set's king is 1.6-1.7 squares)
+CROWN_RADIUS = 0.25  # cell widths: a tall piece's top is narrow (a king's crown: 0.2)
+SHADOW_REACH = 1.0  # cell widths beyond a piece's disc its shadow may fall (lamp >= 60 deg)
+MAX_LEAN = 4.0  # how far a piece may lean at most, in distances from the camera's foot
 PIECE_DISC = 1.12  # piece discs in the top view: this times the cell's inscribed radius
 EDGE_MM = 5.0  # the strip along the mat's edge that only the last still board can judge
 COLOUR_EVERY = 4  # frames between colour checks, unless the board is about to be read
@@ -133,6 +138,7 @@ class Tracker:
         self.occluder_px = 0  # the last frame's occluder size (top-view pixels)
 
         self._model: _BoardModel | None = None
+        self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         self._motion = MotionMeter()
         self._clean = StillnessClock(still_seconds)  # still AND nothing over the board
         self._still = StillnessClock(still_seconds)  # still, covered or not
@@ -154,6 +160,7 @@ class Tracker:
         """Forget the board's location (search again) and the last observation."""
         self.located = None
         self._model = None
+        self._standing = None
         self.last_observation = None
         self.status = SEARCHING
         self._restart_window()
@@ -216,8 +223,9 @@ class Tracker:
         stillness window, so judging its last frame is judging them all."""
         checks = self._model.occluders
         loose = len(self.located.markers_seen) < len(self._model.layout.markers)
-        on_mat = checks.against_mat(gray, loose=loose)
-        on_reference = checks.against_reference(gray)
+        standing = self._standing_zone()
+        on_mat = checks.against_mat(gray, loose=loose, standing=standing)
+        on_reference = checks.against_reference(gray, standing=standing)
         if on_mat or on_reference:
             return on_mat, on_reference
         since = self._clean.since if self._clean.since is not None else now
@@ -225,10 +233,20 @@ class Tracker:
         if ready or self.frame_index - self._colour_frame >= COLOUR_EVERY:
             self._colour_frame = self.frame_index
             self._colour_found = (
-                checks.against_mat(gray, colour, loose=loose),
-                checks.against_reference(gray, colour),
+                checks.against_mat(gray, colour, loose=loose, standing=standing),
+                checks.against_reference(gray, colour, standing=standing),
             )
         return self._colour_found
+
+    def _standing_zone(self) -> np.ndarray:
+        """Where the pieces may show over the paper from where the camera is (per location)."""
+        located = self.located
+        if self._standing is None or self._standing[0] is not located:
+            zone = standing_zone(
+                located.layout, located.homography, located.image_size, self.view_px
+            )
+            self._standing = (located, zone)
+        return self._standing[1]
 
     # -- finding the board ----------------------------------------------------------------------------
     def _search(self, frame: np.ndarray, now: float) -> bool:
@@ -321,7 +339,7 @@ class Tracker:
         if on_mat == 0 and on_reference > 0:
             limit = LIGHT_REBASE_SECONDS if has_mat else GRID_REBASE_SECONDS
             relit = self._model.occluders.against_relit_reference
-            if covered_for >= limit and relit(gray, colour) == 0:
+            if covered_for >= limit and relit(gray, colour, standing=self._standing_zone()) == 0:
                 self._model.occluders.reference = None  # the next frame is judged on the mat
                 self._dirty = True
         return None
@@ -400,7 +418,9 @@ def covered_cells(
         return 0, []
     model = _read_model(layout)
     colour = colour_view(_top_view(frame, homography, model))
-    found = model.occluders.against_mat(gray_of(colour), colour, loose=loose)
+    size = (frame.shape[1], frame.shape[0])
+    standing = standing_zone(layout, homography, size, 256)
+    found = model.occluders.against_mat(gray_of(colour), colour, loose=loose, standing=standing)
     return found, layout.cell_names() if found else []
 
 
@@ -430,6 +450,45 @@ def board_shift(a: Located, b: Located) -> float:
         for i in set(a.marker_corners) & set(b.marker_corners)
     ]
     return max(shifts) if shifts else corner_shift(a, b)
+
+
+def standing_zone(
+    layout: Layout, homography: np.ndarray, image_size: tuple[int, int], view_px: int
+) -> np.ndarray:
+    """Where in the top view (bool) a piece standing on a cell, or its shadow, may show from
+    this camera.
+
+    The top view maps the board plane; a piece rises above it, and the camera sees its upper
+    part over the board behind it, away from the camera - the taller the piece and the lower the
+    camera, the farther (a king of a chess set leans over the paper beyond the last row). For
+    every cell: the piece disc, and a crown LEAN_HEIGHT above it as the camera's rays carry it
+    down to the board (`CameraPose` from the homography), and all between; and its shadow,
+    SHADOW_REACH round its disc. A change there that stays clear of the mat's edge is the
+    pieces, not a hand (`OccluderCheck._not_the_pieces`)."""
+    scale, (width, height), margin, _, _ = _view_masks(layout, view_px)
+    if not image_size[0] or not image_size[1]:
+        return np.zeros((height, width), bool)
+    camera = CameraPose.from_homography(homography, image_size).centre()
+    pitch = 2.0 * min(cell.radius for cell in layout.cells)
+    rise = LEAN_HEIGHT * pitch
+    # A camera hardly higher than the pieces sees them lean without end: bounded at
+    # MAX_LEAN times the distance (the view is useless for reading long before).
+    stretch = rise / (camera[2] - rise) if camera[2] > rise * (1 + 1 / MAX_LEAN) else MAX_LEAN
+    angles = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
+    ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    zone = np.zeros((height, width), np.uint8)
+    for cell in layout.cells:
+        base = np.array(cell.center, np.float64)
+        radius = cell.radius * PIECE_DISC
+        top = base + (base - camera[:2]) * stretch
+        crown = CROWN_RADIUS * pitch * (1 + stretch)  # nearer the camera, larger
+        outline = np.vstack([base + radius * ring, top + crown * ring])
+        px = np.round((outline * scale + margin - 0.5) * 4).astype(np.int32)
+        cv2.fillConvexPoly(zone, cv2.convexHull(px), 1, cv2.LINE_8, 2)
+        centre = tuple(int(v) for v in np.round((base * scale + margin - 0.5) * 4))
+        shade = int(round((radius + SHADOW_REACH * pitch) * scale * 4))
+        cv2.circle(zone, centre, shade, 1, -1, cv2.LINE_8, 2)
+    return zone > 0
 
 
 def _size_changed(located: Located, frame: np.ndarray) -> bool:
