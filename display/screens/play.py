@@ -4,17 +4,20 @@ to act on highlighted, whose turn it is, and whether hands are over the board.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion import i18n
 from companion.geometry import BoardGeometry
 from companion.i18n import _, language, pgettext
-from companion.referee.protocol import Instruction
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter, Target, fit, font, text_height
+
+if TYPE_CHECKING:  # the model's type only: the display needs no referee
+    from companion.referee.protocol import Instruction
 
 
 @dataclass
