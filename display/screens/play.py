@@ -3,6 +3,7 @@ to act on highlighted, whose turn it is, and whether hands are over the board.""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -354,7 +355,6 @@ def say(text: str, colour_names: dict[str, str]) -> str:
     German the referee names the colours in the table's words itself: `companion.i18n`.)"""
     if not colour_names or language() != "en":
         return text
-    import re
 
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)
