@@ -244,19 +244,88 @@ def test_no_import_cycles():
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
-# Function-level imports of the project's own modules that the core branch removes
-# (companion/commands/*, companion/games/*).
-ALLOWED_LATE_PREFIXES = (
+# Function-level imports of the project's own modules in companion/commands/ and
+# companion/games/ (file -> the module it imports inside a function).
+ALLOWED_LATE = frozenset(
     # removed by the core branch
-    "companion/commands/",
-    "companion/games/",
+    [
+        "companion/commands/export.py -> companion.errors",
+        "companion/commands/export.py -> companion.export",
+        "companion/commands/export.py -> companion.records",
+        "companion/commands/games.py -> companion.records",
+        "companion/commands/mat.py -> companion.errors",
+        "companion/commands/mat.py -> vision.layouts",
+        "companion/commands/mat.py -> vision.mat",
+        "companion/commands/moves.py -> companion.errors",
+        "companion/commands/moves.py -> companion.games",
+        "companion/commands/moves.py -> companion.games.base",
+        "companion/commands/play.py -> companion.dice",
+        "companion/commands/play.py -> companion.errors",
+        "companion/commands/play.py -> companion.games",
+        "companion/commands/play.py -> companion.games.base",
+        "companion/commands/referee.py -> companion.dice",
+        "companion/commands/referee.py -> companion.errors",
+        "companion/commands/referee.py -> companion.games",
+        "companion/commands/referee.py -> companion.games.base",
+        "companion/commands/referee.py -> companion.i18n",
+        "companion/commands/referee.py -> companion.records",
+        "companion/commands/referee.py -> companion.referee.core",
+        "companion/commands/referee.py -> companion.referee.runner",
+        "companion/commands/referee.py -> vision.calibration",
+        "companion/commands/referee.py -> vision.corners",
+        "companion/commands/referee.py -> vision.layouts",
+        "companion/commands/referee.py -> vision.locate",
+        "companion/commands/referee.py -> vision.sources",
+        "companion/commands/referee.py -> vision.tracker",
+        "companion/commands/replay.py -> companion.commands.moves",
+        "companion/commands/replay.py -> companion.errors",
+        "companion/commands/replay.py -> companion.games.arimaa",
+        "companion/commands/replay.py -> companion.games.base",
+        "companion/commands/roll.py -> companion.dice",
+        "companion/commands/roll.py -> companion.errors",
+        "companion/commands/run.py -> companion.app",
+        "companion/commands/run.py -> companion.commands.games",
+        "companion/commands/run.py -> companion.errors",
+        "companion/commands/run.py -> companion.games",
+        "companion/commands/run.py -> companion.i18n",
+        "companion/commands/run.py -> companion.records",
+        "companion/commands/run.py -> companion.speech",
+        "companion/commands/run.py -> display.device",
+        "companion/commands/run.py -> hardware.buttons",
+        "companion/commands/run.py -> hardware.sdnotify",
+        "companion/commands/run.py -> vision.sources",
+        "companion/commands/vision.py -> companion.app",
+        "companion/commands/vision.py -> companion.errors",
+        "companion/commands/vision.py -> companion.export",
+        "companion/commands/vision.py -> companion.games",
+        "companion/commands/vision.py -> companion.geometry",
+        "companion/commands/vision.py -> vision.calibration",
+        "companion/commands/vision.py -> vision.corners",
+        "companion/commands/vision.py -> vision.find",
+        "companion/commands/vision.py -> vision.layouts",
+        "companion/commands/vision.py -> vision.locate",
+        "companion/commands/vision.py -> vision.mat",
+        "companion/commands/vision.py -> vision.reader",
+        "companion/commands/vision.py -> vision.sim",
+        "companion/commands/vision.py -> vision.sources",
+        "companion/commands/vision.py -> vision.standing",
+        "companion/commands/vision.py -> vision.tracker",
+        "companion/games/arimaa.py -> companion.games.arimaa_notation",
+        "companion/games/base.py -> companion.games",
+    ]
 )
 MAX_LATE_IMPORTS = 20
 
 
+def _late_key(entry: str) -> str:
+    """ "companion/x.py:12 imports companion.y" -> "companion/x.py -> companion.y"."""
+    where, _, target = entry.partition(" imports ")
+    return f"{where.rpartition(':')[0]} -> {target}"
+
+
 def test_few_function_level_imports_of_the_project():
     _, late = import_graph()
-    counted = [line for line in late if not line.startswith(ALLOWED_LATE_PREFIXES)]
+    counted = [line for line in late if _late_key(line) not in ALLOWED_LATE]
     print("\n".join(counted))
     assert len(counted) <= MAX_LATE_IMPORTS, (
         f"{len(counted)} function-level imports of the project's own modules "
