@@ -318,7 +318,7 @@ MAX_LATE_IMPORTS = 20
 
 
 def _late_key(entry: str) -> str:
-    """ "companion/x.py:12 imports companion.y" -> "companion/x.py -> companion.y"."""
+    """An entry of `import_graph` as ALLOWED_LATE names it: file -> module, no line."""
     where, _, target = entry.partition(" imports ")
     return f"{where.rpartition(':')[0]} -> {target}"
 
