@@ -61,7 +61,7 @@ def play_app(size: tuple[int, int]) -> App:
     app.setup_position = position
     app.referee = Referee(position)
     app.position = position
-    app.page = "play"
+    app.go("play")
     app.hands = True
     return app
 
@@ -126,7 +126,7 @@ def idle_cpu_with_camera(seconds: float = 8.0) -> tuple[float, float]:
         position = cls.new(cls.options_from({"rows": 5, "cols": 5}))
         app.setup_position = position
         app.vision = TableVision("arinama5")
-        app._start_referee()
+        app.start_referee()
         app.vision.tracker = Tracker(app.vision.layout, calibrate_table(table))
         camera = StillCamera(table, cells)
         rates = {} if idle_fps is None else {"idle_fps": idle_fps}

@@ -10,10 +10,13 @@ German the table shows.
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pygame
 
 from companion import i18n
@@ -62,8 +65,6 @@ def home_example() -> tuple[Callable, object]:
 def setup_example() -> tuple[Callable, object]:
     """Setting up Arinama: the camera sees all four markers; the players still have to put a
     white stone on d4, and a stone lies on e3 that is not part of the start position."""
-    import numpy as np
-
     geometry = board_geometry("arinama")
     start = {"d4": "white", "e5": "white", "d5": "black", "e4": "black"}
     on_the_board = {"e5": "white", "d5": "black", "e4": "black", "e3": "black"}
@@ -316,9 +317,6 @@ def _write_all(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover
-    import argparse
-    import os
-
     parser = argparse.ArgumentParser(
         prog="python -m display.gallery",
         description="Draw every touchscreen screen with example content at "

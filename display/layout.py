@@ -97,3 +97,22 @@ def button_bar(
         y = top + r * (h + m.gap)
         boxes += [pygame.Rect(rect.left + i * (w + m.gap), y, w, h) for i in range(n)]
     return boxes
+
+
+def message_bar(painter: Painter, text: str, *, top: bool = False) -> None:
+    """A red bar with a problem: at the bottom, or over the page's header (`top`)."""
+    m = painter.m
+    w, h = painter.surface.get_size()
+    if top:
+        rect = frame((w, h), painter).header
+    else:
+        rect = pygame.Rect(0, h - m.mm(8), w, m.mm(8))
+    pygame.draw.rect(painter.surface, theme.VERMILLION, rect)
+    painter.wrapped(
+        text,
+        rect.inflate(-m.mm(3), -m.mm(1)),
+        m.font_small,
+        (255, 255, 255),
+        valign="middle",
+        min_size=m.font_small // 2,
+    )

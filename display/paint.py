@@ -13,6 +13,7 @@ from typing import Any
 import pygame
 
 from display import theme
+from display.fonts import font
 from display.theme import Colour, Metrics
 
 
@@ -31,20 +32,7 @@ class Target:
     label: str = ""
 
 
-_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-
 ELLIPSIS = "\u2026"
-
-
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    key = (size, bold)
-    if key not in _fonts:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        f = pygame.font.Font(None, size)
-        f.bold = bold
-        _fonts[key] = f
-    return _fonts[key]
 
 
 def text_height(lines: int, size: int, bold: bool = False) -> int:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from companion.highlights import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO
 from companion.i18n import N_
-from companion.referee.protocol import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO
+from display.fonts import font_for_cap
 
 Colour = tuple[int, int, int]
 
@@ -206,31 +207,3 @@ class Metrics:
     @property
     def font_small(self) -> int:
         return self.mm(4.2)
-
-
-_caps: dict[int, int] = {}
-
-
-def cap_height(size: int, bold: bool = True) -> int:
-    """The ink height in pixels of a capital "H" rendered at `size` (the display's font),
-    counting only pixels at least half inked (the faint anti-aliased rim does not count)."""
-    import pygame
-
-    from display.paint import font
-
-    key = size * 2 + bold
-    if key not in _caps:
-        image = font(size, bold).render("H", True, (255, 255, 255))
-        rects = pygame.mask.from_surface(image, 127).get_bounding_rects()
-        _caps[key] = max((r.bottom for r in rects), default=0) - min(
-            (r.top for r in rects), default=0
-        )
-    return _caps[key]
-
-
-def font_for_cap(pixels: int, bold: bool = True) -> int:
-    """The smallest font size whose capitals are at least `pixels` tall."""
-    size = max(4, pixels)
-    while cap_height(size, bold) < pixels:
-        size += 1
-    return size

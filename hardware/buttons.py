@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
@@ -222,8 +223,6 @@ def open_buttons(
 
     Only the *absence* of GPIO is tolerated here; a bad pin setting is the user's to fix.
     """
-    import warnings
-
     try:
         with warnings.catch_warnings():  # gpiozero warns per pin library it cannot load
             warnings.simplefilter("ignore")

@@ -118,8 +118,8 @@ def test_buttons_drive_the_pages(screen, tmp_path):
         press(27)  # ROLL on home: the dice roller
         assert app.page == "dice"
         press(27)  # roll
-        assert app.dice_state.dice is not None
-        assert 1 <= app.dice_state.value <= 12
+        assert app.pages.dice.state.dice is not None
+        assert 1 <= app.pages.dice.state.value <= 12
         press(22)  # BACK: home
         assert app.page == "home"
         press(22, hold=1.5)  # BACK held: the menu (home) - and no extra BACK
@@ -159,7 +159,11 @@ def test_camera_thread_finds_the_mat_and_the_game_starts(screen, tmp_path):
     started = time.monotonic()
 
     def until():
-        if app.page == "home" and app.recognised == "arinama" and not steps["recognised"]:
+        if (
+            app.page == "home"
+            and app.pages.home.recognised == "arinama"
+            and not steps["recognised"]
+        ):
             steps["recognised"] = True
             app.settings.options["arinama"] = {"rows": 5, "cols": 5}
             pygame.event.post(
@@ -169,7 +173,7 @@ def test_camera_thread_finds_the_mat_and_the_game_starts(screen, tmp_path):
             )
         if app.page == "setup" and app.vision.located is not None:
             app.vision.calibrate(source.truth_cells)  # what the table shows is what it learns
-            app._start_referee()
+            app.start_referee()
         return (
             app.page == "play" and app.referee.last_observation is not None
         ) or time.monotonic() - started > 60
@@ -333,7 +337,7 @@ def test_review_steps_through_a_recorded_game_by_touch(screen, tmp_path):
     app.render()
     (row,) = [t for t in app.painter.targets if t.action.kind == "open-game"]
     app.tap(row.rect.center)
-    assert app.page == "review-game" and app.review.ply == 3
+    assert app.page == "review-game" and app.pages.review_game.review.ply == 3
     app.render()
 
     def tap_label(label):
@@ -342,12 +346,12 @@ def test_review_steps_through_a_recorded_game_by_touch(screen, tmp_path):
         app.render()
 
     tap_label("<")
-    assert app.review.ply == 2
-    assert app.review.highlights  # the cells the move changed
+    assert app.pages.review_game.review.ply == 2
+    assert app.pages.review_game.review.highlights  # the cells the move changed
     tap_label("|<")
-    assert app.review.ply == 0 and "Start position" in app.painter.texts
+    assert app.pages.review_game.review.ply == 0 and "Start position" in app.painter.texts
     tap_label(">|")
-    assert app.review.ply == 3
+    assert app.pages.review_game.review.ply == 3
     assert not [t for t in app.painter.targets if t.label == ">"]  # at the end: disabled
 
 
@@ -417,7 +421,10 @@ def test_arimaa_setup_arranged_by_touch(screen):
         app.tap(target.rect.center)
 
     tap("arrange")
-    assert app.arranger is not None and app.arranger.side == "gold"
+    assert (
+        app.pages.play.arimaa_setup.arranger is not None
+        and app.pages.play.arimaa_setup.arranger.side == "gold"
+    )
     _, model = app.page_model()
     assert model.piece_labels["e2"] == "E" and model.piece_labels["a1"] == "R"
     tap("a1")
@@ -425,7 +432,7 @@ def test_arimaa_setup_arranged_by_touch(screen):
     _, model = app.page_model()
     assert model.piece_labels["a1"] == "E" and model.piece_labels["e2"] == "R"
     tap("use this")
-    assert app.arranger is None
+    assert app.pages.play.arimaa_setup.arranger is None
     setup = app.referee.setups["gold"]
     assert "Ea1" in setup and "Re2" in setup
     assert app.referee.instruction.text == "Gold: set up your pieces as shown"
@@ -441,7 +448,7 @@ def test_arimaa_setup_arranged_by_touch(screen):
 
 def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, monkeypatch):
     app = App(screen, Settings())
-    app.page = "play"
+    app.go("play")
 
     class Vision:
         tracker = object()
@@ -498,15 +505,15 @@ def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(sc
     wrong = {**want, "a1": "black", "e5": "white"}
     app.vision.look(table.render(wrong), now=100.0)
     assert app.vision.located is not None
-    app.confirm_setup()
+    app.pages.setup.confirm()
     assert app.page == "setup"
-    assert set(app.setup_mismatch) >= {"a1", "e5"}
+    assert set(app.pages.setup.mismatch) >= {"a1", "e5"}
     assert "a1" not in app.message and "marked" in app.message
     _, model = app.page_model()
-    assert set(model.wrong) == set(app.setup_mismatch)
+    assert set(model.wrong) == set(app.pages.setup.mismatch)
     app.vision.look(table.render(want), now=101.0)
-    app.confirm_setup()
-    assert app.page == "play" and app.setup_mismatch == ()
+    app.pages.setup.confirm()
+    assert app.page == "play" and app.pages.setup.mismatch == ()
 
 
 def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_look(screen, tmp_path):
@@ -535,6 +542,6 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     assert "empty board photographed" in model.status
     want = calibration_cells(app.setup_position, app.vision.layout.classes)
     app.vision.look(table.render(want), now=101.0)
-    app.confirm_setup()
+    app.pages.setup.confirm()
     assert app.page == "play"
     assert len(app.vision.tracker.calibration.own_look) == 25

@@ -105,8 +105,8 @@ def test_tapping_the_four_corners_on_the_picture_and_using_them_next_time(screen
     app.vision.latest = frame
     app.on_setup_frame(frame)
     app.button("roll")  # ROLL on the setup screen of an own board: tap the corners
-    assert app.corner_edit is not None
-    app.corner_edit = [None] * 4  # as when the grid was not found
+    assert app.pages.setup.corner_edit is not None
+    app.pages.setup.corner_edit = [None] * 4  # as when the grid was not found
     app.render(force=True)
     truth = table.board_corners_px()
     at, scale = app.painter.camera_view
@@ -116,13 +116,13 @@ def test_tapping_the_four_corners_on_the_picture_and_using_them_next_time(screen
             app.button("roll")
             app.button("roll")
             app.button("roll")
-            assert app.corner_index == 2
+            assert app.pages.setup.corner_index == 2
         app.tap((round(at.left + x * scale), round(at.top + y * scale)))
         app.render(force=True)
     screen.save(tmp_path / "setup-corners.png")
     assert "Tap the" in " ".join(app.painter.texts)
     app.button("done")  # Use
-    assert app.corner_edit is None, app.message
+    assert app.pages.setup.corner_edit is None, app.message
     tapped = np.array(app.vision.corners)
     assert np.abs(tapped - truth).max() < 2.5 / scale  # a screen pixel's worth
     saved = json.loads((tmp_path / "settings.json").read_text())["corners"]["chessboard"]
@@ -146,9 +146,9 @@ def test_corners_that_do_not_go_round_the_board_are_one_line(screen, tmp_path):
     app.start_game("arimaa")
     app.vision.latest = chess_table().render({})
     app.act("corners")
-    app.corner_edit = [(10.0, 10.0), (500.0, 500.0), (500.0, 10.0), (10.0, 500.0)]
+    app.pages.setup.corner_edit = [(10.0, 10.0), (500.0, 500.0), (500.0, 10.0), (10.0, 500.0)]
     app.act("corners-use")
-    assert app.corner_edit is not None and "do not go round the board" in app.message
+    assert app.pages.setup.corner_edit is not None and "do not go round the board" in app.message
 
 
 def played_without_a_camera(seed):

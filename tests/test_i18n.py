@@ -300,7 +300,7 @@ def test_the_settings_screen_switches_language_and_renames_colours_in_german(tmp
     for _step in range(2):  # black -> white -> dark
         app.act("setting-up", "colour:black")
     assert app.settings.colour_names == {"black": "dark"}
-    rows = {row.key: row for row in app.setting_rows()}
+    rows = {row.key: row for row in app.pages.settings.rows()}
     assert rows["colour:black"].label == "Die Steine von Schwarz heißen"
     assert rows["colour:black"].value == "Dunkel"
     # The referee now names the renamed colour, declined: "Dunkel", "den dunklen Stein".

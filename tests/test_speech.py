@@ -121,7 +121,7 @@ def test_without_espeak_or_audio_the_table_is_silent_and_says_why(mixer, monkeyp
     # The Settings screen says why, in the table's language.
     init_pygame(headless=True)
     app = App(HeadlessScreen((800, 480)), Settings(language="de"), speaker=no_audio)
-    rows = {row.key: row for row in app.setting_rows()}
+    rows = {row.key: row for row in app.pages.settings.rows()}
     assert rows["speech"].label == "Gesprochene Anweisungen: kein Audiogerät"
     assert rows["speech"].value == "aus" and "volume" not in rows
 
@@ -149,7 +149,7 @@ def test_the_app_speaks_each_new_instruction_once_and_announces_the_roll(mixer, 
             speaker=speaker,
         )
         app.setup_position = games.get("aranea").new()
-        app._start_referee()
+        app.start_referee()
         names = app.referee.position.cell_names()
         app.on_observation(observation_of(names, {}))
         assert said == [app.referee.instruction.text]

@@ -20,7 +20,7 @@ A cell is reported "unknown" when the best class is not clearly better than the 
 (posterior below `MIN_POSTERIOR`) or fits badly in absolute terms (a hand, a cup, a piece the
 calibration never saw); its confidence says how sure the reader was. A hand can look just
 like a stone, so before classifying, the printed mat round the cells is checked for anything
-over it (`vision.tracker.covered_cells`): cells it reaches read "unknown" too.
+over it (`vision.top_view.covered_cells`): cells it reaches read "unknown" too.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from companion.observation import UNKNOWN, Observation
 from vision.layouts import Layout
 from vision.locate import to_gray
 from vision.standing import StandingCalibration, read_standing
+from vision.top_view import covered_cells
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -296,13 +297,11 @@ def read_cells(
 
     Cells with something over them - a hand, a cup - read "unknown" (confidence 0): `covered`
     names them, or, when None, the printed mat is checked for occluders here
-    (`vision.tracker.covered_cells`; `markers_seen` below the layout's markers loosens it).
+    (`vision.top_view.covered_cells`; `markers_seen` below the layout's markers loosens it).
     The tracker passes () - it never reads a board with anything over it.
     A calibration of a board of your own reads with `vision.standing.read_standing`."""
     calibration.check_layout(layout)
     if covered is None:
-        from vision.tracker import covered_cells
-
         loose = 0 < markers_seen < len(layout.markers)
         covered = covered_cells(image, homography, layout, loose=loose)[1]
     cells = layout.cell_names()

@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The highlight roles (Instruction.highlights values) live in companion.highlights, where the
+# display finds them without the referee; the referee's modules import them from here.
+from companion.highlights import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO  # noqa: F401
+
 # PlayerInput.kind
 DONE = "done"  # end the turn / confirm (DONE button, Enter)
 ROLL = "roll"  # roll the dice (ROLL button, R)
@@ -23,17 +27,6 @@ class PlayerInput:
     kind: str
     value: Any = None
     player: str | None = None  # who pressed, when the front end knows
-
-
-# Highlight roles (Instruction.highlights values); the display gives each a colour-blind-safe
-# colour and a pattern.
-TARGET = "target"  # where a piece may go / should be put
-FROM = "from"  # where a piece came from
-TO = "to"  # where a piece went
-FLIP = "flip"  # turn this stone over
-REMOVE = "remove"  # take this piece off the board
-RESTORE = "restore"  # put the board back as it was here
-ERROR = "error"  # the cell that makes the move illegal
 
 
 @dataclass(frozen=True)

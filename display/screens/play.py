@@ -3,18 +3,22 @@ to act on highlighted, whose turn it is, and whether hands are over the board.""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pygame
 
 from companion import i18n
 from companion.geometry import BoardGeometry
 from companion.i18n import _, language, pgettext
-from companion.referee.protocol import Instruction
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter, Target, fit, font, text_height
+
+if TYPE_CHECKING:  # the model's type only: the display needs no referee
+    from companion.referee.protocol import Instruction
 
 
 @dataclass
@@ -351,7 +355,6 @@ def say(text: str, colour_names: dict[str, str]) -> str:
     German the referee names the colours in the table's words itself: `companion.i18n`.)"""
     if not colour_names or language() != "en":
         return text
-    import re
 
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
 from companion.geometry import BoardGeometry
@@ -126,8 +127,6 @@ def frame_surface(image: object) -> pygame.Surface:
     """A camera frame (BGR numpy array, as OpenCV gives) as a pygame Surface."""
     if isinstance(image, pygame.Surface):
         return image
-    import numpy as np
-
     array = np.ascontiguousarray(image[:, :, ::-1])  # BGR -> RGB
     h, w = array.shape[:2]
     return pygame.image.frombuffer(array.tobytes(), (w, h), "RGB")

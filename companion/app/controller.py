@@ -1,0 +1,370 @@
+"""The App: the controller of the companion on the table.
+
+It keeps the navigation between the screens (`companion.app.pages`, one object each with its
+own state), the referee and the records, and reacts to four kinds of input, all on the main
+thread:
+
+- taps (`tap`) and button actions (`button`: "done", "roll", "back", "menu" - from the GPIO
+  panel, the keyboard stand-in, or a simulated player), handed to the current page;
+- still boards from the camera (`on_observation`) and the tracker's state (`on_vision_status`,
+  which drives the "hands on the board" indicator);
+- camera frames while setting up (`on_setup_frame`: the live view with markers and grid);
+- time (`tick`), only while the dice animate.
+
+It draws only when something changed (`render` returns False otherwise), so the event loop
+(`companion.app.event_loop.run_table`) blocks between events: no busy loop, near-zero idle
+CPU. Nothing in the core (`companion.games`, the referee, the records) imports this package.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion import games, i18n
+from companion.app.pages import PAGES, Pages
+from companion.app.pages.base import Draw
+from companion.app.settings import Settings
+from companion.app.table import calibration_cells, game_for_layout, layout_name
+from companion.app.table_vision import TableVision
+from companion.app.words import play_name
+from companion.dice import Dice
+from companion.errors import UserError
+from companion.games.base import Outcome, Position
+from companion.i18n import _
+from companion.observation import Observation
+from companion.records import FINISHED
+from companion.referee import Referee
+from companion.referee.protocol import Event, PlayerInput
+from display.layout import message_bar
+from display.paint import Painter
+from display.screens.play import say
+from display.theme import Metrics
+
+
+class App:
+    """See the module docstring. `screen` is a display.device.Screen."""
+
+    def __init__(
+        self,
+        screen: Any,
+        settings: Settings | None = None,
+        *,
+        records: Any = None,
+        dice: Any = None,
+        vision_factory: Callable[[str], TableVision] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        signal: Callable[[], None] | None = None,
+        settings_path: Path | None = None,
+        status: str = "",
+        speaker: Any = None,
+    ) -> None:
+        self.screen = screen
+        self.settings = settings or Settings()
+        # The table's language: the saved one, else (the first start) the system locale's.
+        self.settings.language = self.settings.language or i18n.system_language()
+        i18n.set_language(self.settings.language)
+        i18n.set_colour_names(self.settings.colour_names)
+        self.speaker = speaker  # companion.speech.Speaker, None: silent
+        self.spoken = ""  # the last instruction handed to the speaker
+        self.settings_path = settings_path
+        self.records = records
+        self.dice = dice or Dice()
+        self.vision_factory = vision_factory
+        self.vision: TableVision | None = None
+        self.clock = clock
+        self.signal = signal or (lambda: None)
+        self.status = status
+        self.metrics = Metrics(screen.size, self.settings.diagonal_in)
+        self.pages = Pages(self)
+        self._page = self.pages.home
+        self.dirty = True
+        self.painter: Any = None  # the last frame's display.paint.Painter (targets, texts)
+        self.message = ""  # a one-line problem to show (setup, play)
+        self.camera_problem = ""  # why there is no camera (the boot service waits for one)
+        self.referee: Any = None
+        self.position: Position | None = None
+        self.setup_position: Position | None = None  # the game being set up
+        self.resume_id: int | None = None  # ... when it continues a recorded game
+        self.hands = False
+        self.vision_status = ""
+        self.events: list[Event] = []  # everything the referee said, in order
+        self.quit = False
+        self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
+        # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
+        # that posts a pygame event, so the app is only ever touched from the main thread.
+        self.post_button: Callable[[str], None] = self.button
+
+    @property
+    def page(self) -> str:
+        """The name of the screen that is up (PAGES)."""
+        return self._page.name
+
+    def go(self, page: str) -> None:
+        assert page in PAGES, page
+        if page != self.page:
+            self._page = self.pages.named(page)
+            self.painter = None
+        self.dirty = True
+
+    # -- inputs --------------------------------------------------------------------------------------
+    def tap(self, pos: tuple[int, int]) -> None:
+        """A finger (or mouse) tap on the upright canvas."""
+        if self.painter is None:
+            self.render()
+        action = self.painter.hit(pos) if self.painter else None
+        if action is not None and action.kind == "camera":
+            # A tap on the camera picture (setup, tapping corners): where in the image.
+            at, scale = self.painter.camera_view
+            point = ((pos[0] - at.left) / scale, (pos[1] - at.top) / scale)
+            self.act("camera-tap", point)
+        elif action is not None:
+            self.act(action.kind, action.value)
+
+    def button(self, action: str) -> None:
+        """A table button (or its keyboard stand-in): "done", "roll", "back", "menu"."""
+        if action == "menu":
+            self.act("menu")
+            return
+        mapped = self._page.buttons().get(action)
+        if mapped is not None:
+            self.act(*mapped)
+
+    def act(self, kind: str, value: Any = None) -> None:
+        """Do what an Action asks on the current page."""
+        if kind == "menu":
+            self.go("home")
+        elif kind == "noop":
+            return
+        else:
+            self._page.act(kind, value)
+        self.dirty = True
+
+    # -- games ------------------------------------------------------------------------------------------
+    def start_game(self, game: str) -> None:
+        """A new game: on to setup (the camera learns the colours from the start position)."""
+        cls = games.get(game)
+        options = cls.options_for_next_game(
+            self.settings.game_options(game), self._previous_outcome(game)
+        )
+        self.settings.game = game
+        self.setup_position = cls.new(options)
+        self.resume_id = None
+        self.referee = None
+        self._begin_setup()
+
+    def _previous_outcome(self, game: str) -> Outcome | None:
+        """How the last finished game of this kind at this table ended (None: no such game)."""
+        if self.records is None:
+            return None
+        for summary in self.records.games():  # newest first
+            if summary.game == game and summary.status == FINISHED:
+                return Outcome.from_json(summary.outcome) if summary.outcome else None
+        return None
+
+    def resume_game(self, game_id: int) -> None:
+        """Continue an unfinished game (after a crash or a menu visit) at its last accepted
+        position: the board must show that position again first."""
+        if (
+            self.referee is not None
+            and self.referee.game_id == game_id
+            and not self.referee.position.is_game_over()
+        ):
+            self.go("play")
+            return
+        assert self.records is not None
+        self.setup_position = self.records.resume(game_id)
+        self.settings.game = self.setup_position.name
+        self.resume_id = game_id
+        self.referee = None
+        self._begin_setup()
+
+    def _begin_setup(self) -> None:
+        position = self.setup_position
+        assert position is not None
+        self.message = ""
+        if self.vision_factory is None:
+            self.start_referee()
+            return
+        layout = layout_name(position.name, position.options)
+        if self.vision is None or self.vision.layout.name != layout:
+            self.vision = self.vision_factory(layout)
+            saved = self.settings.corners.get(layout)
+            if saved and not self.vision.layout.has_markers:
+                try:
+                    self.vision.set_corners(saved)  # tapped at an earlier setup
+                except (UserError, TypeError, ValueError):  # a hand-edited settings file
+                    self.settings.corners.pop(layout, None)
+        self.vision.tracker = None  # learn the colours again under today's light
+        self.pages.setup.begin()
+        self.go("setup")
+
+    def start_referee(self) -> None:
+        """The position is on the board (and the camera knows its colours): play."""
+        position = self.setup_position
+        assert position is not None
+        if self.resume_id is not None:
+            self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
+        else:
+            # The calibration pieces of a game that starts on an empty board are still there.
+            extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            # A chess set's start position stays on the board: it is both sides' `chess` setup.
+            chess = getattr(position.options, "equipment", "mat") == "chess"
+            self.referee = Referee(
+                position,
+                records=self.records,
+                dice=self.dice,
+                clear_first=extra != position.cells() and not chess,
+                meta=self.game_meta,
+            )
+        self.position = self.referee.position
+        self.setup_position = None
+        self.resume_id = None
+        self.events = []
+        self.hands = False
+        self._speak([])
+        self.go("play")
+
+    def _speak(self, events: list[Event]) -> None:
+        """Say each new instruction once (the dice's value first when they were just rolled:
+        "Amber rolls 7"); the speaker's worker does the talking, this never waits."""
+        if self.speaker is None or self.referee is None:
+            return
+        text = say(self.referee.instruction.text, self.settings.colour_names)
+        if text == self.spoken:
+            return
+        self.spoken = text
+        sentences = [
+            _("{player} rolls {value}").format(
+                player=play_name(str(e.data.get("player", "")), self.settings.colour_names),
+                value=e.data.get("value"),
+            )
+            for e in events
+            if e.kind == "roll" and e.data.get("value") is not None
+        ]
+        self.speaker.say(". ".join([*sentences, text]))
+
+    def player_input(self, player_input: PlayerInput) -> None:
+        try:
+            events = self.referee.handle(player_input)
+        except UserError as exc:
+            self.message = str(exc)
+            events = []
+        self._after(events)
+
+    def _after(self, events: list[Event]) -> None:
+        if not events and self.referee is None:
+            return
+        self.events += events
+        self._speak(events)
+        for event in events:
+            if event.kind == "illegal":
+                self.signal()
+            elif event.kind == "roll":
+                self.pages.dice.show_roll(event)
+        if (
+            self.referee is not None
+            and self.referee.instruction.kind == "game-over"
+            and self.page != "dice"
+        ):
+            self.go("gameover")
+        self.dirty = True
+
+    def refresh_instruction(self) -> None:
+        """The current instruction again, in the language and colour words just chosen."""
+        if self.referee is not None:
+            self.referee._update()
+
+    def save_settings(self) -> None:
+        if self.settings_path is not None:
+            try:
+                self.settings.save(self.settings_path)
+            except OSError as exc:
+                self.pages.settings.note = _("not saved: {reason}").format(reason=exc)
+
+    # -- the camera (companion.app.camera.CameraClient) -----------------------------------------------
+    def camera_vision(self) -> TableVision | None:
+        """The vision the camera feeds; None on the home screen, where it recognises mats."""
+        return None if self.page == "home" else self.vision
+
+    def on_observation(self, observation: Observation) -> None:
+        """A still board from the camera."""
+        if self.referee is None or self.page not in ("play", "dice", "gameover"):
+            return
+        try:
+            events = self.referee.observe(observation)
+        except UserError as exc:  # e.g. the wrong mat on the table
+            self.message = str(exc)
+            events = []
+        self._after(events)
+
+    def on_camera_problem(self, text: str) -> None:
+        """The camera is missing or failed ("" once it works again): said on every screen."""
+        self.camera_problem = text
+        self.dirty = True
+
+    def on_camera_ended(self) -> None:
+        """A source that ends (a file) has ended."""
+        self.message = "the camera source ended"
+        self.dirty = True
+
+    def on_vision_status(self, status: str) -> None:
+        """The tracker's state: "hands" lights the indicator (and pauses the referee)."""
+        if status == self.vision_status:
+            return
+        self.vision_status = status
+        hands = status == "hands"
+        if self.referee is not None:
+            self._after(self.referee.hands(hands))
+        if hands != self.hands:
+            self.hands = hands
+            if self.page in ("play", "setup"):
+                self.dirty = True
+        elif self.page in ("play", "setup"):
+            self.dirty = True  # the camera state in the header
+
+    def on_setup_frame(self, frame: Any) -> None:
+        self.pages.setup.frame = frame
+        if self.page == "setup":
+            self.dirty = True
+
+    def recognise(self, layout: str | None) -> None:
+        """The camera sees this mat: preselect its game on the home screen."""
+        game = game_for_layout(layout) if layout else None
+        if game and self.pages.home.recognise(game):
+            self.dirty = True
+
+    # -- drawing --------------------------------------------------------------------------------------------
+    def tick(self, now: float | None = None) -> float | None:
+        """Advance animations; returns seconds until the next frame is due (None: nothing
+        animates, sleep until an event)."""
+        if self.page != "dice":
+            return None
+        return self.pages.dice.tick(self.clock() if now is None else now)
+
+    def render(self, force: bool = False) -> bool:
+        """Draw the current page if anything changed; True when it drew."""
+        if not (self.dirty or force):
+            return False
+        surface = self.screen.canvas
+        painter = Painter(surface, self.metrics)
+        draw, model = self.page_model()
+        draw(painter, model)
+        if self.camera_problem:  # on every page, over the header: nothing else is covered
+            message_bar(
+                painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
+            )
+        elif self.message and self.page in ("setup", "play"):
+            # On the setup page the buttons (Done) fill the bottom: the problem goes over the
+            # header instead, where it covers nothing a player must reach.
+            message_bar(painter, self.message, top=self.page == "setup")
+        self.painter = painter
+        self.screen.present()
+        self.dirty = False
+        return True
+
+    def page_model(self) -> tuple[Draw, Any]:
+        """The current page's draw function and its model (pure data)."""
+        return self._page.model()

@@ -1,0 +1,107 @@
+"""Arimaa's setup arranged on the touchscreen, over the play screen while the referee asks
+which setup: the camera sees colours, not types, so the players say here which piece goes
+where."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from companion import i18n
+from companion.i18n import _
+from companion.referee.arimaa import STANDARD_SETUP
+from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
+
+ARRANGE = "arrange"  # Arimaa's setup choice: arrange the pieces on the screen (SetupArranger)
+USE_ARRANGEMENT = "use this"
+
+
+@dataclass
+class SetupArranger:
+    """One side's 16 pieces on its two ranks, and two taps swap two pieces, so every
+    arrangement it can make has the right pieces. Starts from a setup line (the standard
+    setup); the result goes to the referee as `choose <line>`, like a typed setup."""
+
+    side: str
+    pieces: dict[str, str]  # square -> piece letter ("E" gold elephant, "r" silver rabbit)
+    picked: str | None = None  # the first square of a swap
+
+    @classmethod
+    def from_line(cls, side: str, line: str) -> SetupArranger:
+        return cls(side, {token[1:]: token[0] for token in line.split()})
+
+    def tap(self, square: str) -> None:
+        if square not in self.pieces:
+            return
+        if self.picked is None:
+            self.picked = square
+        elif self.picked == square:
+            self.picked = None
+        else:
+            a, b = self.picked, square
+            self.pieces[a], self.pieces[b] = self.pieces[b], self.pieces[a]
+            self.picked = None
+
+    def line(self) -> str:
+        """The setup in arimaa.com notation, rank by rank from a to h ("Ra1 Rb1 ...")."""
+        order = sorted(self.pieces, key=lambda sq: (int(sq[1:]), sq[0]))
+        return " ".join(f"{self.pieces[sq]}{sq}" for sq in order)
+
+
+class ArimaaSetup:
+    """The arranging screen: shown by the play page (App.page stays "play") while `arranger`
+    is set; the play page hands it the actions and the diagram."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.arranger: SetupArranger | None = None  # the setup being arranged by touch
+
+    def side(self) -> str | None:
+        """Arimaa's side to set up while the referee asks which setup; else None."""
+        referee = self.app.referee
+        if referee is None or referee.position.name != "arimaa":
+            return None
+        if not referee.position.in_setup or referee.instruction.kind != "choose":
+            return None
+        return referee.position.turn
+
+    def start(self, side: str) -> None:
+        self.arranger = SetupArranger.from_line(side, STANDARD_SETUP[side])
+
+    def act(self, kind: str, value: Any) -> None:
+        arranger = self.arranger
+        assert arranger is not None
+        if kind == "cell":
+            arranger.tap(str(value))
+        elif (kind == "choose" and value == USE_ARRANGEMENT) or kind == "done":
+            self.arranger = None
+            self.app.player_input(PlayerInput(CHOOSE, arranger.line()))
+        elif (kind == "choose" and value == "back") or kind in ("undo", "cancel"):
+            self.arranger = None
+
+    def offer(self, instruction: Instruction) -> Instruction:
+        """The referee's question which setup, with arranging on the screen among the
+        answers while a side is to set up."""
+        if self.side() is None:
+            return instruction
+        return dataclasses.replace(instruction, choices=(*instruction.choices, ARRANGE))
+
+    def diagram(
+        self, cells: dict[str, str], labels: dict[str, str]
+    ) -> tuple[dict[str, str], dict[str, str], Instruction]:
+        """The arrangement on the diagram (`cells`: the position's) with its piece types, and
+        what to do with it."""
+        a = self.arranger
+        assert a is not None
+        board = {**cells, **{sq: a.side for sq in a.pieces}}
+        labels = {**labels, **{sq: letter.upper() for sq, letter in a.pieces.items()}}
+        instruction = Instruction(
+            text=_("{player}: tap two pieces to swap them").format(player=i18n.player(a.side)),
+            kind="choose",
+            player=a.side,
+            highlights={a.picked: TARGET} if a.picked else {},
+            detail=_("Then put your pieces on the board the same way"),
+            choices=(USE_ARRANGEMENT, "back"),
+        )
+        return board, labels, instruction

@@ -1,0 +1,31 @@
+"""What every screen of the app offers the App: its model for drawing, its actions and what
+the table's buttons do on it. Each screen keeps its own state; the App keeps the navigation,
+the referee and the records (`Page.app`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
+Draw = Callable[[Any, Any], None]  # display.screens.<screen>.draw(painter, model)
+
+
+class Page:
+    name = ""  # the page's name: App.page while it is up
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def model(self) -> tuple[Draw, Any]:
+        """The screen's draw function and its model (pure data)."""
+        raise NotImplementedError
+
+    def act(self, kind: str, value: Any) -> None:
+        """Do what an Action (a tap, or a button by `buttons`) asks on this screen."""
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        """The table's buttons on this screen: "done", "roll", "back" -> (action, value)."""
+        return {}

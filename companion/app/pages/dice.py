@@ -1,0 +1,106 @@
+"""The dice: the table's dice roller from the home screen, and Aranea's roll in a game (the
+dice tumble, land, and play resumes by itself)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.app.pages.base import Draw, Page
+from companion.app.words import play_name
+from companion.i18n import _
+from companion.referee.protocol import ROLL, Event, PlayerInput
+from display.screens import dice
+
+DICE_ANIMATION = 0.7  # seconds the dice tumble
+DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
+FRAME_INTERVAL = 1 / 30  # redraw pace while animating
+
+
+@dataclass
+class DiceState:
+    dice: tuple[int, int] | None = None
+    value: int | None = None
+    thrown_at: float = 0.0
+    in_game: bool = False
+    who: str = ""
+
+
+class DicePage(Page):
+    name = "dice"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.state = DiceState()
+
+    def open(self) -> None:
+        """The dice roller (from the home screen): no dice thrown yet."""
+        self.state = DiceState()
+        self.app.go("dice")
+
+    def show_roll(self, event: Event) -> None:
+        """The referee's roll in a game: the dice tumble, then play goes on."""
+        dice_ = event.data.get("dice", [1, 1])
+        self.state = DiceState(
+            (int(dice_[0]), int(dice_[1])),
+            event.data.get("value"),
+            self.app.clock(),
+            True,
+            str(event.data.get("player", "")),
+        )
+        self.app.go("dice")
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        return {"done": ("dice-close", None), "roll": ("roll", None), "back": ("dice-close", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        app = self.app
+        if kind == "roll":
+            if self.state.in_game:
+                if app.referee is not None and app.referee.instruction.kind == "roll":
+                    app.player_input(PlayerInput(ROLL))
+                return
+            roll = app.dice.roll()
+            self.state = DiceState((roll.a, roll.b), roll.value, app.clock())
+        elif kind == "dice-close":
+            app.go("play" if self.state.in_game and app.referee is not None else "home")
+
+    def tick(self, now: float) -> float | None:
+        """Seconds until the next frame is due while the dice tumble or show (None: nothing
+        animates); back to the game once a roll in a game has been shown."""
+        app = self.app
+        if self.state.dice is None:
+            return None
+        age = now - self.state.thrown_at
+        if age < DICE_ANIMATION + FRAME_INTERVAL:
+            app.dirty = True
+            return FRAME_INTERVAL
+        if self.state.in_game:
+            if age >= DICE_ANIMATION + DICE_SHOW - 1e-3:  # (float sums never quite get there)
+                over = app.referee and app.referee.position.is_game_over()
+                app.go("gameover" if over else "play")
+                return None
+            return DICE_ANIMATION + DICE_SHOW - age
+        return None
+
+    def model(self) -> tuple[Draw, Any]:
+        app = self.app
+        d = self.state
+        phase = 1.0
+        if d.dice is not None:
+            phase = min(1.0, (app.clock() - d.thrown_at) / DICE_ANIMATION)
+        rule = _("A 3 and a 4 count as 1") if d.dice and sorted(d.dice) == [3, 4] else ""
+        title = (
+            _("{game} · dice").format(game=app.position.title)
+            if d.in_game and app.position
+            else _("Dice")
+        )
+        who = (
+            _("{player} rolls").format(player=play_name(d.who, app.settings.colour_names))
+            if d.who
+            else ""
+        )
+        model = dice.DiceModel(
+            d.dice, d.value, rule, phase, title, who, _("Play") if d.in_game else _("Back")
+        )
+        return dice.draw, model

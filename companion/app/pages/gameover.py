@@ -1,0 +1,44 @@
+"""The game-over screen: the result over the final board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.app.pages.base import Draw, Page
+from companion.geometry import board_geometry
+from display.screens import gameover
+
+
+class GameOverPage(Page):
+    name = "gameover"
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        return {"done": ("new-game", None), "roll": ("review", None), "back": ("home", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        app = self.app
+        if kind == "new-game":
+            app.start_game(app.settings.game)
+        elif kind == "review":
+            if app.referee is not None and app.referee.game_id is not None:
+                app.pages.review_game.open(app.referee.game_id)
+            else:
+                app.go("review-list")
+        elif kind == "home":
+            app.go("home")
+
+    def model(self) -> tuple[Draw, Any]:
+        referee = self.app.referee
+        position = referee.position
+        outcome = position.outcome()
+        instruction = referee.instruction
+        model = gameover.GameOverModel(
+            title=position.title,
+            geometry=board_geometry(position.name, position.options),
+            cells=referee.board if referee.board is not None else position.cells(),
+            headline=instruction.text,
+            detail=instruction.detail,
+            winner=outcome.winner if outcome else None,
+            moves=len(position.move_stack),
+        )
+        return gameover.draw, model

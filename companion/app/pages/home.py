@@ -1,0 +1,95 @@
+"""The home screen: choose a game, continue an unfinished one, or go to the dice, the review
+or the settings."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from companion import games
+from companion.app.pages.base import Draw, Page
+from companion.games.base import Position
+from companion.i18n import _
+from companion.option_words import option_label, option_value
+from display.screens import home
+
+
+class HomePage(Page):
+    name = "home"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.recognised: str | None = None  # the game of the mat the camera sees
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        return {"done": ("start", None), "roll": ("dice", None), "back": ("noop", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        app = self.app
+        if kind == "select-game":
+            app.settings.game = value
+            app.save_settings()
+        elif kind == "start":
+            app.start_game(app.settings.game)
+        elif kind == "resume":
+            app.resume_game(int(value))
+        elif kind == "dice":
+            app.pages.dice.open()
+        elif kind == "review":
+            app.pages.review_list.open()
+        elif kind in ("settings", "options"):
+            app.pages.settings.open()
+
+    def recognise(self, game: str) -> bool:
+        """The camera sees this game's mat: preselect it. True when that is news."""
+        if game == self.recognised:
+            return False
+        self.recognised = game
+        self.app.settings.game = game
+        return True
+
+    def model(self) -> tuple[Draw, Any]:
+        app = self.app
+        s = app.settings
+        unfinished = []
+        if app.records is not None:
+            for summary in reversed(app.records.unfinished_games()[-2:]):
+                unfinished.append(
+                    (
+                        summary.id,
+                        _("#{id} {game}, move {number}").format(
+                            id=summary.id,
+                            game=games.get(summary.game).title,
+                            number=summary.moves + 1,
+                        ),
+                    )
+                )
+        cls = games.get(s.game)
+        model = home.HomeModel(
+            games=[(n, games.get(n).title) for n in games.names()],
+            selected=s.game,
+            recognised=self.recognised,
+            options_text=options_text(cls, s.game_options()),
+            unfinished=unfinished,
+            status=app.status,
+        )
+        return home.draw, model
+
+
+def options_text(cls: type[Position], options: Any) -> str:
+    """The options that differ from the standard rules, in a line ("Standard rules": none)."""
+    parts = []
+    defaults = cls.Options() if dataclasses.fields(cls.Options) else None
+    if hasattr(options, "rows") and hasattr(options, "cols"):
+        parts.append(_("{rows} x {cols} board").format(rows=options.rows, cols=options.cols))
+    for f in dataclasses.fields(options) if dataclasses.is_dataclass(options) else ():
+        if f.name in ("rows", "cols"):
+            continue
+        value = getattr(options, f.name)
+        if defaults is not None and value != getattr(defaults, f.name):
+            parts.append(
+                _("{option}: {value}").format(
+                    option=option_label(f.name), value=option_value(value)
+                )
+            )
+    return ", ".join(parts) or _("Standard rules")

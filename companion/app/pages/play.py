@@ -1,0 +1,86 @@
+"""The play screen: the referee's instruction, the board as the camera sees it, whose turn,
+and the hands indicator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.app.pages.arimaa_setup import ARRANGE, ArimaaSetup
+from companion.app.pages.base import Draw, Page
+from companion.geometry import board_geometry
+from companion.i18n import _, pgettext
+from companion.referee.protocol import CANCEL, CHOOSE, DONE, ROLL, UNDO, Instruction, PlayerInput
+from display.screens import play
+
+INPUTS = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
+
+
+class PlayPage(Page):
+    name = "play"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.arimaa_setup = ArimaaSetup(app)
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        app = self.app
+        if self.arimaa_setup.arranger is not None:
+            self.arimaa_setup.act(kind, value)
+        elif (
+            kind == "choose" and value == ARRANGE and (side := self.arimaa_setup.side()) is not None
+        ):
+            self.arimaa_setup.start(side)
+        elif kind in INPUTS and app.referee is not None:
+            app.player_input(PlayerInput(INPUTS[kind], value))
+        elif kind == "review":
+            app.go("review-list")
+        elif kind == "new-game":
+            app.start_game(app.settings.game)
+
+    def piece_labels(self) -> dict[str, str]:
+        """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
+        position - or, during the setup, from the setup being put down."""
+        referee = self.app.referee
+        position = referee.position if referee is not None else None
+        if position is None or position.name != "arimaa":
+            return {}
+        shown = position
+        setup = getattr(referee, "setups", {}).get(position.turn) if position.in_setup else None
+        if setup:
+            shown = position.copy()
+            shown.push(shown.parse_move(setup))
+        return {sq: shown.piece_at(sq).upper() for sq in shown.cells()}
+
+    def model(self) -> tuple[Draw, Any]:
+        app = self.app
+        referee = app.referee
+        position = referee.position
+        board = referee.board if referee.board is not None else position.cells()
+        instruction: Instruction = referee.instruction
+        labels = self.piece_labels()
+        cell_action = ""
+        if self.arimaa_setup.arranger is not None:
+            board, labels, instruction = self.arimaa_setup.diagram(position.cells(), labels)
+            cell_action = "cell"
+        else:
+            instruction = self.arimaa_setup.offer(instruction)
+        model = play.PlayModel(
+            title=position.title,
+            geometry=board_geometry(position.name, position.options),
+            cells=board,
+            instruction=instruction,
+            turn=position.turn if not position.is_game_over() else None,
+            move_number=len(position.move_stack),
+            hands=app.hands,
+            camera=_("camera: {state}").format(state=pgettext("camera state", app.vision_status))
+            if app.vision_status
+            else "",
+            can_roll=position.awaiting_roll,
+            colour_names=app.settings.colour_names,
+            piece_labels=labels,
+            cell_action=cell_action,
+        )
+        return play.draw, model

@@ -1,0 +1,120 @@
+"""Going through recorded games: the list of games, and one game move by move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import games
+from companion.app.pages.base import Draw, Page
+from companion.app.words import result_text
+from companion.geometry import board_geometry
+from companion.i18n import _, ngettext, pgettext
+from companion.referee.protocol import FLIP, FROM, TO
+from display.screens import review
+
+
+class ReviewListPage(Page):
+    name = "review-list"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.number = 0  # the page of the list shown
+
+    def open(self) -> None:
+        self.number = 0
+        self.app.go("review-list")
+
+    def games(self) -> list[tuple[int, str, str]]:
+        """The recorded games, oldest first: (id, title, a line on its state)."""
+        records = self.app.records
+        if records is None:
+            return []
+        rows = []
+        for summary in reversed(records.games()):
+            title = f"#{summary.id} {games.get(summary.game).title}"
+            if summary.meta.get("demo"):
+                # played by the synthetic table, not at this table
+                title = _("{game} (demo)").format(game=title)
+            moves = ngettext("{count} move", "{count} moves", summary.moves).format(
+                count=summary.moves
+            )
+            status = pgettext("game status", summary.status)
+            line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
+            if summary.outcome:
+                line = f"{status} · {moves} · {result_text(summary, short=True)}"
+            rows.append((summary.id, title, line))
+        return rows
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        mapping: dict[str, tuple[str, Any]] = {"back": ("back", None)}
+        games_list = self.games()
+        if games_list:
+            mapping["done"] = ("open-game", games_list[0][0])
+        return mapping
+
+    def act(self, kind: str, value: Any) -> None:
+        if kind == "open-game":
+            self.app.pages.review_game.open(int(value))
+        elif kind == "page":
+            self.number = max(0, int(value))
+        elif kind == "back":
+            self.app.go("home")
+
+    def model(self) -> tuple[Draw, Any]:
+        return review.draw_list, review.ReviewListModel(self.games(), self.number)
+
+
+class ReviewGamePage(Page):
+    name = "review-game"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.review: review.ReviewGameModel | None = None
+
+    def open(self, game_id: int) -> None:
+        """A recorded game, at its last move."""
+        records = self.app.records
+        assert records is not None
+        record = records.game(game_id, images=False)
+        cls = games.get(record.game)
+        start = cls.from_json(record.start)
+        boards = [start.cells()] + [cls.from_json(m.position).cells() for m in record.moves]
+        options = start.options
+        self.review = review.ReviewGameModel(
+            title=f"#{record.id} {cls.title}",
+            geometry=board_geometry(record.game, options),
+            boards=boards,
+            moves=[m.text for m in record.moves],
+            ply=len(boards) - 1,
+            result=result_text(record.summary) if record.summary.outcome else "",
+        )
+        self.review.highlights = self._highlights()
+        self.app.go("review-game")
+
+    def _highlights(self) -> dict[str, str]:
+        """The cells that changed with the move shown: from (emptied) and to (filled)."""
+        r = self.review
+        if r is None or r.ply == 0:
+            return {}
+        before, after = r.boards[r.ply - 1], r.boards[r.ply]
+        marks = {}
+        for cell in set(before) | set(after):
+            a, b = before.get(cell), after.get(cell)
+            if a == b:
+                continue
+            marks[cell] = FROM if b is None else TO if a is None else FLIP
+        return marks
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        ply = self.review.ply if self.review else 0
+        return {"done": ("ply", ply + 1), "roll": ("ply", ply - 1), "back": ("back", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        if kind == "ply" and self.review is not None:
+            self.review.ply = max(0, min(int(value), len(self.review.boards) - 1))
+            self.review.highlights = self._highlights()
+        elif kind == "back":
+            self.app.go("review-list")
+
+    def model(self) -> tuple[Draw, Any]:
+        return review.draw_game, self.review

@@ -1,0 +1,262 @@
+"""The setup screen: the camera's live view with the mat's markers (or the board's grid) and
+the start position to put down; on DONE the camera learns the colours from it. A board without
+markers may have its four corners tapped on the camera picture instead."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.app.pages.base import Draw, Page
+from companion.app.table import calibration_cells
+from companion.errors import PositionMismatch, UserError
+from companion.games.base import Position
+from companion.geometry import board_geometry
+from companion.i18n import _, ngettext
+from companion.referee.arimaa import chess_mapping
+from companion.referee.protocol import ERROR
+from display.screens import setup
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+def corner_name(index: int) -> str:
+    """A corner of the board in the table's language (CORNER_NAMES order)."""
+    return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
+
+
+class SetupPage(Page):
+    name = "setup"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.frame: Any = None  # the camera's last live picture
+        self.mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
+        # Boards without markers: the four corners being tapped on the camera picture (image
+        # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
+        self.corner_edit: list[Any] | None = None
+        self.corner_index = 0
+
+    def begin(self) -> None:
+        """A new setup: nothing tapped or found wrong yet."""
+        self.corner_edit = None
+        self.mismatch = ()
+
+    def buttons(self) -> dict[str, tuple[str, Any]]:
+        if self.corner_edit is not None:
+            return {
+                "done": ("corners-use", None),
+                "roll": ("corner-next", None),
+                "back": ("back", None),
+            }
+        vision = self.app.vision
+        corners = vision is not None and not vision.layout.has_markers
+        roll = "corners" if corners else "empty-photo"
+        return {"done": ("confirm-setup", None), "roll": (roll, None), "back": ("back", None)}
+
+    def act(self, kind: str, value: Any) -> None:
+        app = self.app
+        if self.corner_edit is not None:
+            self._act_on_corners(kind, value)
+        elif kind == "corners" and app.vision is not None:
+            located = app.vision.located
+            self.corner_edit = (
+                [tuple(map(float, c)) for c in located.board_corners_px()]
+                if located is not None
+                else [None] * 4
+            )
+            self.corner_index = 0
+        elif kind == "find-grid" and app.vision is not None:
+            app.vision.set_corners(None)
+            app.settings.corners.pop(app.vision.layout.name, None)
+            app.save_settings()
+        elif kind == "empty-photo" and app.vision is not None:
+            try:
+                app.vision.take_empty_photo()  # the header's status says so
+                app.message = ""
+            except UserError as exc:
+                app.message = str(exc)
+        elif kind == "back":
+            app.setup_position = None
+            app.resume_id = None
+            app.go("home")
+        elif kind == "confirm-setup":
+            self.confirm()
+
+    def _act_on_corners(self, kind: str, value: Any) -> None:
+        """Tapping the four corners of a board without markers on the camera picture."""
+        app = self.app
+        edit = self.corner_edit
+        assert edit is not None and app.vision is not None
+        if kind == "camera-tap":
+            edit[self.corner_index] = (float(value[0]), float(value[1]))
+            unset = [i for i in range(4) if edit[i] is None]
+            self.corner_index = unset[0] if unset else (self.corner_index + 1) % 4
+        elif kind == "corner-next":
+            self.corner_index = (self.corner_index + 1) % 4
+        elif kind in ("corners-use", "confirm-setup"):
+            if any(c is None for c in edit):
+                app.message = _("Tap all four corners first")
+                return
+            try:
+                app.vision.set_corners(edit)
+            except UserError:  # the corners cross, or lie far outside: not a board
+                app.message = _(
+                    "These corners do not go round the board: tap them top-left, top-right, "
+                    "bottom-right, bottom-left as the first player sees the board"
+                )
+                return
+            app.settings.corners[app.vision.layout.name] = [list(c) for c in edit]
+            app.save_settings()
+            self.corner_edit = None
+            app.message = ""
+        elif kind == "back":
+            self.corner_edit = None
+
+    def confirm(self) -> None:
+        """DONE: the camera learns the colours from the position on the board; then play."""
+        app = self.app
+        position = app.setup_position
+        if position is None or app.vision is None:
+            return
+        try:
+            app.vision.calibrate(calibration_cells(position, app.vision.layout.classes))
+        except PositionMismatch as exc:
+            # The diagram marks the cells; a list of them would be a wall of text.
+            self.mismatch = exc.cells
+            count = len(exc.cells)
+            app.message = ngettext(
+                "{count} marked cell does not look like the position: check it, then press "
+                "DONE again",
+                "{count} marked cells do not look like the position: check them, then press "
+                "DONE again",
+                count,
+            ).format(count=count)
+            app.signal()
+            return
+        except UserError as exc:
+            app.message = str(exc)
+            app.signal()
+            return
+        self.mismatch = ()
+        app.start_referee()
+
+    def corner_cells(self) -> tuple[str, ...]:
+        """The cell at each corner of the layout (TL TR BR BL): "a8", "h8", "h1", "a1"."""
+        vision = self.app.vision
+        layout = vision.layout if vision is not None else None
+        if layout is None or not layout.cells:
+            return ("", "", "", "")
+        names = []
+        for x, y in layout.board_corners():
+            nearest = min(
+                layout.cells, key=lambda c: (c.center[0] - x) ** 2 + (c.center[1] - y) ** 2
+            )
+            names.append(nearest.name)
+        return tuple(names)
+
+    def model(self) -> tuple[Draw, Any]:
+        app = self.app
+        position = app.setup_position
+        vision = app.vision
+        assert position is not None and vision is not None
+        want = calibration_cells(position, vision.layout.classes)
+        markers, grid = vision.overlay()
+        found = vision.located is not None
+        model = setup.SetupModel(
+            title=_("Set up {game}").format(game=position.title),
+            geometry=board_geometry(position.name, position.options),
+            start_cells=want,
+            wrong={cell: ERROR for cell in self.mismatch},
+            frame=self.frame if self.frame is not None else vision.latest,
+            markers=markers,
+            grid=grid,
+            text=_("Put the pieces as shown, then press DONE")
+            if found
+            else _("Show the camera the whole mat"),
+            detail=vision.problem
+            if not found
+            else _("The camera learns your pieces' colours from this position"),
+            status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
+                count=len(markers)
+            )
+            if found
+            else _("searching..."),
+            ready=found,
+        )
+        if vision.layout.has_markers:
+            model.buttons = [
+                (_("Back"), "back", "normal"),
+                (_("Empty board"), "empty-photo", "normal"),
+                (_("Done"), "confirm-setup", "primary" if found else "disabled"),
+            ]
+            if vision.empty_photo is not None:
+                model.status += "; " + _("empty board photographed")
+        elif self.corner_edit is not None:
+            self._tapping_corners(model)
+        else:
+            self._own_board(model, position)
+        return setup.draw, model
+
+    def _tapping_corners(self, model: Any) -> None:
+        """A board without markers, its corners being tapped on the camera picture."""
+        self._mark_first_cell(model)
+        assert self.corner_edit is not None
+        i = self.corner_index
+        cells = self.corner_cells()
+        model.corners = list(self.corner_edit)
+        model.active_corner = i
+        model.tapping = True
+        model.text = _("Tap the {corner} corner of the board (by {cell})").format(
+            corner=corner_name(i), cell=cells[i]
+        )
+        model.detail = _(
+            "Corner {number} of 4, as the first player sees the board. Next (ROLL) steps "
+            "to the next corner; Use (DONE) uses these corners"
+        ).format(number=i + 1)
+        model.status = _("tapping corners")
+        model.buttons = [
+            (_("Back"), "back", "normal"),
+            (_("Next"), "corner-next", "normal"),
+            (_("Use"), "corners-use", "normal" if None in self.corner_edit else "primary"),
+        ]
+        model.ready = False
+
+    def _own_board(self, model: Any, position: Position) -> None:
+        """A board without markers: the found (or tapped) grid drawn over the camera picture
+        to confirm, with its first cell marked; Corners to tap them when it is not found or
+        wrong."""
+        vision = self.app.vision
+        self._mark_first_cell(model)
+        cells = self.corner_cells()
+        located = vision.located
+        tapped = vision.corners is not None
+        chess = getattr(position.options, "equipment", "mat") == "chess"
+        where = _("tapped corners") if tapped else _("grid found")
+        model.status = where if located is not None else _("searching...")
+        if located is None:
+            model.text = _("Show the camera the whole board")
+            model.detail = _(
+                "{problem}. Not found? Tap Corners and tap the board's four corners on the picture"
+            ).format(problem=vision.problem or _("Looking for the grid"))
+        else:
+            model.text = _("Check the grid, put the pieces as shown, then press DONE")
+            model.detail = _(
+                "The grid must lie on the squares, {cell} (marked) by the first player. "
+                "Wrong? Tap Corners"
+            ).format(cell=cells[3])
+        if chess:
+            model.detail += ". " + chess_mapping()
+        model.buttons = [(_("Back"), "back", "normal"), (_("Corners"), "corners", "normal")]
+        if tapped:
+            model.buttons.append((_("Find"), "find-grid", "normal"))
+        model.buttons.append((_("Empty board"), "empty-photo", "normal"))
+        model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
+
+    def _mark_first_cell(self, model: Any) -> None:
+        """The first player's corner cell, outlined on the camera picture."""
+        vision = self.app.vision
+        located = vision.located
+        if located is not None and vision.layout.cells:
+            first_name = self.corner_cells()[3]
+            first = next(c for c in vision.layout.cells if c.name == first_name)
+            model.first_cell = located.to_image(first.polygon).tolist()

@@ -1,0 +1,86 @@
+"""What the players set on the Settings screen, saved as JSON next to the records."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion import games, i18n
+from companion.errors import UserError, excerpt
+
+
+@dataclass
+class Settings:
+    """What the players set on the Settings screen; saved as JSON next to the records."""
+
+    game: str = "arinama"
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> options
+    rotation: int = 0
+    size: tuple[int, int] = (800, 480)
+    diagonal_in: float = 7.0
+    colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
+    pins: str = "done=17,roll=27,back=22,buzzer=18,led=23"  # hardware.buttons.ButtonPins.parse
+    # Boards without markers: layout -> the four corners the players tapped (image px, TL TR BR
+    # BL), used again at the next setup until they tap others or ask to find the grid again.
+    corners: dict[str, list[list[float]]] = field(default_factory=dict)
+    language: str = ""  # "en" or "de"; "" until the first start sets it from the system locale
+    speech: bool = True  # spoken instructions (where espeak-ng and an audio device exist)
+    volume: int = 80  # of the spoken instructions, 0..100
+
+    def game_options(self, game: str | None = None) -> Any:
+        game = game or self.game
+        return games.get(game).options_from(self.options.get(game, {}))
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["size"] = list(self.size)
+        return {"format": "tabletop-companion/settings", "version": 1, **data}
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "settings") -> Settings:
+        if not isinstance(data, dict):
+            raise UserError(f"{source}: settings must be a JSON object")
+        if data.get("version", 1) > 1:
+            raise UserError(
+                f"{source} was written by a newer companion: update it, or remove the file"
+            )
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        try:
+            settings = cls(**values)
+            settings.size = (int(settings.size[0]), int(settings.size[1]))
+            settings.rotation = int(settings.rotation)
+            settings.volume = max(0, min(100, int(settings.volume)))
+            if settings.language:
+                i18n.check_language(settings.language)
+            games.get(settings.game)
+        except (TypeError, ValueError, IndexError) as exc:
+            raise UserError(
+                f"{source}: a setting has a bad value ({exc}): fix or remove the file"
+            ) from None
+        return settings
+
+    @classmethod
+    def load(cls, path: Path) -> Settings:
+        """The saved settings, or the defaults when there are none yet. A damaged file is
+        reported (UserError) and never overwritten."""
+        if not path.exists():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge ints
+            raise UserError(
+                f"cannot read the settings file {path} ({excerpt(str(exc))}): fix or remove it"
+            ) from None
+        return cls.from_json(data, str(path))
+
+    def save(self, path: Path) -> None:
+        """Write atomically (a temporary file renamed over the old one)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)

@@ -1,0 +1,118 @@
+"""The camera side of a game: frames -> observations for one printed mat or board."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from companion.errors import UserError
+from companion.observation import Observation
+from vision.calibration import calibrate
+from vision.layouts import get_layout
+from vision.locate import from_corners, locate
+from vision.standing import Photo
+from vision.tracker import Tracker
+
+
+class TableVision:
+    """Frames -> observations for one layout: finds the mat, learns the colours from the
+    setup position, then tracks (vision.tracker). Thread-safe: the camera thread feeds it, the
+    main thread calibrates it."""
+
+    def __init__(self, layout: str, *, fps: float = 30.0, still_seconds: float = 0.5) -> None:
+        self.layout = get_layout(layout)
+        self.fps = fps
+        self.still_seconds = still_seconds
+        self.located: Any = None
+        self.tracker: Any = None
+        self.latest: Any = None  # the last usable frame
+        self.problem = ""
+        self.corners: Any = None  # boards without markers: tapped corners (image px, TL TR BR BL)
+        self.empty_photo: Any = None  # the empty board (frame, homography), if the players took one
+        self._lock = threading.Lock()
+        self._last_find = -1e9
+
+    @property
+    def status(self) -> str:
+        if self.tracker is not None:
+            return self.tracker.status
+        return "found" if self.located is not None else "searching"
+
+    def look(self, frame: Any, now: float) -> None:
+        """Before calibration: remember the frame and find the mat (a few times a second)."""
+        if frame is None:
+            return
+        with self._lock:
+            self.latest = frame
+            if now - self._last_find < 0.25:
+                return
+            self._last_find = now
+            try:
+                self.located = locate(frame, self.layout, self.corners)
+                self.problem = ""
+            except UserError as exc:
+                self.located = None
+                self.problem = str(exc)
+
+    def set_corners(self, corners: Any) -> None:
+        """Boards without markers: use these corners (image px, TL TR BR BL) instead of finding
+        the grid; None finds it again."""
+        with self._lock:
+            self.corners = None if corners is None else [list(map(float, c)) for c in corners]
+            self._last_find = -1e9
+            if self.corners is not None:
+                size = (0, 0) if self.latest is None else self.latest.shape[1::-1]
+                self.located = from_corners(self.layout, self.corners, size)
+                self.problem = ""
+            else:
+                self.located = None
+
+    def calibrate(self, cells: dict[str, str]) -> None:
+        """Learn the colours from the latest frame, which shows `cells`; start tracking."""
+        with self._lock:
+            if self.latest is None or self.located is None:
+                raise UserError(
+                    self.problem or "the camera does not see the mat yet: is all of it in view?"
+                )
+            more = ()
+            if self.empty_photo is not None:
+                frame, homography = self.empty_photo
+                more = (Photo(frame, homography, {}),)
+            calibration = calibrate(self.latest, self.located.homography, self.layout, cells, more)
+            self.tracker = Tracker(
+                self.layout,
+                calibration,
+                corners=self.corners,
+                fps=self.fps,
+                still_seconds=self.still_seconds,
+            )
+            self.tracker.request()
+
+    def take_empty_photo(self) -> None:
+        """Keep the latest frame as the empty board: calibrating then learns every cell's own
+        empty look from it (a printed logo, a label) - vision.standing.
+
+        :raises UserError: the camera does not see the board yet."""
+        with self._lock:
+            if self.latest is None or self.located is None:
+                raise UserError(
+                    self.problem or "the camera does not see the board yet: is all of it in view?"
+                )
+            self.empty_photo = (self.latest.copy(), self.located.homography.copy())
+
+    def feed(self, frame: Any, now: float) -> Observation | None:
+        with self._lock:
+            if frame is not None:
+                self.latest = frame
+            if self.tracker is None:
+                return None
+            return self.tracker.feed(frame, now)
+
+    def overlay(self) -> tuple[list, list]:
+        """Marker outlines and cell outlines in image pixels (for the setup screen)."""
+        located = self.located
+        if located is None:
+            return [], []
+        markers = [corners.tolist() for corners in located.marker_corners.values()]
+        grid = [located.to_image(cell.polygon).tolist() for cell in self.layout.cells]
+        return markers, grid

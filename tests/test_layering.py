@@ -1,0 +1,333 @@
+"""The layers: what each part of the project may load, and no import cycles.
+
+core (companion/ without the app wiring and the CLI commands that drive the camera, screen or
+buttons) <- vision, display, hardware <- the app wiring (companion.app) and those commands.
+Each group is imported in a fresh interpreter and must not have loaded what its layer may not
+use; and a static look at every module's imports (those inside functions too) finds cycles and
+counts the function-level imports of the project's own modules.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("companion", "vision", "display", "hardware")
+
+# The wiring and the CLI commands that open the camera, the screen or the buttons: the layer
+# above vision, display and hardware.
+WIRING = ("companion.app", "companion.commands.run", "companion.commands.vision")
+
+CORE = (
+    "companion",
+    "companion.cli",
+    "companion.commands",
+    "companion.dice",
+    "companion.entry",
+    "companion.errors",
+    "companion.export",
+    "companion.games",
+    "companion.geometry",
+    "companion.highlights",
+    "companion.i18n",
+    "companion.observation",
+    "companion.option_words",
+    "companion.records",
+    "companion.referee",
+    "companion.speech",
+    "companion.svg",
+)
+CORE_MAY_NOT = ("cv2", "pygame", "gpiozero", "vision", "display", "hardware")
+
+# What each layer below the wiring never loads. (display may use hardware.keyboard: the
+# keyboard stands in for the table's buttons.)
+LAYERS = {
+    "vision": ("display", "pygame", "gpiozero", "hardware"),
+    "display": ("vision", "cv2", "gpiozero"),
+    "hardware": ("vision", "display", "cv2", "pygame"),
+}
+
+# Cycles known and not this branch's to remove.
+ALLOWED_CYCLES = {
+    # removed by the core branch
+    frozenset({"companion.games.arimaa", "companion.games.arimaa_notation"}),
+    # removed by the core branch (the function-level import in companion/games/base.py)
+    frozenset({"companion.games", "companion.games.base"}),
+    # vision/locate.py imports vision.find inside locate(): left to the vision branch (main)
+    frozenset({"vision.find", "vision.locate"}),
+}
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the project: dotted name -> file."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _resolve(name: str, known: dict[str, Path]) -> str | None:
+    """The project module an imported name refers to (a name inside a module: the module)."""
+    while name:
+        if name in known:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _type_checking_only(node: ast.AST) -> bool:
+    """`if TYPE_CHECKING:` - imports for the type checker alone."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
+    return name == "TYPE_CHECKING"
+
+
+def imports(module: str, path: Path, known: dict[str, Path]) -> list[tuple[str, bool, int]]:
+    """The project modules `module` imports: (module, inside a function, line)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[str, bool, int]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking_only(child):
+                continue  # never imported when the program runs
+            nested = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            names: list[str] = []
+            if isinstance(child, ast.Import):
+                names = [alias.name for alias in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parent = package.split(".")
+                    parent = parent[: len(parent) - (child.level - 1)]
+                    base = ".".join([*parent, base] if base else parent)
+                # `from package import module` imports the module; else a name in `base`.
+                names = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                    for alias in child.names
+                ]
+            for name in names:
+                target = _resolve(name, known)
+                if target is not None and target != module:
+                    found.append((target, in_function, child.lineno))
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def import_graph() -> tuple[dict[str, set[str]], list[str]]:
+    """module -> the project modules it imports; and every function-level import of one."""
+    known = modules()
+    graph: dict[str, set[str]] = {}
+    late: list[str] = []
+    for module, path in known.items():
+        graph[module] = set()
+        for target, in_function, line in imports(module, path, known):
+            graph[module].add(target)
+            entry = f"{path.relative_to(ROOT)}:{line} imports {target}"
+            if in_function and entry not in late:
+                late.append(entry)
+    return graph, late
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+
+    def connect(node: str) -> None:
+        nonlocal counter
+        index[node] = low[node] = counter
+        counter += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def loaded_after_import(module: str) -> set[str]:
+    """The top-level names in sys.modules after importing `module` in a fresh interpreter."""
+    code = (
+        f"import json, sys; import {module}; "
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_every_core_module_is_listed():
+    """A new core module is checked too: every companion module is core or wiring."""
+    unlisted = [
+        m
+        for m in modules()
+        if m.startswith("companion.")
+        and m != "companion.__main__"
+        and not m.startswith("companion.app.")
+        and m not in WIRING
+        and not any(m == c or m.startswith(c + ".") for c in CORE if c != "companion")
+    ]
+    assert not unlisted, f"add these to CORE in {Path(__file__).name}: {unlisted}"
+
+
+def _group(name: str) -> list[str]:
+    """A module or package with every module in it, without the wiring."""
+    return [
+        m
+        for m in modules()
+        if (m == name or m.startswith(name + "."))
+        and not any(m == w or m.startswith(w + ".") for w in WIRING)
+    ]
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_the_core_loads_no_camera_screen_or_buttons(module):
+    group = _group(module) if module != "companion" else [module]
+    loaded = loaded_after_import("; import ".join(group))
+    assert not loaded & set(CORE_MAY_NOT), f"{module} loads {sorted(loaded & set(CORE_MAY_NOT))}"
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_vision_display_and_hardware_keep_to_their_layer(package):
+    forbidden = LAYERS[package]
+    loaded = loaded_after_import("; import ".join(_group(package)))
+    assert not loaded & set(forbidden), f"{package} loads {sorted(loaded & set(forbidden))}"
+
+
+def test_the_cycle_finder_finds_cycles():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles():
+    graph, _ = import_graph()
+    found = [c for c in cycles(graph) if frozenset(c) not in ALLOWED_CYCLES]
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+# Function-level imports of the project's own modules in companion/commands/ and
+# companion/games/ (file -> the module it imports inside a function).
+ALLOWED_LATE = frozenset(
+    # removed by the core branch
+    [
+        "companion/commands/export.py -> companion.errors",
+        "companion/commands/export.py -> companion.export",
+        "companion/commands/export.py -> companion.records",
+        "companion/commands/games.py -> companion.records",
+        "companion/commands/mat.py -> companion.errors",
+        "companion/commands/mat.py -> vision.layouts",
+        "companion/commands/mat.py -> vision.mat",
+        "companion/commands/moves.py -> companion.errors",
+        "companion/commands/moves.py -> companion.games",
+        "companion/commands/moves.py -> companion.games.base",
+        "companion/commands/play.py -> companion.dice",
+        "companion/commands/play.py -> companion.errors",
+        "companion/commands/play.py -> companion.games",
+        "companion/commands/play.py -> companion.games.base",
+        "companion/commands/referee.py -> companion.dice",
+        "companion/commands/referee.py -> companion.errors",
+        "companion/commands/referee.py -> companion.games",
+        "companion/commands/referee.py -> companion.games.base",
+        "companion/commands/referee.py -> companion.i18n",
+        "companion/commands/referee.py -> companion.records",
+        "companion/commands/referee.py -> companion.referee.core",
+        "companion/commands/referee.py -> companion.referee.runner",
+        "companion/commands/referee.py -> vision.calibration",
+        "companion/commands/referee.py -> vision.corners",
+        "companion/commands/referee.py -> vision.layouts",
+        "companion/commands/referee.py -> vision.locate",
+        "companion/commands/referee.py -> vision.sources",
+        "companion/commands/referee.py -> vision.tracker",
+        "companion/commands/replay.py -> companion.commands.moves",
+        "companion/commands/replay.py -> companion.errors",
+        "companion/commands/replay.py -> companion.games.arimaa",
+        "companion/commands/replay.py -> companion.games.base",
+        "companion/commands/roll.py -> companion.dice",
+        "companion/commands/roll.py -> companion.errors",
+        "companion/commands/run.py -> companion.app",
+        "companion/commands/run.py -> companion.commands.games",
+        "companion/commands/run.py -> companion.errors",
+        "companion/commands/run.py -> companion.games",
+        "companion/commands/run.py -> companion.i18n",
+        "companion/commands/run.py -> companion.records",
+        "companion/commands/run.py -> companion.speech",
+        "companion/commands/run.py -> display.device",
+        "companion/commands/run.py -> hardware.buttons",
+        "companion/commands/run.py -> hardware.sdnotify",
+        "companion/commands/run.py -> vision.sources",
+        "companion/commands/vision.py -> companion.app",
+        "companion/commands/vision.py -> companion.errors",
+        "companion/commands/vision.py -> companion.export",
+        "companion/commands/vision.py -> companion.games",
+        "companion/commands/vision.py -> companion.geometry",
+        "companion/commands/vision.py -> vision.calibration",
+        "companion/commands/vision.py -> vision.corners",
+        "companion/commands/vision.py -> vision.find",
+        "companion/commands/vision.py -> vision.layouts",
+        "companion/commands/vision.py -> vision.locate",
+        "companion/commands/vision.py -> vision.mat",
+        "companion/commands/vision.py -> vision.reader",
+        "companion/commands/vision.py -> vision.sim",
+        "companion/commands/vision.py -> vision.sources",
+        "companion/commands/vision.py -> vision.standing",
+        "companion/commands/vision.py -> vision.tracker",
+        "companion/games/arimaa.py -> companion.games.arimaa_notation",
+        "companion/games/base.py -> companion.games",
+    ]
+)
+MAX_LATE_IMPORTS = 20
+
+
+def _late_key(entry: str) -> str:
+    """An entry of `import_graph` as ALLOWED_LATE names it: file -> module, no line."""
+    where, _, target = entry.partition(" imports ")
+    return f"{where.rpartition(':')[0]} -> {target}"
+
+
+def test_few_function_level_imports_of_the_project():
+    _, late = import_graph()
+    counted = [line for line in late if _late_key(line) not in ALLOWED_LATE]
+    print("\n".join(counted))
+    assert len(counted) <= MAX_LATE_IMPORTS, (
+        f"{len(counted)} function-level imports of the project's own modules "
+        f"(at most {MAX_LATE_IMPORTS}):\n" + "\n".join(counted)
+    )
