@@ -89,6 +89,9 @@ DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at mos
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 FEATURE_COUNT = 20
+LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
+CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
+MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
 
 
 @dataclass(frozen=True)
@@ -203,12 +206,19 @@ def _terms(layout: Layout) -> np.ndarray:
 
 
 def _fit_light(
-    ground: np.ndarray, kinds: np.ndarray, surface: np.ndarray, terms: np.ndarray, use: np.ndarray
+    ground: np.ndarray,
+    kinds: np.ndarray,
+    surface: np.ndarray,
+    terms: np.ndarray,
+    use: np.ndarray,
+    start: np.ndarray | None = None,
 ) -> np.ndarray:
     """The expected empty colour of every cell (log BGR): its kind's colour under a smooth
-    light field fitted robustly to the grounds (a piece or shadow spoils some)."""
+    light field fitted robustly to the grounds of the cells in `use` (a piece or shadow spoils
+    some), first to those in `start` (default: all of `use`) - any ground of `use` that the
+    field explains then joins."""
     target = ground - surface[kinds]
-    weights = use.astype(np.float64)
+    weights = (use if start is None else use & start).astype(np.float64)
     fitted = np.zeros_like(target)
     for _ in range(6):
         if weights.sum() < 3:
@@ -378,12 +388,13 @@ def _features_of(
     kinds: np.ndarray,
     surface: np.ndarray,
     use: np.ndarray | None = None,
+    start: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features of every cell and which cells the picture shows; the light is fitted to the
     grounds of the cells in `use` (those the position has empty) that the picture shows."""
     seen = ~views.unseen
     light_from = seen if use is None else seen & use
-    expected = _fit_light(views.ground, kinds, surface, _terms(layout), light_from)
+    expected = _fit_light(views.ground, kinds, surface, _terms(layout), light_from, start)
     return features(views, expected), seen
 
 
@@ -817,9 +828,23 @@ def read_standing(
     calibration.check_layout(layout)
     kinds = calibration.kinds(layout)
     views = cell_views(image, homography, layout)
-    x, seen = _features_of(views, layout, kinds, np.array(calibration.surface))
+    surface = np.array(calibration.surface)
     cells = layout.cell_names()
-    names, confidence, _ = _decide(x, kinds, calibration, cells)
+    # The light is fitted to the grounds of every cell, robustly: a piece spoils its cell's
+    # ground, and a robust fit leaves out a minority of spoiled grounds - not a majority. On a
+    # crowded board (more than CROWDED of the cells read occupied) the light is fitted again
+    # to the cells read empty, until the reading settles.
+    empty = None
+    for _ in range(LIGHT_ROUNDS):
+        x, seen = _features_of(views, layout, kinds, surface, start=empty)
+        names, confidence, _ = _decide(x, kinds, calibration, cells)
+        now_empty = np.array([n == EMPTY for n in names]) & seen
+        crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
+        if not crowded or now_empty.sum() < MIN_LIGHT_CELLS:
+            break
+        if empty is not None and np.array_equal(now_empty, empty):
+            break
+        empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
     confidence = np.where(seen, confidence, 0.0)
     return Observation(
