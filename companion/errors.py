@@ -3,6 +3,9 @@
 Every message names what is wrong and, where it helps, what to do about it.
 """
 
+import json
+import re
+
 
 class UserError(Exception):
     """Bad input from a person or a file: the message is shown as is."""
@@ -46,8 +49,6 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 def json_problem(exc: ValueError) -> str:
     """Why `json.loads` refused a text, in words: where the JSON breaks, or the number too long
     for Python (more than 4300 digits) that it holds."""
-    import json
-
     if isinstance(exc, json.JSONDecodeError):
         return f"invalid JSON at line {exc.lineno} column {exc.colno}"
     return "it holds a number with too many digits (more than 4300)"
@@ -56,7 +57,6 @@ def json_problem(exc: ValueError) -> str:
 def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
     """`message` with every long quoted piece of input (and any very long word) cut to an
     excerpt: the CLI's last guard, whatever a message quotes."""
-    import re
 
     def cut(match: re.Match[str]) -> str:
         text = match.group(0)

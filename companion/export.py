@@ -24,9 +24,13 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, games
 from companion.errors import UserError
+from companion.games.arimaa import ArimaaPosition, game_to_move_list
+from companion.games.base import Outcome, game_to_json
+from companion.geometry import board_geometry
 from companion.records import GameRecord, replay
+from companion.svg import board_defs, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
 
@@ -45,8 +49,6 @@ def export_game(record: GameRecord, fmt: str, *, images: bool = True) -> str:
 # -- json ------------------------------------------------------------------------------------------
 def game_json(record: GameRecord) -> dict[str, Any]:
     """Our game record (game_to_json shape, read back by game_from_json) with the table's log."""
-    from companion.games.base import game_to_json
-
     position = replay(record)
     data = game_to_json(position)
     summary = record.summary
@@ -104,12 +106,11 @@ def game_json(record: GameRecord) -> dict[str, Any]:
 # -- arimaa ----------------------------------------------------------------------------------------
 def arimaa_move_list(record: GameRecord) -> str:
     """The arimaa.com move list of an Arimaa game; UserError for any other game."""
-    if record.game != "arimaa":
+    if not issubclass(games.get(record.game), ArimaaPosition):  # the format is Arimaa's own
         raise UserError(
             f"game {record.id} is {record.game.capitalize()}: the arimaa move list is only for "
             "Arimaa games; use --format json or html"
         )
-    from companion.games.arimaa import game_to_move_list
 
     text = game_to_move_list(replay(record))
     return text if text.endswith("\n") else text + "\n"
@@ -118,9 +119,6 @@ def arimaa_move_list(record: GameRecord) -> str:
 # -- html ------------------------------------------------------------------------------------------
 def game_html(record: GameRecord, *, images: bool = True) -> str:
     """One self-contained HTML page for reviewing the game (see the module docstring)."""
-    from companion.geometry import board_geometry
-    from companion.svg import board_defs, changed_cells, position_svg
-
     final = replay(record)
     summary = record.summary
     board = final.root()
@@ -289,8 +287,6 @@ def _players(players: Any) -> str:
 
 
 def _result(record: GameRecord, final: Any) -> str:
-    from companion.games.base import Outcome
-
     outcome = final.outcome()
     if outcome is None and record.summary.outcome:
         outcome = Outcome.from_json(record.summary.outcome)

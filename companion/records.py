@@ -49,8 +49,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, games
 from companion.errors import RecordError, UserError, excerpt
+from companion.games.base import Outcome, options_to_dict
 
 APP_NAME = "tabletop-companion"
 DB_FILENAME = "records.sqlite3"
@@ -155,8 +156,6 @@ class GameSummary:
     def result(self) -> str:
         """The outcome in words ("white wins (full-board)"), or the status when there is none."""
         if self.outcome:
-            from companion.games.base import Outcome
-
             return str(Outcome.from_json(self.outcome))
         return self.status
 
@@ -473,8 +472,6 @@ class Records:
         """Start recording a game at `position` (a companion.games Position); its id.
 
         A position that already has moves is stored from its root, with those moves."""
-        from companion.games.base import options_to_dict
-
         board = position.root() if position.move_stack else position
         now = _now()
         with self._write(durable=True) as c:
@@ -743,8 +740,6 @@ class Records:
         Only for a record the engine no longer replays (a rules fix in a newer companion, or a
         hand-edited file): it is still the board as the players last had it, so a game can go
         on, but it has no history - undo and repetition checks start afresh from here."""
-        from companion import games
-
         record = self.game(game_id, images=False)
         cls = games.get(record.game)
         data = record.moves[-1].position if record.moves else record.start
@@ -761,8 +756,6 @@ class Records:
 # -- replay ----------------------------------------------------------------------------------------
 def replay(record: GameRecord) -> Any:
     """Replay a stored game with its engine, checking every move against the stored positions."""
-    from companion import games
-
     cls = games.get(record.game)
     where = f"game {record.id}"
     try:

@@ -118,14 +118,7 @@ def board_defs(geometry: BoardGeometry, ref: str) -> str:
 
 def piece_labels(position: Any) -> dict[str, str]:
     """Letters to write on pieces whose class does not say what they are (Arimaa's types)."""
-    piece_at = getattr(position, "piece_at", None)
-    if piece_at is None:
-        return {}
-    labels = {}
-    for cell in position.cells():
-        letter = piece_at(cell)
-        if letter:
-            labels[cell] = str(letter).upper()
+    labels: dict[str, str] = position.piece_labels()
     return labels
 
 

@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from companion.records import Records, default_db_path
+
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
     """The shared ``--db FILE`` option (also used by `companion export`)."""
@@ -50,8 +52,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.records import Records, default_db_path
-
     path = args.db or default_db_path()
     if not args.db and not path.exists():
         print(f"No games recorded yet ({path} does not exist).")

@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
+import random
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from companion import games
+from companion.dice import Dice
+from companion.errors import OptionError, UserError
+from companion.games.base import Position, game_to_json, options_to_dict
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -92,8 +99,6 @@ def add_option_argument(
 def option_pairs(items: list[str]) -> dict[str, str]:
     """``KEY=VALUE`` strings (the -o arguments) as a dict, keys with ``-`` read as ``_``;
     OptionError names a string that is not KEY=VALUE."""
-    from companion.errors import OptionError
-
     values: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -111,8 +116,6 @@ def options_from_pairs(cls: Any, items: list[str]) -> Any:
 def check_can_write(path: str, force: bool) -> Path:
     """Refuse early, before any play, to write over a file the user has, or where the record
     cannot be written."""
-    from companion.errors import UserError
-
     try:
         return _check_can_write(Path(path), path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
@@ -120,8 +123,6 @@ def check_can_write(path: str, force: bool) -> Path:
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
-    from companion.errors import UserError
-
     if target.is_dir():
         raise UserError(
             f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
@@ -139,8 +140,6 @@ def _check_can_write(target: Path, path: str, force: bool) -> Path:
 
 def write_atomically(target: Path, text: str) -> None:
     """Write via a temporary file and a rename, so a crash never leaves half a record."""
-    from companion.errors import UserError
-
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         temporary.write_text(text, encoding="utf-8")
@@ -152,12 +151,6 @@ def write_atomically(target: Path, text: str) -> None:
 
 # -- play -------------------------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    import random
-
-    from companion import games
-    from companion.dice import Dice
-    from companion.errors import UserError
-
     cls = games.get(args.game)
     position = cls.new(options_from_pairs(cls, args.option))
     target = check_can_write(args.save, args.force) if args.save else None
@@ -193,11 +186,6 @@ def run(args: argparse.Namespace) -> int:
 
 def save(position: Any, target: Path, *, announce: bool = True) -> None:
     """Write the game record; if that fails, print it, so the game played is never lost."""
-    import json
-
-    from companion.errors import UserError
-    from companion.games.base import game_to_json
-
     text = json.dumps(game_to_json(position), indent=1) + "\n"
     try:
         write_atomically(target, text)
@@ -213,8 +201,6 @@ def forced_pass(position: Any) -> Any | None:
 
     Games whose notation has no "pass" (Arimaa) are never asked for their moves here: listing
     them can take a noticeable time, and during Arimaa's setup it is refused."""
-    from companion.errors import UserError
-
     if position.awaiting_roll or position.is_game_over():
         return None
     try:
@@ -236,10 +222,10 @@ def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
         if position.awaiting_roll:
             move = position.roll_move(dice)
             text = position.move_text(move)
-            opening = _in_opening(position)
+            opening = position.in_opening_roll
             position.push(move)
-            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(move)}"
-            if opening and not _in_opening(position):
+            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(position, move)}"
+            if opening and not position.in_opening_roll:
                 yield f"{position.turn} has the higher opening roll and starts"
         elif (move := forced_pass(position)) is not None:
             position.push(move)
@@ -248,14 +234,9 @@ def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
             return
 
 
-def _in_opening(position: Any) -> bool:
-    """True while an opening roll decides who starts (Aranea's `phase`)."""
-    return getattr(position, "phase", None) == "opening"
-
-
-def _roll_value(move: Any) -> str:
+def _roll_value(position: Position, move: Any) -> str:
     """ " = 7" for a dice move whose roll has a game value (Aranea), else nothing."""
-    value = getattr(getattr(move, "roll", None), "value", None)
+    value = position.roll_value(move)
     return f" = {value}" if value is not None else ""
 
 
@@ -269,7 +250,7 @@ def play_auto(
             move = position.roll_move(dice)
         else:
             move = position.random_move(rng)
-        text = position.move_text(move) + _roll_value(move)
+        text = position.move_text(move) + _roll_value(position, move)
         position.push(move)
         print(f"{len(position.move_stack):>4}. {player:<6} {text}")
     before_result()
@@ -342,8 +323,6 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
 
 
 def _try_move(position: Any, text: str) -> bool:
-    from companion.errors import UserError
-
     player = position.turn
     try:
         move = position.parse_move(text)
@@ -371,8 +350,6 @@ def _undo(position: Any) -> bool:
 
 
 def _print_moves(position: Any) -> None:
-    from companion.errors import UserError
-
     try:
         moves = position.legal_moves()
     except UserError as exc:  # e.g. Arimaa's setup: too many arrangements to list
@@ -401,8 +378,6 @@ def _plural(count: int, word: str) -> str:
 
 
 def _options_note(position: Any) -> str:
-    from companion.games.base import options_to_dict
-
     defaults = options_to_dict(type(position.options)())
     changed = {k: v for k, v in options_to_dict(position.options).items() if defaults[k] != v}
     return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""

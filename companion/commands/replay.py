@@ -19,7 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+from pathlib import Path
 from typing import Any
+
+from companion.commands.moves import read_text, too_deep
+from companion.errors import RecordError, UserError, json_problem
+from companion.games.arimaa import game_from_move_list
+from companion.games.base import Outcome, game_from_json
 
 EXAMPLES = """examples:
   companion play arinama --auto --seed 1 --save game.json && companion replay game.json
@@ -54,11 +61,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion.commands.moves import read_text, too_deep
-    from companion.errors import UserError
-
     if args.file != "-":
         try:
             what = "a folder" if Path(args.file).is_dir() else None
@@ -100,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
 
 def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     """(line number, record) pairs: one JSON document, JSON lines, or one move-list text."""
-    from companion.errors import RecordError, json_problem
-
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         try:
@@ -135,8 +135,6 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
 
 def _looks_like_a_move_list(text: str) -> bool:
     """Some line starts with an Arimaa turn label and a move (``2g Ed2n``)."""
-    import re
-
     return any(
         re.match(r"\s*\d+[wbgs]\s+[RCDHMErcdhme][a-h][1-8]", line) for line in text.splitlines()
     )
@@ -145,9 +143,6 @@ def _looks_like_a_move_list(text: str) -> bool:
 def replay(numbered: tuple[int, Any]) -> Any:
     """Replay one record with every move checked; the position has `replay_error` (None when
     all moves are legal) and `replay_error_index`."""
-    from companion.errors import RecordError
-    from companion.games.base import game_from_json
-
     _, record = numbered
     if isinstance(record, RecordError):  # a line parse_records could not read
         raise record
@@ -157,12 +152,8 @@ def replay(numbered: tuple[int, Any]) -> Any:
         position.recorded_outcome = stated if isinstance(stated, dict) else None
         return position
     if isinstance(record, str) or (isinstance(record, dict) and "moves" in record):
-        from companion.games.arimaa import game_from_move_list
-
         return game_from_move_list(record, stop_at_illegal=True)
     if isinstance(record, list):
-        from companion.games.arimaa import game_from_move_list
-
         return game_from_move_list(record, stop_at_illegal=True)
     raise RecordError(
         'not a game record: expected {"format": "tabletop-companion/game", ...}, a JSON '
@@ -198,8 +189,6 @@ DECIDED_CODES = {"g": "goal", "e": "elimination", "m": "immobilisation"}
 
 def _disagreement(position: Any) -> str | None:
     """What the record states as the result when the rules reached a different one."""
-    from companion.games.base import Outcome
-
     outcome, stated = position.outcome(), getattr(position, "recorded_outcome", None)
     recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
     if recorded:
@@ -221,8 +210,6 @@ def _disagreement(position: Any) -> str | None:
 
 
 def _result_text(position: Any) -> str:
-    from companion.games.base import Outcome
-
     outcome = position.outcome()
     recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
     stated = getattr(position, "recorded_outcome", None)  # our records: the outcome field

@@ -15,8 +15,32 @@ import sys
 import tempfile
 from pathlib import Path
 
+from companion import games, i18n
+from companion.app import (
+    App,
+    CameraWorker,
+    ReconnectingCamera,
+    Settings,
+    TableVision,
+    run_demo,
+    run_table,
+)
+from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
-from companion.errors import UserError
+from companion.errors import OptionError, UserError
+from companion.records import Records, default_db_path
+from companion.speech import Speaker
+from display.device import (
+    has_display,
+    headless_screen,
+    init_pygame,
+    open_screen,
+    set_screen_factory,
+    window_screen,
+)
+from hardware.buttons import ButtonPins, open_buttons
+from hardware.sdnotify import Watchdog
+from vision import sources
 
 EXAMPLES = """examples:
   companion run                          Pi camera if there is one, else the synthetic-table demo
@@ -27,14 +51,13 @@ EXAMPLES = """examples:
   companion run --fullscreen --wait-for-camera     the boot service: the app even with no camera
 """
 
-DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
+# game -> the options its demo plays (the game's `demo_options`)
+DEMO_GAMES = {cls.name: cls.demo_options for cls in games.classes()}
 # Enough for every game to end (the longest of bench/bench_demo_sweep.py: Aranea, under 200).
 DEMO_MOVES = 500
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from companion.commands.games import add_db_argument
-
     parser = subparsers.add_parser(
         "run",
         help="run the companion on the table (camera, touchscreen, buttons) or its demo",
@@ -105,13 +128,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.app import Settings
 
     size = _size(args.size) if args.size else None
     settings_path = Path(args.settings) if args.settings else _default_settings_path(args.db)
     if args.game:
-        from companion import games
-
         games.get(args.game)  # a clear error for an unknown game
     options = _game_options(args)
     if args.wait_for_camera:  # the boot service: the app, whatever the camera's state
@@ -182,8 +202,6 @@ def _screenshot_folder(text: str) -> Path:
 
 
 def _default_settings_path(db: str | None) -> Path:
-    from companion.records import default_db_path
-
     return (Path(db).parent if db else default_db_path().parent) / "settings.json"
 
 
@@ -202,9 +220,6 @@ def _size(text: str) -> tuple[int, int]:
 
 def _game_options(args: argparse.Namespace) -> dict[str, str]:
     """The -o KEY=VALUE options, checked against the game's options (one line if wrong)."""
-    from companion import games
-    from companion.errors import OptionError
-
     options = option_pairs(args.option)
     if options:
         if not args.game:
@@ -216,11 +231,7 @@ def _game_options(args: argparse.Namespace) -> dict[str, str]:
 def _run_demo(
     args: argparse.Namespace, size: tuple[int, int] | None, options: dict[str, str] | None = None
 ) -> int:
-    from companion.app import run_demo
-    from companion.records import Records, default_db_path
-    from display.device import has_display, init_pygame, window_screen
-
-    game = (args.game or "arinama").lower()
+    game = (args.game or games.names()[0]).lower()  # the demo: Arinama by default
     headless = args.headless or not has_display()
     folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     if folder is None and headless:
@@ -237,9 +248,6 @@ def _run_demo(
     )
     speaker = None
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
-        from companion import i18n
-        from companion.speech import Speaker
-
         speaker = Speaker(i18n.language)
     with Records(db) as records:
         result = run_demo(
@@ -279,19 +287,6 @@ def _run_demo(
 def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> int:
     import pygame
 
-    from companion.app import App, CameraWorker, ReconnectingCamera, TableVision, run_table
-    from companion.records import Records
-    from display.device import (
-        has_display,
-        headless_screen,
-        init_pygame,
-        open_screen,
-        set_screen_factory,
-    )
-    from hardware.buttons import ButtonPins, open_buttons
-    from hardware.sdnotify import Watchdog
-    from vision.sources import open_source
-
     headless = args.headless or not has_display()
     if headless:
         set_screen_factory(headless_screen)
@@ -299,14 +294,12 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     watchdog = Watchdog()
     watchdog.status("opening the camera")
     if args.wait_for_camera:
-        source = ReconnectingCamera(source_spec, open_source)
+        source = ReconnectingCamera(source_spec, sources.open_source)
     else:
-        source = open_source(source_spec)  # at a terminal a missing camera is one line
+        source = sources.open_source(source_spec)  # at a terminal a missing camera is one line
     try:
         init_pygame(headless=headless)
         screen = open_screen(settings.size, settings.rotation, args.fullscreen)
-        from companion import i18n
-        from companion.speech import Speaker
 
         i18n.set_language(settings.language or i18n.system_language())
         speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)

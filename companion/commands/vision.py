@@ -5,8 +5,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
+
+from companion import games
+from companion.errors import UserError
+from companion.export import write_output
+from companion.geometry import ARANEA_CENTRE
+from vision import sources
+from vision.calibration import calibrate, learned_picture, load_calibration, load_position
+from vision.corners import corners_path, save_corners, saved_corners
+from vision.find import draw_grid
+from vision.layouts import get_layout
+from vision.locate import locate, parse_corners
+from vision.mat import write_png
+from vision.reader import read_cells, top_view
+from vision.sim import SimSource
+from vision.standing import Photo, cells_outside
+from vision.tracker import Tracker, covered_cells
 
 EXAMPLES = """examples:
   companion vision snapshot sim:arimaa -o photo.png --position start.json   no camera? a photo
@@ -203,8 +221,6 @@ def load_image(path: str):
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
     import cv2
 
-    from companion.errors import UserError
-
     file = Path(path)
     if not file.is_file():
         raise UserError(f"image {path} not found")
@@ -217,8 +233,6 @@ def load_image(path: str):
 
 
 def _locate(image, layout_name: str, corners: str | None):
-    from vision.locate import locate
-
     return locate(image, layout_name, corners)
 
 
@@ -230,19 +244,13 @@ def _layout_for(args, calibration) -> str:
 
 # -- actions ---------------------------------------------------------------------------------------
 def run_locate(args: argparse.Namespace) -> int:
-    from vision.reader import top_view
-
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in located.board_corners_px()]
     if args.view:
-        from vision.mat import write_png
-
         if located.layout.markers:
             view = top_view(image, located.homography, located.layout)
         else:
-            from vision.find import draw_grid
-
             view = draw_grid(image, located)
         write_png(Path(args.view), view, overwrite=args.force)
     if args.json:
@@ -268,9 +276,6 @@ def run_locate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import calibrate, load_position
-    from vision.standing import Photo
-
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
@@ -283,14 +288,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     calibration = calibrate(image, located.homography, layout, position, more)
     calibration.save(args.output, overwrite=args.force)
     if args.corners and not layout.has_markers:
-        from vision.corners import save_corners
-
         saved = save_corners(args.output, layout.name, located.board_corners_px())
         print(f"Saved the corners beside the calibration: {saved} (used again next time)")
     if args.view:
-        from vision.calibration import learned_picture
-        from vision.mat import write_png
-
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
     for note in calibration.notes:
@@ -306,11 +306,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.calibration import load_calibration
-    from vision.reader import read_cells
-    from vision.standing import cells_outside
-    from vision.tracker import covered_cells
-
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
     located = _locate(image, _layout_for(args, calibration), args.corners)
@@ -351,12 +346,6 @@ def run_read(args: argparse.Namespace) -> int:
 def run_snapshot(args: argparse.Namespace) -> int:
     import cv2
 
-    from companion import games
-    from companion.app import calibration_cells, game_for_layout, layout_name
-    from companion.errors import UserError
-    from companion.export import write_output
-    from vision.sim import SimSource
-
     if not args.source.startswith("sim:"):
         raise UserError(
             f"snapshot photographs the synthetic table: give sim:LAYOUT (e.g. sim:arimaa), "
@@ -378,24 +367,14 @@ def run_snapshot(args: argparse.Namespace) -> int:
     if "script=" in args.source:
         cells = dict(source.script[0])
     else:
-        game = game_for_layout(layout.name)
-        start = None
-        if game is not None:
-            cls = games.get(game)
-            for options in ({}, {"rows": 5, "cols": 5}, {"side": "storm"}):
-                try:
-                    candidate = cls.new(cls.options_from(options))
-                    if layout_name(game, candidate.options) == layout.name:
-                        start = candidate
-                        break
-                except UserError:
-                    continue
-        if start is None:
+        found = games.for_layout(layout.name)
+        if found is None:
             raise UserError(
                 f"layout {layout.name} is no game's mat: give the board to show with "
                 f"sim:{layout.name}?script=FILE"
             )
-        cells = calibration_cells(start, layout.classes)
+        game, options = found
+        cells = games.get(game).new(options).calibration_cells(layout.classes)
     image = table.render(cells)
     ok, encoded = cv2.imencode(photo.suffix.lower(), image)
     if not ok:
@@ -412,11 +391,6 @@ def run_snapshot(args: argparse.Namespace) -> int:
 
 def _write_bytes(path: Path, data: bytes) -> None:
     """Whole or not at all: a temporary file in the same folder, then a rename."""
-    import os
-    import tempfile
-
-    from companion.errors import UserError
-
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -447,7 +421,6 @@ def board_text(layout, cells: dict[str, str]) -> str:
         for ring in (1, 2, 3):
             row = " ".join(symbol[cells[f"r{ring}-{n}"]] for n in range(1, 13))
             lines.append(f"ring {ring} (1..12): {row}")
-        from companion.geometry import ARANEA_CENTRE
 
         for numbers in ARANEA_CENTRE:
             lines.append("centre:        " + " ".join(symbol[cells[f"c{n}"]] for n in numbers))
@@ -470,12 +443,6 @@ def _letters(classes: list[str]) -> dict[str, str]:
 
 
 def run_track(args: argparse.Namespace) -> int:
-    from companion.errors import UserError
-    from vision.calibration import load_calibration
-    from vision.layouts import get_layout
-    from vision.sources import open_source
-    from vision.tracker import Tracker
-
     if args.fps <= 0 or args.fps != args.fps:
         raise UserError(f"--fps must be positive, not {args.fps}")
     if args.max_frames < 0:
@@ -491,12 +458,8 @@ def run_track(args: argparse.Namespace) -> int:
         wanted = f"{layout.name} board"
     corners = None
     if args.corners:
-        from vision.locate import parse_corners
-
         corners = parse_corners(args.corners)
     elif layout != "auto" and not layout.has_markers:
-        from vision.corners import corners_path, saved_corners
-
         corners = saved_corners(args.calibration, layout.name)
         if corners is not None:
             print(
@@ -509,7 +472,7 @@ def run_track(args: argparse.Namespace) -> int:
     found = False
     said = ""
     moves_said = 0
-    with open_source(args.source) as source:
+    with sources.open_source(args.source) as source:
         while not args.max_frames or frames < args.max_frames:
             frame = source.read()
             if frame is None and getattr(source, "ended", False):

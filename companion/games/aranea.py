@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Literal
 from companion.dice import Roll
 from companion.errors import IllegalMoveError, NotationError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import ARANEA_CENTRE, BoardGeometry, aranea_geometry
 
 AMBER = "amber"
 BLUE = "blue"
@@ -43,7 +44,7 @@ PLAYERS = (AMBER, BLUE)
 RINGS = 3  # ring 1 is the outermost
 RING_SQUARES = 12  # numbered 1..12 clockwise, 12 at the top
 # **Decision** (rules.md): the centre is 3 rows x 4 columns numbered row by row from the top left.
-CENTRE_LAYOUT: tuple[tuple[int, ...], ...] = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))
+CENTRE_LAYOUT = ARANEA_CENTRE  # the numbering of the centre squares, row by row (geometry's table)
 # A stone pushed inward from ring-3 square n lands on this centre square.
 RING_TO_CENTRE: dict[int, int] = {n: n for n in range(1, RING_SQUARES + 1)}
 LINE_LENGTH = 3  # stones in a straight line in the centre that win
@@ -216,6 +217,13 @@ class AraneaPosition(Position):
     title: ClassVar[str] = "Aranea"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = AraneaOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {"aranea": {}}
+    referee: ClassVar[str] = "companion.referee.aranea:AraneaReferee"
+    has_dice: ClassVar[bool] = True
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return aranea_geometry()
 
     def __init__(self, options: AraneaOptions) -> None:
         self.options = options
@@ -274,6 +282,13 @@ class AraneaPosition(Position):
 
     def roll_move(self, dice: Any) -> AraneaMove:
         return AraneaMove(ROLL, roll=dice.roll())
+
+    @property
+    def in_opening_roll(self) -> bool:
+        return self.phase == OPENING
+
+    def roll_value(self, move: AraneaMove) -> int | None:
+        return move.roll.value if move.roll is not None else None
 
     def _target(self, player: str, origin: str, value: int) -> str:
         step = "counter_clockwise" if self.direction(player) == "counter-clockwise" else "clockwise"

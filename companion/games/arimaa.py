@@ -54,11 +54,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
 from companion.games.base import Outcome, Position
+from companion.geometry import BoardGeometry, arimaa_geometry
 
 # -- board geometry -------------------------------------------------------------------------------
 FILES = "abcdefgh"
@@ -470,6 +472,25 @@ class ArimaaPosition(Position):
     title: ClassVar[str] = "Arimaa"
     players: ClassVar[tuple[str, str]] = ("gold", "silver")
     Options: ClassVar[type] = ArimaaOptions
+    # a chess set on a chessboard of one's own: the camera reads the chessboard layout
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "arimaa": {"equipment": "mat"},
+        "chessboard": {"equipment": "chess"},
+    }
+    referee: ClassVar[str] = "companion.referee.arimaa:ArimaaReferee"
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return arimaa_geometry()
+
+    def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
+        """On a chess set the camera learns the colours from a chess set's start position
+        (white on ranks 1 and 2, black on 7 and 8) - the colours it reads, white and black."""
+        if self.options.equipment == "chess":
+            cells = {f"{f}{r}": "white" for f in FILES for r in (1, 2)}
+            cells.update({f"{f}{r}": "black" for f in FILES for r in (7, 8)})
+            return cells
+        return super().calibration_cells(classes)
 
     def __init__(self, options: ArimaaOptions | None = None) -> None:
         self.options = options or ArimaaOptions()
@@ -563,6 +584,10 @@ class ArimaaPosition(Position):
     def piece_at(self, square: int | str) -> str | None:
         p = self._board[square_index(square)]
         return PIECE_LETTERS[p] if p else None
+
+    def piece_labels(self) -> dict[str, str]:
+        """The piece letter on every occupied cell, upper case: {"d2": "E", ...}."""
+        return {cell: str(self.piece_at(cell)).upper() for cell in self.cells()}
 
     def board_codes(self) -> list[int]:
         """The 64 piece codes (a copy), a1 first."""

@@ -18,11 +18,13 @@ placement flips - the referee uses it to tell the players which stones to turn o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
+from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError, UserError
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import BoardGeometry, arinama_geometry
 
 BLACK = "black"
 WHITE = "white"
@@ -115,6 +117,47 @@ class ArinamaPosition(Position):
     title: ClassVar[str] = "Arinama"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = ArinamaOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "arinama8": {"rows": 8, "cols": 8},
+        "arinama5": {"rows": 5, "cols": 5},
+    }
+    referee: ClassVar[str] = "companion.referee.arinama:ArinamaReferee"
+    demo_options: ClassVar[dict[str, Any]] = {"rows": 5, "cols": 5}
+
+    @classmethod
+    def mat_layout(cls, options: Any = None) -> str:
+        """The printed mat for this board size; UserError for a size that has none.
+
+        >>> ArinamaPosition.mat_layout(ArinamaOptions(rows=5, cols=5))
+        'arinama5'
+        """
+        options = ArinamaOptions() if options is None else options
+        for layout, size in cls.mats.items():
+            if (options.rows, options.cols) == (size["rows"], size["cols"]):
+                return layout
+        sizes = " or ".join(f"{s['rows']} x {s['cols']}" for s in reversed(cls.mats.values()))
+        raise UserError(
+            f"there is no printed mat for a {options.rows} x {options.cols} Arinama board: "
+            f"play {sizes}, or use `companion referee --layout grid:RxC --corners ...`"
+        )
+
+    @classmethod
+    def layout_options(cls, layout: str) -> dict[str, str]:
+        """The board size a layout implies: ``arinama5`` -> 5 x 5, ``grid:6x7`` -> 6 x 7.
+
+        >>> ArinamaPosition.layout_options("grid:6x7")
+        {'rows': '6', 'cols': '7'}
+        """
+        match = re.fullmatch(r"arinama(\d+)|grid:(\d+)x(\d+)", layout.strip().lower())
+        if not match:
+            return {}
+        if match.group(1):
+            return {"rows": match.group(1), "cols": match.group(1)}
+        return {"rows": match.group(2), "cols": match.group(3)}
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return arinama_geometry(options)
 
     def __init__(self, options: ArinamaOptions) -> None:
         self.options = options

@@ -25,13 +25,22 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
+import json
 import types
 import typing
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.errors import OptionError, RecordError, UserError, excerpt, json_problem
+from companion.games import registry
+from companion.observation import EMPTY
+
+if TYPE_CHECKING:
+    from companion.geometry import BoardGeometry
+    from companion.referee.core import Referee
 
 GAME_FORMAT = "tabletop-companion/game"
 GAME_FORMAT_VERSION = 1
@@ -64,6 +73,12 @@ class Position(ABC):
     title: ClassVar[str]  # display name, e.g. "Arinama"
     players: ClassVar[tuple[str, str]]  # in seat order, e.g. ("black", "white")
     Options: ClassVar[type]  # a dataclass; every field has a default
+    # The printed mats (vision layout names) the game is played on, each with the options it
+    # fixes: the first whose options all match is the game's mat (see `mat_layout`).
+    mats: ClassVar[dict[str, dict[str, Any]]]
+    referee: ClassVar[str]  # "module:Class" of its referee, imported on first use
+    demo_options: ClassVar[dict[str, Any]] = {}  # what `companion run`'s demo plays
+    has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
 
     options: Any
     move_stack: list[Any]
@@ -85,6 +100,51 @@ class Position(ABC):
         game) at the same table. Most games start the same way every time; Aranea's previous
         loser starts."""
         return options
+
+    @classmethod
+    def mat_layout(cls, options: Any = None) -> str:
+        """The printed mat (vision layout name) for the game played with `options` (None: the
+        defaults). UserError naming the printed mats when these options have none.
+
+            >>> from companion import games
+            >>> Sensei = games.get("sensei")
+            >>> Sensei.mat_layout(Sensei.options_from({"side": "storm"}))
+            'sensei-storm'
+        """
+        values = options_to_dict(cls.Options() if options is None else options)
+        for layout, fixed in cls.mats.items():
+            if all(values.get(key) == value for key, value in fixed.items()):
+                return layout
+        raise UserError(
+            f"there is no printed mat for {cls.title} played with these options (the mats: "
+            f"{', '.join(cls.mats)}): use `companion referee --layout grid:RxC --corners ...`"
+        )
+
+    @classmethod
+    def options_for_mat(cls, layout: str) -> Any | None:
+        """The options a printed mat fixes (the rest default), or None when `layout` is not
+        one of this game's mats."""
+        fixed = cls.mats.get(layout.strip().lower())
+        return None if fixed is None else cls.options_from(fixed)
+
+    @classmethod
+    def layout_options(cls, layout: str) -> dict[str, str]:
+        """Options a vision layout implies when none are given (Arinama: the board size of
+        ``arinama5`` or ``grid:6x6``); empty for most games."""
+        return {}
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        """The physical board for these options (`companion.geometry`); options may also be a
+        plain dict or None for the defaults."""
+        raise NotImplementedError(f"{cls.name} has no board geometry")
+
+    @classmethod
+    def referee_class(cls) -> type[Referee]:
+        """The referee that watches this game at the table (`companion.referee`)."""
+        module_name, class_name = cls.referee.split(":")
+        referee: type[Referee] = getattr(importlib.import_module(module_name), class_name)
+        return referee
 
     def copy(self) -> Position:
         return copy.deepcopy(self)
@@ -141,6 +201,15 @@ class Position(ABC):
         """The move that records a roll of `dice` (a `companion.dice.Dice`)."""
         raise NotImplementedError(f"{self.name} has no dice")
 
+    @property
+    def in_opening_roll(self) -> bool:
+        """True while an opening roll decides who starts (Aranea)."""
+        return False
+
+    def roll_value(self, move: Any) -> int | None:
+        """The game value of a dice move's roll (Aranea: 3 and 4 count 7), else None."""
+        return None
+
     # -- notation -----------------------------------------------------------------------------
     @abstractmethod
     def parse_move(self, text: str) -> Any:
@@ -182,13 +251,33 @@ class Position(ABC):
     def parse_position(cls, text: str) -> Position:
         """A position from text: `to_json` JSON here; games add their own forms (Arimaa: the
         AEI string and the arimaa.com board diagram). RecordError when unreadable."""
-        import json
-
         try:
             data = json.loads(text)
         except ValueError as exc:  # JSONDecodeError, or a number too long to read
             raise RecordError(f"not a valid {cls.title} position: {json_problem(exc)}") from None
         return cls.from_json(data)
+
+    def piece_labels(self) -> dict[str, str]:
+        """Letters to write on pieces whose colour class does not say what they are (Arimaa's
+        piece types: {"d2": "E", ...}); empty for games whose pieces are all alike."""
+        return {}
+
+    def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
+        """What to put on the board for the camera to learn the colours `classes`: this
+        position, plus two pieces of every colour it lacks (Arimaa and Aranea start with an empty
+        board) on free cells far apart. The referee then asks for the extra pieces to be taken
+        off (a plain instruction - `Referee(clear_first=True)` - not an illegal move)."""
+        cells = dict(self.cells())
+        free = [c for c in self.cell_names() if c not in cells]
+        missing = [c for c in classes if c != EMPTY and c not in cells.values()]
+        picks: list[str] = []
+        if missing and free:
+            stride = max(1, len(free) // (2 * len(missing) + 1))
+            picks = free[stride // 2 :: stride]
+        for i, cls in enumerate(missing):
+            for cell in picks[2 * i : 2 * i + 2]:
+                cells[cell] = cls
+        return cells
 
     def __str__(self) -> str:
         return self.diagram()
@@ -306,8 +395,6 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
     number and text (or, with stop_at_illegal, the position before it is returned and the error
     is attached as `position.replay_error`).
     """
-    from companion import games  # the registry imports this module
-
     if not isinstance(data, dict):
         raise RecordError("a game record must be a JSON object")
     if data.get("format", GAME_FORMAT) != GAME_FORMAT:
@@ -324,7 +411,7 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
         )
     if "game" not in data:
         raise RecordError('a game record needs a "game" field (e.g. "arinama")')
-    cls = games.get(str(data["game"]))
+    cls = registry.get(str(data["game"]))
     if "moves" not in data:
         raise RecordError(
             'a game record needs a "moves" list (the move texts in order; [] before the first)'

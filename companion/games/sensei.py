@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal
 
 from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import BoardGeometry, sensei_geometry
 
 # -- the board ----------------------------------------------------------------------------------
 SIZE = 7
@@ -260,6 +261,15 @@ class SenseiPosition(Position):
     title: ClassVar[str] = "Sensei"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = SenseiOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "sensei": {"side": "plain"},
+        "sensei-storm": {"side": "storm"},
+    }
+    referee: ClassVar[str] = "companion.referee.sensei:SenseiReferee"
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return sensei_geometry(options)
 
     def __init__(
         self,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion import games
 from companion.errors import UserError
 from companion.games.arimaa import (
     SIDE_NAMES,
@@ -106,6 +107,7 @@ class Explanation:
 class ArimaaReferee(Referee):
     game = "arimaa"
     piece_word = "piece"
+    typed_setup = True
 
     def __init__(self, *args, **kwargs) -> None:
         self.setups: dict[str, str] = {}  # side -> the setup line chosen for it
@@ -623,8 +625,6 @@ class ArimaaReferee(Referee):
 
 
 def games_arimaa():
-    from companion import games
-
     return games.get("arimaa")
 
 

@@ -19,10 +19,11 @@ Rules of the edge, for every game:
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion import games
+from companion.dice import Dice
 from companion.errors import UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
@@ -44,14 +45,6 @@ from companion.referee.protocol import (
     PlayerInput,
 )
 
-# game name -> module:class of its referee (imported on first use, like the games registry)
-_REFEREES: dict[str, str] = {
-    "arinama": "companion.referee.arinama:ArinamaReferee",
-    "aranea": "companion.referee.aranea:AraneaReferee",
-    "sensei": "companion.referee.sensei:SenseiReferee",
-    "arimaa": "companion.referee.arimaa:ArimaaReferee",
-}
-
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
@@ -59,10 +52,10 @@ QUIET_EVENTS = frozenset({"move", "roll", "hands", "unclear"})
 
 
 def referee_class(game: str) -> type[Referee]:
-    if game not in _REFEREES:
-        raise UserError(f"no referee for game {game!r}: choose one of {', '.join(_REFEREES)}")
-    module_name, class_name = _REFEREES[game].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    """The referee of a game by name (the game's `referee_class()`)."""
+    if game not in games.names():
+        raise UserError(f"no referee for game {game!r}: choose one of {', '.join(games.names())}")
+    return games.get(game).referee_class()
 
 
 @dataclass
@@ -84,10 +77,11 @@ class Referee:
 
     game: ClassVar[str] = ""
     piece_word: ClassVar[str] = "stone"  # "stone" / "piece", for the default phrasing
+    typed_setup: ClassVar[bool] = False  # takes setup turns as text (`set_setup`): Arimaa
 
     def __new__(cls, position: Position, *args: Any, **kwargs: Any) -> Referee:
         if cls is Referee:
-            cls = referee_class(position.name)
+            cls = type(position).referee_class()
         return super().__new__(cls)
 
     def __init__(
@@ -102,11 +96,7 @@ class Referee:
     ) -> None:
         self.position = position
         self.records = records
-        if dice is None:
-            from companion.dice import Dice
-
-            dice = Dice()
-        self.dice = dice
+        self.dice = Dice() if dice is None else dice
         if records is not None and game_id is None:
             # stored from its root, with its moves; `meta` marks e.g. a demo's game
             game_id = records.new_game(position, meta=meta)
