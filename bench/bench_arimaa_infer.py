@@ -36,8 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.arimaa import Step, game_from_move_list  # noqa: E402
+from companion.games.arimaa import Step  # noqa: E402
 from companion.games.arimaa_infer import infer  # noqa: E402
+from companion.games.arimaa_notation import game_from_move_list  # noqa: E402
 from companion.referee.core import Referee, observation_of  # noqa: E402
 
 GOAL_MEDIAN_MS, GOAL_P99_MS = 20.0, 200.0

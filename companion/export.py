@@ -26,7 +26,8 @@ from typing import Any
 
 from companion import __version__, games
 from companion.errors import UserError
-from companion.games.arimaa import ArimaaPosition, game_to_move_list
+from companion.games.arimaa import ArimaaPosition
+from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, game_to_json
 from companion.geometry import board_geometry
 from companion.records import GameRecord, replay

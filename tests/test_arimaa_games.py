@@ -5,8 +5,8 @@ import json
 import pytest
 from shared_data import ARIMAA_DATA
 
-from companion.games.arimaa import ArimaaPosition, game_from_move_list
-from companion.games.arimaa_notation import parse_position
+from companion.games.arimaa import ArimaaPosition, parse_position
+from companion.games.arimaa_notation import game_from_move_list
 
 DATA = ARIMAA_DATA
 GAMES = [

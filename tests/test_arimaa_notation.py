@@ -11,10 +11,10 @@ from companion.games.arimaa import (
     SQUARE_INDEX,
     ArimaaPosition,
     Step,
-    game_from_move_list,
-    game_to_move_list,
+    board_diagram,
+    parse_position,
 )
-from companion.games.arimaa_notation import board_diagram, parse_position
+from companion.games.arimaa_notation import game_from_move_list, game_to_move_list
 from companion.games.base import game_from_json, game_to_json
 
 GOLD_SETUP = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2"

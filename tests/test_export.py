@@ -360,7 +360,7 @@ def test_svg_marks_arimaa_traps_and_names_pieces_and_draws_the_aranea_web():
 
 def _real_arimaa_game(turns):
     """The first `turns` turns of a real arimaa.com game from the shared data."""
-    from companion.games.arimaa import game_from_move_list
+    from companion.games.arimaa_notation import game_from_move_list
 
     with open(ARIMAA_GAMES, encoding="utf-8") as f:
         for line in f:
@@ -375,8 +375,8 @@ def _real_arimaa_game(turns):
 def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_path, capsys):
     from pyrimaa import board as aei_board
 
-    from companion.games.arimaa import game_from_move_list
-    from companion.games.arimaa_notation import position_to_aei
+    from companion.games.arimaa import position_to_aei
+    from companion.games.arimaa_notation import game_from_move_list
 
     real = _real_arimaa_game(24)
     with Records(db_path) as db:

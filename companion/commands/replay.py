@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.commands.moves import read_text, too_deep
 from companion.errors import RecordError, UserError, json_problem
-from companion.games.arimaa import game_from_move_list
+from companion.games.arimaa_notation import game_from_move_list
 from companion.games.base import Outcome, game_from_json
 
 EXAMPLES = """examples:
