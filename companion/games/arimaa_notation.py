@@ -8,7 +8,7 @@ Move lists (one turn a line)
     the turn before it; ``<label> resign`` ends the list (that side resigned); a label with no
     steps (the turn being played when the record was saved) is skipped; a line of steps without a
     label continues the turn above it (a stray line break); a line with no move tokens at all (bot
-    log lines, result lines) is skipped and listed in ``position.replay_notes``.
+    log lines, result lines) is skipped and listed in `Replay.notes`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from companion.games.arimaa import (
     parse_turn,
     side_index,
 )
+from companion.games.base import Replay
 
 
 # -- move lists -----------------------------------------------------------------------------------
@@ -78,16 +79,34 @@ def _has_turn_label(text: str) -> bool:
     return any(line.split() and LABEL_RE.match(line.split()[0]) for line in text.splitlines())
 
 
-def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> ArimaaPosition:
-    """Replay a whole game and return its final position.
+def game_from_move_list(text_or_moves: Any) -> ArimaaPosition:
+    """Replay a whole game (see `replay_move_list`) and return its final position.
+
+    :raises RecordError: naming the label, text and reason of an unreadable or illegal turn, or
+        what is wrong with the record itself.
+    """
+    replay = replay_move_list(text_or_moves)
+    if replay.error is not None:
+        raise replay.error
+    position: ArimaaPosition = replay.position  # type: ignore[assignment]
+    return position
+
+
+def replay_move_list(text_or_moves: Any) -> Replay:
+    r"""Replay a whole game, every turn checked, stopping at the first unreadable or illegal turn
+    (`Replay.error`, named by its label, text and reason; the position is the one before it).
 
     Accepts a plain arimaa.com move list (text), a list of turn texts (labels optional), or a
     dict like a games.jsonl record (``moves`` with optional ``turn_labels`` and ``result``).
-    Every turn is checked. An unreadable or illegal turn raises RecordError naming its label,
-    text and reason; with ``stop_at_illegal`` the position before it is returned instead, with
-    the error in ``replay_error`` and the turn's index in ``replay_error_index`` (as
-    `companion.games.base.game_from_json`). ``recorded_result`` holds (winner, code) when the
-    record states one (e.g. ("gold", "r") for a resignation), ``replay_notes`` the lines skipped.
+    `Replay.recorded_result` holds (winner, code) when the record states one (e.g.
+    ("gold", "r") for a resignation), `Replay.notes` the lines skipped.
+
+        >>> setup = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2"
+        >>> replay = replay_move_list(f"1g {setup}\n1s resign")
+        >>> replay.position.turn_label, replay.recorded_result, replay.error
+        ('1s', ('gold', 'r'), None)
+
+    :raises RecordError: when the record itself is malformed (no turns, bad labels).
     """
     notes: list[str] = []
     recorded = None
@@ -141,8 +160,6 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
         )
 
     position = ArimaaPosition.new()
-    position.replay_notes = notes  # type: ignore[attr-defined]
-    position.recorded_result = recorded  # type: ignore[attr-defined]
     for index, (label, text, line) in enumerate(turns):
         label = label or position.turn_label
         try:
@@ -156,14 +173,8 @@ def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> Ar
         except UserError as exc:
             where = f"turn {label} on line {line}" if line else f"turn {label}"
             error = RecordError(f"{where} ({text!r}): {exc}")
-            if stop_at_illegal:
-                position.replay_error = error  # type: ignore[attr-defined]
-                position.replay_error_index = index  # type: ignore[attr-defined]
-                return position
-            raise error from None
-    position.replay_error = None  # type: ignore[attr-defined]
-    position.replay_error_index = None  # type: ignore[attr-defined]
-    return position
+            return Replay(position, error, index, notes, recorded)
+    return Replay(position, notes=notes, recorded_result=recorded)
 
 
 def _check_label(label: str, position: ArimaaPosition) -> None:
@@ -198,4 +209,4 @@ def game_to_move_list(position: ArimaaPosition) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["game_from_move_list", "game_to_move_list"]
+__all__ = ["game_from_move_list", "game_to_move_list", "replay_move_list"]

@@ -22,7 +22,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError, UserError
+from companion.errors import (
+    IllegalMoveError,
+    NoPrintedMat,
+    NotationError,
+    OptionError,
+    RecordError,
+)
 from companion.games.base import Outcome, Position, options_to_dict
 from companion.geometry import BoardGeometry, arinama_geometry
 
@@ -126,7 +132,9 @@ class ArinamaPosition(Position):
 
     @classmethod
     def mat_layout(cls, options: Any = None) -> str:
-        """The printed mat for this board size; UserError for a size that has none.
+        """The printed mat for this board size.
+
+        :raises NoPrintedMat: for a size that has none, naming the sizes that have one.
 
         >>> ArinamaPosition.mat_layout(ArinamaOptions(rows=5, cols=5))
         'arinama5'
@@ -136,7 +144,7 @@ class ArinamaPosition(Position):
             if (options.rows, options.cols) == (size["rows"], size["cols"]):
                 return layout
         sizes = " or ".join(f"{s['rows']} x {s['cols']}" for s in reversed(cls.mats.values()))
-        raise UserError(
+        raise NoPrintedMat(
             f"there is no printed mat for a {options.rows} x {options.cols} Arinama board: "
             f"play {sizes}, or use `companion referee --layout grid:RxC --corners ...`"
         )

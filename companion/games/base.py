@@ -34,7 +34,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.errors import OptionError, RecordError, UserError, excerpt, json_problem
+from companion.errors import (
+    NoPrintedMat,
+    OptionError,
+    RecordError,
+    UserError,
+    excerpt,
+    json_problem,
+)
 from companion.games import registry
 from companion.observation import EMPTY
 
@@ -91,7 +98,10 @@ class Position(ABC):
 
     @classmethod
     def options_from(cls, data: dict[str, Any] | None) -> Any:
-        """Options from a plain dict (JSON, CLI): unknown keys and wrong types are errors."""
+        """Options from a plain dict (JSON, CLI).
+
+        :raises OptionError: (a ValueError) for an unknown key or a value of the wrong type.
+        """
         return options_from_dict(cls.Options, data or {}, game=cls.name)
 
     @classmethod
@@ -104,7 +114,10 @@ class Position(ABC):
     @classmethod
     def mat_layout(cls, options: Any = None) -> str:
         """The printed mat (vision layout name) for the game played with `options` (None: the
-        defaults). UserError naming the printed mats when these options have none.
+        defaults).
+
+        :raises NoPrintedMat: (a UserError) naming the printed mats, when these options have
+            none.
 
             >>> from companion import games
             >>> Sensei = games.get("sensei")
@@ -115,7 +128,7 @@ class Position(ABC):
         for layout, fixed in cls.mats.items():
             if all(values.get(key) == value for key, value in fixed.items()):
                 return layout
-        raise UserError(
+        raise NoPrintedMat(
             f"there is no printed mat for {cls.title} played with these options (the mats: "
             f"{', '.join(cls.mats)}): use `companion referee --layout grid:RxC --corners ...`"
         )
@@ -169,7 +182,10 @@ class Position(ABC):
 
     @abstractmethod
     def push(self, move: Any) -> None:
-        """Play a move. Raises IllegalMoveError (with a reason) when it is not legal."""
+        """Play a move.
+
+        :raises IllegalMoveError: (a ValueError) with the reason, when it is not legal.
+        """
 
     @abstractmethod
     def pop(self) -> Any:
@@ -213,7 +229,10 @@ class Position(ABC):
     # -- notation -----------------------------------------------------------------------------
     @abstractmethod
     def parse_move(self, text: str) -> Any:
-        """A move from its text in this position; NotationError when unreadable."""
+        """A move from its text in this position.
+
+        :raises NotationError: (a ValueError) when the text is no move of this game.
+        """
 
     @abstractmethod
     def move_text(self, move: Any) -> str:
@@ -245,7 +264,10 @@ class Position(ABC):
     @classmethod
     @abstractmethod
     def from_json(cls, data: dict[str, Any]) -> Position:
-        """A position from `to_json` data; RecordError naming the bad field when malformed."""
+        """A position from `to_json` data.
+
+        :raises RecordError: (a ValueError) naming the bad field, when malformed.
+        """
 
     @classmethod
     def parse_position(cls, text: str) -> Position:
@@ -299,6 +321,8 @@ def options_from_dict(options_cls: type, data: dict[str, Any], game: str = "") -
         values[name] = _coerce(value, hints[name], f"{game} option {key!r}")
     try:
         return options_cls(**values)
+    except OptionError:  # a game's own check, already in words
+        raise
     except (TypeError, ValueError) as exc:  # the dataclass's own __post_init__ checks
         raise OptionError(f"bad {game} options: {exc}") from None
 
@@ -388,12 +412,48 @@ def _move_texts(position: Position) -> list[str]:
     return texts
 
 
-def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
-    """Replay a whole game from `game_to_json` data.
+@dataclass
+class Replay:
+    """A recorded game replayed move by move, every move checked: the position reached and,
+    when a move could not be read or was illegal, the first such move (the position is then the
+    one before it)."""
 
-    Every move is checked. An unreadable or illegal move raises RecordError naming the move
-    number and text (or, with stop_at_illegal, the position before it is returned and the error
-    is attached as `position.replay_error`).
+    position: Position
+    error: RecordError | None = None  # the first bad move, named by number, text and reason
+    error_index: int | None = None  # its index in the record's moves (= moves played)
+    notes: list[str] = dataclasses.field(default_factory=list)  # lines that are no move
+    # What the record itself states as the result: Arimaa move lists (winner, termination
+    # code), our records the "outcome" field as stored.
+    recorded_result: tuple[str, str | None] | None = None
+    recorded_outcome: dict[str, Any] | None = None
+
+
+def game_from_json(data: Any) -> Position:
+    """Replay a whole game from `game_to_json` data and return its final position.
+
+    :raises RecordError: naming the move number and text of an unreadable or illegal move, or
+        what is wrong with the record itself.
+    """
+    replay = replay_json(data)
+    if replay.error is not None:
+        raise replay.error
+    return replay.position
+
+
+def replay_json(data: Any) -> Replay:
+    """Replay a whole game from `game_to_json` data, stopping at the first unreadable or
+    illegal move (`Replay.error`).
+
+        >>> from companion import games
+        >>> pos = games.get("arinama").new()
+        >>> pos.push(pos.parse_move("c3"))
+        >>> record = game_to_json(pos)
+        >>> record["moves"].append("c3")  # the same cell again
+        >>> replay = replay_json(record)
+        >>> len(replay.position.move_stack), replay.error_index
+        (1, 1)
+
+    :raises RecordError: when the record itself (format, game, options, start) is malformed.
     """
     if not isinstance(data, dict):
         raise RecordError("a game record must be a JSON object")
@@ -444,10 +504,6 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
             position.push(position.parse_move(text))
         except UserError as exc:
             error = RecordError(f"move {number} ({excerpt(repr(text))}): {exc}")
-            if stop_at_illegal:
-                position.replay_error = error  # type: ignore[attr-defined]
-                position.replay_error_index = number - 1  # type: ignore[attr-defined]
-                return position
-            raise error from None
-    position.replay_error = None  # type: ignore[attr-defined]
-    return position
+            return Replay(position, error, number - 1)
+    stated = data.get("outcome")
+    return Replay(position, recorded_outcome=stated if isinstance(stated, dict) else None)

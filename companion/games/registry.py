@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import UserError
+from companion.errors import UnknownGame
 
 if TYPE_CHECKING:
     from companion.games.base import Position
@@ -25,11 +25,13 @@ def names() -> list[str]:
 
 
 def get(name: str) -> type[Position]:
-    """The position class of a game by name (case-insensitive); UserError naming the games
-    when there is no such game."""
+    """The position class of a game by name (case-insensitive).
+
+    :raises UnknownGame: (a UserError) naming the games, when there is no such game.
+    """
     key = name.strip().lower()
     if key not in _REGISTRY:
-        raise UserError(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
+        raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
     module_name, class_name = _REGISTRY[key].split(":")
     cls: type[Position] = getattr(importlib.import_module(module_name), class_name)
     return cls
