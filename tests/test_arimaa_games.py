@@ -59,11 +59,7 @@ def test_flagged_game_is_rejected_at_the_flagged_turn(record):
 
 
 def test_flag_reasons_are_explained():
-    messages = {
-        g["id"]: str(replay_move_list(g).error)
-        for g in GAMES
-        if "flag" in g
-    }
+    messages = {g["id"]: str(replay_move_list(g).error) for g in GAMES if "flag" in g}
     assert "frozen" in messages["arimaa.com:55"]
     assert "game is already over" in messages["arimaa.com:46"]
     assert "third time" in messages["arimaa.com:40260"]

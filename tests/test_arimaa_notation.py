@@ -342,9 +342,7 @@ def test_a_labelled_line_of_bad_tokens_in_the_middle_is_blamed_not_the_next_turn
     text = "\n".join([*OPENING_LINES, "2s garbage!! tokens", "2s ed7s", "3g Ee4n"])
     replay = replay_move_list(text)
     assert replay.error_index == 3
-    assert "turn 2s on line 4 ('garbage!! tokens'): 'garbage!!' is not a step" in str(
-        replay.error
-    )
+    assert "turn 2s on line 4 ('garbage!! tokens'): 'garbage!!' is not a step" in str(replay.error)
 
 
 def test_lines_that_are_not_turns_are_all_noted():

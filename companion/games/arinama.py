@@ -14,6 +14,16 @@ Rules: `shared/docs/rules.md` section 1 (seed 000). In short:
 Cells are named like chess squares: files a.. from the left, ranks 1.. from the bottom ("c3").
 A move is the cell text itself. `placement_effects(cell)` tells, without playing, which stones a
 placement flips - the referee uses it to tell the players which stones to turn over.
+
+    >>> pos = ArinamaPosition.new(ArinamaOptions(rows=5, cols=5))
+    >>> pos.count_legal_moves()  # the first stone may go anywhere
+    25
+    >>> move = pos.parse_move("c3")
+    >>> pos.push(move)
+    >>> pos.move_text(move), pos.turn, pos.cells()
+    ('c3', 'white', {'c3': 'black'})
+    >>> ArinamaPosition.from_json(pos.to_json()).cells() == pos.cells()
+    True
 """
 
 from __future__ import annotations
