@@ -212,7 +212,7 @@ AWAIT_ROLL = "roll"
 AWAIT_USE = "use"
 
 
-class AraneaPosition(Position):
+class AraneaPosition(Position[AraneaMove]):
     name: ClassVar[str] = "aranea"
     title: ClassVar[str] = "Aranea"
     players: ClassVar[tuple[str, str]] = PLAYERS

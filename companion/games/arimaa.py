@@ -496,7 +496,7 @@ class _StepRecord:
     pull_before: tuple[int, int] | None
 
 
-class ArimaaPosition(Position):
+class ArimaaPosition(Position[Turn]):
     name: ClassVar[str] = "arimaa"
     title: ClassVar[str] = "Arimaa"
     players: ClassVar[tuple[str, str]] = ("gold", "silver")

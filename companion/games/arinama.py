@@ -128,7 +128,7 @@ class _Undo:
     turn: str
 
 
-class ArinamaPosition(Position):
+class ArinamaPosition(Position[str]):
     name: ClassVar[str] = "arinama"
     title: ClassVar[str] = "Arinama"
     players: ClassVar[tuple[str, str]] = PLAYERS

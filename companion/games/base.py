@@ -32,7 +32,7 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from companion.errors import (
     NoPrintedMat,
@@ -46,6 +46,9 @@ from companion.games import registry
 from companion.observation import EMPTY
 
 if TYPE_CHECKING:
+    import random
+
+    from companion.dice import Dice
     from companion.geometry import BoardGeometry
     from companion.referee.core import Referee
 
@@ -73,8 +76,12 @@ class Outcome:
         return f"{who} ({self.reason})" + (f": {self.detail}" if self.detail else "")
 
 
-class Position(ABC):
-    """A game in progress. Subclasses set the class attributes and implement the methods."""
+MoveT = TypeVar("MoveT")  # a game's move: Arinama a cell name, Aranea an AraneaMove, ...
+
+
+class Position(ABC, Generic[MoveT]):
+    """A game in progress, generic over its move type (``ArinamaPosition(Position[str])``).
+    Subclasses set the class attributes and implement the methods."""
 
     name: ClassVar[str]  # registry key, e.g. "arinama"
     title: ClassVar[str]  # display name, e.g. "Arinama"
@@ -88,12 +95,12 @@ class Position(ABC):
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
 
     options: Any
-    move_stack: list[Any]
+    move_stack: list[MoveT]
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     @abstractmethod
-    def new(cls, options: Any = None) -> Position:
+    def new(cls, options: Any = None) -> Self:
         """The starting position with these options (None: the defaults)."""
 
     @classmethod
@@ -159,10 +166,10 @@ class Position(ABC):
         referee: type[Referee] = getattr(importlib.import_module(module_name), class_name)
         return referee
 
-    def copy(self) -> Position:
+    def copy(self) -> Self:
         return copy.deepcopy(self)
 
-    def root(self) -> Position:
+    def root(self) -> Self:
         """A copy of the position before the first move of `move_stack`."""
         board = self.copy()
         while board.move_stack:
@@ -176,19 +183,19 @@ class Position(ABC):
         """The player who makes the next move (one of `players`)."""
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """Every legal move now; empty when the game is over (or the player must pass,
         for games where passing is automatic - see the game module)."""
 
     @abstractmethod
-    def push(self, move: Any) -> None:
+    def push(self, move: MoveT) -> None:
         """Play a move.
 
         :raises IllegalMoveError: (a ValueError) with the reason, when it is not legal.
         """
 
     @abstractmethod
-    def pop(self) -> Any:
+    def pop(self) -> MoveT:
         """Take back the last move and return it."""
 
     @abstractmethod
@@ -202,7 +209,7 @@ class Position(ABC):
         """How many legal moves (Arimaa: distinct turns); games may count faster than listing."""
         return len(self.legal_moves())
 
-    def random_move(self, rng: Any) -> Any:
+    def random_move(self, rng: random.Random) -> MoveT:
         """A uniformly chosen legal move (`rng` is a `random.Random`); games whose move lists
         are huge (Arimaa) override this with something cheaper. Not for chance moves."""
         return rng.choice(self.legal_moves())
@@ -213,7 +220,7 @@ class Position(ABC):
         """True when the next move must be a dice roll (see `roll_move`)."""
         return False
 
-    def roll_move(self, dice: Any) -> Any:
+    def roll_move(self, dice: Dice) -> MoveT:
         """The move that records a roll of `dice` (a `companion.dice.Dice`)."""
         raise NotImplementedError(f"{self.name} has no dice")
 
@@ -222,20 +229,20 @@ class Position(ABC):
         """True while an opening roll decides who starts (Aranea)."""
         return False
 
-    def roll_value(self, move: Any) -> int | None:
+    def roll_value(self, move: MoveT) -> int | None:
         """The game value of a dice move's roll (Aranea: 3 and 4 count 7), else None."""
         return None
 
     # -- notation -----------------------------------------------------------------------------
     @abstractmethod
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> MoveT:
         """A move from its text in this position.
 
         :raises NotationError: (a ValueError) when the text is no move of this game.
         """
 
     @abstractmethod
-    def move_text(self, move: Any) -> str:
+    def move_text(self, move: MoveT) -> str:
         """The standard text of a move (parse_move(move_text(m)) == m)."""
 
     @abstractmethod
@@ -263,14 +270,14 @@ class Position(ABC):
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> Position:
+    def from_json(cls, data: dict[str, Any]) -> Self:
         """A position from `to_json` data.
 
         :raises RecordError: (a ValueError) naming the bad field, when malformed.
         """
 
     @classmethod
-    def parse_position(cls, text: str) -> Position:
+    def parse_position(cls, text: str) -> Self:
         """A position from text: `to_json` JSON here; games add their own forms (Arimaa: the
         AEI string and the arimaa.com board diagram). RecordError when unreadable."""
         try:
@@ -418,7 +425,7 @@ class Replay:
     when a move could not be read or was illegal, the first such move (the position is then the
     one before it)."""
 
-    position: Position
+    position: Position[Any]
     error: RecordError | None = None  # the first bad move, named by number, text and reason
     error_index: int | None = None  # its index in the record's moves (= moves played)
     notes: list[str] = dataclasses.field(default_factory=list)  # lines that are no move

@@ -254,7 +254,7 @@ def parse_turn(text: str) -> Turn:
 _State = tuple[tuple[int, int], tuple[int, int], int, int, "Outcome | None"]
 
 
-class SenseiPosition(Position):
+class SenseiPosition(Position[Turn]):
     """A Sensei game in progress (see the module docstring for the two levels of API)."""
 
     name: ClassVar[str] = "sensei"

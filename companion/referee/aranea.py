@@ -20,7 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.errors import IllegalMoveError
-from companion.games.aranea import PASS, PLACE, RING_MOVE, ROLL, WEB, AraneaMove, UseEffects
+from companion.games.aranea import (
+    PASS,
+    PLACE,
+    RING_MOVE,
+    ROLL,
+    WEB,
+    AraneaMove,
+    AraneaPosition,
+    UseEffects,
+)
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -38,7 +47,7 @@ class Use:
     after: dict[str, str] | None  # the board after it (None: void)
 
 
-class AraneaReferee(Referee):
+class AraneaReferee(Referee[AraneaPosition]):
     game = "aranea"
     piece_word = "stone"
 

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion import games
 from companion.errors import UserError
 from companion.games.arimaa import (
     SIDE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    ArimaaPosition,
     Capture,
     Step,
 )
@@ -104,7 +104,7 @@ class Explanation:
     pending_push: bool = False  # half a push: the pushing piece has yet to step in
 
 
-class ArimaaReferee(Referee):
+class ArimaaReferee(Referee[ArimaaPosition]):
     game = "arimaa"
     piece_word = "piece"
     typed_setup = True
@@ -171,7 +171,7 @@ class ArimaaReferee(Referee):
     def set_setup(self, side: str, text: str) -> None:
         """Give a side's setup in advance (`companion referee --setup`): checked now, played
         when it is that side's turn and the board shows it."""
-        probe = games_arimaa().new()
+        probe = ArimaaPosition.new()
         if side == "silver":
             probe.push(probe.parse_move(STANDARD_SETUP["gold"]))
         move = probe.parse_move(text)
@@ -622,10 +622,6 @@ class ArimaaReferee(Referee):
         if self.question:
             return self._board_instruction(board)
         return self._restore_instruction(board)
-
-
-def games_arimaa():
-    return games.get("arimaa")
 
 
 def _describe(letter: str, chess: bool = False, count: int = 1) -> str:

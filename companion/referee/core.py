@@ -20,7 +20,7 @@ Rules of the edge, for every game:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion import games
 from companion.dice import Dice
@@ -42,6 +42,7 @@ from companion.referee.protocol import (
     UNDO,
     Event,
     Instruction,
+    InstructionKind,
     PlayerInput,
 )
 
@@ -66,7 +67,10 @@ class UndoRequest:
     move: str  # the move's text, to show what would be undone
 
 
-class Referee:
+P = TypeVar("P", bound=Position[Any])  # the position type of a game's referee
+
+
+class Referee(Generic[P]):
     """Observations and player inputs in, instructions and events out - for one game.
 
     `Referee(position, records=..., dice=..., game_id=...)` returns the referee of the
@@ -79,14 +83,14 @@ class Referee:
     piece_word: ClassVar[str] = "stone"  # "stone" / "piece", for the default phrasing
     typed_setup: ClassVar[bool] = False  # takes setup turns as text (`set_setup`): Arimaa
 
-    def __new__(cls, position: Position, *args: Any, **kwargs: Any) -> Referee:
+    def __new__(cls, position: P, *args: Any, **kwargs: Any) -> Referee[P]:
         if cls is Referee:
             cls = type(position).referee_class()
         return super().__new__(cls)
 
     def __init__(
         self,
-        position: Position,
+        position: P,
         *,
         records: Any = None,
         dice: Any = None,
@@ -272,7 +276,9 @@ class Referee:
         return board.move_text(move)
 
     # -- shared pieces ------------------------------------------------------------------------------
-    def _restore_instruction(self, board: dict[str, str], *, kind: str = "restore") -> Instruction:
+    def _restore_instruction(
+        self, board: dict[str, str], *, kind: InstructionKind = "restore"
+    ) -> Instruction:
         expected = self.expected()
         sentences = phrases.fix_sentences(
             expected, board, name_at=self._fix_name, change_phrase=self.change_phrase

@@ -12,7 +12,7 @@ game at once.
 
 from __future__ import annotations
 
-from companion.games.sensei import CHARACTER, STONE, Action
+from companion.games.sensei import CHARACTER, STONE, Action, SenseiPosition
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -23,7 +23,7 @@ from companion.referee.rule_texts import rule_text
 MAX_ACTIONS = 3
 
 
-class SenseiReferee(Referee):
+class SenseiReferee(Referee[SenseiPosition]):
     game = "sensei"
     piece_word = "stone"
 
