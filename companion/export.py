@@ -127,36 +127,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
     ref = "board"
     title = f"{board.title} - game {summary.id}"
 
-    frames: list[str] = []
-    rows: list[str] = []
-    cells = board.cells()
-    frames.append(
-        _frame(
-            0,
-            "Start position",
-            position_svg(board, title="Start position", board_ref=ref),
-            None,
-            _in_hand(board),
-        )
-    )
-    for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
-        player = board.turn
-        text = board.move_text(move)
-        board.push(move)
-        after = board.cells()
-        caption = f"{number}. {_player(player)}: {text}"
-        svg = position_svg(
-            board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
-        )
-        photo = web_photo(stored.image) if images and stored.image else None
-        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
-        rows.append(
-            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
-            f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
-            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
-        )
-        cells = after
-
+    frames, rows = _frames_and_rows(record, final, board, ref, images)
     facts = [
         ("Game", board.title),
         ("Players", _players(summary.players)),
@@ -187,13 +158,62 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=4>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
+    sections.extend(_record_tables(record))
+    sections.append(
+        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
+        "</footer>"
+    )
+    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+
+
+def _frames_and_rows(
+    record: GameRecord, final: Any, board: Any, ref: str, images: bool
+) -> tuple[list[str], list[str]]:
+    """The page's position frames (start, then after every move) and the rows of its move
+    table; plays the game on `board` (its start position)."""
+    frames: list[str] = []
+    rows: list[str] = []
+    cells = board.cells()
+    frames.append(
+        _frame(
+            0,
+            "Start position",
+            position_svg(board, title="Start position", board_ref=ref),
+            None,
+            _in_hand(board),
+        )
+    )
+    for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
+        player = board.turn
+        text = board.move_text(move)
+        board.push(move)
+        after = board.cells()
+        caption = f"{number}. {_player(player)}: {text}"
+        svg = position_svg(
+            board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
+        )
+        photo = web_photo(stored.image) if images and stored.image else None
+        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
+        rows.append(
+            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
+            f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
+            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
+        )
+        cells = after
+    return frames, rows
+
+
+def _record_tables(record: GameRecord) -> list[str]:
+    """The sections for what the record holds besides the moves: dice rolls, moves taken back,
+    what the referee said."""
+    tables: list[str] = []
     if record.rolls:
         roll_rows = "".join(
             f"<tr><td>{r.for_ply}</td><td>{escape(' + '.join(map(str, r.dice)))}</td>"
             f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
             for r in record.rolls
         )
-        sections.append(
+        tables.append(
             "<h2>Dice rolls</h2><table><thead><tr><th>For move</th><th>Dice</th><th>Value</th>"
             f"<th>Time (UTC)</th></tr></thead><tbody>{roll_rows}</tbody></table>"
         )
@@ -204,7 +224,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
             "</td></tr>"
             for m in record.taken_back
         )
-        sections.append(
+        tables.append(
             "<h2>Moves taken back</h2><table><thead><tr><th>Move</th><th>Text</th><th>Played</th>"
             f"<th>Taken back</th></tr></thead><tbody>{back_rows}</tbody></table>"
         )
@@ -214,15 +234,11 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
             f"{escape(str(i.instruction.get('text', '')))}</li>"
             for i in record.instructions
         )
-        sections.append(
+        tables.append(
             f"<details><summary>What the referee said ({len(record.instructions)})</summary>"
             f"<ol>{items}</ol></details>"
         )
-    sections.append(
-        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
-        "</footer>"
-    )
-    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+    return tables
 
 
 def _in_hand(position: Any) -> str:

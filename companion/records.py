@@ -42,7 +42,7 @@ import sqlite3
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__, games
+from companion.dice import Roll
 from companion.errors import RecordError, UserError, excerpt
 from companion.games.base import Outcome, options_to_dict
 
@@ -543,12 +544,16 @@ class Records:
         self._last_instruction.pop(game_id, None)
         return ply
 
-    def add_roll(self, game_id: int, roll: Any) -> None:
+    def add_roll(self, game_id: int, roll: Roll | Sequence[int]) -> None:
         """Record a dice roll (a companion.dice.Roll, or a tuple of dice whose sum is the value),
-        durably: a roll the players saw must not be rolled again after a crash."""
-        if hasattr(roll, "a") and hasattr(roll, "b"):
-            dice = (int(roll.a), int(roll.b))
-            value = int(roll.value)
+        durably: a roll the players saw must not be rolled again after a crash.
+
+        :raises RecordError: for anything else.
+        """
+        dice: tuple[int, ...]
+        if isinstance(roll, Roll):
+            dice = (roll.a, roll.b)
+            value = roll.value
         else:
             try:
                 dice = tuple(int(d) for d in roll)

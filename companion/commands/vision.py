@@ -73,6 +73,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="vision_command", metavar="ACTION")
 
+    _register_locate(sub)
+    _register_calibrate(sub)
+    _register_read(sub)
+    _register_snapshot(sub)
+    _register_track(sub)
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _register_locate(sub: argparse._SubParsersAction) -> None:
     locate = sub.add_parser(
         "locate",
         help="find the board in a photo: layout, markers, corners",
@@ -90,6 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     locate.add_argument("--json", action="store_true", help="print JSON instead of text")
     locate.set_defaults(func=run_locate)
 
+
+def _register_calibrate(sub: argparse._SubParsersAction) -> None:
     calibrate = sub.add_parser(
         "calibrate",
         help="learn the pieces' colours from a photo of a known position",
@@ -128,6 +139,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     calibrate.set_defaults(func=run_calibrate)
 
+
+def _register_read(sub: argparse._SubParsersAction) -> None:
     read = sub.add_parser(
         "read",
         help="read every cell of a photo",
@@ -145,6 +158,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     read.set_defaults(func=run_read)
 
+
+def _register_snapshot(sub: argparse._SubParsersAction) -> None:
     snapshot = sub.add_parser(
         "snapshot",
         help="a photo of the synthetic table, and the position it shows (no camera needed)",
@@ -171,6 +186,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     snapshot.add_argument("--force", action="store_true", help="replace the files if they exist")
     snapshot.set_defaults(func=run_snapshot)
 
+
+def _register_track(sub: argparse._SubParsersAction) -> None:
     track = sub.add_parser(
         "track",
         help="follow a camera and print every still board",
@@ -200,8 +217,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--max-frames", type=int, default=0, help="stop after this many frames (default: never)"
     )
     track.set_defaults(func=run_track)
-
-    parser.set_defaults(func=lambda args: _usage(parser))
 
 
 def _image_arguments(parser: argparse.ArgumentParser, layout_default: str | None) -> None:

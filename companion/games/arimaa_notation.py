@@ -108,6 +108,35 @@ def replay_move_list(text_or_moves: Any) -> Replay:
 
     :raises RecordError: when the record itself is malformed (no turns, bad labels).
     """
+    turns, notes, recorded = _read_turns(text_or_moves)
+
+    position = ArimaaPosition.new()
+    for index, (label, text, line) in enumerate(turns):
+        label = label or position.turn_label
+        try:
+            if not isinstance(text, str):
+                raise RecordError(f"not text: {text!r}")
+            _check_label(label, position)
+            outcome = position.outcome()
+            if outcome is not None:
+                raise IllegalMoveError(f"the game is already over: {outcome}")
+            parse_turn(position, text, play=True)
+        except UserError as exc:
+            where = f"turn {label} on line {line}" if line else f"turn {label}"
+            error = RecordError(f"{where} ({text!r}): {exc}")
+            return Replay(position, error, index, notes, recorded)
+    return Replay(position, notes=notes, recorded_result=recorded)
+
+
+# (label or None, turn text, line number or None)
+_TurnLine = tuple[str | None, Any, int | None]
+
+
+def _read_turns(
+    text_or_moves: Any,
+) -> tuple[list[_TurnLine], list[str], tuple[str, str | None] | None]:
+    """The turns of a record in any of its forms, the notes on lines that are no turn, and the
+    result the record states (winner, code) or None; RecordError when it holds no game."""
     notes: list[str] = []
     recorded = None
     if isinstance(text_or_moves, dict):
@@ -126,12 +155,15 @@ def replay_move_list(text_or_moves: Any) -> Replay:
                         f'"turn_labels" item {number} is {json.dumps(label, default=repr)}, not text: '
                         'write each label as text like "2g", or leave "turn_labels" out'
                     )
-        turns = [(label, move, None) for label, move in zip(labels, moves, strict=True)]
+        turns: list[_TurnLine] = [
+            (label, move, None) for label, move in zip(labels, moves, strict=True)
+        ]
         result = text_or_moves.get("result") or {}
         if isinstance(result, dict) and result.get("winner") in ("g", "s", "w", "b"):
             recorded = (SIDE_NAMES[side_index(result["winner"])], result.get("termination"))
     elif isinstance(text_or_moves, str):
-        turns, resigned, notes = _split_move_list(text_or_moves)
+        split, resigned, notes = _split_move_list(text_or_moves)
+        turns = list(split)
         if not turns and resigned is None and not _has_turn_label(text_or_moves):
             raise RecordError(
                 "no Arimaa turns found: an arimaa.com move list has a turn a line, like "
@@ -158,23 +190,7 @@ def replay_move_list(text_or_moves: Any) -> Replay:
             "an Arimaa game with no turns: give its turns, starting with Gold's setup "
             "like '1g Ra1 Rb1 ...'"
         )
-
-    position = ArimaaPosition.new()
-    for index, (label, text, line) in enumerate(turns):
-        label = label or position.turn_label
-        try:
-            if not isinstance(text, str):
-                raise RecordError(f"not text: {text!r}")
-            _check_label(label, position)
-            outcome = position.outcome()
-            if outcome is not None:
-                raise IllegalMoveError(f"the game is already over: {outcome}")
-            parse_turn(position, text, play=True)
-        except UserError as exc:
-            where = f"turn {label} on line {line}" if line else f"turn {label}"
-            error = RecordError(f"{where} ({text!r}): {exc}")
-            return Replay(position, error, index, notes, recorded)
-    return Replay(position, notes=notes, recorded_result=recorded)
+    return turns, notes, recorded
 
 
 def _check_label(label: str, position: ArimaaPosition) -> None:
