@@ -8,6 +8,7 @@ landed on the screen, for hit-testing and for tests that check a highlighted cel
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pygame
@@ -15,6 +16,7 @@ import pygame
 from companion.geometry import BoardGeometry, CellShape
 from companion.observation import EMPTY, UNKNOWN
 from display import theme
+from display.paint import font
 from display.theme import Colour
 
 PIECE_SCALE = 0.78
@@ -121,8 +123,6 @@ def draw_board(
 
 def _label_font(view: BoardView) -> pygame.font.Font | None:
     """The font of the cell names, or None when the cells are too small to read them."""
-    from display.paint import font
-
     cells = view.geometry.cells
     if not cells:
         return None
@@ -190,7 +190,6 @@ def _draw_piece(surface: pygame.Surface, view: BoardView, cell: CellShape, piece
     r = max(3, round(cell.radius * view.scale * view.piece_scale))
     if piece == UNKNOWN:
         pygame.draw.circle(surface, (140, 140, 140), centre, r, width=max(2, r // 5))
-        from display.paint import font
 
         image = font(max(10, r)).render("?", True, (80, 80, 80))
         surface.blit(image, image.get_rect(center=centre))
@@ -217,8 +216,6 @@ def _draw_piece_label(
 ) -> None:
     """A piece's type on it, big and bold, dark on a light piece and light on a dark one (on
     an empty cell: the piece that goes there, dark on the board)."""
-    from display.paint import font
-
     fill = theme.BOARD if piece == EMPTY else theme.PIECES.get(piece, theme.UNKNOWN_PIECE)[0]
     light = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 140
     colour = (20, 20, 20) if light else (250, 250, 250)
@@ -312,8 +309,6 @@ def _add(p: tuple[int, int], d: tuple[int, int]) -> tuple[int, int]:
 
 
 def _dashed_polygon(surface, colour, points, width, dash, gap) -> None:
-    import math
-
     for i, a in enumerate(points):
         b = points[(i + 1) % len(points)]
         length = math.dist(a, b)
@@ -329,8 +324,6 @@ def _dashed_polygon(surface, colour, points, width, dash, gap) -> None:
 
 
 def _dashed_circle(surface, colour, centre, radius, width, segments: int = 16) -> None:
-    import math
-
     for i in range(segments):
         if i % 2:
             continue

@@ -216,7 +216,7 @@ def cap_height(size: int, bold: bool = True) -> int:
     counting only pixels at least half inked (the faint anti-aliased rim does not count)."""
     import pygame
 
-    from display.paint import font
+    from display.paint import font  # paint builds on this module's sizes: imported when used
 
     key = size * 2 + bold
     if key not in _caps:
