@@ -442,7 +442,7 @@ class Records:
             finally:
                 conn.execute("ROLLBACK")
 
-    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple:
+    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple[Any, ...]:
         try:
             row = conn.execute("SELECT status FROM games WHERE id=?", (int(game_id),)).fetchone()
         except OverflowError:  # an id beyond SQLite's 64 bits names no game either
@@ -469,7 +469,9 @@ class Records:
         conn.execute("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
 
     # -- writing ------------------------------------------------------------------------------
-    def new_game(self, position: Any, *, players: Any = None, meta: dict | None = None) -> int:
+    def new_game(
+        self, position: Any, *, players: Any = None, meta: dict[str, Any] | None = None
+    ) -> int:
         """Start recording a game at `position` (a companion.games Position); its id.
 
         A position that already has moves is stored from its root, with those moves."""
@@ -591,7 +593,7 @@ class Records:
                 )
             self._last_instruction[game_id] = text
 
-    def add_event(self, game_id: int, event: Any, data: dict | None = None) -> None:
+    def add_event(self, game_id: int, event: Any, data: dict[str, Any] | None = None) -> None:
         """Record an event: a companion.referee.protocol.Event, or a kind and its data."""
         if isinstance(event, str):
             kind, payload = event, dict(data or {})
@@ -642,7 +644,7 @@ class Records:
         """The players stopped without a result; the game no longer asks to be continued."""
         self._end(game_id, ABANDONED, None)
 
-    def _end(self, game_id: int, status: str, outcome: dict | None) -> None:
+    def _end(self, game_id: int, status: str, outcome: dict[str, Any] | None) -> None:
         now = _now()
         with self._write(durable=True) as c:
             self._game_row(c, game_id)
@@ -795,7 +797,7 @@ def _canonical(data: Any) -> str:
     return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
 
 
-def _summary(row: tuple) -> GameSummary:
+def _summary(row: tuple[Any, ...]) -> GameSummary:
     return GameSummary(
         id=row[0],
         game=row[1],

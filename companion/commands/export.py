@@ -18,7 +18,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "export",
         help="write a recorded game as JSON, an Arimaa move list or an HTML page",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from companion.records import Records, default_db_path
 
@@ -28,7 +29,7 @@ def _db_name(text: str) -> str:
     return text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "games",
         help="list the recorded games",
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(games: list) -> str:
+def _table(games: list[Any]) -> str:
     header = ("ID", "GAME", "STARTED (UTC)", "STATUS", "MOVES", "RESULT")
     rows = [
         (

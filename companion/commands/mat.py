@@ -27,7 +27,7 @@ as well; print it flat and without "fit to page" distortion (same scale both way
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "mat",
         help="write a printable board mat with its camera markers (PNG or PDF)",

@@ -30,7 +30,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves",
         help="list the legal moves of a position",

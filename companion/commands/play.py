@@ -46,7 +46,7 @@ MOVES_SHOWN = 60  # `moves` while playing: Arimaa can have tens of thousands
 DEFAULT_MAX_MOVES = 100_000  # --auto: a random game that runs this long is stopped
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game at the terminal (two people, or random players with --auto)",
@@ -234,7 +234,7 @@ def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
             return
 
 
-def _roll_value(position: Position, move: Any) -> str:
+def _roll_value(position: Position[Any], move: Any) -> str:
     """ " = 7" for a dice move whose roll has a game value (Aranea), else nothing."""
     value = position.roll_value(move)
     return f" = {value}" if value is not None else ""

@@ -36,7 +36,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="check every move of a recorded game and print its result",

@@ -19,7 +19,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "roll",
         help="roll dice (Aranea's two dice, or any number of any dice)",

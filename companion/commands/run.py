@@ -57,7 +57,7 @@ DEMO_GAMES = {cls.name: cls.demo_options for cls in games.classes()}
 DEMO_MOVES = 500
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the companion on the table (camera, touchscreen, buttons) or its demo",

@@ -62,7 +62,7 @@ CORNERS_HELP = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "vision",
         help="calibrate the camera and read boards from photos or a camera",
@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=lambda args: _usage(parser))
 
 
-def _register_locate(sub: argparse._SubParsersAction) -> None:
+def _register_locate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     locate = sub.add_parser(
         "locate",
         help="find the board in a photo: layout, markers, corners",
@@ -100,7 +100,7 @@ def _register_locate(sub: argparse._SubParsersAction) -> None:
     locate.set_defaults(func=run_locate)
 
 
-def _register_calibrate(sub: argparse._SubParsersAction) -> None:
+def _register_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     calibrate = sub.add_parser(
         "calibrate",
         help="learn the pieces' colours from a photo of a known position",
@@ -140,7 +140,7 @@ def _register_calibrate(sub: argparse._SubParsersAction) -> None:
     calibrate.set_defaults(func=run_calibrate)
 
 
-def _register_read(sub: argparse._SubParsersAction) -> None:
+def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     read = sub.add_parser(
         "read",
         help="read every cell of a photo",
@@ -159,7 +159,7 @@ def _register_read(sub: argparse._SubParsersAction) -> None:
     read.set_defaults(func=run_read)
 
 
-def _register_snapshot(sub: argparse._SubParsersAction) -> None:
+def _register_snapshot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     snapshot = sub.add_parser(
         "snapshot",
         help="a photo of the synthetic table, and the position it shows (no camera needed)",
@@ -187,7 +187,7 @@ def _register_snapshot(sub: argparse._SubParsersAction) -> None:
     snapshot.set_defaults(func=run_snapshot)
 
 
-def _register_track(sub: argparse._SubParsersAction) -> None:
+def _register_track(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     track = sub.add_parser(
         "track",
         help="follow a camera and print every still board",

@@ -170,7 +170,7 @@ class AraneaMove:
 
     def __str__(self) -> str:
         if self.kind == ROLL:
-            return f"roll {self.roll.text}"
+            return f"roll {self.roll.text if self.roll else '?'}"
         if self.kind == RING_MOVE:
             return str(self.cell)
         return self.kind
@@ -284,6 +284,16 @@ class AraneaPosition(Position[AraneaMove]):
         return AraneaMove(ROLL, roll=dice.roll())
 
     @property
+    def rolled(self) -> Roll:
+        """The roll to use now (phase "use").
+
+        :raises IllegalMoveError: when there is none (the dice are still to be rolled).
+        """
+        if self.roll is None:
+            raise IllegalMoveError(f"{self._turn} has not rolled yet")
+        return self.roll
+
+    @property
     def in_opening_roll(self) -> bool:
         return self.phase == OPENING
 
@@ -322,7 +332,7 @@ class AraneaPosition(Position[AraneaMove]):
             move = self.parse_move(move)
         if self.phase != AWAIT_USE or self.roll is None:
             raise IllegalMoveError(f"{self._turn} must roll the dice first")
-        player, value = self._turn, self.roll.value
+        player, value = self._turn, self.rolled.value
         if move.kind == PLACE:
             if self.stock[player] == 0:
                 raise IllegalMoveError(f"{player} has no stones left in stock to place")
@@ -389,7 +399,7 @@ class AraneaPosition(Position[AraneaMove]):
         elif move.kind == PASS:
             if self.options.must_use_roll and self._uses():
                 raise IllegalMoveError(
-                    f"{self._turn} can use the {self.roll.value}, so may not pass "
+                    f"{self._turn} can use the {self.rolled.value}, so may not pass "
                     f"(legal: {', '.join(str(m) for m in self._uses())})"
                 )
             self._end_turn()
@@ -407,7 +417,7 @@ class AraneaPosition(Position[AraneaMove]):
     def _push_roll(self, move: AraneaMove) -> None:
         if self.phase == AWAIT_USE:
             raise IllegalMoveError(
-                f"{self._turn} has rolled {self.roll.text} already: use it (place, a ring "
+                f"{self._turn} has rolled {self.rolled.text} already: use it (place, a ring "
                 "square) or pass"
             )
         if self.phase == AWAIT_ROLL:
@@ -563,7 +573,7 @@ class AraneaPosition(Position[AraneaMove]):
             return f"opening roll: {self._turn} to roll{done}"
         if self.phase == AWAIT_ROLL:
             return f"{self._turn} to roll"
-        return f"{self._turn} rolled {self.roll.text} = {self.roll.value}: place, move or pass"
+        return f"{self._turn} rolled {self.rolled.text} = {self.rolled.value}: place, move or pass"
 
     # -- JSON -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -573,7 +583,7 @@ class AraneaPosition(Position[AraneaMove]):
             "phase": self.phase,
             "turn": self._turn,
             "first_player": self.first_player,
-            "roll": self.roll.text if self.roll else None,
+            "roll": self.rolled.text if self.roll else None,
             "opening_rolls": [r.text for r in self.opening_rolls],
             "stones": {c: self.stones[c] for c in WEB if c in self.stones},
             "stock": dict(self.stock),

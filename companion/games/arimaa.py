@@ -184,7 +184,7 @@ class Step(NamedTuple):
 _STEP_OF = [[Step(o, d) if d in NEIGHBOURS[o] else None for d in range(64)] for o in range(64)]
 
 
-class Turn(tuple):
+class Turn(tuple[Step, ...]):
     """A played turn: a tuple of `Step` that also remembers its arimaa.com text (with capture
     tokens), since the text depends on the position it was played in. Equal to the plain tuple."""
 
@@ -857,7 +857,7 @@ class ArimaaPosition(Position[Turn]):
             return 0
         return len(self._final_hashes())
 
-    def _final_hashes(self, paths: dict | None = None) -> Any:
+    def _final_hashes(self, paths: dict[str, Any] | None = None) -> Any:
         """Hashes of the boards the turn in progress can end on (legally)."""
         board = self._board
         result = _walk_turns(
@@ -930,7 +930,7 @@ class ArimaaPosition(Position[Turn]):
                 self.pop_step()
             raise
 
-    def _push_setup(self, move: tuple) -> None:
+    def _push_setup(self, move: tuple[Any, ...]) -> None:
         error = self.setup_error(move)
         if error:
             raise IllegalMoveError(error)
@@ -947,7 +947,7 @@ class ArimaaPosition(Position[Turn]):
             self._history[self._position_key()] += 1
         self._outcome_cache = None
 
-    def setup_error(self, move: tuple) -> str | None:
+    def setup_error(self, move: tuple[Any, ...]) -> str | None:
         """None when `move` is a complete legal setup for the side to move, else why not."""
         side = self._side
         who = self.turn.capitalize()
@@ -1225,7 +1225,7 @@ def parse_step(position: ArimaaPosition, text: str) -> Step:
     return Step(origin, dest)
 
 
-def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple:
+def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple[Any, ...]:
     """One turn (steps with capture tokens, or a setup) from text; a leading label is allowed.
     A turn of steps comes back as a `Turn` that carries its text (capture tokens filled in), so
     `move_text` still knows it after the turn has been pushed.

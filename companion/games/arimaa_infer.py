@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from companion.errors import NotationError, UserError
 from companion.games.arimaa import (
@@ -192,7 +193,7 @@ class _Bound:
         # One pass over the board: each colour's pieces (with their refill cost) and the
         # pieces standing where the camera shows another colour or nothing.
         vacate = 0
-        sources: tuple[list, list, list] = ([], [], [])
+        sources: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         colour_of = _COLOUR_OF
         wrong, keep = goal.wrong, goal.keep
         sq = -1

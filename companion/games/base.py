@@ -160,10 +160,10 @@ class Position(ABC, Generic[MoveT]):
         raise NotImplementedError(f"{cls.name} has no board geometry")
 
     @classmethod
-    def referee_class(cls) -> type[Referee]:
+    def referee_class(cls) -> type[Referee[Any]]:
         """The referee that watches this game at the table (`companion.referee`)."""
         module_name, class_name = cls.referee.split(":")
-        referee: type[Referee] = getattr(importlib.import_module(module_name), class_name)
+        referee: type[Referee[Any]] = getattr(importlib.import_module(module_name), class_name)
         return referee
 
     def copy(self) -> Self:
@@ -396,7 +396,7 @@ def _exact_int(value: Any) -> int:
 
 
 # -- whole games as JSON --------------------------------------------------------------------------
-def game_to_json(position: Position) -> dict[str, Any]:
+def game_to_json(position: Position[Any]) -> dict[str, Any]:
     """The whole game that led to `position`: start position, every move, the outcome."""
     outcome = position.outcome()
     return {
@@ -410,7 +410,7 @@ def game_to_json(position: Position) -> dict[str, Any]:
     }
 
 
-def _move_texts(position: Position) -> list[str]:
+def _move_texts(position: Position[Any]) -> list[str]:
     board = position.root()
     texts = []
     for move in position.move_stack:
@@ -435,7 +435,7 @@ class Replay:
     recorded_outcome: dict[str, Any] | None = None
 
 
-def game_from_json(data: Any) -> Position:
+def game_from_json(data: Any) -> Position[Any]:
     """Replay a whole game from `game_to_json` data and return its final position.
 
     :raises RecordError: naming the move number and text of an unreadable or illegal move, or

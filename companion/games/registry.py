@@ -24,7 +24,7 @@ def names() -> list[str]:
     return list(_REGISTRY)
 
 
-def get(name: str) -> type[Position]:
+def get(name: str) -> type[Position[Any]]:
     """The position class of a game by name (case-insensitive).
 
     :raises UnknownGame: (a UserError) naming the games, when there is no such game.
@@ -33,11 +33,11 @@ def get(name: str) -> type[Position]:
     if key not in _REGISTRY:
         raise UnknownGame(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
     module_name, class_name = _REGISTRY[key].split(":")
-    cls: type[Position] = getattr(importlib.import_module(module_name), class_name)
+    cls: type[Position[Any]] = getattr(importlib.import_module(module_name), class_name)
     return cls
 
 
-def classes() -> list[type[Position]]:
+def classes() -> list[type[Position[Any]]]:
     """The position classes of all games, in the order of `names()` (imports every game)."""
     return [get(name) for name in _REGISTRY]
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
@@ -172,8 +172,8 @@ class SenseiOptions:
 
 
 # -- actions and turns --------------------------------------------------------------------------
-STONE = "stone"
-CHARACTER = "character"
+STONE: Final = "stone"
+CHARACTER: Final = "character"
 
 
 @dataclass(frozen=True, slots=True)

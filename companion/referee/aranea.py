@@ -34,7 +34,17 @@ from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
-from companion.referee.protocol import DONE, ERROR, FROM, REMOVE, TARGET, TO, Event, Instruction
+from companion.referee.protocol import (
+    DONE,
+    ERROR,
+    FROM,
+    REMOVE,
+    TARGET,
+    TO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
 from companion.referee.protocol import ROLL as ROLL_INPUT
 
 
@@ -52,16 +62,16 @@ class AraneaReferee(Referee[AraneaPosition]):
     piece_word = "stone"
 
     # -- the roll -------------------------------------------------------------------------------
-    def _on_input(self, player_input) -> list[Event]:
+    def _on_input(self, player_input: PlayerInput) -> list[Event]:
         position = self.position
         if player_input.kind == ROLL_INPUT and position.awaiting_roll:
             if self.board is not None and self.board != self.expected():
                 return []  # first the board must be right
             player = position.turn
-            move = position.roll_move(self.dice)
-            self._record("add_roll", move.roll)
+            roll = self.dice.roll()
+            move = AraneaMove(ROLL, roll=roll)  # as position.roll_move(self.dice)
+            self._record("add_roll", roll)
             event = self._accept(move)
-            roll = move.roll
             events = [
                 Event(
                     "roll",
@@ -168,7 +178,7 @@ class AraneaReferee(Referee[AraneaPosition]):
                 expected=self.expected(),
                 detail=self._last_turn_detail(),
             )
-        value = position.roll.value
+        value = position.rolled.value
         legal = [u for u in self.uses() if u.after is not None]
         parts = []
         highlights = {}
@@ -181,7 +191,7 @@ class AraneaReferee(Referee[AraneaPosition]):
             if use.effects.origin:
                 highlights[use.effects.origin] = FROM
             highlights[use.effects.final] = TARGET
-        detail = _("A 3 and a 4 count as 1") if {position.roll.a, position.roll.b} == {3, 4} else ""
+        detail = _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
         if AraneaMove(PASS) in position.legal_moves():
             parts.append(_("press DONE to pass"))
         ways = parts[0] if parts else ""
@@ -193,16 +203,16 @@ class AraneaReferee(Referee[AraneaPosition]):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail or _("Roll {roll}").format(roll=position.roll.text),
+            detail=detail or _("Roll {roll}").format(roll=position.rolled.text),
         )
 
     def _last_turn_detail(self) -> str:
         stack = self.position.move_stack
-        if len(stack) >= 2 and stack[-1].kind == PASS and stack[-2].kind == ROLL:
-            passer = stack[-2]
+        roll = stack[-2].roll if len(stack) >= 2 and stack[-1].kind == PASS else None
+        if roll is not None:  # a roll (only rolls have one) that could not be used
             who = [p for p in self.position.players if p != self.position.turn][0]
             return _("{player} could not use the {value}: the turn passed").format(
-                player=player_name(who), value=passer.roll.value
+                player=player_name(who), value=roll.value
             )
         return ""
 
@@ -229,7 +239,7 @@ class AraneaReferee(Referee[AraneaPosition]):
                 player=position.turn,
                 highlights=instruction.highlights,
                 expected=instruction.expected,
-                detail=_("That is not a use of the {value}").format(value=position.roll.value),
+                detail=_("That is not a use of the {value}").format(value=position.rolled.value),
             )
         effects = use.effects
         player = position.turn
@@ -278,6 +288,6 @@ class AraneaReferee(Referee[AraneaPosition]):
             highlights=highlights,
             expected=use.after,
             detail=_("{player} rolled {value}").format(
-                player=player_name(player), value=position.roll.value
+                player=player_name(player), value=position.rolled.value
             ),
         )

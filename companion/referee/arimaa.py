@@ -30,7 +30,9 @@ The camera sees colours, not piece types. So:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from companion.errors import UserError
 from companion.games.arimaa import (
@@ -40,10 +42,12 @@ from companion.games.arimaa import (
     ArimaaPosition,
     Capture,
     Step,
+    Turn,
 )
-from companion.games.arimaa_infer import infer
+from companion.games.arimaa_infer import Candidate, infer
 from companion.i18n import _, colour_adj, ngettext
 from companion.i18n import player as player_name
+from companion.observation import Observation
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
@@ -109,7 +113,7 @@ class ArimaaReferee(Referee[ArimaaPosition]):
     piece_word = "piece"
     typed_setup = True
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.setups: dict[str, str] = {}  # side -> the setup line chosen for it
         self.captures: tuple[Capture, ...] = ()  # captured in the turn in progress
         self.question: tuple[Explanation, ...] = ()  # candidates while asking
@@ -123,9 +127,9 @@ class ArimaaReferee(Referee[ArimaaPosition]):
     @property
     def chess_set(self) -> bool:
         """Played with a chess set on a chessboard (``equipment=chess``), not the mat."""
-        return getattr(self.position.options, "equipment", "mat") == "chess"
+        return bool(self.position.options.equipment == "chess")
 
-    def observe(self, observation):
+    def observe(self, observation: Observation) -> list[Event]:
         """A chess set's colours are the sides: white is gold, black is silver."""
         if self.chess_set:
             cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
@@ -158,13 +162,18 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         if self.records is None:
             return None
         for summary in self.records.games():
-            if summary.game != "arimaa" or summary.id == self.game_id or summary.moves < 2:
+            if (
+                summary.game != self.position.name
+                or summary.id == self.game_id
+                or summary.moves < 2
+            ):
                 continue
             moves = self.records.game(summary.id, images=False).moves
-            return moves[0 if side == "gold" else 1].text
+            text: str = moves[0 if side == "gold" else 1].text
+            return text
         return None
 
-    def _setup_move(self, side: str):
+    def _setup_move(self, side: str) -> Turn | None:
         text = self.setups.get(side)
         return None if text is None else self.position.parse_move(text)
 
@@ -205,12 +214,12 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             events.append(self._accept_setup())
         return events
 
-    def _after(self, move) -> dict[str, str]:
+    def _after(self, move: Turn) -> dict[str, str]:
         board = self.position.copy()
         board.push(move)
         return board.cells()
 
-    def _setup_target(self, move, board: dict[str, str] | None) -> dict[str, str]:
+    def _setup_target(self, move: Turn, board: dict[str, str] | None) -> dict[str, str]:
         """The board that shows a side's setup. With a chess set, Gold's setup may be made
         with Silver's pieces already standing on ranks 7 and 8 (a chess set's start position
         left on the board after the camera learnt its colours): Silver then chooses a setup
@@ -634,19 +643,19 @@ def _describe(letter: str, chess: bool = False, count: int = 1) -> str:
     return text
 
 
-def _typed(position) -> tuple[tuple[str, str], ...]:
+def _typed(position: ArimaaPosition) -> tuple[tuple[str, str], ...]:
     return tuple(
-        (SQUARE_NAMES[sq], position.piece_at(sq))
+        (SQUARE_NAMES[sq], letter)
         for sq in range(64)
-        if position.piece_at(sq) is not None
+        if (letter := position.piece_at(sq)) is not None
     )
 
 
-def _fewest_explanations(candidates) -> list[Explanation]:
+def _fewest_explanations(candidates: Sequence[Candidate]) -> list[Explanation]:
     """One Explanation per typed board among the fewest-step candidates (a complete turn
     before a half push with the same pieces), in step order."""
     fewest = min(len(c.steps) for c in candidates)
-    found: dict[tuple, Explanation] = {}
+    found: dict[tuple[Any, ...], Explanation] = {}
     for candidate in sorted(
         (c for c in candidates if len(c.steps) == fewest),
         key=lambda c: (c.pending_push, c.steps),
@@ -656,7 +665,7 @@ def _fewest_explanations(candidates) -> list[Explanation]:
     return sorted(found.values(), key=lambda e: e.steps)
 
 
-def _explanation(candidate) -> Explanation:
+def _explanation(candidate: Candidate) -> Explanation:
     """An Explanation (square names, Capture objects) from an `arimaa_infer.Candidate`."""
     typed = tuple((SQUARE_NAMES[sq], letter) for sq, letter in candidate.pieces)
     last_capture = {c.square: c for c in candidate.captures}

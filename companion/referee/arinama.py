@@ -10,7 +10,7 @@ board shows every flip, each difference is something to fix: a forgotten flip is
 from __future__ import annotations
 
 from companion.errors import IllegalMoveError
-from companion.games.arinama import ArinamaPosition, other
+from companion.games.arinama import ArinamaPosition, PlacementEffects, other
 from companion.i18n import _, colour_adj, colour_noun, ngettext
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -43,7 +43,7 @@ class ArinamaReferee(Referee[ArinamaPosition]):
             )
         return ". ".join(sentences)
 
-    def _last_effects(self):
+    def _last_effects(self) -> PlacementEffects | None:
         """What the last placement did (None before the first), from the position before it."""
         if not self.position.move_stack:
             return None

@@ -52,7 +52,7 @@ INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
 QUIET_EVENTS = frozenset({"move", "roll", "hands", "unclear"})
 
 
-def referee_class(game: str) -> type[Referee]:
+def referee_class(game: str) -> type[Referee[Any]]:
     """The referee of a game by name (the game's `referee_class()`)."""
     if game not in games.names():
         raise UserError(f"no referee for game {game!r}: choose one of {', '.join(games.names())}")
@@ -208,7 +208,7 @@ class Referee(Generic[P]):
         return [Event("hands", {"on": status})]
 
     @classmethod
-    def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee:
+    def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee[Any]:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
         plug). The board must then show that position before play goes on."""
         position = records.resume(game_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.i18n import _, colour_adj, ngettext, pgettext
 
@@ -122,9 +123,9 @@ def _after(kind: str) -> str:
     return pgettext("after a preposition", "the {colour} piece")
 
 
-def cell_sort_key(cell: str) -> tuple:
+def cell_sort_key(cell: str) -> tuple[Any, ...]:
     """Natural order: a2 before a10, r1-2 before r1-10."""
-    parts: list = []
+    parts: list[Any] = []
     number = ""
     for ch in cell:
         if ch.isdigit():

@@ -83,7 +83,7 @@ class Session:
 
     def __init__(
         self,
-        referee: Referee,
+        referee: Referee[Any],
         *,
         emit: Callable[[str], None] = print,
         json_lines: bool = False,
