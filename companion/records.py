@@ -341,7 +341,8 @@ class Records:
         deadline = time.monotonic() + wait
         while True:
             try:
-                return self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower()
+                mode: str = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                return mode.lower()
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise
@@ -451,7 +452,8 @@ class Records:
             raise RecordError(
                 f"there is no game {excerpt(str(game_id))} in {self.path}: `companion games` lists them"
             )
-        return row
+        found: sqlite3.Row | tuple[Any, ...] = row
+        return found
 
     def _playing(self, conn: sqlite3.Connection, game_id: int) -> None:
         status = self._game_row(conn, game_id)[0]
@@ -460,9 +462,10 @@ class Records:
 
     @staticmethod
     def _live_moves(conn: sqlite3.Connection, game_id: int) -> int:
-        return conn.execute(
+        count: int = conn.execute(
             "SELECT count(*) FROM moves WHERE game_id=? AND taken_back_at IS NULL", (game_id,)
         ).fetchone()[0]
+        return count
 
     @staticmethod
     def _touch(conn: sqlite3.Connection, game_id: int, now: str) -> None:
@@ -491,7 +494,9 @@ class Records:
                     now,
                 ),
             )
-            game_id = int(cursor.lastrowid)
+            if cursor.lastrowid is None:  # sqlite3 always gives one after an INSERT
+                raise RuntimeError("SQLite gave the new game no id")
+            game_id = cursor.lastrowid
             if position.move_stack:
                 board = board.copy()
                 for ply, move in enumerate(position.move_stack, start=1):
@@ -633,7 +638,7 @@ class Records:
                 (PLAYING, now, game_id),
             )
         self._last_instruction.pop(game_id, None)
-        return text
+        return str(text)
 
     def finish(self, game_id: int, outcome: Any) -> None:
         """The game is over: `outcome` is a companion.games.Outcome (or its JSON)."""

@@ -166,6 +166,8 @@ class Speaker:
                     return
                 text, generation = self._pending, self._generation
                 self._pending = None
+            if text is None:  # woken with nothing to say
+                continue
             count += 1
             wav = Path(self._dir.name) / f"say-{count % 4}.wav"
             try:

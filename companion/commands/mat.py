@@ -9,7 +9,7 @@ from pathlib import Path
 
 from companion.errors import UserError
 from vision import mat
-from vision.layouts import get_layout, layout_names
+from vision.layouts import Layout, get_layout, layout_names
 
 EXAMPLES = """examples:
   companion mat arimaa -o arimaa.pdf                 an A3 page (scaled to fit), ready to print
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(
-    layout, path: Path, kind: str, paper: str, dpi: int, markers_only: bool, force: bool
+    layout: Layout, path: Path, kind: str, paper: str, dpi: int, markers_only: bool, force: bool
 ) -> None:
     write_pdf = partial(mat.write_pdf, overwrite=force)
     write_png = partial(mat.write_png, overwrite=force, dpi=dpi)
@@ -144,5 +144,5 @@ def _write(
     print(f"Wrote the {layout.name} mat to {path}: {paper}, {note}")
 
 
-def _ids(layout) -> str:
+def _ids(layout: Layout) -> str:
     return ", ".join(str(i) for i in layout.marker_ids())

@@ -313,7 +313,7 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
             return None
 
     def from_stream(prompt: str) -> str | None:
-        line = stream.readline()
+        line: str = stream.readline()
         if not line:
             return None
         print(prompt + line.rstrip("\n"))

@@ -166,10 +166,12 @@ def run(args: argparse.Namespace) -> int:
             referee.set_setup(side, line)
     session.flush()
 
-    if camera is None:
+    if lines is not None:  # --observations, not a camera
         for line in lines:
             _handle(session, line)
         return 0
+    if camera is None:
+        raise RuntimeError("neither observations nor a camera")  # argparse requires one
     tracker, source = camera
     session.tracker = tracker
     with source:
@@ -279,4 +281,5 @@ def _same_options(cls: Any, stored: Any, position: Any) -> bool:
 
 
 def _plain(options: Any) -> dict[str, Any]:
-    return json.loads(json.dumps(options_to_dict(options)))
+    plain: dict[str, Any] = json.loads(json.dumps(options_to_dict(options)))
+    return plain

@@ -187,7 +187,7 @@ def _disagreement(result: Replay) -> str | None:
     recorded = result.recorded_result  # Arimaa: (winner, code)
     if recorded:
         winner, code = recorded
-        reason = DECIDED_CODES.get(code)
+        reason = DECIDED_CODES.get(code or "")
         if reason is not None:
             said = f"{winner} wins by {reason} (code {code})"
             if outcome is None:

@@ -145,13 +145,14 @@ def run(args: argparse.Namespace) -> int:
                 if args.rotation is None:
                     args.rotation = settings.rotation
             return _run_demo(args, size, options)
+    saved_to: Path | None = settings_path
     try:
         settings = Settings.load(settings_path)
     except UserError as exc:
         # At the table a damaged settings file must not keep the companion from starting:
         # defaults for now, and the file is left exactly as it is for someone to look at.
         print(f"companion: warning: {exc}; using the default settings", file=sys.stderr)
-        settings, settings_path = Settings(), None
+        settings, saved_to = Settings(), None
     if args.game:
         settings.game = args.game
     if options:
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         settings.rotation = args.rotation
     if args.language:
         settings.language = args.language
-    return _run_table(args, source, settings, settings_path)
+    return _run_table(args, source, settings, saved_to)
 
 
 def _default_source() -> str | None:
@@ -284,7 +285,9 @@ def _run_demo(
     return 0
 
 
-def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> int:
+def _run_table(
+    args: argparse.Namespace, source_spec: str, settings: Settings, settings_path: Path | None
+) -> int:
     import pygame
 
     headless = args.headless or not has_display()
@@ -293,6 +296,7 @@ def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> 
     folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     watchdog = Watchdog()
     watchdog.status("opening the camera")
+    source: ReconnectingCamera | sources.FrameSource
     if args.wait_for_camera:
         source = ReconnectingCamera(source_spec, sources.open_source)
     else:

@@ -10,20 +10,28 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 from companion import games
 from companion.errors import UserError
 from companion.export import write_output
 from companion.geometry import ARANEA_CENTRE
 from vision import sources
-from vision.calibration import calibrate, learned_picture, load_calibration, load_position
+from vision.calibration import (
+    Calibration,
+    calibrate,
+    learned_picture,
+    load_calibration,
+    load_position,
+)
 from vision.corners import corners_path, save_corners, saved_corners
 from vision.find import draw_grid
-from vision.layouts import get_layout
-from vision.locate import locate, parse_corners
+from vision.layouts import Layout, get_layout
+from vision.locate import Located, locate, parse_corners
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, cells_outside
+from vision.standing import Photo, StandingCalibration, cells_outside
 from vision.tracker import Tracker, covered_cells
 
 EXAMPLES = """examples:
@@ -232,7 +240,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-def load_image(path: str):
+def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
     import cv2
 
@@ -247,14 +255,12 @@ def load_image(path: str):
     return image
 
 
-def _locate(image, layout_name: str, corners: str | None):
+def _locate(image: np.ndarray, layout_name: str, corners: str | None) -> Located:
     return locate(image, layout_name, corners)
 
 
-def _layout_for(args, calibration) -> str:
-    if args.layout:
-        return args.layout
-    return calibration.layout
+def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCalibration) -> str:
+    return str(args.layout) if args.layout else calibration.layout
 
 
 # -- actions ---------------------------------------------------------------------------------------
@@ -295,7 +301,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
     position = load_position(args.position, layout)
-    more = ()
+    more: tuple[Photo, ...] = ()
     if args.empty:
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
@@ -331,7 +337,12 @@ def run_read(args: argparse.Namespace) -> int:
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
     )
     observation = read_cells(
-        image, located.homography, layout, calibration, markers_seen=seen, covered=covered
+        image,
+        located.homography,
+        layout,
+        calibration,  # type: ignore[arg-type]  # vision.reader types only the flat calibration
+        markers_seen=seen,
+        covered=covered,
     )
     if occluded:
         print(
@@ -418,7 +429,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def board_text(layout, cells: dict[str, str]) -> str:
+def board_text(layout: Layout, cells: dict[str, str]) -> str:
     """A plain picture of what was read: one letter per class, '.' empty, '?' unknown."""
     classes = sorted({v for v in cells.values() if v not in ("empty", "unknown")})
     letters = _letters(classes)
@@ -464,17 +475,16 @@ def run_track(args: argparse.Namespace) -> int:
         raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
     calibration = load_calibration(args.calibration)
     name = _layout_for(args, calibration)
-    if name.strip().lower() == "auto":
-        layout = "auto"  # whichever mat is in view; reading it checks the calibration's
-        wanted = "mat"
-    else:
+    layout: Layout | None = None  # None: "auto", whichever mat is in view
+    wanted = "mat"  # reading it checks the calibration's
+    if name.strip().lower() != "auto":
         layout = get_layout(name)
         calibration.check_layout(layout)
         wanted = f"{layout.name} board"
     corners = None
     if args.corners:
         corners = parse_corners(args.corners)
-    elif layout != "auto" and not layout.has_markers:
+    elif layout is not None and not layout.has_markers:
         corners = saved_corners(args.calibration, layout.name)
         if corners is not None:
             print(
@@ -482,12 +492,13 @@ def run_track(args: argparse.Namespace) -> int:
                 "--corners gives others",
                 file=sys.stderr,
             )
-    tracker = Tracker(layout, calibration, corners=corners, fps=args.fps)
+    tracker = Tracker(layout or "auto", calibration, corners=corners, fps=args.fps)
     frames = observations = 0
     found = False
     said = ""
     moves_said = 0
-    with sources.open_source(args.source) as source:
+    # vision.sources.FrameSource does not declare the context manager every source is
+    with sources.open_source(args.source) as source:  # type: ignore[attr-defined]
         while not args.max_frames or frames < args.max_frames:
             frame = source.read()
             if frame is None and getattr(source, "ended", False):
@@ -514,7 +525,8 @@ def run_track(args: argparse.Namespace) -> int:
                 print(json.dumps({"frame": index, "cells": observation.cells}), flush=True)
             else:
                 print(f"frame {index}:")
-                print(board_text(tracker.layout, observation.cells), flush=True)
+                seen_layout = tracker.layout or get_layout(observation.layout)
+                print(board_text(seen_layout, observation.cells), flush=True)
     if not frames:
         raise UserError(f"no frames came from {args.source}")
     if not found:

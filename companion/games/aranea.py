@@ -31,15 +31,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from companion.dice import Roll
 from companion.errors import IllegalMoveError, NotationError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
 from companion.geometry import ARANEA_CENTRE, BoardGeometry, aranea_geometry
 
-AMBER = "amber"
-BLUE = "blue"
+AMBER: Final = "amber"
+BLUE: Final = "blue"
 PLAYERS = (AMBER, BLUE)
 RINGS = 3  # ring 1 is the outermost
 RING_SQUARES = 12  # numbered 1..12 clockwise, 12 at the top
@@ -62,7 +62,7 @@ RING_MOVE = "move"
 _SYMBOL = {AMBER: "A", BLUE: "B", None: "."}
 
 
-def other(player: str) -> str:
+def other(player: str) -> Literal["amber", "blue"]:
     return BLUE if player == AMBER else AMBER
 
 
@@ -168,6 +168,13 @@ class AraneaMove:
     roll: Roll | None = None
     cell: str | None = None
 
+    @property
+    def rolled(self) -> Roll:
+        """The dice of a roll move."""
+        if self.roll is None:
+            raise ValueError(f"{self.kind} is no roll")
+        return self.roll
+
     def __str__(self) -> str:
         if self.kind == ROLL:
             return f"roll {self.roll.text if self.roll else '?'}"
@@ -204,6 +211,20 @@ class UseEffects:
     @property
     def void(self) -> bool:
         return self.blocked_by is not None
+
+    @property
+    def landing(self) -> str:
+        """Where the stone stays (`final`) of a use that is not void."""
+        if self.final is None:
+            raise ValueError(f"a void use (blocked by {self.blocked_by}) lands nowhere")
+        return self.final
+
+    @property
+    def blocker(self) -> str:
+        """The occupied centre square that makes a void use void (`blocked_by`)."""
+        if self.blocked_by is None:
+            raise ValueError(f"a use that lands on {self.final} is not blocked")
+        return self.blocked_by
 
 
 # Phases of a turn.
@@ -321,6 +342,8 @@ class AraneaPosition(Position[AraneaMove]):
                     player, value, origin, tuple(path), (Knock(cell, occupant),), cell
                 )
             inner = WEB[cell].inward
+            if inner is None:  # only centre squares have no inward neighbour
+                raise ValueError(f"{cell} is a centre square: nothing lies inward of it")
             if WEB[inner].is_centre and inner in self.stones:
                 return UseEffects(player, value, origin, tuple(path), (), None, blocked_by=inner)
             cell = inner
@@ -407,7 +430,7 @@ class AraneaPosition(Position[AraneaMove]):
             effects = self.use_effects(move)
             if effects.void:
                 raise IllegalMoveError(
-                    f"centre {WEB[effects.blocked_by].number} is taken: use the roll another way"
+                    f"centre {WEB[effects.blocker].number} is taken: use the roll another way"
                 )
             self._apply(effects)
             self._end_turn()
@@ -424,7 +447,7 @@ class AraneaPosition(Position[AraneaMove]):
             self.roll = move.roll
             self.phase = AWAIT_USE
             return
-        self.opening_rolls.append(move.roll)
+        self.opening_rolls.append(move.rolled)
         if len(self.opening_rolls) == 1:
             self._turn = BLUE
             return
@@ -446,7 +469,7 @@ class AraneaPosition(Position[AraneaMove]):
         for knock in effects.knocked_off:
             del self.stones[knock.cell]
             self.stock[knock.owner] += 1
-        self.stones[effects.final] = player
+        self.stones[effects.landing] = player
 
     def _end_turn(self) -> None:
         self.roll = None

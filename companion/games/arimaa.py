@@ -405,7 +405,13 @@ def _walk_turns(
     trap_next_to = TRAP_NEXT_TO
     step_of = _STEP_OF
 
-    def visit(h: int, left: int, pending, pull, path) -> None:
+    def visit(
+        h: int,
+        left: int,
+        pending: tuple[int, int] | None,
+        pull: tuple[int, int] | None,
+        path: tuple[Any, ...],  # the steps so far (Step), kept only when `paths` is wanted
+    ) -> None:
         key = h ^ STEPS_LEFT_KEY[left]
         if pending is not None:
             key ^= PENDING_KEY[pending[1]][pending[0]]
@@ -857,28 +863,14 @@ class ArimaaPosition(Position[Turn]):
             return 0
         return len(self._final_hashes())
 
-    def _final_hashes(self, paths: dict[str, Any] | None = None) -> Any:
+    def _final_hashes(self) -> set[int]:
         """Hashes of the boards the turn in progress can end on (legally)."""
         board = self._board
-        result = _walk_turns(
-            board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths
+        finals = _walk_turns(
+            board, self._side, self._hash, self.steps_left, self._pending, self._pull, None
         )
-        start = self._start_hash
-        result = result if paths is None else paths
-        if start in result:  # a turn must change the position
-            if paths is None:
-                result = set(result)
-                result.discard(start)
-            else:
-                result.pop(start)
-        forbidden = self._repeated_boards()
-        if forbidden:
-            for h in [h for h in result if h in forbidden]:
-                if paths is None:
-                    result.discard(h)
-                else:
-                    result.pop(h)
-        return result
+        # a turn must change the position, and never make one a third time
+        return set(finals) - {self._start_hash} - self._repeated_boards()
 
     def _has_allowed_turn(self) -> bool:
         """True when some turn from here is legal (changes the position, no third repetition)."""
@@ -900,7 +892,13 @@ class ArimaaPosition(Position[Turn]):
         return False
 
     def _turn_paths(self) -> dict[int, tuple[tuple[int, int], ...]]:
-        return self._final_hashes(paths={})
+        """A shortest step sequence to each board the turn in progress can end on (legally)."""
+        paths: dict[int, tuple[tuple[int, int], ...]] = {}
+        _walk_turns(
+            self._board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths
+        )
+        ruled_out = {self._start_hash} | self._repeated_boards()
+        return {h: path for h, path in paths.items() if h not in ruled_out}
 
     def _repeated_boards(self) -> set[int]:
         """Board hashes that, with the opponent to move, already occurred twice: ending the turn

@@ -310,7 +310,7 @@ def _record(
 
 def _played_so_far(pos: ArimaaPosition) -> tuple[list[tuple[int, int]], list[Capture]]:
     """The steps of the turn in progress (origin, destination) and the captures they made."""
-    path: list[tuple[int, int]] = [tuple(r.step) for r in pos._steps]
+    path: list[tuple[int, int]] = [(r.step[0], r.step[1]) for r in pos._steps]
     captures: list[Capture] = [
         Capture(PIECE_LETTERS[r.captured[0]], r.captured[1])
         for r in pos._steps
@@ -372,7 +372,9 @@ def infer(
     def record(h: int, pending: bool) -> None:
         _record(found, board, obs, path, captures, (h, pending))
 
-    def visit(h: int, left: int, pending, pull) -> None:
+    def visit(
+        h: int, left: int, pending: tuple[int, int] | None, pull: tuple[int, int] | None
+    ) -> None:
         """The state after `path`: board hash `h`, `pending` (square, strength) of a push to
         finish, `pull` (square, strength) of an own piece that may pull - kept only when a
         weaker enemy stands next to its square, so transpositions meet."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from companion.errors import (
     IllegalMoveError,
@@ -42,9 +42,10 @@ from companion.errors import (
 from companion.games.base import Outcome, Position, options_to_dict
 from companion.geometry import BoardGeometry, arinama_geometry
 
-BLACK = "black"
-WHITE = "white"
+BLACK: Final = "black"
+WHITE: Final = "white"
 PLAYERS = (BLACK, WHITE)
+Player = Literal["black", "white"]
 MIN_SIZE = 3
 MAX_SIZE = 12
 FILES = "abcdefghijkl"  # MAX_SIZE files
@@ -54,7 +55,7 @@ _SYMBOL = {BLACK: "X", WHITE: "O", None: "."}
 _PICTURE = {"x": BLACK, "o": WHITE, ".": None}  # parse_position's pictures, any case
 
 
-def other(player: str) -> str:
+def other(player: str) -> Player:
     return WHITE if player == BLACK else BLACK
 
 
@@ -125,7 +126,7 @@ class _Undo:
     index: int
     flipped: tuple[int, ...]
     self_flip: bool
-    turn: str
+    turn: Player
 
 
 class ArinamaPosition(Position[str]):

@@ -320,7 +320,7 @@ class SenseiPosition(Position[Turn]):
         lines = [row.replace(" ", "") for row in rows]
         if len(lines) != SIZE or any(len(line) != SIZE for line in lines):
             raise RecordError("a Sensei board picture needs 7 rows of 7 cells (g r G R . x)")
-        stones = {"green": [], "red": []}
+        stones: dict[str, list[str]] = {"green": [], "red": []}
         characters: dict[str, str] = {}
         for row_number, line in enumerate(lines):
             rank = SIZE - row_number
@@ -391,11 +391,10 @@ class SenseiPosition(Position[Turn]):
         ]
         pits = sorted(pit_cells, key=INDEX.__getitem__)
         try:
-            options = SenseiOptions(
-                movement=movement,
-                side="storm" if pits else side,
-                **({"pits": tuple(pits)} if pits else {}),
-            )
+            fields: dict[str, Any] = {"movement": movement, "side": "storm" if pits else side}
+            if pits:
+                fields["pits"] = tuple(pits)
+            options = SenseiOptions(**fields)
         except OptionError as exc:
             raise RecordError(f"this board cannot be read: {exc}") from None
         return cls.from_rows(rows, turn=turn, options=options, turns_played=turns_played)
@@ -517,9 +516,9 @@ class SenseiPosition(Position[Turn]):
                 return (
                     f"a character must land on one of your own stones, and {action.dst} is {what}"
                 )
-            for cell in path:
-                if opp >> cell & 1:
-                    return f"a {opponent} stone blocks the character's way at {CELLS[cell]}"
+            for sq in path:
+                if opp >> sq & 1:
+                    return f"a {opponent} stone blocks the character's way at {CELLS[sq]}"
             return None
         if action.piece != STONE:
             return f"unknown piece {action.piece!r}: a stone or the character moves"
@@ -540,13 +539,13 @@ class SenseiPosition(Position[Turn]):
             return "a stone moves in one straight line along a row or column"
         if len(path) + 1 > self._max_slide:
             return "in Shizukana a stone moves exactly one square"
-        for cell in path + (dst,):
-            if opp >> cell & 1:
-                return f"a {opponent} stone blocks the way at {CELLS[cell]}"
-            if own >> cell & 1:
-                return f"your own stone blocks the way at {CELLS[cell]}"
-            if self._pits >> cell & 1:
-                return f"the pit at {CELLS[cell]} blocks the way: stones cannot enter or cross pits"
+        for sq in path + (dst,):
+            if opp >> sq & 1:
+                return f"a {opponent} stone blocks the way at {CELLS[sq]}"
+            if own >> sq & 1:
+                return f"your own stone blocks the way at {CELLS[sq]}"
+            if self._pits >> sq & 1:
+                return f"the pit at {CELLS[sq]} blocks the way: stones cannot enter or cross pits"
         return None
 
     def push_action(self, action: Action) -> None:
@@ -600,6 +599,8 @@ class SenseiPosition(Position[Turn]):
         self._close_turn()
 
     def _close_turn(self) -> None:
+        if self._turn_start is None:
+            raise RuntimeError("a turn closed that never started")  # a bug, never a user's
         self.move_stack.append(tuple(self._actions))
         self._turn_starts.append(self._turn_start)
         self._actions.clear()
@@ -927,7 +928,8 @@ class SenseiPosition(Position[Turn]):
                 'a Sensei position needs "stones" and "characters" objects keyed by green and red'
             )
         pits = options.pit_mask()
-        masks, chars = [], []
+        masks: list[int] = []
+        chars: list[int] = []
         for player in PLAYERS:
             cells = stones_data.get(player)
             if not isinstance(cells, list) or not 1 <= len(cells) <= STONES_PER_PLAYER:

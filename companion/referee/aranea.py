@@ -184,14 +184,16 @@ class AraneaReferee(Referee[AraneaPosition]):
         highlights = {}
         if any(u.move.kind == PLACE for u in legal):
             parts.append(_("place a stone on r1-{value}").format(value=value))
-        origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE]
+        origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE and u.effects.origin]
         if origins:
             parts.append(_("move {cells}").format(cells=phrases.cell_list(origins, "or")))
         for use in legal:
             if use.effects.origin:
                 highlights[use.effects.origin] = FROM
-            highlights[use.effects.final] = TARGET
-        detail = _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
+            highlights[use.effects.landing] = TARGET
+        detail = (
+            _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
+        )
         if AraneaMove(PASS) in position.legal_moves():
             parts.append(_("press DONE to pass"))
         ways = parts[0] if parts else ""
@@ -244,13 +246,13 @@ class AraneaReferee(Referee[AraneaPosition]):
         effects = use.effects
         player = position.turn
         if use.after is None:
-            centre = WEB[effects.blocked_by].number
+            centre = WEB[effects.blocker].number
             fix = phrases.fix_sentences(self.expected(), board, name_at=self.name_at)
             return Instruction(
                 text=_("Centre {centre} is taken: use the roll another way").format(centre=centre),
                 kind="illegal",
                 player=player,
-                highlights={effects.blocked_by: ERROR, **{c: ERROR for c in effects.path}},
+                highlights={effects.blocker: ERROR, **{c: ERROR for c in effects.path}},
                 expected=self.expected(),
                 detail=phrases.join_sentences(fix),
             )
@@ -266,14 +268,14 @@ class AraneaReferee(Referee[AraneaPosition]):
                     )
                 )
                 highlights[knock.cell] = REMOVE
-        if board.get(effects.final) != player:
+        if board.get(effects.landing) != player:
             if len(effects.path) > 1:
                 sentences.append(
                     _("Your stone goes on inward to {cell}").format(cell=effects.final)
                 )
             else:
                 sentences.append(_("Put your stone on {cell}").format(cell=effects.final))
-            highlights[effects.final] = TO
+            highlights[effects.landing] = TO
             for cell in effects.path[:-1]:
                 highlights.setdefault(cell, FROM if board.get(cell) == player else TARGET)
         extra = [c for c, k in board.items() if k == player and c not in position.stones]

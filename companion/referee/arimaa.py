@@ -199,9 +199,10 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         elif word.lower() == "chess":
             text = CHESS_SETUP[side]
         elif word.lower() == "previous":
-            text = self._previous_setup(side)
-            if text is None:
+            previous = self._previous_setup(side)
+            if previous is None:
                 raise UserError(_("there is no previous Arimaa game in the records to copy"))
+            text = previous
         else:
             text = word
         move = position.parse_move(text)  # NotationError names the bad token

@@ -231,6 +231,14 @@ class Referee(Generic[P]):
     def change_phrase(self, cells: list[str], want: str) -> str | None:
         return None
 
+    def set_setup(self, side: str, text: str) -> None:
+        """The setup turn `text` for `side`, typed instead of arranged (games with
+        `typed_setup`: Arimaa).
+
+        :raises UserError: for a game without typed setups.
+        """
+        raise UserError(f"{self.position.title} has no setup turns to type")
+
     # -- hooks for the games ------------------------------------------------------------------------
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         """A settled referee saw `board`: accept a move or leave it to `_board_instruction`."""

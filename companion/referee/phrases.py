@@ -173,7 +173,7 @@ def fix_sentences(
     observed: dict[str, str],
     *,
     name_at: Callable[..., str],
-    change_phrase: Callable[[list[str], str], str] | None = None,
+    change_phrase: Callable[[list[str], str], str | None] | None = None,
 ) -> list[str]:
     """Sentences that turn `observed` into `expected`, grouped so that each reads well.
 
@@ -197,8 +197,9 @@ def fix_sentences(
         for cell, (want, _seen) in diff.changed.items():
             by_target.setdefault(want, []).append(cell)
         for want, cells in sorted(by_target.items()):
-            if change_phrase is not None:
-                sentences.append(change_phrase(cells, want))
+            phrase = change_phrase(cells, want) if change_phrase is not None else None
+            if phrase is not None:  # the game's own words; None: the plain ones below
+                sentences.append(phrase)
             else:
                 for cell in sorted(cells, key=cell_sort_key):
                     sentences.append(
