@@ -28,7 +28,7 @@ from companion import __version__, games
 from companion.errors import UserError
 from companion.games.arimaa import ArimaaPosition
 from companion.games.arimaa_notation import game_to_move_list
-from companion.games.base import Outcome, game_to_json
+from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
 from companion.records import GameRecord, replay
 from companion.svg import board_defs, changed_cells, position_svg
@@ -241,7 +241,7 @@ def _record_tables(record: GameRecord) -> list[str]:
     return tables
 
 
-def _in_hand(position: Any) -> str:
+def _in_hand(position: Position[Any]) -> str:
     """Stones off the board (Aranea's stocks), from the position's JSON when it has them."""
     stock = position.to_json().get("stock")
     if not isinstance(stock, dict) or not stock:

@@ -52,7 +52,7 @@ from typing import Any
 from companion import __version__, games
 from companion.dice import Roll
 from companion.errors import RecordError, UserError, excerpt
-from companion.games.base import Outcome, options_to_dict
+from companion.games.base import Outcome, Position, options_to_dict
 
 APP_NAME = "tabletop-companion"
 DB_FILENAME = "records.sqlite3"
@@ -473,7 +473,7 @@ class Records:
 
     # -- writing ------------------------------------------------------------------------------
     def new_game(
-        self, position: Any, *, players: Any = None, meta: dict[str, Any] | None = None
+        self, position: Position[Any], *, players: Any = None, meta: dict[str, Any] | None = None
     ) -> int:
         """Start recording a game at `position` (a companion.games Position); its id.
 

@@ -20,7 +20,7 @@ from typing import Any
 from companion import games
 from companion.commands.play import add_option_argument, options_from_pairs
 from companion.errors import OptionError, RecordError, UserError
-from companion.games.base import GAME_FORMAT, game_from_json
+from companion.games.base import GAME_FORMAT, Position, game_from_json
 
 EXAMPLES = """examples:
   companion moves arinama -o rows=5 -o cols=5          every cell of an empty 5x5 board
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _countable(position: Any) -> bool:
+def _countable(position: Position[Any]) -> bool:
     try:
         position.count_legal_moves()
     except UserError:

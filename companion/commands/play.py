@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
-def save(position: Any, target: Path, *, announce: bool = True) -> None:
+def save(position: Position[Any], target: Path, *, announce: bool = True) -> None:
     """Write the game record; if that fails, print it, so the game played is never lost."""
     text = json.dumps(game_to_json(position), indent=1) + "\n"
     try:
@@ -196,7 +196,7 @@ def save(position: Any, target: Path, *, announce: bool = True) -> None:
         print(f"saved to {target}")
 
 
-def forced_pass(position: Any) -> Any | None:
+def forced_pass(position: Position[Any]) -> Any | None:
     """The move when the only legal one is a pass (the player has no choice), else None.
 
     Games whose notation has no "pass" (Arimaa) are never asked for their moves here: listing
@@ -215,7 +215,7 @@ def forced_pass(position: Any) -> Any | None:
     return None
 
 
-def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
+def play_chance_and_forced(position: Position[Any], dice: Dice) -> Iterator[str]:
     """Make the moves nobody chooses - dice rolls and forced passes - describing each."""
     while not position.is_game_over():
         player = position.turn
@@ -241,7 +241,11 @@ def _roll_value(position: Position[Any], move: Any) -> str:
 
 
 def play_auto(
-    position: Any, dice: Any, rng: Any, max_moves: int, before_result: Any = lambda: None
+    position: Position[Any],
+    dice: Dice,
+    rng: random.Random,
+    max_moves: int,
+    before_result: Any = lambda: None,
 ) -> None:
     print(f"{position.title}: random players{_options_note(position)}")
     while not position.is_game_over() and len(position.move_stack) < max_moves:
@@ -259,7 +263,9 @@ def play_auto(
     _print_result(position, stopped_after=max_moves)
 
 
-def play_by_hand(position: Any, dice: Any, stream: Any, before_result: Any = lambda: None) -> None:
+def play_by_hand(
+    position: Position[Any], dice: Dice, stream: Any, before_result: Any = lambda: None
+) -> None:
     if stream is None:  # started with standard input closed (`companion play arinama <&-`)
         stream = io.StringIO()
     interactive = stream.isatty()
@@ -322,7 +328,7 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
     return from_terminal if interactive else from_stream
 
 
-def _try_move(position: Any, text: str) -> bool:
+def _try_move(position: Position[Any], text: str) -> bool:
     player = position.turn
     try:
         move = position.parse_move(text)
@@ -334,7 +340,7 @@ def _try_move(position: Any, text: str) -> bool:
     return True
 
 
-def _undo(position: Any) -> bool:
+def _undo(position: Position[Any]) -> bool:
     """Take back the last move a player chose (with the dice roll and forced passes after
     it, but not the roll before it: undo never buys a new roll)."""
     trial = position.copy()
@@ -349,7 +355,7 @@ def _undo(position: Any) -> bool:
     return False
 
 
-def _print_moves(position: Any) -> None:
+def _print_moves(position: Position[Any]) -> None:
     try:
         moves = position.legal_moves()
     except UserError as exc:  # e.g. Arimaa's setup: too many arrangements to list
@@ -362,7 +368,7 @@ def _print_moves(position: Any) -> None:
         print(f"... and {len(moves) - MOVES_SHOWN} more (companion moves lists them all)")
 
 
-def _print_result(position: Any, stopped_after: int | None = None) -> None:
+def _print_result(position: Position[Any], stopped_after: int | None = None) -> None:
     outcome = position.outcome()
     moves = len(position.move_stack)
     if outcome is not None:
@@ -377,7 +383,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _options_note(position: Any) -> str:
+def _options_note(position: Position[Any]) -> str:
     defaults = options_to_dict(type(position.options)())
     changed = {k: v for k, v in options_to_dict(position.options).items() if defaults[k] != v}
     return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""

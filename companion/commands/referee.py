@@ -27,7 +27,7 @@ from companion import games, i18n
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
 from companion.errors import UserError
-from companion.games.base import options_to_dict
+from companion.games.base import Position, options_to_dict
 from companion.records import Records
 from companion.referee.core import Referee
 from companion.referee.runner import Session
@@ -271,7 +271,7 @@ def _options(args: argparse.Namespace) -> dict[str, str]:
     return option_pairs(args.option)
 
 
-def _same_options(cls: Any, stored: Any, position: Any) -> bool:
+def _same_options(cls: type[Position[Any]], stored: Any, position: Position[Any]) -> bool:
     """A stored game's options are the position's (defaults filled in: a game recorded before
     an option existed still matches)."""
     try:

@@ -29,6 +29,7 @@ from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.observation import Observation
+from companion.records import Records
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text
 from companion.referee.protocol import (
@@ -92,8 +93,8 @@ class Referee(Generic[P]):
         self,
         position: P,
         *,
-        records: Any = None,
-        dice: Any = None,
+        records: Records | None = None,
+        dice: Dice | None = None,
         game_id: Any = None,
         clear_first: bool = False,
         meta: dict[str, Any] | None = None,
@@ -208,7 +209,7 @@ class Referee(Generic[P]):
         return [Event("hands", {"on": status})]
 
     @classmethod
-    def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee[Any]:
+    def resume(cls, records: Records, game_id: Any, *, dice: Dice | None = None) -> Referee[Any]:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
         plug). The board must then show that position before play goes on."""
         position = records.resume(game_id)
