@@ -383,6 +383,10 @@ class _FoundTurn(Exception):
     """Raised by _walk_turns to stop at the first allowed turn."""
 
 
+_Pair = tuple[int, int]  # (square, strength) of a pending push or a possible pull
+_Steps = tuple[Any, ...]  # the steps of a walk so far (Step)
+
+
 def _walk_turns(
     board: list[int],
     side: int,
@@ -405,13 +409,8 @@ def _walk_turns(
     trap_next_to = TRAP_NEXT_TO
     step_of = _STEP_OF
 
-    def visit(
-        h: int,
-        left: int,
-        pending: tuple[int, int] | None,
-        pull: tuple[int, int] | None,
-        path: tuple[Any, ...],  # the steps so far (Step), kept only when `paths` is wanted
-    ) -> None:
+    # `path`: the steps so far (Step), kept only when `paths` is wanted
+    def visit(h: int, left: int, pending: _Pair | None, pull: _Pair | None, path: _Steps) -> None:
         key = h ^ STEPS_LEFT_KEY[left]
         if pending is not None:
             key ^= PENDING_KEY[pending[1]][pending[0]]

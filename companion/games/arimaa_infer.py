@@ -286,6 +286,9 @@ def _match(board: list[int], obs: list[int], captured: dict[int, int]) -> tuple[
     return tuple(uncleared)
 
 
+_Pair = tuple[int, int]  # (square, strength) of a pending push or a possible pull
+
+
 def _record(
     found: dict[tuple[int, bool], Candidate],
     board: list[int],
@@ -372,9 +375,7 @@ def infer(
     def record(h: int, pending: bool) -> None:
         _record(found, board, obs, path, captures, (h, pending))
 
-    def visit(
-        h: int, left: int, pending: tuple[int, int] | None, pull: tuple[int, int] | None
-    ) -> None:
+    def visit(h: int, left: int, pending: _Pair | None, pull: _Pair | None) -> None:
         """The state after `path`: board hash `h`, `pending` (square, strength) of a push to
         finish, `pull` (square, strength) of an own piece that may pull - kept only when a
         weaker enemy stands next to its square, so transpositions meet."""
