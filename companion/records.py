@@ -47,12 +47,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__, games
 from companion.dice import Roll
 from companion.errors import RecordError, UserError, excerpt
 from companion.games.base import Outcome, Position, options_to_dict
+
+if TYPE_CHECKING:  # the referee records through this module: a type only
+    from companion.referee.protocol import Event
 
 APP_NAME = "tabletop-companion"
 DB_FILENAME = "records.sqlite3"
@@ -598,7 +601,9 @@ class Records:
                 )
             self._last_instruction[game_id] = text
 
-    def add_event(self, game_id: int, event: Any, data: dict[str, Any] | None = None) -> None:
+    def add_event(
+        self, game_id: int, event: Event | str, data: dict[str, Any] | None = None
+    ) -> None:
         """Record an event: a companion.referee.protocol.Event, or a kind and its data."""
         if isinstance(event, str):
             kind, payload = event, dict(data or {})

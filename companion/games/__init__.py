@@ -9,7 +9,7 @@ and the one registry of the games.
     >>> pos.push(pos.parse_move("c3"))
     >>> Arinama.mat_layout(pos.options), Arinama.title
     ('arinama8', 'Arinama')
-    >>> games.for_layout("sensei-storm")
+    >>> games.for_layout("sensei-storm")  # doctest: +ELLIPSIS
     ('sensei', SenseiOptions(...))
 
 Everything else about a game is found from its position class (python-chess's variants are the

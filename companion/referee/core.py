@@ -42,6 +42,7 @@ from companion.referee.protocol import (
     ROLL,
     UNDO,
     Event,
+    EventKind,
     Instruction,
     InstructionKind,
     PlayerInput,
@@ -50,7 +51,7 @@ from companion.referee.protocol import (
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
-QUIET_EVENTS = frozenset({"move", "roll", "hands", "unclear"})
+QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
 
 
 def referee_class(game: str) -> type[Referee[Any]]:
