@@ -256,7 +256,7 @@ PHOTO_QUALITY = 50
 def web_photo(jpeg: bytes) -> bytes:
     """A stored board photo made the size the page shows it (JPEG, PHOTO_WIDTH wide): a
     200-move game stays a page of a few megabytes. One that cannot be decoded is kept as is."""
-    try:
+    try:  # OpenCV only for pages with photos: exporting JSON or a move list never loads it
         import cv2
         import numpy as np
 

@@ -245,7 +245,7 @@ def default_db_path() -> Path:
     if state:
         # systemd sets a colon-separated list when the unit names several directories.
         return Path(state.split(":")[0]) / DB_FILENAME
-    import platformdirs
+    import platformdirs  # only without $STATE_DIRECTORY (not under systemd)
 
     return Path(platformdirs.user_state_dir(APP_NAME)) / DB_FILENAME
 

@@ -15,6 +15,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pygame
+
 from companion import games, i18n
 from companion.app import (
     App,
@@ -169,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
 def _default_source() -> str | None:
     """The Pi camera when this machine has one; None sends `run` to the demo."""
     try:
-        import picamera2  # noqa: F401
+        import picamera2  # noqa: F401  # the optional Pi camera: only probed
     except ImportError:
         return None
     if not any(Path("/dev").glob("media*")) and not os.environ.get("COMPANION_FORCE_PICAMERA"):
@@ -288,8 +290,6 @@ def _run_demo(
 def _run_table(
     args: argparse.Namespace, source_spec: str, settings: Settings, settings_path: Path | None
 ) -> int:
-    import pygame
-
     headless = args.headless or not has_display()
     if headless:
         set_screen_factory(headless_screen)

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion import games
@@ -242,8 +243,6 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 # -- helpers ---------------------------------------------------------------------------------------
 def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
-    import cv2
-
     file = Path(path)
     if not file.is_file():
         raise UserError(f"image {path} not found")
@@ -370,8 +369,6 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_snapshot(args: argparse.Namespace) -> int:
-    import cv2
-
     if not args.source.startswith("sim:"):
         raise UserError(
             f"snapshot photographs the synthetic table: give sim:LAYOUT (e.g. sim:arimaa), "
