@@ -140,7 +140,7 @@ def _looks_like_a_move_list(text: str) -> bool:
     )
 
 
-def replay(numbered: tuple[int, Any]) -> Replay:
+def replay(numbered: tuple[int, Any]) -> Replay[Any]:
     """Replay one record with every move checked, up to the first bad one (`Replay.error`)."""
     _, record = numbered
     if isinstance(record, RecordError):  # a line parse_records could not read
@@ -155,7 +155,7 @@ def replay(numbered: tuple[int, Any]) -> Replay:
     )
 
 
-def report_one(result: Replay, show_board: bool) -> int:
+def report_one(result: Replay[Any], show_board: bool) -> int:
     position, error = result.position, result.error
     moves = len(position.move_stack)
     _print_notes(result)
@@ -170,7 +170,7 @@ def report_one(result: Replay, show_board: bool) -> int:
     return 1 if _disagreement(result) else 0
 
 
-def _print_notes(result: Replay) -> None:
+def _print_notes(result: Replay[Any]) -> None:
     """What an arimaa.com move list held besides its turns (log lines, takebacks, ...)."""
     for note in result.notes:
         print(f"note: {note}")
@@ -181,7 +181,7 @@ def _print_notes(result: Replay) -> None:
 DECIDED_CODES = {"g": "goal", "e": "elimination", "m": "immobilisation"}
 
 
-def _disagreement(result: Replay) -> str | None:
+def _disagreement(result: Replay[Any]) -> str | None:
     """What the record states as the result when the rules reached a different one."""
     outcome, stated = result.position.outcome(), result.recorded_outcome
     recorded = result.recorded_result  # Arimaa: (winner, code)
@@ -203,7 +203,7 @@ def _disagreement(result: Replay) -> str | None:
     return str(Outcome.from_json(stated))
 
 
-def _result_text(result: Replay) -> str:
+def _result_text(result: Replay[Any]) -> str:
     position = result.position
     outcome = position.outcome()
     recorded = result.recorded_result  # Arimaa: (winner, code)

@@ -88,11 +88,10 @@ def game_from_move_list(text_or_moves: Any) -> ArimaaPosition:
     replay = replay_move_list(text_or_moves)
     if replay.error is not None:
         raise replay.error
-    position: ArimaaPosition = replay.position  # type: ignore[assignment]
-    return position
+    return replay.position
 
 
-def replay_move_list(text_or_moves: Any) -> Replay:
+def replay_move_list(text_or_moves: Any) -> Replay[ArimaaPosition]:
     r"""Replay a whole game, every turn checked, stopping at the first unreadable or illegal turn
     (`Replay.error`, named by its label, text and reason; the position is the one before it).
 

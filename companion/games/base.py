@@ -419,13 +419,16 @@ def _move_texts(position: Position[Any]) -> list[str]:
     return texts
 
 
+PositionT = TypeVar("PositionT", bound="Position[Any]")
+
+
 @dataclass
-class Replay:
+class Replay(Generic[PositionT]):
     """A recorded game replayed move by move, every move checked: the position reached and,
     when a move could not be read or was illegal, the first such move (the position is then the
     one before it)."""
 
-    position: Position[Any]
+    position: PositionT
     error: RecordError | None = None  # the first bad move, named by number, text and reason
     error_index: int | None = None  # its index in the record's moves (= moves played)
     notes: list[str] = dataclasses.field(default_factory=list)  # lines that are no move
@@ -447,7 +450,7 @@ def game_from_json(data: Any) -> Position[Any]:
     return replay.position
 
 
-def replay_json(data: Any) -> Replay:
+def replay_json(data: Any) -> Replay[Position[Any]]:
     """Replay a whole game from `game_to_json` data, stopping at the first unreadable or
     illegal move (`Replay.error`).
 
