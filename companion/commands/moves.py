@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    parser.add_argument("game", metavar="GAME", help=games.names_text())
     parser.add_argument(
         "--position",
         "-p",

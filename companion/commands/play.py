@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    parser.add_argument("game", metavar="GAME", help=games.names_text())
     add_option_argument(parser)
     parser.add_argument(
         "--auto", action="store_true", help="random players play to the end (a demo)"

@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--game",
         metavar="G",
-        help="the game (arinama, arimaa, aranea, sensei); default: the last one played, or for "
+        help=f"the game ({', '.join(games.names())}); default: the last one played, or for "
         "the demo arinama on a 5 x 5 board",
     )
     parser.add_argument(

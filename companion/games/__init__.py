@@ -20,6 +20,6 @@ loads the others.
 """
 
 from companion.games.base import Outcome, Position
-from companion.games.registry import classes, for_layout, get, names
+from companion.games.registry import classes, for_layout, get, names, names_text
 
-__all__ = ["Outcome", "Position", "classes", "for_layout", "get", "names"]
+__all__ = ["Outcome", "Position", "classes", "for_layout", "get", "names", "names_text"]

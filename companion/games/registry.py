@@ -37,6 +37,12 @@ def get(name: str) -> type[Position[Any]]:
     return cls
 
 
+def names_text() -> str:
+    """The games' names for a sentence: "arinama, arimaa, aranea or sensei"."""
+    *first, last = names()
+    return f"{', '.join(first)} or {last}"
+
+
 def classes() -> list[type[Position[Any]]]:
     """The position classes of all games, in the order of `names()` (imports every game)."""
     return [get(name) for name in _REGISTRY]
