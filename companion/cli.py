@@ -36,9 +36,10 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, overview: bool = True) -> argparse.ArgumentParser:
     """The command line's parser: with `command` (a command's name) only that command's module
-    is imported and registered; else every command's (for the overview)."""
+    is imported and registered; else every command's (for the overview), or with
+    ``overview=False`` none (`companion --version`)."""
     parser = OneLineParser(
         prog="companion",
         description="Tabletop Companion: referee, dice and game records for physical board games.",
@@ -46,7 +47,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = command_names()
-    for name in [command] if command in names else names:
+    for name in [command] if command in names else names if overview else []:
         module = importlib.import_module(f"companion.commands.{name}")
         module.register(sub)
     return parser
@@ -61,7 +62,7 @@ def command_names() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
-    parser = build_parser(command)
+    parser = build_parser(command, overview=argv != ["--version"])
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
