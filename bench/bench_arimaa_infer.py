@@ -36,8 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.arimaa import Step, game_from_move_list  # noqa: E402
+from companion.games.arimaa import Step  # noqa: E402
 from companion.games.arimaa_infer import infer  # noqa: E402
+from companion.games.arimaa_notation import replay_move_list  # noqa: E402
 from companion.referee.core import Referee, observation_of  # noqa: E402
 
 GOAL_MEDIAN_MS, GOAL_P99_MS = 20.0, 200.0
@@ -61,8 +62,9 @@ def sample_turns(count: int, seed: int):
     while len(picks) < count:
         record = rng.choice(games)
         stop = rng.randrange(2, len(record["moves"]))
-        pos = game_from_move_list(record["moves"][:stop])
-        if pos.replay_error or pos.is_game_over():
+        replay = replay_move_list(record["moves"][:stop])
+        pos = replay.position
+        if replay.error or pos.is_game_over():
             continue
         move = pos.parse_move(record["moves"][stop]) if stop < len(record["moves"]) else None
         if move and all(isinstance(s, Step) for s in move):

@@ -3,8 +3,9 @@
 Each sub-command lives in its own module in `companion/commands/` with two functions:
 ``register(subparsers)`` adds its parser (help text on every argument) and sets
 ``func=run``; ``run(args) -> int`` does the work and returns the exit code. Modules are found
-by name, so adding a command never touches this file. Command modules import heavy libraries
-(OpenCV, pygame) inside `run`, keeping `companion --help` fast.
+by name, so adding a command never touches this file. Only the module of the command that runs
+is imported (`companion games` never loads OpenCV or pygame), so command modules import what
+they need at their top; the overview (`companion --help`) imports them all.
 
 A `UserError` anywhere becomes one line on stderr and exit code 2; Ctrl-C exits 130. A
 traceback means a bug in the companion, never a mistake of the user.
@@ -14,12 +15,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from typing import NoReturn
 
 from companion import __version__, commands
 from companion.errors import UserError, shorten_quotes
+
+# pygame (imported by the commands that draw) greets on stdout unless told not to
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -31,23 +36,33 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, overview: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser: with `command` (a command's name) only that command's module
+    is imported and registered; else every command's (for the overview), or with
+    ``overview=False`` none (`companion --version`)."""
     parser = OneLineParser(
         prog="companion",
         description="Tabletop Companion: referee, dice and game records for physical board games.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"companion.commands.{info.name}")
+    names = command_names()
+    for name in [command] if command in names else names if overview else []:
+        module = importlib.import_module(f"companion.commands.{name}")
         module.register(sub)
     return parser
 
 
+def command_names() -> list[str]:
+    """The sub-commands, in alphabetical order: the modules of `companion.commands`."""
+    found = pkgutil.iter_modules(commands.__path__)
+    return sorted(info.name for info in found if not info.name.startswith("_"))
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    parser = build_parser(command, overview=argv != ["--version"])
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

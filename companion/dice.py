@@ -6,6 +6,12 @@ and replays. Every roll a game uses is stored in its record, so replays never ne
 
 Aranea reads two six-sided dice as one value 1..12: the sum, except that a 3 and a 4 count as 1
 (the only way to make 1, and why the game can use every number on a clock face).
+
+    >>> roll = Dice(seed=1).roll()  # seeded: the same roll every time
+    >>> roll, roll.text, roll.value
+    (Roll(a=2, b=5), '2-5', 7)
+    >>> Roll(3, 4).value  # Aranea's 1
+    1
 """
 
 from __future__ import annotations

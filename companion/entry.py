@@ -26,7 +26,7 @@ def main() -> int:
     try:
         if signal.getsignal(signal.SIGINT) is _interrupted_before_main:
             signal.signal(signal.SIGINT, signal.default_int_handler)
-        from companion.cli import main as cli_main
+        from companion.cli import main as cli_main  # only now: Ctrl-C is caught from here on
 
         return cli_main()
     except KeyboardInterrupt:

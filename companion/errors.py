@@ -3,28 +3,54 @@
 Every message names what is wrong and, where it helps, what to do about it.
 """
 
+import json
+import re
 
-class UserError(Exception):
-    """Bad input from a person or a file: the message is shown as is."""
+
+class CompanionError(Exception):
+    """The root of every error the companion raises on purpose (a bare Exception elsewhere is a
+    bug). Library code raises the most specific class below; each that means a bad value also
+    derives from the matching builtin, so ``except ValueError`` works as with any library."""
 
 
-class NotationError(UserError):
+class UserError(CompanionError):
+    """Bad input from a person or a file: the CLI prints the message as is, on one line."""
+
+
+class NotationError(UserError, ValueError):
     """Move or position text that cannot be read (unknown square, bad token, ...)."""
 
 
-class IllegalMoveError(UserError):
+class IllegalMoveError(UserError, ValueError):
     """A well-formed move that the rules do not allow in this position."""
 
 
-class OptionError(UserError):
+class OptionError(UserError, ValueError):
     """An unknown game option or a value the option does not take."""
 
 
-class RecordError(UserError):
+class RecordError(UserError, ValueError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
 
 
-class PositionMismatch(UserError):
+class UnknownGame(UserError, LookupError):
+    """A game name that is not in the registry (`companion.games.get`)."""
+
+
+class NoPrintedMat(UserError, LookupError):
+    """Game options that no printed mat fits (`Position.mat_layout`): the message names the
+    mats there are and suggests ``--layout grid:RxC``."""
+
+
+class VisionError(UserError):
+    """What the camera side cannot do with a photo or a frame; `vision/` derives from it."""
+
+
+class BoardNotFound(VisionError, LookupError):
+    """No board (markers, outline) in a photo; `vision.find.BoardNotFound` is this family's."""
+
+
+class PositionMismatch(VisionError, ValueError):
     """A calibration photo that does not show the position it was said to show. `cells` names
     the cells that look otherwise, so a screen can mark them instead of listing them."""
 
@@ -46,8 +72,6 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 def json_problem(exc: ValueError) -> str:
     """Why `json.loads` refused a text, in words: where the JSON breaks, or the number too long
     for Python (more than 4300 digits) that it holds."""
-    import json
-
     if isinstance(exc, json.JSONDecodeError):
         return f"invalid JSON at line {exc.lineno} column {exc.colno}"
     return "it holds a number with too many digits (more than 4300)"
@@ -56,7 +80,6 @@ def json_problem(exc: ValueError) -> str:
 def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
     """`message` with every long quoted piece of input (and any very long word) cut to an
     excerpt: the CLI's last guard, whatever a message quotes."""
-    import re
 
     def cut(match: re.Match[str]) -> str:
         text = match.group(0)

@@ -24,9 +24,14 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion import __version__, games
 from companion.errors import UserError
+from companion.games.arimaa import ArimaaPosition
+from companion.games.arimaa_notation import game_to_move_list
+from companion.games.base import Outcome, Position, game_to_json
+from companion.geometry import board_geometry
 from companion.records import GameRecord, replay
+from companion.svg import board_defs, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
 
@@ -45,8 +50,6 @@ def export_game(record: GameRecord, fmt: str, *, images: bool = True) -> str:
 # -- json ------------------------------------------------------------------------------------------
 def game_json(record: GameRecord) -> dict[str, Any]:
     """Our game record (game_to_json shape, read back by game_from_json) with the table's log."""
-    from companion.games.base import game_to_json
-
     position = replay(record)
     data = game_to_json(position)
     summary = record.summary
@@ -104,12 +107,11 @@ def game_json(record: GameRecord) -> dict[str, Any]:
 # -- arimaa ----------------------------------------------------------------------------------------
 def arimaa_move_list(record: GameRecord) -> str:
     """The arimaa.com move list of an Arimaa game; UserError for any other game."""
-    if record.game != "arimaa":
+    if not issubclass(games.get(record.game), ArimaaPosition):  # the format is Arimaa's own
         raise UserError(
             f"game {record.id} is {record.game.capitalize()}: the arimaa move list is only for "
             "Arimaa games; use --format json or html"
         )
-    from companion.games.arimaa import game_to_move_list
 
     text = game_to_move_list(replay(record))
     return text if text.endswith("\n") else text + "\n"
@@ -118,9 +120,6 @@ def arimaa_move_list(record: GameRecord) -> str:
 # -- html ------------------------------------------------------------------------------------------
 def game_html(record: GameRecord, *, images: bool = True) -> str:
     """One self-contained HTML page for reviewing the game (see the module docstring)."""
-    from companion.geometry import board_geometry
-    from companion.svg import board_defs, changed_cells, position_svg
-
     final = replay(record)
     summary = record.summary
     board = final.root()
@@ -128,36 +127,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
     ref = "board"
     title = f"{board.title} - game {summary.id}"
 
-    frames: list[str] = []
-    rows: list[str] = []
-    cells = board.cells()
-    frames.append(
-        _frame(
-            0,
-            "Start position",
-            position_svg(board, title="Start position", board_ref=ref),
-            None,
-            _in_hand(board),
-        )
-    )
-    for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
-        player = board.turn
-        text = board.move_text(move)
-        board.push(move)
-        after = board.cells()
-        caption = f"{number}. {_player(player)}: {text}"
-        svg = position_svg(
-            board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
-        )
-        photo = web_photo(stored.image) if images and stored.image else None
-        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
-        rows.append(
-            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
-            f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
-            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
-        )
-        cells = after
-
+    frames, rows = _frames_and_rows(record, final, board, ref, images)
     facts = [
         ("Game", board.title),
         ("Players", _players(summary.players)),
@@ -188,13 +158,62 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=4>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
+    sections.extend(_record_tables(record))
+    sections.append(
+        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
+        "</footer>"
+    )
+    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+
+
+def _frames_and_rows(
+    record: GameRecord, final: Any, board: Any, ref: str, images: bool
+) -> tuple[list[str], list[str]]:
+    """The page's position frames (start, then after every move) and the rows of its move
+    table; plays the game on `board` (its start position)."""
+    frames: list[str] = []
+    rows: list[str] = []
+    cells = board.cells()
+    frames.append(
+        _frame(
+            0,
+            "Start position",
+            position_svg(board, title="Start position", board_ref=ref),
+            None,
+            _in_hand(board),
+        )
+    )
+    for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
+        player = board.turn
+        text = board.move_text(move)
+        board.push(move)
+        after = board.cells()
+        caption = f"{number}. {_player(player)}: {text}"
+        svg = position_svg(
+            board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
+        )
+        photo = web_photo(stored.image) if images and stored.image else None
+        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
+        rows.append(
+            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
+            f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
+            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
+        )
+        cells = after
+    return frames, rows
+
+
+def _record_tables(record: GameRecord) -> list[str]:
+    """The sections for what the record holds besides the moves: dice rolls, moves taken back,
+    what the referee said."""
+    tables: list[str] = []
     if record.rolls:
         roll_rows = "".join(
             f"<tr><td>{r.for_ply}</td><td>{escape(' + '.join(map(str, r.dice)))}</td>"
             f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
             for r in record.rolls
         )
-        sections.append(
+        tables.append(
             "<h2>Dice rolls</h2><table><thead><tr><th>For move</th><th>Dice</th><th>Value</th>"
             f"<th>Time (UTC)</th></tr></thead><tbody>{roll_rows}</tbody></table>"
         )
@@ -205,7 +224,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
             "</td></tr>"
             for m in record.taken_back
         )
-        sections.append(
+        tables.append(
             "<h2>Moves taken back</h2><table><thead><tr><th>Move</th><th>Text</th><th>Played</th>"
             f"<th>Taken back</th></tr></thead><tbody>{back_rows}</tbody></table>"
         )
@@ -215,18 +234,14 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
             f"{escape(str(i.instruction.get('text', '')))}</li>"
             for i in record.instructions
         )
-        sections.append(
+        tables.append(
             f"<details><summary>What the referee said ({len(record.instructions)})</summary>"
             f"<ol>{items}</ol></details>"
         )
-    sections.append(
-        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
-        "</footer>"
-    )
-    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+    return tables
 
 
-def _in_hand(position: Any) -> str:
+def _in_hand(position: Position[Any]) -> str:
     """Stones off the board (Aranea's stocks), from the position's JSON when it has them."""
     stock = position.to_json().get("stock")
     if not isinstance(stock, dict) or not stock:
@@ -241,7 +256,7 @@ PHOTO_QUALITY = 50
 def web_photo(jpeg: bytes) -> bytes:
     """A stored board photo made the size the page shows it (JPEG, PHOTO_WIDTH wide): a
     200-move game stays a page of a few megabytes. One that cannot be decoded is kept as is."""
-    try:
+    try:  # OpenCV only for pages with photos: exporting JSON or a move list never loads it
         import cv2
         import numpy as np
 
@@ -289,8 +304,6 @@ def _players(players: Any) -> str:
 
 
 def _result(record: GameRecord, final: Any) -> str:
-    from companion.games.base import Outcome
-
     outcome = final.outcome()
     if outcome is None and record.summary.outcome:
         outcome = Outcome.from_json(record.summary.outcome)

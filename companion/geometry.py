@@ -26,12 +26,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from companion import games
 from companion.errors import UserError
-from companion.games.aranea import CENTRE_LAYOUT
 
 Point = tuple[float, float]
-
-GAMES = ("arinama", "arimaa", "aranea", "sensei")
 
 # Cell sizes (mm). A board prints at this size on a large enough sheet; everything that looks at
 # it through a camera is scale-free, so a mat printed smaller works just as well.
@@ -44,9 +42,10 @@ SENSEI_PITS = ("c3", "e3", "c5", "e5")  # the Decision of rules.md section 4 (St
 
 # Aranea's web (rules.md section 3): three rings of 12 squares around a 3 x 4 centre.
 # ARANEA_CENTRE[row][col] is the number of the centre square in that row (top first) and column
-# (left first). It is the rules engine's one table (`CENTRE_LAYOUT`, the Decision "numbered row
-# by row"): change it there and the rules, the diagrams, the mat and the camera follow.
-ARANEA_CENTRE = CENTRE_LAYOUT
+# (left first). It is the one table (the Decision "numbered row by row"; the rules engine reads it
+# as `companion.games.aranea.CENTRE_LAYOUT`): change it here and the rules, the diagrams, the mat
+# and the camera follow.
+ARANEA_CENTRE: tuple[tuple[int, ...], ...] = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))
 ARANEA_RINGS = 3
 ARANEA_SECTORS = 12
 ARANEA_CENTRE_PITCH = 20.0  # a centre square
@@ -116,31 +115,37 @@ def board_geometry(game: str, options: Any = None) -> BoardGeometry:
     None for the defaults. Only what changes the board is read: Arinama `rows`/`cols`, Sensei
     `side` ("plain" / "storm") and `pits`.
     """
-    key = game.strip().lower()
-    if key == "arinama":
-        rows = _int_option(options, "rows", 8)
-        cols = _int_option(options, "cols", 8)
-        if not (3 <= rows <= 12 and 3 <= cols <= 12):
-            raise UserError(f"an Arinama board has 3..12 rows and columns, not {rows}x{cols}")
-        pitch = min(ARINAMA_MAX_PITCH, ARINAMA_BOARD_SIZE / max(rows, cols))
-        return grid_geometry(rows, cols, pitch, game="arinama")
-    if key == "arimaa":
-        board = grid_geometry(8, 8, GRID_PITCH, game="arimaa")
-        return _with_marks(board, "trap", ARIMAA_TRAPS)
-    if key == "aranea":
-        return aranea_geometry()
-    if key == "sensei":
-        board = grid_geometry(7, 7, SENSEI_PITCH, game="sensei")
-        side = str(_option(options, "side", "plain"))
-        if side not in ("plain", "storm"):
-            raise UserError(f'Sensei\'s board side is "plain" or "storm", not {side!r}')
-        if side == "storm":
-            pits = _option(options, "pits", SENSEI_PITS)
-            if isinstance(pits, str):
-                pits = pits.replace(",", " ").split()
-            return _with_marks(board, "pit", tuple(pits))
-        return board
-    raise UserError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+    return games.get(game).board_geometry(options)
+
+
+def arinama_geometry(options: Any = None) -> BoardGeometry:
+    """An Arinama board of `rows` x `cols` (3..12 each) in the same overall width."""
+    rows = _int_option(options, "rows", 8)
+    cols = _int_option(options, "cols", 8)
+    if not (3 <= rows <= 12 and 3 <= cols <= 12):
+        raise UserError(f"an Arinama board has 3..12 rows and columns, not {rows}x{cols}")
+    pitch = min(ARINAMA_MAX_PITCH, ARINAMA_BOARD_SIZE / max(rows, cols))
+    return grid_geometry(rows, cols, pitch, game="arinama")
+
+
+def arimaa_geometry() -> BoardGeometry:
+    """The 8 x 8 Arimaa board with its four traps."""
+    board = grid_geometry(8, 8, GRID_PITCH, game="arimaa")
+    return _with_marks(board, "trap", ARIMAA_TRAPS)
+
+
+def sensei_geometry(options: Any = None) -> BoardGeometry:
+    """Sensei's 7 x 7 board; the Storm side (option `side`) with its `pits` marked."""
+    board = grid_geometry(7, 7, SENSEI_PITCH, game="sensei")
+    side = str(_option(options, "side", "plain"))
+    if side not in ("plain", "storm"):
+        raise UserError(f'Sensei\'s board side is "plain" or "storm", not {side!r}')
+    if side == "storm":
+        pits = _option(options, "pits", SENSEI_PITS)
+        if isinstance(pits, str):
+            pits = pits.replace(",", " ").split()
+        return _with_marks(board, "pit", tuple(pits))
+    return board
 
 
 def cell_name(file: int, rank: int) -> str:

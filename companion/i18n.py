@@ -37,6 +37,7 @@ def po_path(language: str) -> Path:
 
 def compile_catalogue(language: str) -> bytes:
     """The `.mo` bytes of a language's `.po` (Babel's compiler)."""
+    # Babel only when a catalogue is compiled (once, on first use), never at each start
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 EMPTY = "empty"
 UNKNOWN = "unknown"  # the reader was not sure; never a guess
@@ -32,7 +33,7 @@ class Observation:
     def unknown(self) -> list[str]:
         return sorted(c for c, k in self.cells.items() if k == UNKNOWN)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "frame": self.frame,
             "cells": dict(self.cells),

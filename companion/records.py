@@ -42,15 +42,20 @@ import sqlite3
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion import __version__
+from companion import __version__, games
+from companion.dice import Roll
 from companion.errors import RecordError, UserError, excerpt
+from companion.games.base import Outcome, Position, options_to_dict
+
+if TYPE_CHECKING:  # the referee records through this module: a type only
+    from companion.referee.protocol import Event
 
 APP_NAME = "tabletop-companion"
 DB_FILENAME = "records.sqlite3"
@@ -155,8 +160,6 @@ class GameSummary:
     def result(self) -> str:
         """The outcome in words ("white wins (full-board)"), or the status when there is none."""
         if self.outcome:
-            from companion.games.base import Outcome
-
             return str(Outcome.from_json(self.outcome))
         return self.status
 
@@ -242,7 +245,7 @@ def default_db_path() -> Path:
     if state:
         # systemd sets a colon-separated list when the unit names several directories.
         return Path(state.split(":")[0]) / DB_FILENAME
-    import platformdirs
+    import platformdirs  # only without $STATE_DIRECTORY (not under systemd)
 
     return Path(platformdirs.user_state_dir(APP_NAME)) / DB_FILENAME
 
@@ -341,7 +344,8 @@ class Records:
         deadline = time.monotonic() + wait
         while True:
             try:
-                return self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower()
+                mode: str = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                return mode.lower()
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise
@@ -442,7 +446,7 @@ class Records:
             finally:
                 conn.execute("ROLLBACK")
 
-    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple:
+    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row | tuple[Any, ...]:
         try:
             row = conn.execute("SELECT status FROM games WHERE id=?", (int(game_id),)).fetchone()
         except OverflowError:  # an id beyond SQLite's 64 bits names no game either
@@ -451,7 +455,8 @@ class Records:
             raise RecordError(
                 f"there is no game {excerpt(str(game_id))} in {self.path}: `companion games` lists them"
             )
-        return row
+        found: sqlite3.Row | tuple[Any, ...] = row
+        return found
 
     def _playing(self, conn: sqlite3.Connection, game_id: int) -> None:
         status = self._game_row(conn, game_id)[0]
@@ -460,21 +465,22 @@ class Records:
 
     @staticmethod
     def _live_moves(conn: sqlite3.Connection, game_id: int) -> int:
-        return conn.execute(
+        count: int = conn.execute(
             "SELECT count(*) FROM moves WHERE game_id=? AND taken_back_at IS NULL", (game_id,)
         ).fetchone()[0]
+        return count
 
     @staticmethod
     def _touch(conn: sqlite3.Connection, game_id: int, now: str) -> None:
         conn.execute("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
 
     # -- writing ------------------------------------------------------------------------------
-    def new_game(self, position: Any, *, players: Any = None, meta: dict | None = None) -> int:
+    def new_game(
+        self, position: Position[Any], *, players: Any = None, meta: dict[str, Any] | None = None
+    ) -> int:
         """Start recording a game at `position` (a companion.games Position); its id.
 
         A position that already has moves is stored from its root, with those moves."""
-        from companion.games.base import options_to_dict
-
         board = position.root() if position.move_stack else position
         now = _now()
         with self._write(durable=True) as c:
@@ -491,7 +497,9 @@ class Records:
                     now,
                 ),
             )
-            game_id = int(cursor.lastrowid)
+            if cursor.lastrowid is None:  # sqlite3 always gives one after an INSERT
+                raise RuntimeError("SQLite gave the new game no id")
+            game_id = cursor.lastrowid
             if position.move_stack:
                 board = board.copy()
                 for ply, move in enumerate(position.move_stack, start=1):
@@ -546,12 +554,16 @@ class Records:
         self._last_instruction.pop(game_id, None)
         return ply
 
-    def add_roll(self, game_id: int, roll: Any) -> None:
+    def add_roll(self, game_id: int, roll: Roll | Sequence[int]) -> None:
         """Record a dice roll (a companion.dice.Roll, or a tuple of dice whose sum is the value),
-        durably: a roll the players saw must not be rolled again after a crash."""
-        if hasattr(roll, "a") and hasattr(roll, "b"):
-            dice = (int(roll.a), int(roll.b))
-            value = int(roll.value)
+        durably: a roll the players saw must not be rolled again after a crash.
+
+        :raises RecordError: for anything else.
+        """
+        dice: tuple[int, ...]
+        if isinstance(roll, Roll):
+            dice = (roll.a, roll.b)
+            value = roll.value
         else:
             try:
                 dice = tuple(int(d) for d in roll)
@@ -589,7 +601,9 @@ class Records:
                 )
             self._last_instruction[game_id] = text
 
-    def add_event(self, game_id: int, event: Any, data: dict | None = None) -> None:
+    def add_event(
+        self, game_id: int, event: Event | str, data: dict[str, Any] | None = None
+    ) -> None:
         """Record an event: a companion.referee.protocol.Event, or a kind and its data."""
         if isinstance(event, str):
             kind, payload = event, dict(data or {})
@@ -629,7 +643,7 @@ class Records:
                 (PLAYING, now, game_id),
             )
         self._last_instruction.pop(game_id, None)
-        return text
+        return str(text)
 
     def finish(self, game_id: int, outcome: Any) -> None:
         """The game is over: `outcome` is a companion.games.Outcome (or its JSON)."""
@@ -640,7 +654,7 @@ class Records:
         """The players stopped without a result; the game no longer asks to be continued."""
         self._end(game_id, ABANDONED, None)
 
-    def _end(self, game_id: int, status: str, outcome: dict | None) -> None:
+    def _end(self, game_id: int, status: str, outcome: dict[str, Any] | None) -> None:
         now = _now()
         with self._write(durable=True) as c:
             self._game_row(c, game_id)
@@ -743,8 +757,6 @@ class Records:
         Only for a record the engine no longer replays (a rules fix in a newer companion, or a
         hand-edited file): it is still the board as the players last had it, so a game can go
         on, but it has no history - undo and repetition checks start afresh from here."""
-        from companion import games
-
         record = self.game(game_id, images=False)
         cls = games.get(record.game)
         data = record.moves[-1].position if record.moves else record.start
@@ -761,8 +773,6 @@ class Records:
 # -- replay ----------------------------------------------------------------------------------------
 def replay(record: GameRecord) -> Any:
     """Replay a stored game with its engine, checking every move against the stored positions."""
-    from companion import games
-
     cls = games.get(record.game)
     where = f"game {record.id}"
     try:
@@ -797,7 +807,7 @@ def _canonical(data: Any) -> str:
     return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
 
 
-def _summary(row: tuple) -> GameSummary:
+def _summary(row: tuple[Any, ...]) -> GameSummary:
     return GameSummary(
         id=row[0],
         game=row[1],

@@ -54,7 +54,7 @@ def synthesise(text: str, language: str, path: Path, *, speed: int = WORDS_PER_M
 
 def open_mixer() -> str:
     """Open pygame's mixer: "" when it works, else why not ("no audio device: ...")."""
-    import pygame
+    import pygame  # the audio device is optional: speech is loaded only where it speaks
 
     # alsa-lib writes its own lines to stderr when there is no sound card: the reason is
     # returned as one line instead.
@@ -166,6 +166,8 @@ class Speaker:
                     return
                 text, generation = self._pending, self._generation
                 self._pending = None
+            if text is None:  # woken with nothing to say
+                continue
             count += 1
             wav = Path(self._dir.name) / f"say-{count % 4}.wav"
             try:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
+from companion.games.base import Position
 from companion.geometry import BoardGeometry, Point, board_geometry
 
 MARGIN = 9.0  # mm around the board, room for the coordinates
@@ -58,7 +59,7 @@ HIGHLIGHTS: dict[str, tuple[str, str]] = {
 
 
 def position_svg(
-    position: Any,
+    position: Position[Any],
     *,
     highlights: Mapping[str, str] | None = None,
     title: str = "",
@@ -116,16 +117,9 @@ def board_defs(geometry: BoardGeometry, ref: str) -> str:
     )
 
 
-def piece_labels(position: Any) -> dict[str, str]:
+def piece_labels(position: Position[Any]) -> dict[str, str]:
     """Letters to write on pieces whose class does not say what they are (Arimaa's types)."""
-    piece_at = getattr(position, "piece_at", None)
-    if piece_at is None:
-        return {}
-    labels = {}
-    for cell in position.cells():
-        letter = piece_at(cell)
-        if letter:
-            labels[cell] = str(letter).upper()
+    labels: dict[str, str] = position.piece_labels()
     return labels
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from companion import i18n
+from companion import games, i18n
 from companion.games.base import Outcome
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
@@ -47,12 +47,7 @@ def _arinama_cells() -> dict[str, str]:
 
 def home_example() -> tuple[Callable, object]:
     model = home.HomeModel(
-        games=[
-            ("arinama", "Arinama"),
-            ("arimaa", "Arimaa"),
-            ("aranea", "Aranea"),
-            ("sensei", "Sensei"),
-        ],
+        games=[(cls.name, cls.title) for cls in games.classes()],
         selected="arinama",
         recognised="arinama",
         options_text=_("{rows} x {cols} board").format(rows=8, cols=8),

@@ -253,7 +253,7 @@ def test_distinct_turns_agree_with_aei(part):
     assert len(positions) > 150
     compared = 0
     for pos in positions[part::TURN_PARTS]:
-        paths = pos._final_hashes(paths={})
+        paths = pos._turn_paths()
         theirs = aei_final_hashes(to_aei(pos))
         theirs.discard(pos.board_hash())
         assert set(paths) == theirs, pos.to_aei()

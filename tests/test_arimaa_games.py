@@ -5,8 +5,8 @@ import json
 import pytest
 from shared_data import ARIMAA_DATA
 
-from companion.games.arimaa import ArimaaPosition, game_from_move_list
-from companion.games.arimaa_notation import parse_position
+from companion.games.arimaa import ArimaaPosition, parse_position
+from companion.games.arimaa_notation import game_from_move_list, replay_move_list
 
 DATA = ARIMAA_DATA
 GAMES = [
@@ -27,8 +27,9 @@ def test_the_data_has_the_expected_games():
 
 @pytest.mark.parametrize("record", [g for g in GAMES if "flag" not in g], ids=lambda g: g["id"])
 def test_unflagged_game_replays_with_the_recorded_result(record):
-    pos = game_from_move_list(record)
-    assert pos.replay_error is None
+    replay = replay_move_list(record)
+    pos = replay.position
+    assert replay.error is None
     assert len(pos.move_stack) == len(record["moves"])
     oracle = record["oracle"]
     assert pos.to_aei() == f"{oracle['side_to_move']} {oracle['final_position_short']}"
@@ -48,20 +49,17 @@ def test_unflagged_game_replays_with_the_recorded_result(record):
 @pytest.mark.parametrize("record", [g for g in GAMES if "flag" in g], ids=lambda g: g["id"])
 def test_flagged_game_is_rejected_at_the_flagged_turn(record):
     error = record["oracle"]["error"]
-    pos = game_from_move_list(record, stop_at_illegal=True)
-    assert pos.replay_error_index == error["ply"]
-    assert f"turn {error['label']} " in str(pos.replay_error)
+    replay = replay_move_list(record)
+    pos = replay.position
+    assert replay.error_index == error["ply"]
+    assert f"turn {error['label']} " in str(replay.error)
     assert len(pos.move_stack) == error["ply"]
     with pytest.raises(Exception, match=error["label"]):
         game_from_move_list(record)
 
 
 def test_flag_reasons_are_explained():
-    messages = {
-        g["id"]: str(game_from_move_list(g, stop_at_illegal=True).replay_error)
-        for g in GAMES
-        if "flag" in g
-    }
+    messages = {g["id"]: str(replay_move_list(g).error) for g in GAMES if "flag" in g}
     assert "frozen" in messages["arimaa.com:55"]
     assert "game is already over" in messages["arimaa.com:46"]
     assert "third time" in messages["arimaa.com:40260"]

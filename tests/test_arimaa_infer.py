@@ -14,9 +14,9 @@ from companion.games.arimaa import (
     ArimaaPosition,
     Step,
     _walk_turns,
-    game_from_move_list,
 )
 from companion.games.arimaa_infer import infer
+from companion.games.arimaa_notation import game_from_move_list
 
 GAMES = [
     json.loads(line)

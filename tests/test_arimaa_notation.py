@@ -11,10 +11,14 @@ from companion.games.arimaa import (
     SQUARE_INDEX,
     ArimaaPosition,
     Step,
+    board_diagram,
+    parse_position,
+)
+from companion.games.arimaa_notation import (
     game_from_move_list,
     game_to_move_list,
+    replay_move_list,
 )
-from companion.games.arimaa_notation import board_diagram, parse_position
 from companion.games.base import game_from_json, game_to_json
 
 GOLD_SETUP = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2"
@@ -118,11 +122,12 @@ def test_takeback_resign_stray_break_and_log_lines():
             "4w",
         ]
     )
-    pos = game_from_move_list(text)
-    assert pos.turn_label == "3s" and pos.replay_error is None
-    assert pos.recorded_result == ("gold", "r")
-    assert any("ignored" in note for note in pos.replay_notes)
-    assert any("joined to turn 2w" in note for note in pos.replay_notes)
+    replay = replay_move_list(text)
+    pos = replay.position
+    assert pos.turn_label == "3s" and replay.error is None
+    assert replay.recorded_result == ("gold", "r")
+    assert any("ignored" in note for note in replay.notes)
+    assert any("joined to turn 2w" in note for note in replay.notes)
     assert (pos.piece_at("f5"), pos.piece_at("d3"), pos.piece_at("d5"), pos.piece_at("b7")) == (
         "E",
         "M",
@@ -146,9 +151,9 @@ def test_illegal_turn_is_named_by_label_text_and_reason():
     message = str(info.value)
     assert message.startswith("turn 2g on line 3 ('Ee2n Ee3n Ee4n Ee5n Ee6n'): ")
     assert "at most four steps" in message
-    pos = game_from_move_list(text, stop_at_illegal=True)
-    assert pos.replay_error_index == 2 and len(pos.move_stack) == 2
-    assert pos.replay_error is not None
+    replay = replay_move_list(text)
+    assert replay.error_index == 2 and len(replay.position.move_stack) == 2
+    assert replay.error is not None
 
 
 def test_wrong_side_label_and_bad_tokens():
@@ -292,8 +297,8 @@ def test_mangled_input_is_a_user_error_never_a_crash():
 def test_a_game_with_no_turn_is_a_move_list_that_reads_back():
     text = game_to_move_list(ArimaaPosition.new())
     assert text == "1g\n"
-    again = game_from_move_list(text)
-    assert again.move_stack == [] and again.replay_error is None
+    again = replay_move_list(text)
+    assert again.position.move_stack == [] and again.error is None
 
 
 # -- malformed records: one clear error, never a crash ------------------------------------------------
@@ -305,7 +310,7 @@ def _opening_record(**extra):
 def test_turn_labels_that_are_not_text_are_a_record_error(bad):
     record = _opening_record(turn_labels=["1g", bad, "2g"])
     with pytest.raises(RecordError, match=r'"turn_labels" item 2 is .*not text'):
-        game_from_move_list(record, stop_at_illegal=True)
+        replay_move_list(record)
 
 
 def test_turn_labels_left_out_or_null_are_the_turns_in_order():
@@ -318,7 +323,7 @@ def test_turn_labels_left_out_or_null_are_the_turns_in_order():
 @pytest.mark.parametrize("empty", [[], {"moves": []}, {"moves": [], "turn_labels": []}])
 def test_a_record_with_no_turns_is_an_error_not_an_empty_game(empty):
     with pytest.raises(RecordError, match="no turns"):
-        game_from_move_list(empty, stop_at_illegal=True)
+        replay_move_list(empty)
 
 
 OPENING_LINES = [f"1g {GOLD_SETUP}", f"1s {SILVER_SETUP}", "2g Ee2n Ee3n"]
@@ -326,29 +331,27 @@ OPENING_LINES = [f"1g {GOLD_SETUP}", f"1s {SILVER_SETUP}", "2g Ee2n Ee3n"]
 
 def test_a_labelled_line_of_bad_tokens_is_that_turns_error_at_the_end():
     text = "\n".join([*OPENING_LINES, "2s ed7ss"])
-    pos = game_from_move_list(text, stop_at_illegal=True)
-    assert pos.replay_error_index == 3 and len(pos.move_stack) == 3
-    assert str(pos.replay_error).startswith("turn 2s on line 4 ('ed7ss'): 'ed7ss' is not a step")
+    replay = replay_move_list(text)
+    assert replay.error_index == 3 and len(replay.position.move_stack) == 3
+    assert str(replay.error).startswith("turn 2s on line 4 ('ed7ss'): 'ed7ss' is not a step")
     with pytest.raises(RecordError, match="'ed7ss' is not a step"):
         game_from_move_list(text)
 
 
 def test_a_labelled_line_of_bad_tokens_in_the_middle_is_blamed_not_the_next_turn():
     text = "\n".join([*OPENING_LINES, "2s garbage!! tokens", "2s ed7s", "3g Ee4n"])
-    pos = game_from_move_list(text, stop_at_illegal=True)
-    assert pos.replay_error_index == 3
-    assert "turn 2s on line 4 ('garbage!! tokens'): 'garbage!!' is not a step" in str(
-        pos.replay_error
-    )
+    replay = replay_move_list(text)
+    assert replay.error_index == 3
+    assert "turn 2s on line 4 ('garbage!! tokens'): 'garbage!!' is not a step" in str(replay.error)
 
 
 def test_lines_that_are_not_turns_are_all_noted():
     text = "\n".join(
         ["bot log line", *OPENING_LINES, "2s ed7s", "3g takeback", "2s ed7s ed6s", "3g"]
     )
-    pos = game_from_move_list(text)
-    assert pos.replay_error is None and pos.turn_label == "3g"
-    notes = " | ".join(pos.replay_notes)
+    replay = replay_move_list(text)
+    assert replay.error is None and replay.position.turn_label == "3g"
+    notes = " | ".join(replay.notes)
     assert "line 1 ignored (no move in it): bot log line" in notes
     assert "line 6 (3g takeback) took back turn 2s" in notes
     assert "line 8 (3g with no steps" in notes
@@ -363,12 +366,12 @@ def test_lines_that_are_not_turns_are_all_noted():
     ],
 )
 def test_turn_numbers_in_labels_are_checked(lines, words):
-    pos = game_from_move_list("\n".join(lines), stop_at_illegal=True)
-    assert words in str(pos.replay_error)
-    assert pos.replay_error_index == len(lines) - 1
+    replay = replay_move_list("\n".join(lines))
+    assert words in str(replay.error)
+    assert replay.error_index == len(lines) - 1
     record = {"moves": [line.split(" ", 1)[1] for line in lines]}
     record["turn_labels"] = [line.split(" ", 1)[0] for line in lines]
-    assert words in str(game_from_move_list(record, stop_at_illegal=True).replay_error)
+    assert words in str(replay_move_list(record).error)
 
 
 def test_a_diagram_with_padding_after_the_last_square_still_reads():

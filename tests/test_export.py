@@ -360,14 +360,15 @@ def test_svg_marks_arimaa_traps_and_names_pieces_and_draws_the_aranea_web():
 
 def _real_arimaa_game(turns):
     """The first `turns` turns of a real arimaa.com game from the shared data."""
-    from companion.games.arimaa import game_from_move_list
+    from companion.games.arimaa_notation import replay_move_list
 
     with open(ARIMAA_GAMES, encoding="utf-8") as f:
         for line in f:
             record = json.loads(line)
             if record.get("complete") and not record.get("flag") and len(record["moves"]) > turns:
-                board = game_from_move_list(record["moves"][:turns])
-                assert board.replay_error is None and len(board.move_stack) == turns
+                replay = replay_move_list(record["moves"][:turns])
+                board = replay.position
+                assert replay.error is None and len(board.move_stack) == turns
                 return board
     raise AssertionError(f"no complete game of more than {turns} turns in {ARIMAA_GAMES}")
 
@@ -375,8 +376,8 @@ def _real_arimaa_game(turns):
 def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_path, capsys):
     from pyrimaa import board as aei_board
 
-    from companion.games.arimaa import game_from_move_list
-    from companion.games.arimaa_notation import position_to_aei
+    from companion.games.arimaa import position_to_aei
+    from companion.games.arimaa_notation import replay_move_list
 
     real = _real_arimaa_game(24)
     with Records(db_path) as db:
@@ -392,8 +393,8 @@ def test_arimaa_export_is_a_move_list_that_we_and_aei_read_back(db_path, tmp_pat
     text = out.read_text()
     lines = text.splitlines()
     assert [line.split()[0] for line in lines[:4]] == ["1g", "1s", "2g", "2s"]
-    again = game_from_move_list(text)
-    assert again.replay_error is None and again.to_json() == real.to_json()
+    again = replay_move_list(text)
+    assert again.error is None and again.position.to_json() == real.to_json()
     code, replayed, _ = run_cli(capsys, "replay", out)
     assert code == 0 and replayed.strip()
     aei = aei_board.Position(aei_board.Color.GOLD, 4, aei_board.BLANK_BOARD)

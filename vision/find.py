@@ -40,7 +40,7 @@ import numpy as np
 
 from companion.errors import UserError
 from vision.layouts import Layout, get_layout
-from vision.locate import Located, from_corners, to_gray
+from vision.location import Located, from_corners, to_gray
 
 WORK_SIZE = 800  # long side (px) of the copy the lattice is searched on
 GROW_TOLERANCE = 0.22  # a predicted lattice point accepts a candidate this close (cells)

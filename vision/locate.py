@@ -19,45 +19,29 @@ locations.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
 import cv2
 import numpy as np
 
 from companion.errors import UserError
+from vision.find import find_board
 from vision.layouts import Layout, get_layout, layout_for_markers
+from vision.location import Located, corner_shift, from_corners, parse_corners, to_gray
+
+__all__ = [  # Located and the corner helpers live in vision.location; found here too
+    "Located",
+    "corner_shift",
+    "detect_markers",
+    "from_corners",
+    "from_markers",
+    "locate",
+    "parse_corners",
+    "relocate",
+    "resolve_layout",
+    "to_gray",
+]
 
 MIN_MARKERS = 3  # of the four; two work geometrically but leave one direction poorly pinned
 MAX_REPROJECTION_PX = 4.0  # mean marker-corner error above this: a marker is misread / bent mat
-
-
-@dataclass(frozen=True)
-class Located:
-    """Where the board is: `homography` maps mat millimetres to image pixels."""
-
-    layout: Layout
-    homography: np.ndarray  # 3x3 float64
-    markers_seen: tuple[int, ...] = ()  # ids of this layout's markers used (empty: from corners)
-    marker_corners: dict[int, np.ndarray] = field(default_factory=dict)  # id -> 4x2 image px
-    error_px: float = 0.0  # mean reprojection error of the marker corners
-    image_size: tuple[int, int] = (0, 0)  # (width, height) of the image it was found in
-
-    def to_image(self, points_mm) -> np.ndarray:
-        """Mat points (N x 2, mm) -> image pixels (N x 2)."""
-        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
-
-    def board_corners_px(self) -> np.ndarray:
-        """The playing area's corners TL, TR, BR, BL in image pixels."""
-        return self.to_image(self.layout.board_corners())
-
-    def px_per_mm(self) -> float:
-        """The board's mean scale in the image (pixels per millimetre)."""
-        corners = self.board_corners_px()
-        w, h = self.layout.board_size
-        sides = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
-        return float((sides[0] + sides[2]) / (2 * w) + (sides[1] + sides[3]) / (2 * h)) / 2
 
 
 # -- markers --------------------------------------------------------------------------------------
@@ -86,17 +70,6 @@ def _detector() -> cv2.aruco.ArucoDetector:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE  # refined on the full frame
         _DETECTOR = cv2.aruco.ArucoDetector(aruco_dictionary(), params)
     return _DETECTOR
-
-
-def to_gray(image: np.ndarray) -> np.ndarray:
-    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
-        raise UserError("the camera image is empty or unreadable")
-    if image.ndim == 2:
-        return image
-    if image.ndim == 3 and image.shape[2] in (3, 4):
-        code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
-        return cv2.cvtColor(image, code)
-    raise UserError(f"cannot read an image of shape {image.shape}: expected a colour or grey image")
 
 
 def detect_markers(image: np.ndarray, *, min_found: int = MIN_MARKERS) -> dict[int, np.ndarray]:
@@ -229,8 +202,6 @@ def locate(
     if not _is_auto(layout):
         chosen = resolve_layout(layout)
         if not chosen.markers:  # chessboard, grid:RxC: find the grid itself
-            from vision.find import find_board
-
             return find_board(gray, chosen)
     markers = detect_markers(gray)
     chosen = resolve_layout(layout, markers)
@@ -283,60 +254,6 @@ def from_markers(
     )
 
 
-def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:
-    """The homography from the playing area's four corners in image pixels."""
-    points = parse_corners(corners) if isinstance(corners, str) else np.asarray(corners, np.float64)
-    if points.shape != (4, 2) or not np.all(np.isfinite(points)):
-        raise UserError(
-            "--corners needs four points x,y: top-left, top-right, bottom-right, bottom-left"
-        )
-    w, h = image_size
-    # A board may reach a little past the frame (its edge cells then read unknown), but a
-    # corner far outside is a typing slip.
-    if (
-        w
-        and h
-        and (
-            np.any(points[:, 0] < -w / 2)
-            or np.any(points[:, 0] > 1.5 * w)
-            or np.any(points[:, 1] < -h / 2)
-            or np.any(points[:, 1] > 1.5 * h)
-        )
-    ):
-        raise UserError(
-            f"a corner in --corners lies far outside the {w}x{h} image: give the corners in "
-            "image pixels (a board reaching a little past the picture is fine)"
-        )
-    # The four corners must go round the board clockwise (as seen in the image) without crossing.
-    cross = [
-        _cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])
-        for i in range(4)
-    ]
-    if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):
-        raise UserError(
-            "the --corners do not go round the board: give them in the order top-left, "
-            "top-right, bottom-right, bottom-left"
-        )
-    src = np.array(layout.board_corners(), np.float64)
-    homography = cv2.getPerspectiveTransform(src.astype(np.float32), points.astype(np.float32))
-    return Located(layout, homography.astype(np.float64), (), {}, 0.0, image_size)
-
-
-def parse_corners(text: str) -> np.ndarray:
-    """ "x,y x,y x,y x,y" -> 4 x 2 array; UserError showing the expected form."""
-    parts = text.replace(";", " ").split()
-    try:
-        points = [tuple(float(v) for v in part.split(",")) for part in parts]
-    except ValueError:
-        points = []
-    if len(points) != 4 or any(len(p) != 2 or not all(map(math.isfinite, p)) for p in points):
-        raise UserError(
-            f'bad --corners {text!r}: give four points "x,y x,y x,y x,y" in image pixels '
-            "(top-left, top-right, bottom-right, bottom-left)"
-        )
-    return np.array(points, np.float64)
-
-
 # -- following a located board ---------------------------------------------------------------------
 def relocate(
     image: np.ndarray, previous: Located, *, min_markers: int = MIN_MARKERS
@@ -374,14 +291,5 @@ def relocate(
         return None
 
 
-def corner_shift(a: Located, b: Located) -> float:
-    """How far (max, image pixels) the board's corners moved from `a` to `b`."""
-    return float(np.max(np.linalg.norm(a.board_corners_px() - b.board_corners_px(), axis=1)))
-
-
 def _ids(markers) -> str:
     return ", ".join(str(i) for i in sorted(markers))
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a[0] * b[1] - a[1] * b[0])

@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 
 from companion.commands.games import add_db_argument
+from companion.errors import UserError
+from companion.export import FORMATS, export_game, write_output
+from companion.records import Records
 
 EXAMPLES = """examples:
   companion export 12 --format html -o game12.html    a page to review the game at home
@@ -15,9 +18,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from companion.export import FORMATS
-
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "export",
         help="write a recorded game as JSON, an Arimaa move list or an HTML page",
@@ -47,9 +48,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.export import export_game, write_output
-    from companion.records import Records
-
     with Records(args.db, readonly=True) as db:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
@@ -70,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
 def _refuse_the_database(output: str, db_path: Path) -> None:
     """-o naming the record database itself (or its WAL) would destroy every game, --force or
     not: a slip of the keyboard that must not cost the records."""
-    from companion.errors import UserError
-
     target = Path(output).resolve()
     database = db_path.resolve()
     if target in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:

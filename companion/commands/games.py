@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
+
+from companion.records import Records, default_db_path
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +29,7 @@ def _db_name(text: str) -> str:
     return text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "games",
         help="list the recorded games",
@@ -50,8 +53,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.records import Records, default_db_path
-
     path = args.db or default_db_path()
     if not args.db and not path.exists():
         print(f"No games recorded yet ({path} does not exist).")
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(games: list) -> str:
+def _table(games: list[Any]) -> str:
     header = ("ID", "GAME", "STARTED (UTC)", "STATUS", "MOVES", "RESULT")
     rows = [
         (

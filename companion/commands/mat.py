@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from pathlib import Path
+
+from companion.errors import UserError
+from vision import mat
+from vision.layouts import Layout, get_layout, layout_names
 
 EXAMPLES = """examples:
   companion mat arimaa -o arimaa.pdf                 an A3 page (scaled to fit), ready to print
@@ -22,7 +27,7 @@ as well; print it flat and without "fit to page" distortion (same scale both way
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "mat",
         help="write a printable board mat with its camera markers (PNG or PDF)",
@@ -65,9 +70,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.errors import UserError
-    from vision.layouts import get_layout, layout_names
-
     if args.layout.strip().lower() == "auto":
         raise UserError(
             f"companion mat prints one layout, not auto (auto is for a camera reading the "
@@ -104,12 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(
-    layout, path: Path, kind: str, paper: str, dpi: int, markers_only: bool, force: bool
+    layout: Layout, path: Path, kind: str, paper: str, dpi: int, markers_only: bool, force: bool
 ) -> None:
-    from functools import partial
-
-    from vision import mat
-
     write_pdf = partial(mat.write_pdf, overwrite=force)
     write_png = partial(mat.write_png, overwrite=force, dpi=dpi)
 
@@ -146,5 +144,5 @@ def _write(
     print(f"Wrote the {layout.name} mat to {path}: {paper}, {note}")
 
 
-def _ids(layout) -> str:
+def _ids(layout: Layout) -> str:
     return ", ".join(str(i) for i in layout.marker_ids())

@@ -12,10 +12,15 @@ record from `companion play --save` / `companion export`, whose final position i
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from companion import games
 from companion.commands.play import add_option_argument, options_from_pairs
+from companion.errors import OptionError, RecordError, UserError
+from companion.games.base import GAME_FORMAT, Position, game_from_json
 
 EXAMPLES = """examples:
   companion moves arinama -o rows=5 -o cols=5          every cell of an empty 5x5 board
@@ -25,7 +30,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves",
         help="list the legal moves of a position",
@@ -35,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    parser.add_argument("game", metavar="GAME", help=games.names_text())
     parser.add_argument(
         "--position",
         "-p",
@@ -49,9 +54,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion import games
-    from companion.errors import OptionError, UserError
-
     cls = games.get(args.game)
     if args.position is None:
         position = cls.new(options_from_pairs(cls, args.option))
@@ -76,9 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _countable(position: Any) -> bool:
-    from companion.errors import UserError
-
+def _countable(position: Position[Any]) -> bool:
     try:
         position.count_legal_moves()
     except UserError:
@@ -88,10 +88,6 @@ def _countable(position: Any) -> bool:
 
 def read_text(source: str) -> tuple[str, str]:
     """(text, what it is called in messages) of a FILE, '-' (stdin) or the text itself."""
-    from pathlib import Path
-
-    from companion.errors import UserError
-
     if source == "-":
         if sys.stdin is None:  # the command was started with standard input closed
             raise UserError("standard input is closed: give a file name instead of -")
@@ -116,8 +112,6 @@ def read_text(source: str) -> tuple[str, str]:
 
 def too_deep(name: str) -> Any:
     """The RecordError for JSON nested so deeply that Python's parser gives up."""
-    from companion.errors import RecordError
-
     return RecordError(f"{name} is JSON nested too deeply to be a position or a game record")
 
 
@@ -132,11 +126,6 @@ def read_position(cls: Any, source: str) -> Any:
 
 
 def _position_from_text(cls: Any, text: str, name: str) -> Any:
-    import json
-
-    from companion.errors import RecordError
-    from companion.games.base import GAME_FORMAT, game_from_json
-
     if not text.strip():
         raise RecordError(f"{name} is empty: give a position of {cls.title}")
     try:

@@ -14,12 +14,19 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
+import random
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from companion import games
+from companion.dice import Dice
+from companion.errors import OptionError, UserError
+from companion.games.base import Position, game_to_json, options_to_dict
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -39,7 +46,7 @@ MOVES_SHOWN = 60  # `moves` while playing: Arimaa can have tens of thousands
 DEFAULT_MAX_MOVES = 100_000  # --auto: a random game that runs this long is stopped
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play a game at the terminal (two people, or random players with --auto)",
@@ -50,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="arinama, arimaa, aranea or sensei")
+    parser.add_argument("game", metavar="GAME", help=games.names_text())
     add_option_argument(parser)
     parser.add_argument(
         "--auto", action="store_true", help="random players play to the end (a demo)"
@@ -92,8 +99,6 @@ def add_option_argument(
 def option_pairs(items: list[str]) -> dict[str, str]:
     """``KEY=VALUE`` strings (the -o arguments) as a dict, keys with ``-`` read as ``_``;
     OptionError names a string that is not KEY=VALUE."""
-    from companion.errors import OptionError
-
     values: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -111,8 +116,6 @@ def options_from_pairs(cls: Any, items: list[str]) -> Any:
 def check_can_write(path: str, force: bool) -> Path:
     """Refuse early, before any play, to write over a file the user has, or where the record
     cannot be written."""
-    from companion.errors import UserError
-
     try:
         return _check_can_write(Path(path), path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
@@ -120,8 +123,6 @@ def check_can_write(path: str, force: bool) -> Path:
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
-    from companion.errors import UserError
-
     if target.is_dir():
         raise UserError(
             f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
@@ -139,8 +140,6 @@ def _check_can_write(target: Path, path: str, force: bool) -> Path:
 
 def write_atomically(target: Path, text: str) -> None:
     """Write via a temporary file and a rename, so a crash never leaves half a record."""
-    from companion.errors import UserError
-
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         temporary.write_text(text, encoding="utf-8")
@@ -152,12 +151,6 @@ def write_atomically(target: Path, text: str) -> None:
 
 # -- play -------------------------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    import random
-
-    from companion import games
-    from companion.dice import Dice
-    from companion.errors import UserError
-
     cls = games.get(args.game)
     position = cls.new(options_from_pairs(cls, args.option))
     target = check_can_write(args.save, args.force) if args.save else None
@@ -191,13 +184,8 @@ def run(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
-def save(position: Any, target: Path, *, announce: bool = True) -> None:
+def save(position: Position[Any], target: Path, *, announce: bool = True) -> None:
     """Write the game record; if that fails, print it, so the game played is never lost."""
-    import json
-
-    from companion.errors import UserError
-    from companion.games.base import game_to_json
-
     text = json.dumps(game_to_json(position), indent=1) + "\n"
     try:
         write_atomically(target, text)
@@ -208,13 +196,11 @@ def save(position: Any, target: Path, *, announce: bool = True) -> None:
         print(f"saved to {target}")
 
 
-def forced_pass(position: Any) -> Any | None:
+def forced_pass(position: Position[Any]) -> Any | None:
     """The move when the only legal one is a pass (the player has no choice), else None.
 
     Games whose notation has no "pass" (Arimaa) are never asked for their moves here: listing
     them can take a noticeable time, and during Arimaa's setup it is refused."""
-    from companion.errors import UserError
-
     if position.awaiting_roll or position.is_game_over():
         return None
     try:
@@ -229,17 +215,17 @@ def forced_pass(position: Any) -> Any | None:
     return None
 
 
-def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
+def play_chance_and_forced(position: Position[Any], dice: Dice) -> Iterator[str]:
     """Make the moves nobody chooses - dice rolls and forced passes - describing each."""
     while not position.is_game_over():
         player = position.turn
         if position.awaiting_roll:
             move = position.roll_move(dice)
             text = position.move_text(move)
-            opening = _in_opening(position)
+            opening = position.in_opening_roll
             position.push(move)
-            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(move)}"
-            if opening and not _in_opening(position):
+            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(position, move)}"
+            if opening and not position.in_opening_roll:
                 yield f"{position.turn} has the higher opening roll and starts"
         elif (move := forced_pass(position)) is not None:
             position.push(move)
@@ -248,19 +234,18 @@ def play_chance_and_forced(position: Any, dice: Any) -> Iterator[str]:
             return
 
 
-def _in_opening(position: Any) -> bool:
-    """True while an opening roll decides who starts (Aranea's `phase`)."""
-    return getattr(position, "phase", None) == "opening"
-
-
-def _roll_value(move: Any) -> str:
+def _roll_value(position: Position[Any], move: Any) -> str:
     """ " = 7" for a dice move whose roll has a game value (Aranea), else nothing."""
-    value = getattr(getattr(move, "roll", None), "value", None)
+    value = position.roll_value(move)
     return f" = {value}" if value is not None else ""
 
 
 def play_auto(
-    position: Any, dice: Any, rng: Any, max_moves: int, before_result: Any = lambda: None
+    position: Position[Any],
+    dice: Dice,
+    rng: random.Random,
+    max_moves: int,
+    before_result: Any = lambda: None,
 ) -> None:
     print(f"{position.title}: random players{_options_note(position)}")
     while not position.is_game_over() and len(position.move_stack) < max_moves:
@@ -269,7 +254,7 @@ def play_auto(
             move = position.roll_move(dice)
         else:
             move = position.random_move(rng)
-        text = position.move_text(move) + _roll_value(move)
+        text = position.move_text(move) + _roll_value(position, move)
         position.push(move)
         print(f"{len(position.move_stack):>4}. {player:<6} {text}")
     before_result()
@@ -278,7 +263,9 @@ def play_auto(
     _print_result(position, stopped_after=max_moves)
 
 
-def play_by_hand(position: Any, dice: Any, stream: Any, before_result: Any = lambda: None) -> None:
+def play_by_hand(
+    position: Position[Any], dice: Dice, stream: Any, before_result: Any = lambda: None
+) -> None:
     if stream is None:  # started with standard input closed (`companion play arinama <&-`)
         stream = io.StringIO()
     interactive = stream.isatty()
@@ -332,7 +319,7 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
             return None
 
     def from_stream(prompt: str) -> str | None:
-        line = stream.readline()
+        line: str = stream.readline()
         if not line:
             return None
         print(prompt + line.rstrip("\n"))
@@ -341,9 +328,7 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
     return from_terminal if interactive else from_stream
 
 
-def _try_move(position: Any, text: str) -> bool:
-    from companion.errors import UserError
-
+def _try_move(position: Position[Any], text: str) -> bool:
     player = position.turn
     try:
         move = position.parse_move(text)
@@ -355,7 +340,7 @@ def _try_move(position: Any, text: str) -> bool:
     return True
 
 
-def _undo(position: Any) -> bool:
+def _undo(position: Position[Any]) -> bool:
     """Take back the last move a player chose (with the dice roll and forced passes after
     it, but not the roll before it: undo never buys a new roll)."""
     trial = position.copy()
@@ -370,9 +355,7 @@ def _undo(position: Any) -> bool:
     return False
 
 
-def _print_moves(position: Any) -> None:
-    from companion.errors import UserError
-
+def _print_moves(position: Position[Any]) -> None:
     try:
         moves = position.legal_moves()
     except UserError as exc:  # e.g. Arimaa's setup: too many arrangements to list
@@ -385,7 +368,7 @@ def _print_moves(position: Any) -> None:
         print(f"... and {len(moves) - MOVES_SHOWN} more (companion moves lists them all)")
 
 
-def _print_result(position: Any, stopped_after: int | None = None) -> None:
+def _print_result(position: Position[Any], stopped_after: int | None = None) -> None:
     outcome = position.outcome()
     moves = len(position.move_stack)
     if outcome is not None:
@@ -400,9 +383,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _options_note(position: Any) -> str:
-    from companion.games.base import options_to_dict
-
+def _options_note(position: Position[Any]) -> str:
     defaults = options_to_dict(type(position.options)())
     changed = {k: v for k, v in options_to_dict(position.options).items() if defaults[k] != v}
     return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""

@@ -16,17 +16,28 @@ at its last accepted position (``--new`` starts a fresh one instead).
 from __future__ import annotations
 
 import argparse
-import re
+import json
 import select
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from companion import games, i18n
 from companion.commands.play import add_option_argument, option_pairs
+from companion.dice import Dice
+from companion.errors import UserError
+from companion.games.base import Position, options_to_dict
+from companion.records import Records
+from companion.referee.core import Referee
+from companion.referee.runner import Session
+from vision import sources
+from vision.calibration import load_calibration
+from vision.corners import corners_path, saved_corners
+from vision.layouts import get_layout
+from vision.locate import parse_corners
+from vision.tracker import Tracker
 
-GAMES = ("arinama", "arimaa", "aranea", "sensei")
-DEFAULT_LAYOUT = {"arimaa": "arimaa", "aranea": "aranea"}
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
 
 
@@ -44,7 +55,9 @@ def register(subparsers: Any) -> None:
             "  companion referee --game arinama --observations seen.jsonl --db /tmp/t.sqlite3"
         ),
     )
-    parser.add_argument("--game", required=True, choices=GAMES, help="the game on the table")
+    parser.add_argument(
+        "--game", required=True, choices=games.names(), help="the game on the table"
+    )
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument(
         "--source",
@@ -108,23 +121,17 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion import i18n
-
     i18n.set_language(getattr(args, "language", None) or "en")
-    from companion import games
-    from companion.dice import Dice
-    from companion.errors import UserError
-    from companion.records import Records
-    from companion.referee.core import Referee
-    from companion.referee.runner import Session
 
     cls = games.get(args.game)
     options = _options(args)
-    layout_name = args.layout or _default_layout(args.game, options)
-    if args.game == "arinama" and not {"rows", "cols"} & set(options):
-        options.update(_arinama_size(layout_name))
+    if args.layout:
+        fixed = cls.layout_options(args.layout)  # e.g. an Arinama board's size from its mat
+        if not set(fixed) & set(options):
+            options.update(fixed)
     position = cls.new(cls.options_from(options))
-    if args.setup and args.game != "arimaa":
+    layout_name = args.layout or cls.mat_layout(position.options)
+    if args.setup and not cls.referee_class().typed_setup:
         raise UserError("--setup is for Arimaa's setup turns only")
     if len(args.setup) > 2:
         raise UserError("--setup takes at most two lines: Gold's setup, then Silver's")
@@ -159,10 +166,12 @@ def run(args: argparse.Namespace) -> int:
             referee.set_setup(side, line)
     session.flush()
 
-    if camera is None:
+    if lines is not None:  # --observations, not a camera
         for line in lines:
             _handle(session, line)
         return 0
+    if camera is None:
+        raise RuntimeError("neither observations nor a camera")  # argparse requires one
     tracker, source = camera
     session.tracker = tracker
     with source:
@@ -172,8 +181,6 @@ def run(args: argparse.Namespace) -> int:
 def _observation_lines(path: str) -> Any:
     """The input lines of --observations: standard input as it comes, or a file read whole
     (before the game is created, so an unreadable file leaves no empty game behind)."""
-    from companion.errors import UserError
-
     if path == "-":
         return sys.stdin
     try:
@@ -189,8 +196,6 @@ def _observation_lines(path: str) -> Any:
 
 def _handle(session: Any, line: str) -> None:
     """One input line; a mistyped line is reported and the referee goes on."""
-    from companion.errors import UserError
-
     try:
         session.handle_line(line)
     except UserError as exc:
@@ -199,13 +204,6 @@ def _handle(session: Any, line: str) -> None:
 
 def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
-    from vision.calibration import load_calibration
-    from vision.corners import corners_path, saved_corners
-    from vision.layouts import get_layout
-    from vision.locate import parse_corners
-    from vision.sources import open_source
-    from vision.tracker import Tracker
-
     calibration = load_calibration(args.calibration)
     corners = parse_corners(args.corners) if args.corners else None
     if corners is None and layout_name.strip().lower() != "auto":
@@ -218,7 +216,7 @@ def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
                 file=sys.stderr,
             )
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
-    return tracker, open_source(args.source)
+    return tracker, sources.open_source(args.source)
 
 
 def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
@@ -273,34 +271,9 @@ def _options(args: argparse.Namespace) -> dict[str, str]:
     return option_pairs(args.option)
 
 
-def _default_layout(game: str, options: dict[str, str]) -> str:
-    if game == "arinama":
-        return (
-            "arinama5"
-            if options.get("rows") == "5" and options.get("cols", "5") == "5"
-            else "arinama8"
-        )
-    if game == "sensei":
-        return "sensei-storm" if options.get("side") == "storm" else "sensei"
-    if game == "arimaa" and options.get("equipment") == "chess":
-        return "chessboard"  # a chess set on a chessboard of one's own
-    return DEFAULT_LAYOUT[game]
-
-
-def _arinama_size(layout_name: str) -> dict[str, str]:
-    match = re.fullmatch(r"arinama(\d+)|grid:(\d+)x(\d+)", layout_name.strip().lower())
-    if not match:
-        return {}
-    if match.group(1):
-        return {"rows": match.group(1), "cols": match.group(1)}
-    return {"rows": match.group(2), "cols": match.group(3)}
-
-
-def _same_options(cls: Any, stored: Any, position: Any) -> bool:
+def _same_options(cls: type[Position[Any]], stored: Any, position: Position[Any]) -> bool:
     """A stored game's options are the position's (defaults filled in: a game recorded before
     an option existed still matches)."""
-    from companion.errors import UserError
-
     try:
         return _plain(cls.options_from(stored)) == _plain(position.options)
     except UserError:
@@ -308,8 +281,5 @@ def _same_options(cls: Any, stored: Any, position: Any) -> bool:
 
 
 def _plain(options: Any) -> dict[str, Any]:
-    import json
-
-    from companion.games.base import options_to_dict
-
-    return json.loads(json.dumps(options_to_dict(options)))
+    plain: dict[str, Any] = json.loads(json.dumps(options_to_dict(options)))
+    return plain

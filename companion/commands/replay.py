@@ -19,7 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+from pathlib import Path
 from typing import Any
+
+from companion.commands.moves import read_text, too_deep
+from companion.errors import RecordError, UserError, json_problem
+from companion.games.arimaa_notation import replay_move_list
+from companion.games.base import Outcome, Replay, replay_json
 
 EXAMPLES = """examples:
   companion play arinama --auto --seed 1 --save game.json && companion replay game.json
@@ -29,7 +36,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="check every move of a recorded game and print its result",
@@ -54,11 +61,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion.commands.moves import read_text, too_deep
-    from companion.errors import UserError
-
     if args.file != "-":
         try:
             what = "a folder" if Path(args.file).is_dir() else None
@@ -80,17 +82,17 @@ def run(args: argparse.Namespace) -> int:
     for line_number, record in records:
         label = _record_label(record, line_number)
         try:
-            position = replay((line_number, record))
+            result = replay((line_number, record))
         except UserError as exc:  # one unreadable record does not stop the others
             failed += 1
             print(f"{label}: UNREADABLE {exc}")
             continue
-        error = position.replay_error
-        if error is None and _disagreement(position):
+        error = result.error
+        if error is None and _disagreement(result):
             failed += 1
-            print(f"{label}: WRONG RESULT {_result_text(position)}")
+            print(f"{label}: WRONG RESULT {_result_text(result)}")
         elif error is None:
-            print(f"{label}: {_result_text(position)}")
+            print(f"{label}: {_result_text(result)}")
         else:
             failed += 1
             print(f"{label}: ILLEGAL {error}")
@@ -100,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
 
 def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     """(line number, record) pairs: one JSON document, JSON lines, or one move-list text."""
-    from companion.errors import RecordError, json_problem
-
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         try:
@@ -135,45 +135,30 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
 
 def _looks_like_a_move_list(text: str) -> bool:
     """Some line starts with an Arimaa turn label and a move (``2g Ed2n``)."""
-    import re
-
     return any(
         re.match(r"\s*\d+[wbgs]\s+[RCDHMErcdhme][a-h][1-8]", line) for line in text.splitlines()
     )
 
 
-def replay(numbered: tuple[int, Any]) -> Any:
-    """Replay one record with every move checked; the position has `replay_error` (None when
-    all moves are legal) and `replay_error_index`."""
-    from companion.errors import RecordError
-    from companion.games.base import game_from_json
-
+def replay(numbered: tuple[int, Any]) -> Replay[Any]:
+    """Replay one record with every move checked, up to the first bad one (`Replay.error`)."""
     _, record = numbered
     if isinstance(record, RecordError):  # a line parse_records could not read
         raise record
     if isinstance(record, dict) and "format" in record:
-        position = game_from_json(record, stop_at_illegal=True)
-        stated = record.get("outcome")
-        position.recorded_outcome = stated if isinstance(stated, dict) else None
-        return position
-    if isinstance(record, str) or (isinstance(record, dict) and "moves" in record):
-        from companion.games.arimaa import game_from_move_list
-
-        return game_from_move_list(record, stop_at_illegal=True)
-    if isinstance(record, list):
-        from companion.games.arimaa import game_from_move_list
-
-        return game_from_move_list(record, stop_at_illegal=True)
+        return replay_json(record)
+    if isinstance(record, (str, list)) or (isinstance(record, dict) and "moves" in record):
+        return replay_move_list(record)
     raise RecordError(
         'not a game record: expected {"format": "tabletop-companion/game", ...}, a JSON '
         'object with "moves", or an arimaa.com move list'
     )
 
 
-def report_one(position: Any, show_board: bool) -> int:
-    error = getattr(position, "replay_error", None)
+def report_one(result: Replay[Any], show_board: bool) -> int:
+    position, error = result.position, result.error
     moves = len(position.move_stack)
-    _print_notes(position)
+    _print_notes(result)
     if error is not None:
         print(f"{position.title}: illegal {error}")
         print(f"the position before it ({_plural(moves, 'legal move')} played):")
@@ -181,13 +166,13 @@ def report_one(position: Any, show_board: bool) -> int:
         return 1
     if show_board:
         print(position.diagram())
-    print(f"{position.title}: {_plural(moves, 'move')}, all legal. {_result_text(position)}")
-    return 1 if _disagreement(position) else 0
+    print(f"{position.title}: {_plural(moves, 'move')}, all legal. {_result_text(result)}")
+    return 1 if _disagreement(result) else 0
 
 
-def _print_notes(position: Any) -> None:
+def _print_notes(result: Replay[Any]) -> None:
     """What an arimaa.com move list held besides its turns (log lines, takebacks, ...)."""
-    for note in getattr(position, "replay_notes", None) or ():
+    for note in result.notes:
         print(f"note: {note}")
 
 
@@ -196,15 +181,13 @@ def _print_notes(position: Any) -> None:
 DECIDED_CODES = {"g": "goal", "e": "elimination", "m": "immobilisation"}
 
 
-def _disagreement(position: Any) -> str | None:
+def _disagreement(result: Replay[Any]) -> str | None:
     """What the record states as the result when the rules reached a different one."""
-    from companion.games.base import Outcome
-
-    outcome, stated = position.outcome(), getattr(position, "recorded_outcome", None)
-    recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
+    outcome, stated = result.position.outcome(), result.recorded_outcome
+    recorded = result.recorded_result  # Arimaa: (winner, code)
     if recorded:
         winner, code = recorded
-        reason = DECIDED_CODES.get(code)
+        reason = DECIDED_CODES.get(code or "")
         if reason is not None:
             said = f"{winner} wins by {reason} (code {code})"
             if outcome is None:
@@ -220,13 +203,12 @@ def _disagreement(position: Any) -> str | None:
     return str(Outcome.from_json(stated))
 
 
-def _result_text(position: Any) -> str:
-    from companion.games.base import Outcome
-
+def _result_text(result: Replay[Any]) -> str:
+    position = result.position
     outcome = position.outcome()
-    recorded = getattr(position, "recorded_result", None)  # Arimaa: (winner, code)
-    stated = getattr(position, "recorded_outcome", None)  # our records: the outcome field
-    disagreement = _disagreement(position)
+    recorded = result.recorded_result  # Arimaa: (winner, code)
+    stated = result.recorded_outcome  # our records: the outcome field
+    disagreement = _disagreement(result)
     if outcome is not None:
         if disagreement:
             return f"Result: {outcome}. BUT the record says {disagreement}"

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import argparse
 
+from companion.dice import Dice
+from companion.errors import UserError
+
 EXAMPLES = """examples:
   companion roll                     two six-sided dice and their total
   companion roll --aranea            Aranea's value 1..12 (a 3 and a 4 count as 1)
@@ -16,7 +19,7 @@ EXAMPLES = """examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "roll",
         help="roll dice (Aranea's two dice, or any number of any dice)",
@@ -43,9 +46,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.dice import Dice
-    from companion.errors import UserError
-
     dice = Dice(seed=args.seed)
     if args.aranea:
         if (args.dice, args.sides) != (2, 6):

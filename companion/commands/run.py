@@ -15,8 +15,34 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pygame
+
+from companion import games, i18n
+from companion.app import (
+    App,
+    CameraWorker,
+    ReconnectingCamera,
+    Settings,
+    TableVision,
+    run_demo,
+    run_table,
+)
+from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
-from companion.errors import UserError
+from companion.errors import OptionError, UserError
+from companion.records import Records, default_db_path
+from companion.speech import Speaker
+from display.device import (
+    has_display,
+    headless_screen,
+    init_pygame,
+    open_screen,
+    set_screen_factory,
+    window_screen,
+)
+from hardware.buttons import ButtonPins, open_buttons
+from hardware.sdnotify import Watchdog
+from vision import sources
 
 EXAMPLES = """examples:
   companion run                          Pi camera if there is one, else the synthetic-table demo
@@ -27,14 +53,13 @@ EXAMPLES = """examples:
   companion run --fullscreen --wait-for-camera     the boot service: the app even with no camera
 """
 
-DEMO_GAMES = {"arinama": {"rows": 5, "cols": 5}, "aranea": {}, "sensei": {}, "arimaa": {}}
+# game -> the options its demo plays (the game's `demo_options`)
+DEMO_GAMES = {cls.name: cls.demo_options for cls in games.classes()}
 # Enough for every game to end (the longest of bench/bench_demo_sweep.py: Aranea, under 200).
 DEMO_MOVES = 500
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    from companion.commands.games import add_db_argument
-
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the companion on the table (camera, touchscreen, buttons) or its demo",
@@ -51,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--game",
         metavar="G",
-        help="the game (arinama, arimaa, aranea, sensei); default: the last one played, or for "
+        help=f"the game ({', '.join(games.names())}); default: the last one played, or for "
         "the demo arinama on a 5 x 5 board",
     )
     parser.add_argument(
@@ -105,13 +130,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.app import Settings
 
     size = _size(args.size) if args.size else None
     settings_path = Path(args.settings) if args.settings else _default_settings_path(args.db)
     if args.game:
-        from companion import games
-
         games.get(args.game)  # a clear error for an unknown game
     options = _game_options(args)
     if args.wait_for_camera:  # the boot service: the app, whatever the camera's state
@@ -125,13 +147,14 @@ def run(args: argparse.Namespace) -> int:
                 if args.rotation is None:
                     args.rotation = settings.rotation
             return _run_demo(args, size, options)
+    saved_to: Path | None = settings_path
     try:
         settings = Settings.load(settings_path)
     except UserError as exc:
         # At the table a damaged settings file must not keep the companion from starting:
         # defaults for now, and the file is left exactly as it is for someone to look at.
         print(f"companion: warning: {exc}; using the default settings", file=sys.stderr)
-        settings, settings_path = Settings(), None
+        settings, saved_to = Settings(), None
     if args.game:
         settings.game = args.game
     if options:
@@ -142,13 +165,13 @@ def run(args: argparse.Namespace) -> int:
         settings.rotation = args.rotation
     if args.language:
         settings.language = args.language
-    return _run_table(args, source, settings, settings_path)
+    return _run_table(args, source, settings, saved_to)
 
 
 def _default_source() -> str | None:
     """The Pi camera when this machine has one; None sends `run` to the demo."""
     try:
-        import picamera2  # noqa: F401
+        import picamera2  # noqa: F401  # the optional Pi camera: only probed
     except ImportError:
         return None
     if not any(Path("/dev").glob("media*")) and not os.environ.get("COMPANION_FORCE_PICAMERA"):
@@ -182,8 +205,6 @@ def _screenshot_folder(text: str) -> Path:
 
 
 def _default_settings_path(db: str | None) -> Path:
-    from companion.records import default_db_path
-
     return (Path(db).parent if db else default_db_path().parent) / "settings.json"
 
 
@@ -202,9 +223,6 @@ def _size(text: str) -> tuple[int, int]:
 
 def _game_options(args: argparse.Namespace) -> dict[str, str]:
     """The -o KEY=VALUE options, checked against the game's options (one line if wrong)."""
-    from companion import games
-    from companion.errors import OptionError
-
     options = option_pairs(args.option)
     if options:
         if not args.game:
@@ -216,11 +234,7 @@ def _game_options(args: argparse.Namespace) -> dict[str, str]:
 def _run_demo(
     args: argparse.Namespace, size: tuple[int, int] | None, options: dict[str, str] | None = None
 ) -> int:
-    from companion.app import run_demo
-    from companion.records import Records, default_db_path
-    from display.device import has_display, init_pygame, window_screen
-
-    game = (args.game or "arinama").lower()
+    game = (args.game or games.names()[0]).lower()  # the demo: Arinama by default
     headless = args.headless or not has_display()
     folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     if folder is None and headless:
@@ -237,9 +251,6 @@ def _run_demo(
     )
     speaker = None
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
-        from companion import i18n
-        from companion.speech import Speaker
-
         speaker = Speaker(i18n.language)
     with Records(db) as records:
         result = run_demo(
@@ -276,37 +287,23 @@ def _run_demo(
     return 0
 
 
-def _run_table(args, source_spec: str, settings, settings_path: Path | None) -> int:
-    import pygame
-
-    from companion.app import App, CameraWorker, ReconnectingCamera, TableVision, run_table
-    from companion.records import Records
-    from display.device import (
-        has_display,
-        headless_screen,
-        init_pygame,
-        open_screen,
-        set_screen_factory,
-    )
-    from hardware.buttons import ButtonPins, open_buttons
-    from hardware.sdnotify import Watchdog
-    from vision.sources import open_source
-
+def _run_table(
+    args: argparse.Namespace, source_spec: str, settings: Settings, settings_path: Path | None
+) -> int:
     headless = args.headless or not has_display()
     if headless:
         set_screen_factory(headless_screen)
     folder = _screenshot_folder(args.screenshots) if args.screenshots else None
     watchdog = Watchdog()
     watchdog.status("opening the camera")
+    source: ReconnectingCamera | sources.FrameSource
     if args.wait_for_camera:
-        source = ReconnectingCamera(source_spec, open_source)
+        source = ReconnectingCamera(source_spec, sources.open_source)
     else:
-        source = open_source(source_spec)  # at a terminal a missing camera is one line
+        source = sources.open_source(source_spec)  # at a terminal a missing camera is one line
     try:
         init_pygame(headless=headless)
         screen = open_screen(settings.size, settings.rotation, args.fullscreen)
-        from companion import i18n
-        from companion.speech import Speaker
 
         i18n.set_language(settings.language or i18n.system_language())
         speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)

@@ -5,8 +5,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion import games
+from companion.errors import UserError
+from companion.export import write_output
+from companion.geometry import ARANEA_CENTRE
+from vision import sources
+from vision.calibration import (
+    Calibration,
+    calibrate,
+    learned_picture,
+    load_calibration,
+    load_position,
+)
+from vision.corners import corners_path, save_corners, saved_corners
+from vision.find import draw_grid
+from vision.layouts import Layout, get_layout
+from vision.locate import Located, locate, parse_corners
+from vision.mat import write_png
+from vision.reader import read_cells, top_view
+from vision.sim import SimSource
+from vision.standing import Photo, StandingCalibration, cells_outside
+from vision.top_view import covered_cells
+from vision.tracker import Tracker
 
 EXAMPLES = """examples:
   companion vision snapshot sim:arimaa -o photo.png --position start.json   no camera? a photo
@@ -44,7 +72,7 @@ CORNERS_HELP = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "vision",
         help="calibrate the camera and read boards from photos or a camera",
@@ -55,6 +83,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="vision_command", metavar="ACTION")
 
+    _register_locate(sub)
+    _register_calibrate(sub)
+    _register_read(sub)
+    _register_snapshot(sub)
+    _register_track(sub)
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _register_locate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     locate = sub.add_parser(
         "locate",
         help="find the board in a photo: layout, markers, corners",
@@ -72,6 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     locate.add_argument("--json", action="store_true", help="print JSON instead of text")
     locate.set_defaults(func=run_locate)
 
+
+def _register_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     calibrate = sub.add_parser(
         "calibrate",
         help="learn the pieces' colours from a photo of a known position",
@@ -110,6 +149,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     calibrate.set_defaults(func=run_calibrate)
 
+
+def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     read = sub.add_parser(
         "read",
         help="read every cell of a photo",
@@ -127,6 +168,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     read.set_defaults(func=run_read)
 
+
+def _register_snapshot(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     snapshot = sub.add_parser(
         "snapshot",
         help="a photo of the synthetic table, and the position it shows (no camera needed)",
@@ -153,6 +196,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     snapshot.add_argument("--force", action="store_true", help="replace the files if they exist")
     snapshot.set_defaults(func=run_snapshot)
 
+
+def _register_track(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     track = sub.add_parser(
         "track",
         help="follow a camera and print every still board",
@@ -183,8 +228,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     track.set_defaults(func=run_track)
 
-    parser.set_defaults(func=lambda args: _usage(parser))
-
 
 def _image_arguments(parser: argparse.ArgumentParser, layout_default: str | None) -> None:
     parser.add_argument("image", metavar="IMAGE", help="a photo of the board (PNG, JPEG, ...)")
@@ -199,12 +242,8 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-def load_image(path: str):
+def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
-    import cv2
-
-    from companion.errors import UserError
-
     file = Path(path)
     if not file.is_file():
         raise UserError(f"image {path} not found")
@@ -216,33 +255,23 @@ def load_image(path: str):
     return image
 
 
-def _locate(image, layout_name: str, corners: str | None):
-    from vision.locate import locate
-
+def _locate(image: np.ndarray, layout_name: str, corners: str | None) -> Located:
     return locate(image, layout_name, corners)
 
 
-def _layout_for(args, calibration) -> str:
-    if args.layout:
-        return args.layout
-    return calibration.layout
+def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCalibration) -> str:
+    return str(args.layout) if args.layout else calibration.layout
 
 
 # -- actions ---------------------------------------------------------------------------------------
 def run_locate(args: argparse.Namespace) -> int:
-    from vision.reader import top_view
-
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in located.board_corners_px()]
     if args.view:
-        from vision.mat import write_png
-
         if located.layout.markers:
             view = top_view(image, located.homography, located.layout)
         else:
-            from vision.find import draw_grid
-
             view = draw_grid(image, located)
         write_png(Path(args.view), view, overwrite=args.force)
     if args.json:
@@ -268,14 +297,11 @@ def run_locate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import calibrate, load_position
-    from vision.standing import Photo
-
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
     position = load_position(args.position, layout)
-    more = ()
+    more: tuple[Photo, ...] = ()
     if args.empty:
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
@@ -283,14 +309,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     calibration = calibrate(image, located.homography, layout, position, more)
     calibration.save(args.output, overwrite=args.force)
     if args.corners and not layout.has_markers:
-        from vision.corners import save_corners
-
         saved = save_corners(args.output, layout.name, located.board_corners_px())
         print(f"Saved the corners beside the calibration: {saved} (used again next time)")
     if args.view:
-        from vision.calibration import learned_picture
-        from vision.mat import write_png
-
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
     for note in calibration.notes:
@@ -306,11 +327,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.calibration import load_calibration
-    from vision.reader import read_cells
-    from vision.standing import cells_outside
-    from vision.tracker import covered_cells
-
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
     located = _locate(image, _layout_for(args, calibration), args.corners)
@@ -321,7 +337,12 @@ def run_read(args: argparse.Namespace) -> int:
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
     )
     observation = read_cells(
-        image, located.homography, layout, calibration, markers_seen=seen, covered=covered
+        image,
+        located.homography,
+        layout,
+        calibration,  # type: ignore[arg-type]  # vision.reader types only the flat calibration
+        markers_seen=seen,
+        covered=covered,
     )
     if occluded:
         print(
@@ -349,14 +370,6 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_snapshot(args: argparse.Namespace) -> int:
-    import cv2
-
-    from companion import games
-    from companion.app import calibration_cells, game_for_layout, layout_name
-    from companion.errors import UserError
-    from companion.export import write_output
-    from vision.sim import SimSource
-
     if not args.source.startswith("sim:"):
         raise UserError(
             f"snapshot photographs the synthetic table: give sim:LAYOUT (e.g. sim:arimaa), "
@@ -378,24 +391,14 @@ def run_snapshot(args: argparse.Namespace) -> int:
     if "script=" in args.source:
         cells = dict(source.script[0])
     else:
-        game = game_for_layout(layout.name)
-        start = None
-        if game is not None:
-            cls = games.get(game)
-            for options in ({}, {"rows": 5, "cols": 5}, {"side": "storm"}):
-                try:
-                    candidate = cls.new(cls.options_from(options))
-                    if layout_name(game, candidate.options) == layout.name:
-                        start = candidate
-                        break
-                except UserError:
-                    continue
-        if start is None:
+        found = games.for_layout(layout.name)
+        if found is None:
             raise UserError(
                 f"layout {layout.name} is no game's mat: give the board to show with "
                 f"sim:{layout.name}?script=FILE"
             )
-        cells = calibration_cells(start, layout.classes)
+        game, options = found
+        cells = games.get(game).new(options).calibration_cells(layout.classes)
     image = table.render(cells)
     ok, encoded = cv2.imencode(photo.suffix.lower(), image)
     if not ok:
@@ -412,11 +415,6 @@ def run_snapshot(args: argparse.Namespace) -> int:
 
 def _write_bytes(path: Path, data: bytes) -> None:
     """Whole or not at all: a temporary file in the same folder, then a rename."""
-    import os
-    import tempfile
-
-    from companion.errors import UserError
-
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -429,7 +427,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def board_text(layout, cells: dict[str, str]) -> str:
+def board_text(layout: Layout, cells: dict[str, str]) -> str:
     """A plain picture of what was read: one letter per class, '.' empty, '?' unknown."""
     classes = sorted({v for v in cells.values() if v not in ("empty", "unknown")})
     letters = _letters(classes)
@@ -447,7 +445,6 @@ def board_text(layout, cells: dict[str, str]) -> str:
         for ring in (1, 2, 3):
             row = " ".join(symbol[cells[f"r{ring}-{n}"]] for n in range(1, 13))
             lines.append(f"ring {ring} (1..12): {row}")
-        from companion.geometry import ARANEA_CENTRE
 
         for numbers in ARANEA_CENTRE:
             lines.append("centre:        " + " ".join(symbol[cells[f"c{n}"]] for n in numbers))
@@ -470,33 +467,22 @@ def _letters(classes: list[str]) -> dict[str, str]:
 
 
 def run_track(args: argparse.Namespace) -> int:
-    from companion.errors import UserError
-    from vision.calibration import load_calibration
-    from vision.layouts import get_layout
-    from vision.sources import open_source
-    from vision.tracker import Tracker
-
     if args.fps <= 0 or args.fps != args.fps:
         raise UserError(f"--fps must be positive, not {args.fps}")
     if args.max_frames < 0:
         raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
     calibration = load_calibration(args.calibration)
     name = _layout_for(args, calibration)
-    if name.strip().lower() == "auto":
-        layout = "auto"  # whichever mat is in view; reading it checks the calibration's
-        wanted = "mat"
-    else:
+    layout: Layout | None = None  # None: "auto", whichever mat is in view
+    wanted = "mat"  # reading it checks the calibration's
+    if name.strip().lower() != "auto":
         layout = get_layout(name)
         calibration.check_layout(layout)
         wanted = f"{layout.name} board"
     corners = None
     if args.corners:
-        from vision.locate import parse_corners
-
         corners = parse_corners(args.corners)
-    elif layout != "auto" and not layout.has_markers:
-        from vision.corners import corners_path, saved_corners
-
+    elif layout is not None and not layout.has_markers:
         corners = saved_corners(args.calibration, layout.name)
         if corners is not None:
             print(
@@ -504,12 +490,13 @@ def run_track(args: argparse.Namespace) -> int:
                 "--corners gives others",
                 file=sys.stderr,
             )
-    tracker = Tracker(layout, calibration, corners=corners, fps=args.fps)
+    tracker = Tracker(layout or "auto", calibration, corners=corners, fps=args.fps)
     frames = observations = 0
     found = False
     said = ""
     moves_said = 0
-    with open_source(args.source) as source:
+    # vision.sources.FrameSource does not declare the context manager every source is
+    with sources.open_source(args.source) as source:  # type: ignore[attr-defined]
         while not args.max_frames or frames < args.max_frames:
             frame = source.read()
             if frame is None and getattr(source, "ended", False):
@@ -536,7 +523,8 @@ def run_track(args: argparse.Namespace) -> int:
                 print(json.dumps({"frame": index, "cells": observation.cells}), flush=True)
             else:
                 print(f"frame {index}:")
-                print(board_text(tracker.layout, observation.cells), flush=True)
+                seen_layout = tracker.layout or get_layout(observation.layout)
+                print(board_text(seen_layout, observation.cells), flush=True)
     if not frames:
         raise UserError(f"no frames came from {args.source}")
     if not found:

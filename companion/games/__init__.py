@@ -1,40 +1,25 @@
-"""The rules engines, one module per game, all on the shared model in `companion.games.base`.
+"""The rules engines, one module per game, all on the shared model in `companion.games.base`,
+and the one registry of the games.
 
     >>> from companion import games
+    >>> games.names()
+    ['arinama', 'arimaa', 'aranea', 'sensei']
     >>> Arinama = games.get("arinama")
     >>> pos = Arinama.new()
     >>> pos.push(pos.parse_move("c3"))
+    >>> Arinama.mat_layout(pos.options), Arinama.title
+    ('arinama8', 'Arinama')
+    >>> games.for_layout("sensei-storm")  # doctest: +ELLIPSIS
+    ('sensei', SenseiOptions(...))
 
-Modules are imported on first use, so asking for one game never loads the others.
+Everything else about a game is found from its position class (python-chess's variants are the
+pattern): `title`, `players`, `Options`, `mats` and `mat_layout(options)` (the printed mats),
+`board_geometry(options)`, `referee_class()`, `demo_options`, `has_dice`, the notation
+(`parse_move` / `move_text`). Modules are imported on first use, so asking for one game never
+loads the others.
 """
 
-from __future__ import annotations
-
-import importlib
-
-from companion.errors import UserError
 from companion.games.base import Outcome, Position
+from companion.games.registry import classes, for_layout, get, names, names_text
 
-__all__ = ["Outcome", "Position", "get", "names"]
-
-# game name -> "module:class"
-_REGISTRY: dict[str, str] = {
-    "arinama": "companion.games.arinama:ArinamaPosition",
-    "arimaa": "companion.games.arimaa:ArimaaPosition",
-    "aranea": "companion.games.aranea:AraneaPosition",
-    "sensei": "companion.games.sensei:SenseiPosition",
-}
-
-
-def names() -> list[str]:
-    """The names of all games, in a stable order."""
-    return list(_REGISTRY)
-
-
-def get(name: str) -> type[Position]:
-    """The position class of a game by name (case-insensitive)."""
-    key = name.strip().lower()
-    if key not in _REGISTRY:
-        raise UserError(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
-    module_name, class_name = _REGISTRY[key].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+__all__ = ["Outcome", "Position", "classes", "for_layout", "get", "names", "names_text"]

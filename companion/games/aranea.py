@@ -31,19 +31,20 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from companion.dice import Roll
 from companion.errors import IllegalMoveError, NotationError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import ARANEA_CENTRE, BoardGeometry, aranea_geometry
 
-AMBER = "amber"
-BLUE = "blue"
+AMBER: Final = "amber"
+BLUE: Final = "blue"
 PLAYERS = (AMBER, BLUE)
 RINGS = 3  # ring 1 is the outermost
 RING_SQUARES = 12  # numbered 1..12 clockwise, 12 at the top
 # **Decision** (rules.md): the centre is 3 rows x 4 columns numbered row by row from the top left.
-CENTRE_LAYOUT: tuple[tuple[int, ...], ...] = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))
+CENTRE_LAYOUT = ARANEA_CENTRE  # the numbering of the centre squares, row by row (geometry's table)
 # A stone pushed inward from ring-3 square n lands on this centre square.
 RING_TO_CENTRE: dict[int, int] = {n: n for n in range(1, RING_SQUARES + 1)}
 LINE_LENGTH = 3  # stones in a straight line in the centre that win
@@ -61,7 +62,7 @@ RING_MOVE = "move"
 _SYMBOL = {AMBER: "A", BLUE: "B", None: "."}
 
 
-def other(player: str) -> str:
+def other(player: str) -> Literal["amber", "blue"]:
     return BLUE if player == AMBER else AMBER
 
 
@@ -167,9 +168,16 @@ class AraneaMove:
     roll: Roll | None = None
     cell: str | None = None
 
+    @property
+    def rolled(self) -> Roll:
+        """The dice of a roll move."""
+        if self.roll is None:
+            raise ValueError(f"{self.kind} is no roll")
+        return self.roll
+
     def __str__(self) -> str:
         if self.kind == ROLL:
-            return f"roll {self.roll.text}"
+            return f"roll {self.roll.text if self.roll else '?'}"
         if self.kind == RING_MOVE:
             return str(self.cell)
         return self.kind
@@ -204,6 +212,20 @@ class UseEffects:
     def void(self) -> bool:
         return self.blocked_by is not None
 
+    @property
+    def landing(self) -> str:
+        """Where the stone stays (`final`) of a use that is not void."""
+        if self.final is None:
+            raise ValueError(f"a void use (blocked by {self.blocked_by}) lands nowhere")
+        return self.final
+
+    @property
+    def blocker(self) -> str:
+        """The occupied centre square that makes a void use void (`blocked_by`)."""
+        if self.blocked_by is None:
+            raise ValueError(f"a use that lands on {self.final} is not blocked")
+        return self.blocked_by
+
 
 # Phases of a turn.
 OPENING = "opening"  # the opening rolls that decide who starts
@@ -211,11 +233,18 @@ AWAIT_ROLL = "roll"
 AWAIT_USE = "use"
 
 
-class AraneaPosition(Position):
+class AraneaPosition(Position[AraneaMove]):
     name: ClassVar[str] = "aranea"
     title: ClassVar[str] = "Aranea"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = AraneaOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {"aranea": {}}
+    referee: ClassVar[str] = "companion.referee.aranea:AraneaReferee"
+    has_dice: ClassVar[bool] = True
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return aranea_geometry()
 
     def __init__(self, options: AraneaOptions) -> None:
         self.options = options
@@ -275,6 +304,23 @@ class AraneaPosition(Position):
     def roll_move(self, dice: Any) -> AraneaMove:
         return AraneaMove(ROLL, roll=dice.roll())
 
+    @property
+    def rolled(self) -> Roll:
+        """The roll to use now (phase "use").
+
+        :raises IllegalMoveError: when there is none (the dice are still to be rolled).
+        """
+        if self.roll is None:
+            raise IllegalMoveError(f"{self._turn} has not rolled yet")
+        return self.roll
+
+    @property
+    def in_opening_roll(self) -> bool:
+        return self.phase == OPENING
+
+    def roll_value(self, move: AraneaMove) -> int | None:
+        return move.roll.value if move.roll is not None else None
+
     def _target(self, player: str, origin: str, value: int) -> str:
         step = "counter_clockwise" if self.direction(player) == "counter-clockwise" else "clockwise"
         cell = origin
@@ -296,6 +342,8 @@ class AraneaPosition(Position):
                     player, value, origin, tuple(path), (Knock(cell, occupant),), cell
                 )
             inner = WEB[cell].inward
+            if inner is None:  # only centre squares have no inward neighbour
+                raise ValueError(f"{cell} is a centre square: nothing lies inward of it")
             if WEB[inner].is_centre and inner in self.stones:
                 return UseEffects(player, value, origin, tuple(path), (), None, blocked_by=inner)
             cell = inner
@@ -307,7 +355,7 @@ class AraneaPosition(Position):
             move = self.parse_move(move)
         if self.phase != AWAIT_USE or self.roll is None:
             raise IllegalMoveError(f"{self._turn} must roll the dice first")
-        player, value = self._turn, self.roll.value
+        player, value = self._turn, self.rolled.value
         if move.kind == PLACE:
             if self.stock[player] == 0:
                 raise IllegalMoveError(f"{player} has no stones left in stock to place")
@@ -374,7 +422,7 @@ class AraneaPosition(Position):
         elif move.kind == PASS:
             if self.options.must_use_roll and self._uses():
                 raise IllegalMoveError(
-                    f"{self._turn} can use the {self.roll.value}, so may not pass "
+                    f"{self._turn} can use the {self.rolled.value}, so may not pass "
                     f"(legal: {', '.join(str(m) for m in self._uses())})"
                 )
             self._end_turn()
@@ -382,7 +430,7 @@ class AraneaPosition(Position):
             effects = self.use_effects(move)
             if effects.void:
                 raise IllegalMoveError(
-                    f"centre {WEB[effects.blocked_by].number} is taken: use the roll another way"
+                    f"centre {WEB[effects.blocker].number} is taken: use the roll another way"
                 )
             self._apply(effects)
             self._end_turn()
@@ -392,14 +440,14 @@ class AraneaPosition(Position):
     def _push_roll(self, move: AraneaMove) -> None:
         if self.phase == AWAIT_USE:
             raise IllegalMoveError(
-                f"{self._turn} has rolled {self.roll.text} already: use it (place, a ring "
+                f"{self._turn} has rolled {self.rolled.text} already: use it (place, a ring "
                 "square) or pass"
             )
         if self.phase == AWAIT_ROLL:
             self.roll = move.roll
             self.phase = AWAIT_USE
             return
-        self.opening_rolls.append(move.roll)
+        self.opening_rolls.append(move.rolled)
         if len(self.opening_rolls) == 1:
             self._turn = BLUE
             return
@@ -421,7 +469,7 @@ class AraneaPosition(Position):
         for knock in effects.knocked_off:
             del self.stones[knock.cell]
             self.stock[knock.owner] += 1
-        self.stones[effects.final] = player
+        self.stones[effects.landing] = player
 
     def _end_turn(self) -> None:
         self.roll = None
@@ -548,7 +596,7 @@ class AraneaPosition(Position):
             return f"opening roll: {self._turn} to roll{done}"
         if self.phase == AWAIT_ROLL:
             return f"{self._turn} to roll"
-        return f"{self._turn} rolled {self.roll.text} = {self.roll.value}: place, move or pass"
+        return f"{self._turn} rolled {self.rolled.text} = {self.rolled.value}: place, move or pass"
 
     # -- JSON -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -558,7 +606,7 @@ class AraneaPosition(Position):
             "phase": self.phase,
             "turn": self._turn,
             "first_player": self.first_player,
-            "roll": self.roll.text if self.roll else None,
+            "roll": self.rolled.text if self.roll else None,
             "opening_rolls": [r.text for r in self.opening_rolls],
             "stones": {c: self.stones[c] for c in WEB if c in self.stones},
             "stock": dict(self.stock),

@@ -48,17 +48,48 @@ Counting turns
     expanded once, and collects the Zobrist hashes of the final boards (64-bit keys: a collision
     among the ~10^5 finals of even the widest position is ~10^-9 likely). The last step is never
     played on the board: its final hash is computed from the step alone.
+
+Text (the arimaa.com notation; whole move lists are `companion.games.arimaa_notation`)
+
+Turns (arimaa.com notation)
+    A step is piece letter, square, direction: ``Ed2n`` (n/s/e/w from Gold's view, upper case
+    Gold, lower case Silver, camel ``M``). A capture token ``rc3x`` follows the step that caused
+    it. A setup turn lists placements: ``Ra1 Rb1 ... Hh2``. When reading, capture tokens are
+    checked against the captures the steps really cause.
+
+Positions
+    - AEI: ``g [rrrrrrrrdhcemchd ... RRRRRRRR]`` - side to move, then the 64 squares a8, b8, ...,
+      h8, a7, ..., h1 with a space for an empty square (``setposition`` in front is accepted).
+    - The arimaa.com board diagram (aei's "long" form), optionally preceded by a turn label line
+      such as ``12g`` (steps written after the label are played on the board shown: ``12g Ed2n``)::
+
+         +-----------------+
+        8| r r r r r r r r |
+        ...
+        1| R R R R R R R R |
+         +-----------------+
+           a b c d e f g h
+
+    - JSON (`position_to_json`): ``{"game": "arimaa", "options": {}, "phase": "setup"|"play",
+      "turn": "gold"|"silver", "board": ["rrrrrrrr", ... 8 rows, rank 8 first, "." empty],
+      "steps": ["Ed2n", ...]}`` - the board at the start of the turn, plus the steps played since
+      (only present mid-turn).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
+import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple
 
-from companion.errors import IllegalMoveError, NotationError, RecordError, UserError
+from companion.errors import IllegalMoveError, NotationError, RecordError, UserError, json_problem
 from companion.games.base import Outcome, Position
+from companion.geometry import BoardGeometry, arimaa_geometry
 
 # -- board geometry -------------------------------------------------------------------------------
 FILES = "abcdefgh"
@@ -153,7 +184,7 @@ class Step(NamedTuple):
 _STEP_OF = [[Step(o, d) if d in NEIGHBOURS[o] else None for d in range(64)] for o in range(64)]
 
 
-class Turn(tuple):
+class Turn(tuple[Step, ...]):
     """A played turn: a tuple of `Step` that also remembers its arimaa.com text (with capture
     tokens), since the text depends on the position it was played in. Equal to the plain tuple."""
 
@@ -352,6 +383,10 @@ class _FoundTurn(Exception):
     """Raised by _walk_turns to stop at the first allowed turn."""
 
 
+_Pair = tuple[int, int]  # (square, strength) of a pending push or a possible pull
+_Steps = tuple[Any, ...]  # the steps of a walk so far (Step)
+
+
 def _walk_turns(
     board: list[int],
     side: int,
@@ -374,7 +409,8 @@ def _walk_turns(
     trap_next_to = TRAP_NEXT_TO
     step_of = _STEP_OF
 
-    def visit(h: int, left: int, pending, pull, path) -> None:
+    # `path`: the steps so far (Step), kept only when `paths` is wanted
+    def visit(h: int, left: int, pending: _Pair | None, pull: _Pair | None, path: _Steps) -> None:
         key = h ^ STEPS_LEFT_KEY[left]
         if pending is not None:
             key ^= PENDING_KEY[pending[1]][pending[0]]
@@ -465,11 +501,30 @@ class _StepRecord:
     pull_before: tuple[int, int] | None
 
 
-class ArimaaPosition(Position):
+class ArimaaPosition(Position[Turn]):
     name: ClassVar[str] = "arimaa"
     title: ClassVar[str] = "Arimaa"
     players: ClassVar[tuple[str, str]] = ("gold", "silver")
     Options: ClassVar[type] = ArimaaOptions
+    # a chess set on a chessboard of one's own: the camera reads the chessboard layout
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "arimaa": {"equipment": "mat"},
+        "chessboard": {"equipment": "chess"},
+    }
+    referee: ClassVar[str] = "companion.referee.arimaa:ArimaaReferee"
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return arimaa_geometry()
+
+    def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
+        """On a chess set the camera learns the colours from a chess set's start position
+        (white on ranks 1 and 2, black on 7 and 8) - the colours it reads, white and black."""
+        if self.options.equipment == "chess":
+            cells = {f"{f}{r}": "white" for f in FILES for r in (1, 2)}
+            cells.update({f"{f}{r}": "black" for f in FILES for r in (7, 8)})
+            return cells
+        return super().calibration_cells(classes)
 
     def __init__(self, options: ArimaaOptions | None = None) -> None:
         self.options = options or ArimaaOptions()
@@ -507,7 +562,7 @@ class ArimaaPosition(Position):
         if len(board) != 64:
             raise RecordError("an Arimaa board has 64 squares")
         pos._board = list(board)
-        pos._side = _side_index(side)
+        pos._side = side_index(side)
         pos._setups_left = 0
         pos._ply_offset = (turn_number - 1) * 2 + pos._side
         pos._hash = board_hash(pos._board)
@@ -563,6 +618,10 @@ class ArimaaPosition(Position):
     def piece_at(self, square: int | str) -> str | None:
         p = self._board[square_index(square)]
         return PIECE_LETTERS[p] if p else None
+
+    def piece_labels(self) -> dict[str, str]:
+        """The piece letter on every occupied cell, upper case: {"d2": "E", ...}."""
+        return {cell: str(self.piece_at(cell)).upper() for cell in self.cells()}
 
     def board_codes(self) -> list[int]:
         """The 64 piece codes (a copy), a1 first."""
@@ -803,28 +862,14 @@ class ArimaaPosition(Position):
             return 0
         return len(self._final_hashes())
 
-    def _final_hashes(self, paths: dict | None = None) -> Any:
+    def _final_hashes(self) -> set[int]:
         """Hashes of the boards the turn in progress can end on (legally)."""
         board = self._board
-        result = _walk_turns(
-            board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths
+        finals = _walk_turns(
+            board, self._side, self._hash, self.steps_left, self._pending, self._pull, None
         )
-        start = self._start_hash
-        result = result if paths is None else paths
-        if start in result:  # a turn must change the position
-            if paths is None:
-                result = set(result)
-                result.discard(start)
-            else:
-                result.pop(start)
-        forbidden = self._repeated_boards()
-        if forbidden:
-            for h in [h for h in result if h in forbidden]:
-                if paths is None:
-                    result.discard(h)
-                else:
-                    result.pop(h)
-        return result
+        # a turn must change the position, and never make one a third time
+        return set(finals) - {self._start_hash} - self._repeated_boards()
 
     def _has_allowed_turn(self) -> bool:
         """True when some turn from here is legal (changes the position, no third repetition)."""
@@ -846,7 +891,13 @@ class ArimaaPosition(Position):
         return False
 
     def _turn_paths(self) -> dict[int, tuple[tuple[int, int], ...]]:
-        return self._final_hashes(paths={})
+        """A shortest step sequence to each board the turn in progress can end on (legally)."""
+        paths: dict[int, tuple[tuple[int, int], ...]] = {}
+        _walk_turns(
+            self._board, self._side, self._hash, self.steps_left, self._pending, self._pull, paths
+        )
+        ruled_out = {self._start_hash} | self._repeated_boards()
+        return {h: path for h, path in paths.items() if h not in ruled_out}
 
     def _repeated_boards(self) -> set[int]:
         """Board hashes that, with the opponent to move, already occurred twice: ending the turn
@@ -876,7 +927,7 @@ class ArimaaPosition(Position):
                 self.pop_step()
             raise
 
-    def _push_setup(self, move: tuple) -> None:
+    def _push_setup(self, move: tuple[Any, ...]) -> None:
         error = self.setup_error(move)
         if error:
             raise IllegalMoveError(error)
@@ -893,7 +944,7 @@ class ArimaaPosition(Position):
             self._history[self._position_key()] += 1
         self._outcome_cache = None
 
-    def setup_error(self, move: tuple) -> str | None:
+    def setup_error(self, move: tuple[Any, ...]) -> str | None:
         """None when `move` is a complete legal setup for the side to move, else why not."""
         side = self._side
         who = self.turn.capitalize()
@@ -979,13 +1030,9 @@ class ArimaaPosition(Position):
 
     # -- notation -----------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Any:
-        from companion.games.arimaa_notation import parse_turn
-
         return parse_turn(self, text)
 
     def move_text(self, move: Any) -> str:
-        from companion.games.arimaa_notation import turn_text
-
         if isinstance(move, Turn) and move.text:
             return move.text  # a played turn: its text from the position it was played in
         return turn_text(self, move)
@@ -1003,18 +1050,12 @@ class ArimaaPosition(Position):
         return f"{PIECE_LETTERS[p]}{step}"
 
     def parse_step(self, text: str) -> Step:
-        from companion.games.arimaa_notation import parse_step
-
         return parse_step(self, text)
 
     def diagram(self) -> str:
-        from companion.games.arimaa_notation import board_diagram
-
         return board_diagram(self)
 
     def to_aei(self) -> str:
-        from companion.games.arimaa_notation import position_to_aei
-
         return position_to_aei(self)
 
     # -- what the camera sees -------------------------------------------------------------------------
@@ -1030,20 +1071,14 @@ class ArimaaPosition(Position):
 
     # -- JSON -----------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        from companion.games.arimaa_notation import position_to_json
-
         return position_to_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ArimaaPosition:
-        from companion.games.arimaa_notation import position_from_json
-
         return position_from_json(data)
 
     @classmethod
     def parse_position(cls, text: str) -> ArimaaPosition:
-        from companion.games.arimaa_notation import parse_position
-
         return parse_position(text)
 
     # -- random play ------------------------------------------------------------------------------------
@@ -1148,7 +1183,7 @@ def _piece_code(letter: str) -> int:
     return PIECE_LETTERS.index(letter)
 
 
-def _side_index(side: str) -> int:
+def side_index(side: str) -> int:
     key = str(side).strip().lower()
     if key in ("gold", "g", "w", "white"):
         return GOLD
@@ -1157,16 +1192,354 @@ def _side_index(side: str) -> int:
     raise NotationError(f"unknown side {side!r}: use gold (g, w) or silver (s, b)")
 
 
-def game_from_move_list(text_or_moves: Any, stop_at_illegal: bool = False) -> ArimaaPosition:
-    """Replay an arimaa.com move list, a list of turn texts or a games.jsonl-style record.
-    See `companion.games.arimaa_notation.game_from_move_list`."""
-    from companion.games import arimaa_notation
+# -- text: steps and turns (the arimaa.com notation) --------------------------------------------
+STEP_RE = re.compile(r"^([RCDHMErcdhme])([a-h][1-8])([nsewx])$")
+PLACEMENT_RE = re.compile(r"^([RCDHMErcdhme])([a-h][1-8])$")
+MOVE_TOKEN_RE = re.compile(r"^[RCDHMErcdhme][a-h][1-8][nsewx]?$")
+LABEL_RE = re.compile(r"^(\d+)([wbgs])$")
 
-    return arimaa_notation.game_from_move_list(text_or_moves, stop_at_illegal=stop_at_illegal)
+
+# -- steps and turns ------------------------------------------------------------------------------
+def parse_step(position: ArimaaPosition, text: str) -> Step:
+    """A step from ``Ed2n``, checked against the piece on the square (not for legality)."""
+    token = text.strip()
+    match = STEP_RE.match(token)
+    if not match or match.group(3) == "x":
+        raise NotationError(f"{token!r} is not a step: write piece, square, direction, e.g. Ed2n")
+    letter, square, direction = match.groups()
+    origin = SQUARE_INDEX[square]
+    dest = origin + OFFSET_OF[direction]
+    if dest not in NEIGHBOURS[origin]:
+        raise NotationError(f"{token}: that step leaves the board")
+    actual = position.piece_at(origin)
+    if actual is None:
+        raise NotationError(f"{token}: there is no piece on {square}")
+    if actual != letter:
+        raise NotationError(
+            f"{token}: {square} holds {piece_description(_piece_code(actual))}, "
+            f"not {piece_description(_piece_code(letter))}"
+        )
+    return Step(origin, dest)
 
 
-def game_to_move_list(position: ArimaaPosition) -> str:
-    """The game that led to `position` as an arimaa.com move list (``1g ...``, ``1s ...``)."""
-    from companion.games import arimaa_notation
+def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple[Any, ...]:
+    """One turn (steps with capture tokens, or a setup) from text; a leading label is allowed.
+    A turn of steps comes back as a `Turn` that carries its text (capture tokens filled in), so
+    `move_text` still knows it after the turn has been pushed.
 
-    return arimaa_notation.game_to_move_list(position)
+    Steps are played on `position` while reading (each piece letter must match the piece that is
+    really there after the steps before it) and taken back before returning - unless `play`, when
+    the turn is played for good (`end_turn`; for a setup, `push`). Nothing stays played when the
+    text is unreadable or illegal.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a turn is text like 'Ed2n Ed3n', not {text!r}")
+    tokens = text.split()
+    if tokens and LABEL_RE.match(tokens[0]):
+        tokens = tokens[1:]
+    if not tokens:
+        raise NotationError("an empty turn: write its steps, e.g. Ed2n Ed3n")
+    if position.in_setup:
+        placements = []
+        for token in tokens:
+            match = PLACEMENT_RE.match(token)
+            if not match:
+                raise NotationError(
+                    f"{token!r}: {position.turn.capitalize()} is setting up, write placements like Ra1"
+                )
+            placements.append(Placement(match.group(1), SQUARE_INDEX[match.group(2)]))
+        if play:
+            position.push(tuple(placements))
+        return tuple(placements)
+    if position.steps_this_turn:
+        raise IllegalMoveError("a turn is in progress: finish it or take its steps back first")
+    steps: list[Step] = []
+    canonical: list[str] = []  # the turn's text as this module writes it
+    expected: list[str] = []  # capture tokens the steps really caused, not yet matched
+    try:
+        for token in tokens:
+            if PLACEMENT_RE.match(token):
+                raise NotationError(
+                    f"{token!r}: the setup is over, a turn is made of steps like Ed2n"
+                )
+            match = STEP_RE.match(token)
+            if not match:
+                raise NotationError(
+                    f"{token!r} is not a step: write piece, square, direction, e.g. Ed2n"
+                )
+            if match.group(3) == "x":
+                if token not in expected:
+                    raise IllegalMoveError(
+                        f"{token}: no piece is captured there by the step before it"
+                    )
+                expected.remove(token)
+                continue
+            step = parse_step(position, token)
+            if len(steps) == 4:
+                raise IllegalMoveError("a turn has at most four steps")
+            captures = position.push_step(step)
+            steps.append(step)
+            expected = [str(c) for c in captures]
+            canonical.append(token)
+            canonical.extend(expected)
+        # A capture token not written (some old records) is tolerated: the capture happens anyway.
+        if play:
+            return position.end_turn()
+    finally:
+        if position.steps_this_turn:
+            for _ in steps:
+                position.pop_step()
+    return Turn(steps, " ".join(canonical))
+
+
+def turn_text(position: ArimaaPosition, move: Any) -> str:
+    """The arimaa.com text of a turn (with capture tokens) or of a setup."""
+    move = tuple(move)
+    if move and all(isinstance(p, Placement) for p in move):
+        return " ".join(str(p) for p in move)
+    if position.in_setup:
+        raise NotationError("a setup turn is a list of placements like Ra1")
+    tokens = []
+    played = 0
+    try:
+        for step in move:
+            step = Step(*step)
+            tokens.append(position.step_text(step))
+            captures = position.push_step(step)
+            played += 1
+            tokens.extend(str(c) for c in captures)
+    finally:
+        for _ in range(played):
+            position.pop_step()
+    return " ".join(tokens)
+
+
+# -- positions --------------------------------------------------------------------------------------
+AEI_RE = re.compile(r"^(?:setposition\s+)?([gswb])\s*\[(.{64})\]\s*$", re.DOTALL)
+AEI_ANY_LENGTH_RE = re.compile(r"^(?:setposition\s+)?([gswb])\s*\[([^\]\n]*)\]\s*$")
+
+
+def parse_position(text: str) -> ArimaaPosition:
+    """A position from JSON, the AEI string or the arimaa.com board diagram."""
+    if not isinstance(text, str) or not text.strip():
+        raise RecordError(
+            "an empty Arimaa position: give JSON, an AEI string like 'g [...]' or a board diagram"
+        )
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except ValueError as exc:  # JSONDecodeError, or a number too long to read
+            raise RecordError(f"not an arimaa position: {json_problem(exc)}") from None
+        return position_from_json(data)
+    match = AEI_RE.match(text.strip("\r\n\t"))
+    if match is None:
+        match = AEI_RE.match(stripped)
+    if match:
+        side, squares = match.groups()
+        return _position_from_rows(
+            [squares[i * 8 : (i + 1) * 8] for i in range(8)], side, "play", []
+        )
+    wrong = AEI_ANY_LENGTH_RE.match(text.strip("\r\n\t")) or AEI_ANY_LENGTH_RE.match(stripped)
+    if wrong:
+        raise RecordError(
+            f"an AEI position has 64 squares between the brackets, this one {len(wrong.group(2))}: "
+            "write a8..h8, a7..h1 in order, a space for an empty square"
+        )
+    if "|" in text:
+        return _parse_diagram(text)
+    raise RecordError(
+        "not an Arimaa position: expected JSON, an AEI string like 'g [rrrrrrrr...RRRRRRRR]' "
+        "(64 squares a8..h1, space = empty) or an arimaa.com board diagram"
+    )
+
+
+def _parse_diagram(text: str) -> ArimaaPosition:
+    side = "g"
+    number = 2
+    steps: list[str] = []
+    rows: dict[int, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if (
+            not line
+            or line.startswith("+")
+            or set(line) <= set("abcdefgh ")
+            or line.startswith("steps this turn")
+        ):
+            continue
+        tokens = line.split()
+        if LABEL_RE.match(tokens[0]) and "|" not in line:
+            side = tokens[0][-1]
+            number = int(tokens[0][:-1])
+            if number < 2:
+                raise RecordError(
+                    f"board diagram: the label {tokens[0]} is not a turn of play: label a board "
+                    "2g or later (2g is the first turn after both setups)"
+                )
+            steps = tokens[1:]
+            continue
+        match = re.match(r"^([1-8])\s*\|(.*)\|$", line)
+        if not match:
+            raise RecordError(f"board diagram: cannot read the line {raw.strip()!r}")
+        rank = int(match.group(1))
+        body = match.group(2)
+        if len(body) >= 16 and not body[0::2].strip():
+            # " r . x ..." - a cell every other character, a space for an empty square allowed
+            cells = body[1::2].rstrip()
+            cells += " " * (8 - len(cells))
+        else:
+            cells = "".join(body.split())
+        if len(cells) != 8:
+            raise RecordError(
+                f"board diagram: rank {rank} has {len(cells)} squares, not 8: "
+                "write one letter or . a square, a b c d e f g h"
+            )
+        rows[rank] = "".join(" " if c in ".xX " else c for c in cells)
+    missing = [r for r in range(1, 9) if r not in rows]
+    if missing:
+        raise RecordError(f"board diagram: rank {missing[0]} is missing")
+    return _position_from_rows([rows[r] for r in range(8, 0, -1)], side, "play", steps, number)
+
+
+def _position_from_rows(
+    rows: list[str], side: str, phase: str, steps: list[str], number: int = 2
+) -> ArimaaPosition:
+    """rows: 8 strings of 8 letters, rank 8 first; ' ' or '.' for empty."""
+    board = [0] * 64
+    counts: Counter[int] = Counter()
+    for r, row in enumerate(rows):
+        if len(row) != 8:
+            raise RecordError(f"rank {8 - r} must have 8 squares, not {len(row)}")
+        for f, ch in enumerate(row):
+            if ch in " .xX":
+                continue
+            if ch not in "RCDHMErcdhme":
+                raise RecordError(
+                    f"unknown piece {ch!r} on {SQUARE_NAMES[(7 - r) * 8 + f]}: pieces are RCDHME and rcdhme"
+                )
+            code = PIECE_LETTERS.index(ch)
+            board[(7 - r) * 8 + f] = code
+            counts[code] += 1
+    # More pieces than a side starts with is allowed: composed problems (goal tests) use them.
+    try:
+        mover = side_index(side)
+    except NotationError as exc:
+        raise RecordError(str(exc)) from None
+    if phase == "setup":
+        position = ArimaaPosition.new()
+        if mover == SILVER:
+            if any(p >> 3 for p in board if p):
+                raise RecordError("during setup only Gold's pieces can be on the board")
+            position._board = board
+            position._hash = board_hash(board)
+            position._setups_left = 1
+            position._side = SILVER
+            position._start_hash = position._hash
+            position._ply_offset = 1  # Gold's setup (not in move_stack) came first
+        elif any(board):
+            raise RecordError("before Gold's setup the board must be empty")
+        return position
+    position = ArimaaPosition.from_board(board, SIDE_NAMES[mover], turn_number=number)
+    for token in steps:
+        try:
+            position.push_step(parse_step(position, token))
+        except UserError as exc:
+            raise RecordError(f"step {token!r} of the turn in progress: {exc}") from None
+    return position
+
+
+def _rows(board: list[int]) -> list[str]:
+    return [
+        "".join(
+            PIECE_LETTERS[board[rank * 8 + f]] if board[rank * 8 + f] else "." for f in range(8)
+        )
+        for rank in range(7, -1, -1)
+    ]
+
+
+def position_to_json(position: ArimaaPosition) -> dict[str, Any]:
+    start = position.turn_start_position() if position.steps_this_turn else position
+    # Only what differs from the defaults (a chess set: {"equipment": "chess"}), so a game on
+    # the mat keeps {} as before and a chess-set game is resumed as one.
+    options = {
+        f.name: getattr(position.options, f.name)
+        for f in dataclasses.fields(position.options)
+        if getattr(position.options, f.name) != f.default
+    }
+    data: dict[str, Any] = {
+        "game": "arimaa",
+        "options": options,
+        "phase": "setup" if position.in_setup else "play",
+        "turn": position.turn,
+        "board": _rows(start._board),
+        "turn_number": position.turn_number,
+    }
+    if position.steps_this_turn:
+        texts = []
+        for step in position.steps_this_turn:
+            texts.append(start.step_text(step))
+            start._apply_step(step)
+        data["steps"] = texts
+    return data
+
+
+def position_from_json(data: Any) -> ArimaaPosition:
+    if not isinstance(data, dict):
+        raise RecordError("an Arimaa position must be a JSON object")
+    if data.get("game", "arimaa") != "arimaa":
+        raise RecordError(f"not an Arimaa position (game {data.get('game')!r})")
+    options = ArimaaPosition.options_from(data.get("options"))
+    board = data.get("board")
+    if not isinstance(board, list) or len(board) != 8 or not all(isinstance(r, str) for r in board):
+        raise RecordError('"board" must be a list of 8 texts, rank 8 first, e.g. "rrrrrrrr"')
+    phase = data.get("phase", "play")
+    if phase not in ("setup", "play"):
+        raise RecordError('"phase" must be "setup" or "play"')
+    steps = data.get("steps", [])
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        raise RecordError('"steps" must be a list of step texts like "Ed2n"')
+    number = data.get("turn_number", 1 if phase == "setup" else 2)
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise RecordError('"turn_number" must be a whole number from 1')
+    position = _position_from_rows(board, str(data.get("turn", "gold")), phase, steps, number)
+    position.options = options  # what the game is played with (a chess set: not a rule)
+    return position
+
+
+def position_to_aei(position: ArimaaPosition) -> str:
+    """``g [64 squares a8..h1]`` of the current board (steps of a turn in progress included)."""
+    squares = "".join(PIECE_LETTERS[p] if p else " " for p in _a8_order(position._board))
+    return f"{'gs'[position._side]} [{squares}]"
+
+
+def _a8_order(board: list[int]) -> list[int]:
+    return [board[rank * 8 + f] for rank in range(7, -1, -1) for f in range(8)]
+
+
+def board_diagram(position: ArimaaPosition, label: bool = True) -> str:
+    """The arimaa.com board diagram of the current board, with the turn label line on top
+    (``2g``) as in aei's long format. Mid-turn a last line lists the steps played so far; it is
+    for people (reading the diagram back starts a fresh turn on the board shown)."""
+    board = position._board
+    lines = []
+    if label:
+        lines.append(position.turn_label)
+    lines.append(" +-----------------+")
+    for rank in range(7, -1, -1):
+        cells = []
+        for f in range(8):
+            sq = rank * 8 + f
+            p = board[sq]
+            cells.append(PIECE_LETTERS[p] if p else ("x" if sq in TRAP_SET else "."))
+        lines.append(f"{rank + 1}| {' '.join(cells)} |")
+    lines.append(" +-----------------+")
+    lines.append("   a b c d e f g h  ")
+    if label and position.steps_this_turn:
+        start = position.turn_start_position()
+        texts = []
+        for step in position.steps_this_turn:
+            texts.append(start.step_text(step))
+            start._apply_step(step)
+        lines.append(f"steps this turn: {' '.join(texts)}")
+    return "\n".join(lines)

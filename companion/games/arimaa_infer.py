@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from companion.errors import NotationError, UserError
 from companion.games.arimaa import (
@@ -192,7 +193,7 @@ class _Bound:
         # One pass over the board: each colour's pieces (with their refill cost) and the
         # pieces standing where the camera shows another colour or nothing.
         vacate = 0
-        sources: tuple[list, list, list] = ([], [], [])
+        sources: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
         colour_of = _COLOUR_OF
         wrong, keep = goal.wrong, goal.keep
         sq = -1
@@ -285,6 +286,54 @@ def _match(board: list[int], obs: list[int], captured: dict[int, int]) -> tuple[
     return tuple(uncleared)
 
 
+_Pair = tuple[int, int]  # (square, strength) of a pending push or a possible pull
+
+
+def _record(
+    found: dict[tuple[int, bool], Candidate],
+    board: list[int],
+    obs: list[int],
+    path: list[tuple[int, int]],
+    captures: list[Capture],
+    key: tuple[int, bool],
+) -> None:
+    """Keep the turn `path` (board hash and pending push in `key`) as a candidate when its board
+    shows the observation, unless a shorter (or equally long, earlier) turn reached it."""
+    captured_at = {c.square: PIECE_LETTERS.index(c.piece) for c in captures}
+    uncleared = _match(board, obs, captured_at)
+    if uncleared is None:
+        return
+    old = found.get(key)
+    steps = tuple(Step(o, d) for o, d in path)
+    if old is not None and (len(old.steps), old.steps) <= (len(steps), steps):
+        return
+    pieces = tuple((sq, PIECE_LETTERS[p]) for sq, p in enumerate(board) if p)
+    found[key] = Candidate(steps, tuple(captures), pieces, uncleared, key[1])
+
+
+def _played_so_far(pos: ArimaaPosition) -> tuple[list[tuple[int, int]], list[Capture]]:
+    """The steps of the turn in progress (origin, destination) and the captures they made."""
+    path: list[tuple[int, int]] = [(r.step[0], r.step[1]) for r in pos._steps]
+    captures: list[Capture] = [
+        Capture(PIECE_LETTERS[r.captured[0]], r.captured[1])
+        for r in pos._steps
+        if r.captured is not None
+    ]
+    return path, captures
+
+
+def _live_pull(pos: ArimaaPosition, board: list[int], me: int) -> tuple[int, int] | None:
+    """The position's possible pull, or None when no weaker enemy stands next to the puller:
+    the same state as no pull (as in the search)."""
+    pull = pos._pull
+    if pull is not None and not any(
+        board[n] and board[n] & COLOR_BIT != me and board[n] & 7 < pull[1]
+        for n in NEIGHBOURS[pull[0]]
+    ):
+        return None
+    return pull
+
+
 def infer(
     position: ArimaaPosition,
     observed: Mapping[str, str],
@@ -306,11 +355,9 @@ def infer(
     obs = observation_codes(observed)
     if position.is_game_over():
         return Inference((), 0)
+    pos = position if keep_steps else position.turn_start_position()
     if keep_steps:
-        pos = position
         max_steps = min(max_steps, position.steps_left)
-    else:
-        pos = position.turn_start_position()
     board = list(pos._board)
     side = pos._side
     goal = _Goal(obs)
@@ -320,30 +367,15 @@ def infer(
     # state -> the most steps left it was expanded with: a state seen with as many steps left or
     # more has nothing new to offer (its continuations include every shorter one).
     seen: dict[int, int] = {}
-    path: list[tuple[int, int]] = [tuple(r.step) for r in pos._steps]
-    captures: list[Capture] = [
-        Capture(PIECE_LETTERS[r.captured[0]], r.captured[1])
-        for r in pos._steps
-        if r.captured is not None
-    ]
+    path, captures = _played_so_far(pos)
     nodes = 0
     zobrist = ZOBRIST
     trap_next_to = TRAP_NEXT_TO
 
     def record(h: int, pending: bool) -> None:
-        captured_at = {c.square: PIECE_LETTERS.index(c.piece) for c in captures}
-        uncleared = _match(board, obs, captured_at)
-        if uncleared is None:
-            return
-        key = (h, pending)
-        old = found.get(key)
-        steps = tuple(Step(o, d) for o, d in path)
-        if old is not None and (len(old.steps), old.steps) <= (len(steps), steps):
-            return
-        pieces = tuple((sq, PIECE_LETTERS[p]) for sq, p in enumerate(board) if p)
-        found[key] = Candidate(steps, tuple(captures), pieces, uncleared, pending)
+        _record(found, board, obs, path, captures, (h, pending))
 
-    def visit(h: int, left: int, pending, pull) -> None:
+    def visit(h: int, left: int, pending: _Pair | None, pull: _Pair | None) -> None:
         """The state after `path`: board hash `h`, `pending` (square, strength) of a push to
         finish, `pull` (square, strength) of an own piece that may pull - kept only when a
         weaker enemy stands next to its square, so transpositions meet."""
@@ -399,12 +431,6 @@ def infer(
             board[d] = 0
             board[o] = p
 
-    pull = pos._pull
-    if pull is not None and not any(
-        board[n] and board[n] & COLOR_BIT != me and board[n] & 7 < pull[1]
-        for n in NEIGHBOURS[pull[0]]
-    ):
-        pull = None  # no weaker enemy to pull: the same state as no pull (as in visit)
-    visit(pos._hash, max(0, min(max_steps, MAX_STEPS)), pos._pending, pull)
+    visit(pos._hash, max(0, min(max_steps, MAX_STEPS)), pos._pending, _live_pull(pos, board, me))
     ordered = sorted(found.values(), key=lambda c: (len(c.steps), c.steps))
     return Inference(tuple(ordered), nodes)

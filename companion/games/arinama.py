@@ -14,19 +14,38 @@ Rules: `shared/docs/rules.md` section 1 (seed 000). In short:
 Cells are named like chess squares: files a.. from the left, ranks 1.. from the bottom ("c3").
 A move is the cell text itself. `placement_effects(cell)` tells, without playing, which stones a
 placement flips - the referee uses it to tell the players which stones to turn over.
+
+    >>> pos = ArinamaPosition.new(ArinamaOptions(rows=5, cols=5))
+    >>> pos.count_legal_moves()  # the first stone may go anywhere
+    25
+    >>> move = pos.parse_move("c3")
+    >>> pos.push(move)
+    >>> pos.move_text(move), pos.turn, pos.cells()
+    ('c3', 'white', {'c3': 'black'})
+    >>> ArinamaPosition.from_json(pos.to_json()).cells() == pos.cells()
+    True
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
-from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
+from companion.errors import (
+    IllegalMoveError,
+    NoPrintedMat,
+    NotationError,
+    OptionError,
+    RecordError,
+)
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import BoardGeometry, arinama_geometry
 
-BLACK = "black"
-WHITE = "white"
+BLACK: Final = "black"
+WHITE: Final = "white"
 PLAYERS = (BLACK, WHITE)
+Player = Literal["black", "white"]
 MIN_SIZE = 3
 MAX_SIZE = 12
 FILES = "abcdefghijkl"  # MAX_SIZE files
@@ -36,7 +55,7 @@ _SYMBOL = {BLACK: "X", WHITE: "O", None: "."}
 _PICTURE = {"x": BLACK, "o": WHITE, ".": None}  # parse_position's pictures, any case
 
 
-def other(player: str) -> str:
+def other(player: str) -> Player:
     return WHITE if player == BLACK else BLACK
 
 
@@ -107,14 +126,57 @@ class _Undo:
     index: int
     flipped: tuple[int, ...]
     self_flip: bool
-    turn: str
+    turn: Player
 
 
-class ArinamaPosition(Position):
+class ArinamaPosition(Position[str]):
     name: ClassVar[str] = "arinama"
     title: ClassVar[str] = "Arinama"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = ArinamaOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "arinama8": {"rows": 8, "cols": 8},
+        "arinama5": {"rows": 5, "cols": 5},
+    }
+    referee: ClassVar[str] = "companion.referee.arinama:ArinamaReferee"
+    demo_options: ClassVar[dict[str, Any]] = {"rows": 5, "cols": 5}
+
+    @classmethod
+    def mat_layout(cls, options: Any = None) -> str:
+        """The printed mat for this board size.
+
+        :raises NoPrintedMat: for a size that has none, naming the sizes that have one.
+
+        >>> ArinamaPosition.mat_layout(ArinamaOptions(rows=5, cols=5))
+        'arinama5'
+        """
+        options = ArinamaOptions() if options is None else options
+        for layout, size in cls.mats.items():
+            if (options.rows, options.cols) == (size["rows"], size["cols"]):
+                return layout
+        sizes = " or ".join(f"{s['rows']} x {s['cols']}" for s in reversed(cls.mats.values()))
+        raise NoPrintedMat(
+            f"there is no printed mat for a {options.rows} x {options.cols} Arinama board: "
+            f"play {sizes}, or use `companion referee --layout grid:RxC --corners ...`"
+        )
+
+    @classmethod
+    def layout_options(cls, layout: str) -> dict[str, str]:
+        """The board size a layout implies: ``arinama5`` -> 5 x 5, ``grid:6x7`` -> 6 x 7.
+
+        >>> ArinamaPosition.layout_options("grid:6x7")
+        {'rows': '6', 'cols': '7'}
+        """
+        match = re.fullmatch(r"arinama(\d+)|grid:(\d+)x(\d+)", layout.strip().lower())
+        if not match:
+            return {}
+        if match.group(1):
+            return {"rows": match.group(1), "cols": match.group(1)}
+        return {"rows": match.group(2), "cols": match.group(3)}
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return arinama_geometry(options)
 
     def __init__(self, options: ArinamaOptions) -> None:
         self.options = options

@@ -25,13 +25,32 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
+import json
 import types
 import typing
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
-from companion.errors import OptionError, RecordError, UserError, excerpt, json_problem
+from companion.errors import (
+    NoPrintedMat,
+    OptionError,
+    RecordError,
+    UserError,
+    excerpt,
+    json_problem,
+)
+from companion.games import registry
+from companion.observation import EMPTY
+
+if TYPE_CHECKING:
+    import random
+
+    from companion.dice import Dice
+    from companion.geometry import BoardGeometry
+    from companion.referee.core import Referee
 
 GAME_FORMAT = "tabletop-companion/game"
 GAME_FORMAT_VERSION = 1
@@ -57,26 +76,39 @@ class Outcome:
         return f"{who} ({self.reason})" + (f": {self.detail}" if self.detail else "")
 
 
-class Position(ABC):
-    """A game in progress. Subclasses set the class attributes and implement the methods."""
+MoveT = TypeVar("MoveT")  # a game's move: Arinama a cell name, Aranea an AraneaMove, ...
+
+
+class Position(ABC, Generic[MoveT]):
+    """A game in progress, generic over its move type (``ArinamaPosition(Position[str])``).
+    Subclasses set the class attributes and implement the methods."""
 
     name: ClassVar[str]  # registry key, e.g. "arinama"
     title: ClassVar[str]  # display name, e.g. "Arinama"
     players: ClassVar[tuple[str, str]]  # in seat order, e.g. ("black", "white")
     Options: ClassVar[type]  # a dataclass; every field has a default
+    # The printed mats (vision layout names) the game is played on, each with the options it
+    # fixes: the first whose options all match is the game's mat (see `mat_layout`).
+    mats: ClassVar[dict[str, dict[str, Any]]]
+    referee: ClassVar[str]  # "module:Class" of its referee, imported on first use
+    demo_options: ClassVar[dict[str, Any]] = {}  # what `companion run`'s demo plays
+    has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
 
     options: Any
-    move_stack: list[Any]
+    move_stack: list[MoveT]
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     @abstractmethod
-    def new(cls, options: Any = None) -> Position:
+    def new(cls, options: Any = None) -> Self:
         """The starting position with these options (None: the defaults)."""
 
     @classmethod
     def options_from(cls, data: dict[str, Any] | None) -> Any:
-        """Options from a plain dict (JSON, CLI): unknown keys and wrong types are errors."""
+        """Options from a plain dict (JSON, CLI).
+
+        :raises OptionError: (a ValueError) for an unknown key or a value of the wrong type.
+        """
         return options_from_dict(cls.Options, data or {}, game=cls.name)
 
     @classmethod
@@ -86,10 +118,58 @@ class Position(ABC):
         loser starts."""
         return options
 
-    def copy(self) -> Position:
+    @classmethod
+    def mat_layout(cls, options: Any = None) -> str:
+        """The printed mat (vision layout name) for the game played with `options` (None: the
+        defaults).
+
+        :raises NoPrintedMat: (a UserError) naming the printed mats, when these options have
+            none.
+
+            >>> from companion import games
+            >>> Sensei = games.get("sensei")
+            >>> Sensei.mat_layout(Sensei.options_from({"side": "storm"}))
+            'sensei-storm'
+        """
+        values = options_to_dict(cls.Options() if options is None else options)
+        for layout, fixed in cls.mats.items():
+            if all(values.get(key) == value for key, value in fixed.items()):
+                return layout
+        raise NoPrintedMat(
+            f"there is no printed mat for {cls.title} played with these options (the mats: "
+            f"{', '.join(cls.mats)}): use `companion referee --layout grid:RxC --corners ...`"
+        )
+
+    @classmethod
+    def options_for_mat(cls, layout: str) -> Any | None:
+        """The options a printed mat fixes (the rest default), or None when `layout` is not
+        one of this game's mats."""
+        fixed = cls.mats.get(layout.strip().lower())
+        return None if fixed is None else cls.options_from(fixed)
+
+    @classmethod
+    def layout_options(cls, layout: str) -> dict[str, str]:
+        """Options a vision layout implies when none are given (Arinama: the board size of
+        ``arinama5`` or ``grid:6x6``); empty for most games."""
+        return {}
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        """The physical board for these options (`companion.geometry`); options may also be a
+        plain dict or None for the defaults."""
+        raise NotImplementedError(f"{cls.name} has no board geometry")
+
+    @classmethod
+    def referee_class(cls) -> type[Referee[Any]]:
+        """The referee that watches this game at the table (`companion.referee`)."""
+        module_name, class_name = cls.referee.split(":")
+        referee: type[Referee[Any]] = getattr(importlib.import_module(module_name), class_name)
+        return referee
+
+    def copy(self) -> Self:
         return copy.deepcopy(self)
 
-    def root(self) -> Position:
+    def root(self) -> Self:
         """A copy of the position before the first move of `move_stack`."""
         board = self.copy()
         while board.move_stack:
@@ -103,16 +183,19 @@ class Position(ABC):
         """The player who makes the next move (one of `players`)."""
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[MoveT]:
         """Every legal move now; empty when the game is over (or the player must pass,
         for games where passing is automatic - see the game module)."""
 
     @abstractmethod
-    def push(self, move: Any) -> None:
-        """Play a move. Raises IllegalMoveError (with a reason) when it is not legal."""
+    def push(self, move: MoveT) -> None:
+        """Play a move.
+
+        :raises IllegalMoveError: (a ValueError) with the reason, when it is not legal.
+        """
 
     @abstractmethod
-    def pop(self) -> Any:
+    def pop(self) -> MoveT:
         """Take back the last move and return it."""
 
     @abstractmethod
@@ -126,7 +209,7 @@ class Position(ABC):
         """How many legal moves (Arimaa: distinct turns); games may count faster than listing."""
         return len(self.legal_moves())
 
-    def random_move(self, rng: Any) -> Any:
+    def random_move(self, rng: random.Random) -> MoveT:
         """A uniformly chosen legal move (`rng` is a `random.Random`); games whose move lists
         are huge (Arimaa) override this with something cheaper. Not for chance moves."""
         return rng.choice(self.legal_moves())
@@ -137,17 +220,29 @@ class Position(ABC):
         """True when the next move must be a dice roll (see `roll_move`)."""
         return False
 
-    def roll_move(self, dice: Any) -> Any:
+    def roll_move(self, dice: Dice) -> MoveT:
         """The move that records a roll of `dice` (a `companion.dice.Dice`)."""
         raise NotImplementedError(f"{self.name} has no dice")
 
+    @property
+    def in_opening_roll(self) -> bool:
+        """True while an opening roll decides who starts (Aranea)."""
+        return False
+
+    def roll_value(self, move: MoveT) -> int | None:
+        """The game value of a dice move's roll (Aranea: 3 and 4 count 7), else None."""
+        return None
+
     # -- notation -----------------------------------------------------------------------------
     @abstractmethod
-    def parse_move(self, text: str) -> Any:
-        """A move from its text in this position; NotationError when unreadable."""
+    def parse_move(self, text: str) -> MoveT:
+        """A move from its text in this position.
+
+        :raises NotationError: (a ValueError) when the text is no move of this game.
+        """
 
     @abstractmethod
-    def move_text(self, move: Any) -> str:
+    def move_text(self, move: MoveT) -> str:
         """The standard text of a move (parse_move(move_text(m)) == m)."""
 
     @abstractmethod
@@ -175,20 +270,43 @@ class Position(ABC):
 
     @classmethod
     @abstractmethod
-    def from_json(cls, data: dict[str, Any]) -> Position:
-        """A position from `to_json` data; RecordError naming the bad field when malformed."""
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """A position from `to_json` data.
+
+        :raises RecordError: (a ValueError) naming the bad field, when malformed.
+        """
 
     @classmethod
-    def parse_position(cls, text: str) -> Position:
+    def parse_position(cls, text: str) -> Self:
         """A position from text: `to_json` JSON here; games add their own forms (Arimaa: the
         AEI string and the arimaa.com board diagram). RecordError when unreadable."""
-        import json
-
         try:
             data = json.loads(text)
         except ValueError as exc:  # JSONDecodeError, or a number too long to read
             raise RecordError(f"not a valid {cls.title} position: {json_problem(exc)}") from None
         return cls.from_json(data)
+
+    def piece_labels(self) -> dict[str, str]:
+        """Letters to write on pieces whose colour class does not say what they are (Arimaa's
+        piece types: {"d2": "E", ...}); empty for games whose pieces are all alike."""
+        return {}
+
+    def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
+        """What to put on the board for the camera to learn the colours `classes`: this
+        position, plus two pieces of every colour it lacks (Arimaa and Aranea start with an empty
+        board) on free cells far apart. The referee then asks for the extra pieces to be taken
+        off (a plain instruction - `Referee(clear_first=True)` - not an illegal move)."""
+        cells = dict(self.cells())
+        free = [c for c in self.cell_names() if c not in cells]
+        missing = [c for c in classes if c != EMPTY and c not in cells.values()]
+        picks: list[str] = []
+        if missing and free:
+            stride = max(1, len(free) // (2 * len(missing) + 1))
+            picks = free[stride // 2 :: stride]
+        for i, cls in enumerate(missing):
+            for cell in picks[2 * i : 2 * i + 2]:
+                cells[cell] = cls
+        return cells
 
     def __str__(self) -> str:
         return self.diagram()
@@ -210,6 +328,8 @@ def options_from_dict(options_cls: type, data: dict[str, Any], game: str = "") -
         values[name] = _coerce(value, hints[name], f"{game} option {key!r}")
     try:
         return options_cls(**values)
+    except OptionError:  # a game's own check, already in words
+        raise
     except (TypeError, ValueError) as exc:  # the dataclass's own __post_init__ checks
         raise OptionError(f"bad {game} options: {exc}") from None
 
@@ -276,7 +396,7 @@ def _exact_int(value: Any) -> int:
 
 
 # -- whole games as JSON --------------------------------------------------------------------------
-def game_to_json(position: Position) -> dict[str, Any]:
+def game_to_json(position: Position[Any]) -> dict[str, Any]:
     """The whole game that led to `position`: start position, every move, the outcome."""
     outcome = position.outcome()
     return {
@@ -290,7 +410,7 @@ def game_to_json(position: Position) -> dict[str, Any]:
     }
 
 
-def _move_texts(position: Position) -> list[str]:
+def _move_texts(position: Position[Any]) -> list[str]:
     board = position.root()
     texts = []
     for move in position.move_stack:
@@ -299,15 +419,52 @@ def _move_texts(position: Position) -> list[str]:
     return texts
 
 
-def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
-    """Replay a whole game from `game_to_json` data.
+PositionT = TypeVar("PositionT", bound="Position[Any]")
 
-    Every move is checked. An unreadable or illegal move raises RecordError naming the move
-    number and text (or, with stop_at_illegal, the position before it is returned and the error
-    is attached as `position.replay_error`).
+
+@dataclass
+class Replay(Generic[PositionT]):
+    """A recorded game replayed move by move, every move checked: the position reached and,
+    when a move could not be read or was illegal, the first such move (the position is then the
+    one before it)."""
+
+    position: PositionT
+    error: RecordError | None = None  # the first bad move, named by number, text and reason
+    error_index: int | None = None  # its index in the record's moves (= moves played)
+    notes: list[str] = dataclasses.field(default_factory=list)  # lines that are no move
+    # What the record itself states as the result: Arimaa move lists (winner, termination
+    # code), our records the "outcome" field as stored.
+    recorded_result: tuple[str, str | None] | None = None
+    recorded_outcome: dict[str, Any] | None = None
+
+
+def game_from_json(data: Any) -> Position[Any]:
+    """Replay a whole game from `game_to_json` data and return its final position.
+
+    :raises RecordError: naming the move number and text of an unreadable or illegal move, or
+        what is wrong with the record itself.
     """
-    from companion import games  # the registry imports this module
+    replay = replay_json(data)
+    if replay.error is not None:
+        raise replay.error
+    return replay.position
 
+
+def replay_json(data: Any) -> Replay[Position[Any]]:
+    """Replay a whole game from `game_to_json` data, stopping at the first unreadable or
+    illegal move (`Replay.error`).
+
+        >>> from companion import games
+        >>> pos = games.get("arinama").new()
+        >>> pos.push(pos.parse_move("c3"))
+        >>> record = game_to_json(pos)
+        >>> record["moves"].append("c3")  # the same cell again
+        >>> replay = replay_json(record)
+        >>> len(replay.position.move_stack), replay.error_index
+        (1, 1)
+
+    :raises RecordError: when the record itself (format, game, options, start) is malformed.
+    """
     if not isinstance(data, dict):
         raise RecordError("a game record must be a JSON object")
     if data.get("format", GAME_FORMAT) != GAME_FORMAT:
@@ -324,7 +481,7 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
         )
     if "game" not in data:
         raise RecordError('a game record needs a "game" field (e.g. "arinama")')
-    cls = games.get(str(data["game"]))
+    cls = registry.get(str(data["game"]))
     if "moves" not in data:
         raise RecordError(
             'a game record needs a "moves" list (the move texts in order; [] before the first)'
@@ -357,10 +514,6 @@ def game_from_json(data: Any, *, stop_at_illegal: bool = False) -> Position:
             position.push(position.parse_move(text))
         except UserError as exc:
             error = RecordError(f"move {number} ({excerpt(repr(text))}): {exc}")
-            if stop_at_illegal:
-                position.replay_error = error  # type: ignore[attr-defined]
-                position.replay_error_index = number - 1  # type: ignore[attr-defined]
-                return position
-            raise error from None
-    position.replay_error = None  # type: ignore[attr-defined]
-    return position
+            return Replay(position, error, number - 1)
+    stated = data.get("outcome")
+    return Replay(position, recorded_outcome=stated if isinstance(stated, dict) else None)

@@ -26,10 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from companion.errors import IllegalMoveError, NotationError, OptionError, RecordError
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.geometry import BoardGeometry, sensei_geometry
 
 # -- the board ----------------------------------------------------------------------------------
 SIZE = 7
@@ -171,8 +172,8 @@ class SenseiOptions:
 
 
 # -- actions and turns --------------------------------------------------------------------------
-STONE = "stone"
-CHARACTER = "character"
+STONE: Final = "stone"
+CHARACTER: Final = "character"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,13 +254,22 @@ def parse_turn(text: str) -> Turn:
 _State = tuple[tuple[int, int], tuple[int, int], int, int, "Outcome | None"]
 
 
-class SenseiPosition(Position):
+class SenseiPosition(Position[Turn]):
     """A Sensei game in progress (see the module docstring for the two levels of API)."""
 
     name: ClassVar[str] = "sensei"
     title: ClassVar[str] = "Sensei"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = SenseiOptions
+    mats: ClassVar[dict[str, dict[str, Any]]] = {
+        "sensei": {"side": "plain"},
+        "sensei-storm": {"side": "storm"},
+    }
+    referee: ClassVar[str] = "companion.referee.sensei:SenseiReferee"
+
+    @classmethod
+    def board_geometry(cls, options: Any = None) -> BoardGeometry:
+        return sensei_geometry(options)
 
     def __init__(
         self,
@@ -310,7 +320,7 @@ class SenseiPosition(Position):
         lines = [row.replace(" ", "") for row in rows]
         if len(lines) != SIZE or any(len(line) != SIZE for line in lines):
             raise RecordError("a Sensei board picture needs 7 rows of 7 cells (g r G R . x)")
-        stones = {"green": [], "red": []}
+        stones: dict[str, list[str]] = {"green": [], "red": []}
         characters: dict[str, str] = {}
         for row_number, line in enumerate(lines):
             rank = SIZE - row_number
@@ -381,11 +391,10 @@ class SenseiPosition(Position):
         ]
         pits = sorted(pit_cells, key=INDEX.__getitem__)
         try:
-            options = SenseiOptions(
-                movement=movement,
-                side="storm" if pits else side,
-                **({"pits": tuple(pits)} if pits else {}),
-            )
+            fields: dict[str, Any] = {"movement": movement, "side": "storm" if pits else side}
+            if pits:
+                fields["pits"] = tuple(pits)
+            options = SenseiOptions(**fields)
         except OptionError as exc:
             raise RecordError(f"this board cannot be read: {exc}") from None
         return cls.from_rows(rows, turn=turn, options=options, turns_played=turns_played)
@@ -507,9 +516,9 @@ class SenseiPosition(Position):
                 return (
                     f"a character must land on one of your own stones, and {action.dst} is {what}"
                 )
-            for cell in path:
-                if opp >> cell & 1:
-                    return f"a {opponent} stone blocks the character's way at {CELLS[cell]}"
+            for sq in path:
+                if opp >> sq & 1:
+                    return f"a {opponent} stone blocks the character's way at {CELLS[sq]}"
             return None
         if action.piece != STONE:
             return f"unknown piece {action.piece!r}: a stone or the character moves"
@@ -530,13 +539,13 @@ class SenseiPosition(Position):
             return "a stone moves in one straight line along a row or column"
         if len(path) + 1 > self._max_slide:
             return "in Shizukana a stone moves exactly one square"
-        for cell in path + (dst,):
-            if opp >> cell & 1:
-                return f"a {opponent} stone blocks the way at {CELLS[cell]}"
-            if own >> cell & 1:
-                return f"your own stone blocks the way at {CELLS[cell]}"
-            if self._pits >> cell & 1:
-                return f"the pit at {CELLS[cell]} blocks the way: stones cannot enter or cross pits"
+        for sq in path + (dst,):
+            if opp >> sq & 1:
+                return f"a {opponent} stone blocks the way at {CELLS[sq]}"
+            if own >> sq & 1:
+                return f"your own stone blocks the way at {CELLS[sq]}"
+            if self._pits >> sq & 1:
+                return f"the pit at {CELLS[sq]} blocks the way: stones cannot enter or cross pits"
         return None
 
     def push_action(self, action: Action) -> None:
@@ -590,6 +599,8 @@ class SenseiPosition(Position):
         self._close_turn()
 
     def _close_turn(self) -> None:
+        if self._turn_start is None:
+            raise RuntimeError("a turn closed that never started")  # a bug, never a user's
         self.move_stack.append(tuple(self._actions))
         self._turn_starts.append(self._turn_start)
         self._actions.clear()
@@ -917,7 +928,8 @@ class SenseiPosition(Position):
                 'a Sensei position needs "stones" and "characters" objects keyed by green and red'
             )
         pits = options.pit_mask()
-        masks, chars = [], []
+        masks: list[int] = []
+        chars: list[int] = []
         for player in PLAYERS:
             cells = stones_data.get(player)
             if not isinstance(cells, list) or not 1 <= len(cells) <= STONES_PER_PLAYER:

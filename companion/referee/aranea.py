@@ -20,12 +20,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.errors import IllegalMoveError
-from companion.games.aranea import PASS, PLACE, RING_MOVE, ROLL, WEB, AraneaMove, UseEffects
+from companion.games.aranea import (
+    PASS,
+    PLACE,
+    RING_MOVE,
+    ROLL,
+    WEB,
+    AraneaMove,
+    AraneaPosition,
+    UseEffects,
+)
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
-from companion.referee.protocol import DONE, ERROR, FROM, REMOVE, TARGET, TO, Event, Instruction
+from companion.referee.protocol import (
+    DONE,
+    ERROR,
+    FROM,
+    REMOVE,
+    TARGET,
+    TO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
 from companion.referee.protocol import ROLL as ROLL_INPUT
 
 
@@ -38,21 +57,21 @@ class Use:
     after: dict[str, str] | None  # the board after it (None: void)
 
 
-class AraneaReferee(Referee):
+class AraneaReferee(Referee[AraneaPosition]):
     game = "aranea"
     piece_word = "stone"
 
     # -- the roll -------------------------------------------------------------------------------
-    def _on_input(self, player_input) -> list[Event]:
+    def _on_input(self, player_input: PlayerInput) -> list[Event]:
         position = self.position
         if player_input.kind == ROLL_INPUT and position.awaiting_roll:
             if self.board is not None and self.board != self.expected():
                 return []  # first the board must be right
             player = position.turn
-            move = position.roll_move(self.dice)
-            self._record("add_roll", move.roll)
+            roll = self.dice.roll()
+            move = AraneaMove(ROLL, roll=roll)  # as position.roll_move(self.dice)
+            self._record("add_roll", roll)
             event = self._accept(move)
-            roll = move.roll
             events = [
                 Event(
                     "roll",
@@ -159,20 +178,22 @@ class AraneaReferee(Referee):
                 expected=self.expected(),
                 detail=self._last_turn_detail(),
             )
-        value = position.roll.value
+        value = position.rolled.value
         legal = [u for u in self.uses() if u.after is not None]
         parts = []
         highlights = {}
         if any(u.move.kind == PLACE for u in legal):
             parts.append(_("place a stone on r1-{value}").format(value=value))
-        origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE]
+        origins = [u.effects.origin for u in legal if u.move.kind == RING_MOVE and u.effects.origin]
         if origins:
             parts.append(_("move {cells}").format(cells=phrases.cell_list(origins, "or")))
         for use in legal:
             if use.effects.origin:
                 highlights[use.effects.origin] = FROM
-            highlights[use.effects.final] = TARGET
-        detail = _("A 3 and a 4 count as 1") if {position.roll.a, position.roll.b} == {3, 4} else ""
+            highlights[use.effects.landing] = TARGET
+        detail = (
+            _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
+        )
         if AraneaMove(PASS) in position.legal_moves():
             parts.append(_("press DONE to pass"))
         ways = parts[0] if parts else ""
@@ -184,16 +205,16 @@ class AraneaReferee(Referee):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail or _("Roll {roll}").format(roll=position.roll.text),
+            detail=detail or _("Roll {roll}").format(roll=position.rolled.text),
         )
 
     def _last_turn_detail(self) -> str:
         stack = self.position.move_stack
-        if len(stack) >= 2 and stack[-1].kind == PASS and stack[-2].kind == ROLL:
-            passer = stack[-2]
+        roll = stack[-2].roll if len(stack) >= 2 and stack[-1].kind == PASS else None
+        if roll is not None:  # a roll (only rolls have one) that could not be used
             who = [p for p in self.position.players if p != self.position.turn][0]
             return _("{player} could not use the {value}: the turn passed").format(
-                player=player_name(who), value=passer.roll.value
+                player=player_name(who), value=roll.value
             )
         return ""
 
@@ -220,18 +241,18 @@ class AraneaReferee(Referee):
                 player=position.turn,
                 highlights=instruction.highlights,
                 expected=instruction.expected,
-                detail=_("That is not a use of the {value}").format(value=position.roll.value),
+                detail=_("That is not a use of the {value}").format(value=position.rolled.value),
             )
         effects = use.effects
         player = position.turn
         if use.after is None:
-            centre = WEB[effects.blocked_by].number
+            centre = WEB[effects.blocker].number
             fix = phrases.fix_sentences(self.expected(), board, name_at=self.name_at)
             return Instruction(
                 text=_("Centre {centre} is taken: use the roll another way").format(centre=centre),
                 kind="illegal",
                 player=player,
-                highlights={effects.blocked_by: ERROR, **{c: ERROR for c in effects.path}},
+                highlights={effects.blocker: ERROR, **{c: ERROR for c in effects.path}},
                 expected=self.expected(),
                 detail=phrases.join_sentences(fix),
             )
@@ -247,14 +268,14 @@ class AraneaReferee(Referee):
                     )
                 )
                 highlights[knock.cell] = REMOVE
-        if board.get(effects.final) != player:
+        if board.get(effects.landing) != player:
             if len(effects.path) > 1:
                 sentences.append(
                     _("Your stone goes on inward to {cell}").format(cell=effects.final)
                 )
             else:
                 sentences.append(_("Put your stone on {cell}").format(cell=effects.final))
-            highlights[effects.final] = TO
+            highlights[effects.landing] = TO
             for cell in effects.path[:-1]:
                 highlights.setdefault(cell, FROM if board.get(cell) == player else TARGET)
         extra = [c for c, k in board.items() if k == player and c not in position.stones]
@@ -269,6 +290,6 @@ class AraneaReferee(Referee):
             highlights=highlights,
             expected=use.after,
             detail=_("{player} rolled {value}").format(
-                player=player_name(player), value=position.roll.value
+                player=player_name(player), value=position.rolled.value
             ),
         )

@@ -30,19 +30,24 @@ The camera sees colours, not piece types. So:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from companion.errors import UserError
 from companion.games.arimaa import (
     SIDE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    ArimaaPosition,
     Capture,
     Step,
+    Turn,
 )
-from companion.games.arimaa_infer import infer
+from companion.games.arimaa_infer import Candidate, infer
 from companion.i18n import _, colour_adj, ngettext
 from companion.i18n import player as player_name
+from companion.observation import Observation
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
@@ -103,11 +108,12 @@ class Explanation:
     pending_push: bool = False  # half a push: the pushing piece has yet to step in
 
 
-class ArimaaReferee(Referee):
+class ArimaaReferee(Referee[ArimaaPosition]):
     game = "arimaa"
     piece_word = "piece"
+    typed_setup = True
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.setups: dict[str, str] = {}  # side -> the setup line chosen for it
         self.captures: tuple[Capture, ...] = ()  # captured in the turn in progress
         self.question: tuple[Explanation, ...] = ()  # candidates while asking
@@ -121,9 +127,9 @@ class ArimaaReferee(Referee):
     @property
     def chess_set(self) -> bool:
         """Played with a chess set on a chessboard (``equipment=chess``), not the mat."""
-        return getattr(self.position.options, "equipment", "mat") == "chess"
+        return bool(self.position.options.equipment == "chess")
 
-    def observe(self, observation):
+    def observe(self, observation: Observation) -> list[Event]:
         """A chess set's colours are the sides: white is gold, black is silver."""
         if self.chess_set:
             cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
@@ -156,20 +162,25 @@ class ArimaaReferee(Referee):
         if self.records is None:
             return None
         for summary in self.records.games():
-            if summary.game != "arimaa" or summary.id == self.game_id or summary.moves < 2:
+            if (
+                summary.game != self.position.name
+                or summary.id == self.game_id
+                or summary.moves < 2
+            ):
                 continue
             moves = self.records.game(summary.id, images=False).moves
-            return moves[0 if side == "gold" else 1].text
+            text: str = moves[0 if side == "gold" else 1].text
+            return text
         return None
 
-    def _setup_move(self, side: str):
+    def _setup_move(self, side: str) -> Turn | None:
         text = self.setups.get(side)
         return None if text is None else self.position.parse_move(text)
 
     def set_setup(self, side: str, text: str) -> None:
         """Give a side's setup in advance (`companion referee --setup`): checked now, played
         when it is that side's turn and the board shows it."""
-        probe = games_arimaa().new()
+        probe = ArimaaPosition.new()
         if side == "silver":
             probe.push(probe.parse_move(STANDARD_SETUP["gold"]))
         move = probe.parse_move(text)
@@ -188,9 +199,10 @@ class ArimaaReferee(Referee):
         elif word.lower() == "chess":
             text = CHESS_SETUP[side]
         elif word.lower() == "previous":
-            text = self._previous_setup(side)
-            if text is None:
+            previous = self._previous_setup(side)
+            if previous is None:
                 raise UserError(_("there is no previous Arimaa game in the records to copy"))
+            text = previous
         else:
             text = word
         move = position.parse_move(text)  # NotationError names the bad token
@@ -203,12 +215,12 @@ class ArimaaReferee(Referee):
             events.append(self._accept_setup())
         return events
 
-    def _after(self, move) -> dict[str, str]:
+    def _after(self, move: Turn) -> dict[str, str]:
         board = self.position.copy()
         board.push(move)
         return board.cells()
 
-    def _setup_target(self, move, board: dict[str, str] | None) -> dict[str, str]:
+    def _setup_target(self, move: Turn, board: dict[str, str] | None) -> dict[str, str]:
         """The board that shows a side's setup. With a chess set, Gold's setup may be made
         with Silver's pieces already standing on ranks 7 and 8 (a chess set's start position
         left on the board after the camera learnt its colours): Silver then chooses a setup
@@ -622,12 +634,6 @@ class ArimaaReferee(Referee):
         return self._restore_instruction(board)
 
 
-def games_arimaa():
-    from companion import games
-
-    return games.get("arimaa")
-
-
 def _describe(letter: str, chess: bool = False, count: int = 1) -> str:
     """ "the silver cat"; with a chess set "the silver cat (the black knight)"."""
     side = "silver" if letter.islower() else "gold"
@@ -638,19 +644,19 @@ def _describe(letter: str, chess: bool = False, count: int = 1) -> str:
     return text
 
 
-def _typed(position) -> tuple[tuple[str, str], ...]:
+def _typed(position: ArimaaPosition) -> tuple[tuple[str, str], ...]:
     return tuple(
-        (SQUARE_NAMES[sq], position.piece_at(sq))
+        (SQUARE_NAMES[sq], letter)
         for sq in range(64)
-        if position.piece_at(sq) is not None
+        if (letter := position.piece_at(sq)) is not None
     )
 
 
-def _fewest_explanations(candidates) -> list[Explanation]:
+def _fewest_explanations(candidates: Sequence[Candidate]) -> list[Explanation]:
     """One Explanation per typed board among the fewest-step candidates (a complete turn
     before a half push with the same pieces), in step order."""
     fewest = min(len(c.steps) for c in candidates)
-    found: dict[tuple, Explanation] = {}
+    found: dict[tuple[Any, ...], Explanation] = {}
     for candidate in sorted(
         (c for c in candidates if len(c.steps) == fewest),
         key=lambda c: (c.pending_push, c.steps),
@@ -660,7 +666,7 @@ def _fewest_explanations(candidates) -> list[Explanation]:
     return sorted(found.values(), key=lambda e: e.steps)
 
 
-def _explanation(candidate) -> Explanation:
+def _explanation(candidate: Candidate) -> Explanation:
     """An Explanation (square names, Capture objects) from an `arimaa_infer.Candidate`."""
     typed = tuple((SQUARE_NAMES[sq], letter) for sq, letter in candidate.pieces)
     last_capture = {c.square: c for c in candidate.captures}

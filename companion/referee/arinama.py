@@ -10,7 +10,7 @@ board shows every flip, each difference is something to fix: a forgotten flip is
 from __future__ import annotations
 
 from companion.errors import IllegalMoveError
-from companion.games.arinama import other
+from companion.games.arinama import ArinamaPosition, PlacementEffects, other
 from companion.i18n import _, colour_adj, colour_noun, ngettext
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -18,7 +18,7 @@ from companion.referee.core import Referee
 from companion.referee.protocol import ERROR, FLIP, TARGET, Event, Instruction
 
 
-class ArinamaReferee(Referee):
+class ArinamaReferee(Referee[ArinamaPosition]):
     game = "arinama"
     piece_word = "stone"
 
@@ -43,7 +43,7 @@ class ArinamaReferee(Referee):
             )
         return ". ".join(sentences)
 
-    def _last_effects(self):
+    def _last_effects(self) -> PlacementEffects | None:
         """What the last placement did (None before the first), from the position before it."""
         if not self.position.move_stack:
             return None

@@ -19,15 +19,17 @@ Rules of the edge, for every game:
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
+from companion import games
+from companion.dice import Dice
 from companion.errors import UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.observation import Observation
+from companion.records import Records
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text
 from companion.referee.protocol import (
@@ -40,29 +42,23 @@ from companion.referee.protocol import (
     ROLL,
     UNDO,
     Event,
+    EventKind,
     Instruction,
+    InstructionKind,
     PlayerInput,
 )
-
-# game name -> module:class of its referee (imported on first use, like the games registry)
-_REFEREES: dict[str, str] = {
-    "arinama": "companion.referee.arinama:ArinamaReferee",
-    "aranea": "companion.referee.aranea:AraneaReferee",
-    "sensei": "companion.referee.sensei:SenseiReferee",
-    "arimaa": "companion.referee.arimaa:ArimaaReferee",
-}
 
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
-QUIET_EVENTS = frozenset({"move", "roll", "hands", "unclear"})
+QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
 
 
-def referee_class(game: str) -> type[Referee]:
-    if game not in _REFEREES:
-        raise UserError(f"no referee for game {game!r}: choose one of {', '.join(_REFEREES)}")
-    module_name, class_name = _REFEREES[game].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+def referee_class(game: str) -> type[Referee[Any]]:
+    """The referee of a game by name (the game's `referee_class()`)."""
+    if game not in games.names():
+        raise UserError(f"no referee for game {game!r}: choose one of {', '.join(games.names())}")
+    return games.get(game).referee_class()
 
 
 @dataclass
@@ -73,7 +69,10 @@ class UndoRequest:
     move: str  # the move's text, to show what would be undone
 
 
-class Referee:
+P = TypeVar("P", bound=Position[Any])  # the position type of a game's referee
+
+
+class Referee(Generic[P]):
     """Observations and player inputs in, instructions and events out - for one game.
 
     `Referee(position, records=..., dice=..., game_id=...)` returns the referee of the
@@ -84,29 +83,26 @@ class Referee:
 
     game: ClassVar[str] = ""
     piece_word: ClassVar[str] = "stone"  # "stone" / "piece", for the default phrasing
+    typed_setup: ClassVar[bool] = False  # takes setup turns as text (`set_setup`): Arimaa
 
-    def __new__(cls, position: Position, *args: Any, **kwargs: Any) -> Referee:
+    def __new__(cls, position: P, *args: Any, **kwargs: Any) -> Referee[P]:
         if cls is Referee:
-            cls = referee_class(position.name)
+            cls = type(position).referee_class()
         return super().__new__(cls)
 
     def __init__(
         self,
-        position: Position,
+        position: P,
         *,
-        records: Any = None,
-        dice: Any = None,
+        records: Records | None = None,
+        dice: Dice | None = None,
         game_id: Any = None,
         clear_first: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
         self.position = position
         self.records = records
-        if dice is None:
-            from companion.dice import Dice
-
-            dice = Dice()
-        self.dice = dice
+        self.dice = Dice() if dice is None else dice
         if records is not None and game_id is None:
             # stored from its root, with its moves; `meta` marks e.g. a demo's game
             game_id = records.new_game(position, meta=meta)
@@ -214,7 +210,7 @@ class Referee:
         return [Event("hands", {"on": status})]
 
     @classmethod
-    def resume(cls, records: Any, game_id: Any, *, dice: Any = None) -> Referee:
+    def resume(cls, records: Records, game_id: Any, *, dice: Dice | None = None) -> Referee[Any]:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
         plug). The board must then show that position before play goes on."""
         position = records.resume(game_id)
@@ -236,6 +232,14 @@ class Referee:
 
     def change_phrase(self, cells: list[str], want: str) -> str | None:
         return None
+
+    def set_setup(self, side: str, text: str) -> None:
+        """The setup turn `text` for `side`, typed instead of arranged (games with
+        `typed_setup`: Arimaa).
+
+        :raises UserError: for a game without typed setups.
+        """
+        raise UserError(f"{self.position.title} has no setup turns to type")
 
     # -- hooks for the games ------------------------------------------------------------------------
     def _on_board(self, board: dict[str, str]) -> list[Event]:
@@ -282,7 +286,9 @@ class Referee:
         return board.move_text(move)
 
     # -- shared pieces ------------------------------------------------------------------------------
-    def _restore_instruction(self, board: dict[str, str], *, kind: str = "restore") -> Instruction:
+    def _restore_instruction(
+        self, board: dict[str, str], *, kind: InstructionKind = "restore"
+    ) -> Instruction:
         expected = self.expected()
         sentences = phrases.fix_sentences(
             expected, board, name_at=self._fix_name, change_phrase=self.change_phrase

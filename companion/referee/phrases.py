@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.i18n import _, colour_adj, ngettext, pgettext
 
@@ -122,9 +123,9 @@ def _after(kind: str) -> str:
     return pgettext("after a preposition", "the {colour} piece")
 
 
-def cell_sort_key(cell: str) -> tuple:
+def cell_sort_key(cell: str) -> tuple[Any, ...]:
     """Natural order: a2 before a10, r1-2 before r1-10."""
-    parts: list = []
+    parts: list[Any] = []
     number = ""
     for ch in cell:
         if ch.isdigit():
@@ -172,7 +173,7 @@ def fix_sentences(
     observed: dict[str, str],
     *,
     name_at: Callable[..., str],
-    change_phrase: Callable[[list[str], str], str] | None = None,
+    change_phrase: Callable[[list[str], str], str | None] | None = None,
 ) -> list[str]:
     """Sentences that turn `observed` into `expected`, grouped so that each reads well.
 
@@ -196,8 +197,9 @@ def fix_sentences(
         for cell, (want, _seen) in diff.changed.items():
             by_target.setdefault(want, []).append(cell)
         for want, cells in sorted(by_target.items()):
-            if change_phrase is not None:
-                sentences.append(change_phrase(cells, want))
+            phrase = change_phrase(cells, want) if change_phrase is not None else None
+            if phrase is not None:  # the game's own words; None: the plain ones below
+                sentences.append(phrase)
             else:
                 for cell in sorted(cells, key=cell_sort_key):
                     sentences.append(

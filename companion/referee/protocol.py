@@ -8,23 +8,62 @@ the cells to highlight) and a list of `Event`s (what just happened, for records 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal
 
 # The highlight roles (Instruction.highlights values) live in companion.highlights, where the
 # display finds them without the referee; the referee's modules import them from here.
-from companion.highlights import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO  # noqa: F401
+from companion.highlights import ERROR as ERROR
+from companion.highlights import FLIP as FLIP
+from companion.highlights import FROM as FROM
+from companion.highlights import REMOVE as REMOVE
+from companion.highlights import RESTORE as RESTORE
+from companion.highlights import TARGET as TARGET
+from companion.highlights import TO as TO
 
 # PlayerInput.kind
-DONE = "done"  # end the turn / confirm (DONE button, Enter)
-ROLL = "roll"  # roll the dice (ROLL button, R)
-UNDO = "undo"  # ask to take back the last move (BACK button, Backspace); both players confirm
-CHOOSE = "choose"  # answer a question: value is one of Instruction.choices
-CANCEL = "cancel"  # withdraw a request (undo) or a question
+InputKind = Literal["done", "roll", "undo", "choose", "cancel"]
+DONE: Final = "done"  # end the turn / confirm (DONE button, Enter)
+ROLL: Final = "roll"  # roll the dice (ROLL button, R)
+UNDO: Final = "undo"  # ask to take back the last move (BACK button, Backspace); both confirm
+CHOOSE: Final = "choose"  # answer a question: value is one of Instruction.choices
+CANCEL: Final = "cancel"  # withdraw a request (undo) or a question
+
+# Instruction.kind: what the players are asked to do
+InstructionKind = Literal[
+    "move",
+    "flip",
+    "remove",
+    "restore",
+    "roll",
+    "choose",
+    "confirm",
+    "wait",
+    "illegal",
+    "game-over",
+    "setup",
+]
+
+# Event.kind: what happened (see `Event`)
+EventKind = Literal[
+    "move",
+    "roll",
+    "illegal",
+    "undo",
+    "disturbed",
+    "restored",
+    "hands",
+    "game-over",
+    "question",
+    "answer",
+    "step",
+    "action",
+    "unclear",
+]
 
 
 @dataclass(frozen=True)
 class PlayerInput:
-    kind: str
+    kind: InputKind
     value: Any = None
     player: str | None = None  # who pressed, when the front end knows
 
@@ -34,7 +73,7 @@ class Instruction:
     """What the players must do now. `text` is one short sentence in plain words."""
 
     text: str
-    kind: str  # "move", "flip", "remove", "restore", "roll", "choose", "confirm", "wait", "illegal", "game-over", "setup"
+    kind: InstructionKind
     player: str | None = None  # whose action it is (None: either/both)
     highlights: dict[str, str] = field(default_factory=dict)  # cell -> role (above)
     expected: dict[str, str] | None = None  # cells -> class the board must show to go on
@@ -60,7 +99,7 @@ class Event:
     (one step of an Arimaa turn in progress, data "step" and "captures"), "action" (one action
     of a Sensei turn, data "action" and "text") and "unclear" (data "cells")."""
 
-    kind: str
+    kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

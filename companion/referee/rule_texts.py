@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from companion.i18n import _, language
+from companion.i18n import _, colour_adj, language
 from companion.i18n import player as player_name
 from companion.referee.phrases import capitalise, piece_phrase
 
@@ -189,8 +189,6 @@ _RULES: list[tuple[re.Pattern[str], Sentence]] = [
 
 
 def _colour_adj(word: str) -> str:
-    from companion.i18n import colour_adj
-
     return colour_adj(word.lower())
 
 

@@ -25,9 +25,19 @@ from typing import Any
 from companion.errors import UserError, json_problem
 from companion.observation import Observation
 from companion.referee.core import Referee
-from companion.referee.protocol import CANCEL, CHOOSE, DONE, ROLL, UNDO, Event, PlayerInput
+from companion.referee.protocol import (
+    CANCEL,
+    CHOOSE,
+    DONE,
+    ROLL,
+    UNDO,
+    Event,
+    InputKind,
+    Instruction,
+    PlayerInput,
+)
 
-WORDS = {
+WORDS: dict[str, InputKind] = {
     "done": DONE,
     "enter": DONE,
     "d": DONE,
@@ -83,7 +93,7 @@ class Session:
 
     def __init__(
         self,
-        referee: Referee,
+        referee: Referee[Any],
         *,
         emit: Callable[[str], None] = print,
         json_lines: bool = False,
@@ -94,7 +104,7 @@ class Session:
         self.json_lines = json_lines
         self.tracker = tracker
         self.pending: list[Event] = []
-        self.shown = None
+        self.shown: Instruction | None = None
         self.latencies: list[float] = []  # seconds from an observation to its instruction line
 
     # -- the streams --------------------------------------------------------------------------------
@@ -121,7 +131,7 @@ class Session:
 
     def feed_frame(self, frame: Any, t: float | None = None) -> Observation | None:
         """One camera frame through the tracker; the observation it gave, if any."""
-        observation = self.tracker.feed(frame, t)
+        observation: Observation | None = self.tracker.feed(frame, t)
         self.pending += self.referee.hands(self.tracker.status == "hands")
         if observation is not None:
             self.observe(observation)

@@ -12,7 +12,9 @@ game at once.
 
 from __future__ import annotations
 
-from companion.games.sensei import CHARACTER, STONE, Action
+from typing import Any
+
+from companion.games.sensei import CHARACTER, STONE, Action, SenseiPosition
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -23,7 +25,7 @@ from companion.referee.rule_texts import rule_text
 MAX_ACTIONS = 3
 
 
-class SenseiReferee(Referee):
+class SenseiReferee(Referee[SenseiPosition]):
     game = "sensei"
     piece_word = "stone"
 
@@ -33,7 +35,7 @@ class SenseiReferee(Referee):
         return phrases.piece_phrase("stone", cls, count)
 
     # -- explaining a board -------------------------------------------------------------------------
-    def _turn_start(self):
+    def _turn_start(self) -> SenseiPosition:
         board = self.position.copy()
         while board.actions_this_turn:
             board.pop_action()
@@ -47,7 +49,7 @@ class SenseiReferee(Referee):
         if start.cells() == board:
             return ()
         changed = phrases.BoardDiff.between(start.cells(), board).cells()
-        frontier = [(start, ())]
+        frontier: list[tuple[SenseiPosition, tuple[Action, ...]]] = [(start, ())]
         seen = {_key(start)}
         for _depth in range(MAX_ACTIONS):
             following = []
@@ -118,7 +120,7 @@ class SenseiReferee(Referee):
                 player=player,
                 expected=self.expected(),
             )
-        highlights = {}
+        highlights: dict[str, str] = {}
         for action in actions:
             highlights.setdefault(action.src, FROM)
             highlights[action.dst] = TO
@@ -163,7 +165,7 @@ class SenseiReferee(Referee):
         return self._restore_instruction(board)
 
 
-def _key(position) -> tuple:
+def _key(position: SenseiPosition) -> tuple[Any, ...]:
     return tuple(sorted(position.cells().items())), len(position.actions_this_turn)
 
 
@@ -187,8 +189,8 @@ def _single_action(expected: dict[str, str], board: dict[str, str]) -> Action | 
         if was == now:
             return Action(STONE, src, dst)
     if len(diff.changed) == 2 and not diff.added and not diff.removed:
-        src = [c for c, (was, now) in diff.changed.items() if was.endswith("-character")]
-        dst = [c for c, (was, now) in diff.changed.items() if now.endswith("-character")]
-        if len(src) == 1 and len(dst) == 1:
-            return Action(CHARACTER, src[0], dst[0])
+        froms = [c for c, (was, now) in diff.changed.items() if was.endswith("-character")]
+        tos = [c for c, (was, now) in diff.changed.items() if now.endswith("-character")]
+        if len(froms) == 1 and len(tos) == 1:
+            return Action(CHARACTER, froms[0], tos[0])
     return None
