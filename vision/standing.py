@@ -675,32 +675,19 @@ def _checked(
     """The calibration read back on its own photo: its margin, its doubtful cells (read right
     by less than DOUBTFUL_GAP standard deviations), notes, and an error naming the cells when
     the photo does not show the position (a piece where the position has none, another
-    colour, ...): a model learned from a wrong position would misread every game after."""
+    colour, ...): a model learned from a wrong position would misread every game after.
+
+    :raises PositionMismatch: a cell clearly read as another class, or too many doubtful cells.
+    """
     read, _, _ = _decide(x, kinds, calibration, names)
-    distance = _distances(x, calibration, names)
-    own_group = np.array(
-        [
-            [c == t and k == kind for c, k in calibration.groups]
-            for t, kind in zip(truth, kinds, strict=True)
-        ]
-    )
-    allowed = _allowed(kinds, calibration)
-    own = np.where(own_group, distance, np.inf).min(axis=1)
-    other = np.where(allowed & ~own_group, distance, np.inf).min(axis=1)
-    margin = float(np.min((np.sqrt(other) - np.sqrt(own))[seen])) if seen.any() else 0.0
-    gap = np.sqrt(other) - np.sqrt(own)
+    own, gap = _own_and_gap(calibration, x, truth, kinds, names)
+    margin = float(np.min(gap[seen])) if seen.any() else 0.0
     # Read as another class by more than DOUBTFUL_GAP: the photo does not show the position.
     # Closer than that either way, the cell is doubtful (a borderline piece of a real set).
     misread = [
         n
         for n, r, t, s, g in zip(names, read, truth, seen, gap, strict=True)
         if s and r not in (t, UNKNOWN) and g < -DOUBTFUL_GAP
-    ]
-    wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
-    doubtful = [
-        n
-        for n, g, s in zip(names, gap, seen, strict=True)
-        if s and g < DOUBTFUL_GAP and n not in wrong
     ]
     if misread:
         looks = [
@@ -712,26 +699,80 @@ def _checked(
             "Check the pieces, the position file, the corners and that nothing covers the board",
             tuple(misread),
         )
-    unclear = len(wrong) + len(doubtful)
-    if unclear > max(DOUBTFUL_FEW, DOUBTFUL_SHARE * int(seen.sum())):
-        # A model unsure of its own photo learned a position the photo does not show (a
-        # position file for another board, stones it does not name): say which cells stand
-        # out most - those farthest from the class the position gives them.
-        typical = float(np.median(own[seen]))
-        order = sorted(np.flatnonzero(seen), key=lambda i: -own[i])
-        worst = [names[i] for i in order if own[i] > OUTLIER_FACTOR * typical] or [
-            names[i] for i in order[:DOUBTFUL_FEW]
+    wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
+    doubtful = [
+        n
+        for n, g, s in zip(names, gap, seen, strict=True)
+        if s and g < DOUBTFUL_GAP and n not in wrong
+    ]
+    _refuse_when_unsure(len(wrong) + len(doubtful), own, seen, names)
+    notes = _notes(calibration, wrong + doubtful, seen, names, layout_classes)
+    return StandingCalibration(
+        **{
+            **calibration.__dict__,
+            "margin": margin,
+            "doubtful": tuple(wrong + doubtful),
+            "notes": tuple(notes),
+        }
+    )
+
+
+def _own_and_gap(
+    calibration: StandingCalibration,
+    x: np.ndarray,
+    truth: np.ndarray,
+    kinds: np.ndarray,
+    names: list[str],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each calibration cell's squared distance to its own class (on its kind of cell), and
+    how much nearer it is to that class than to the nearest other (standard deviations)."""
+    distance = _distances(x, calibration, names)
+    own_group = np.array(
+        [
+            [c == t and k == kind for c, k in calibration.groups]
+            for t, kind in zip(truth, kinds, strict=True)
         ]
-        raise PositionMismatch(
-            f"the picture does not clearly show the position: {unclear} of {int(seen.sum())} "
-            f"cells are doubtful, most of all {', '.join(worst[:8])}. Check the pieces, the "
-            "position file, the corners and that nothing covers the board",
-            tuple(worst),
-        )
+    )
+    allowed = _allowed(kinds, calibration)
+    own = np.where(own_group, distance, np.inf).min(axis=1)
+    other = np.where(allowed & ~own_group, distance, np.inf).min(axis=1)
+    return own, np.sqrt(other) - np.sqrt(own)
+
+
+def _refuse_when_unsure(unclear: int, own: np.ndarray, seen: np.ndarray, names: list[str]) -> None:
+    """A model unsure of its own photo learned a position the photo does not show (a position
+    file for another board, stones it does not name): refused, naming the cells that stand out
+    most - those farthest from the class the position gives them.
+
+    :raises PositionMismatch: more than DOUBTFUL_SHARE of the cells (and DOUBTFUL_FEW) unclear.
+    """
+    if unclear <= max(DOUBTFUL_FEW, DOUBTFUL_SHARE * int(seen.sum())):
+        return
+    typical = float(np.median(own[seen]))
+    order = sorted(np.flatnonzero(seen), key=lambda i: -own[i])
+    worst = [names[i] for i in order if own[i] > OUTLIER_FACTOR * typical] or [
+        names[i] for i in order[:DOUBTFUL_FEW]
+    ]
+    raise PositionMismatch(
+        f"the picture does not clearly show the position: {unclear} of {int(seen.sum())} "
+        f"cells are doubtful, most of all {', '.join(worst[:8])}. Check the pieces, the "
+        "position file, the corners and that nothing covers the board",
+        tuple(worst),
+    )
+
+
+def _notes(
+    calibration: StandingCalibration,
+    unclear: list[str],
+    seen: np.ndarray,
+    names: list[str],
+    layout_classes: tuple[str, ...],
+) -> list[str]:
+    """What the players should know about a calibration that was accepted."""
     notes = []
-    if wrong or doubtful:
+    if unclear:
         notes.append(
-            f"doubtful cells (not clearly what the position says): {', '.join(wrong + doubtful)} "
+            f"doubtful cells (not clearly what the position says): {', '.join(unclear)} "
             "- pieces like these may be misread; a second photo (an empty board) helps"
         )
     if layout_classes:
@@ -747,14 +788,7 @@ def _checked(
             f"{len(unseen)} cells lie outside the picture and were not learned: "
             f"{', '.join(unseen[:8])}{' ...' if len(unseen) > 8 else ''}"
         )
-    return StandingCalibration(
-        **{
-            **calibration.__dict__,
-            "margin": margin,
-            "doubtful": tuple(wrong + doubtful),
-            "notes": tuple(notes),
-        }
-    )
+    return notes
 
 
 @lru_cache(maxsize=16)
