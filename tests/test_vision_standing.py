@@ -286,6 +286,50 @@ def test_realistic_tables_with_tall_pieces_and_shadows_are_read(layout, conditio
     assert wrong <= 1
 
 
+def test_a_crowded_board_is_read_in_the_light_of_its_empty_cells():
+    """36 wooden domes on 64 cells under a lamp low at one side: most cells' grounds show a
+    stone, so the light fitted robustly to all grounds is the stones' light and three empty
+    cells read as light stones; fitted again to the cells read empty, every cell is right
+    (bench_vision --realistic's Arinama table 4, its first board)."""
+    from vision.locate import locate
+    from vision.sim import calibrate_table, random_cells
+
+    layout = "arinama8"
+    table = SimTable(layout, seed=1000 + 4 * 17 + sum(map(ord, layout)), realism=True)
+    calibration = calibrate_table(table)
+    cells = random_cells(table.layout, np.random.default_rng(5))
+    assert len(cells) >= 32
+    frame = table.render(cells)
+    seen = read_standing(frame, locate(frame, table.layout).homography, table.layout, calibration)
+    assert seen.cells == {c: cells.get(c, "empty") for c in table.layout.cell_names()}
+
+
+def test_tall_pieces_leaning_over_the_paper_are_not_taken_for_a_hand():
+    """Chess figures on a 5x5 mat under a camera 28 degrees off vertical: the far row's
+    figures lean over the printed paper and their shadows fall on it. The tracker reads the
+    still board (it stayed on "hands" for good before it knew where standing pieces show), and
+    a hand resting over the board is still a hand."""
+    from vision.sim import calibrate_table, random_script
+    from vision.tracker import HANDS, STILL, Tracker
+
+    layout = "arinama5"
+    table = SimTable(layout, seed=1000 + 2 * 17 + sum(map(ord, layout)), realism=True)
+    assert table.realism.pieces == "chess" and table.tilt > 25
+    cells = random_script(table.layout, np.random.default_rng(3), 1)[0]
+    tracker = Tracker(table.layout, calibrate_table(table))
+    frame = table.render(cells)
+    seen = [tracker.feed(frame) for _ in range(25)]
+    assert tracker.status == STILL
+    assert [o.cells for o in seen if o is not None] == [
+        {c: cells.get(c, "empty") for c in table.layout.cell_names()}
+    ]
+    hand = table.render(cells, table.hand_towards(table.cell_pixel("c3")))
+    for _ in range(25):
+        tracker.request()
+        assert tracker.feed(hand) is None
+    assert tracker.status == HANDS
+
+
 def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp_path):
     """A position that names one stone on a cell the photo has empty, and none of the four
     stones it shows: every cell is doubtful, so the photo is refused naming the stones that
