@@ -89,6 +89,8 @@ DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at mos
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 FEATURE_COUNT = 20
+LIGHT_TERMS = (1, 3, 6)  # the light field's terms, coarse to fine: level, gradient, quadratic
+LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
@@ -220,19 +222,28 @@ def _fit_light(
     target = ground - surface[kinds]
     weights = (use if start is None else use & start).astype(np.float64)
     fitted = np.zeros_like(target)
-    for _ in range(6):
+    # Coarse to fine: the level (a median), a gradient, then the quadratic, each fitted to the
+    # grounds the coarser one explains - a quadratic fitted to every ground at once bends to
+    # follow a cluster of dark stones, and then it explains them.
+    step = 0
+    for _ in range(LIGHT_ITERATIONS):
         if weights.sum() < 3:
             break
-        columns = 6 if weights.sum() >= 12 else 3 if weights.sum() >= 5 else 1
-        root = np.sqrt(weights)[:, None]
-        coeffs, *_ = np.linalg.lstsq(terms[:, :columns] * root, target * root, rcond=None)
-        fitted = terms[:, :columns] @ coeffs
+        most = 6 if weights.sum() >= 12 else 3 if weights.sum() >= 5 else 1
+        columns = min(LIGHT_TERMS[step], most)
+        if columns == 1:
+            fitted = np.broadcast_to(np.median(target[weights > 0], axis=0), target.shape)
+        else:
+            root = np.sqrt(weights)[:, None]
+            coeffs, *_ = np.linalg.lstsq(terms[:, :columns] * root, target * root, rcond=None)
+            fitted = terms[:, :columns] @ coeffs
         residual = np.abs(target - fitted).max(axis=1)
         spread = max(1.4826 * float(np.median(residual[weights > 0])), 0.03)
         new = (use & (residual < 2.5 * spread)).astype(np.float64)
-        if np.array_equal(new, weights):
+        if columns == most and np.array_equal(new, weights):
             break
         weights = new
+        step = min(step + 1, len(LIGHT_TERMS) - 1)
     return fitted + surface[kinds]
 
 
