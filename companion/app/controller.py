@@ -27,7 +27,6 @@ from companion import games, i18n
 from companion.app.pages import PAGES, Pages
 from companion.app.pages.base import Draw
 from companion.app.settings import Settings
-from companion.app.table import calibration_cells, game_for_layout, layout_name
 from companion.app.table_vision import TableVision
 from companion.app.words import play_name
 from companion.dice import Dice
@@ -188,7 +187,7 @@ class App:
         if self.vision_factory is None:
             self.start_referee()
             return
-        layout = layout_name(position.name, position.options)
+        layout = position.mat_layout(position.options)
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
             saved = self.settings.corners.get(layout)
@@ -209,9 +208,9 @@ class App:
             self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
-            extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
             # A chess set's start position stays on the board: it is both sides' `chess` setup.
-            chess = getattr(position.options, "equipment", "mat") == "chess"
+            chess = position.uses_chess_set(position.options)
             self.referee = Referee(
                 position,
                 records=self.records,
@@ -332,8 +331,8 @@ class App:
 
     def recognise(self, layout: str | None) -> None:
         """The camera sees this mat: preselect its game on the home screen."""
-        game = game_for_layout(layout) if layout else None
-        if game and self.pages.home.recognise(game):
+        found = games.for_layout(layout) if layout else None
+        if found and self.pages.home.recognise(found[0]):
             self.dirty = True
 
     # -- drawing --------------------------------------------------------------------------------------------

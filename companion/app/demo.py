@@ -23,7 +23,6 @@ from companion.app.controller import App
 from companion.app.pages.dice import DICE_ANIMATION
 from companion.app.players import SimulatedPlayers
 from companion.app.settings import Settings
-from companion.app.table import calibration_cells, layout_name
 from companion.app.table_vision import TableVision
 from companion.dice import Dice
 from companion.errors import UserError
@@ -44,7 +43,7 @@ def unfinished_demo(records: Any, game: str, layout: str) -> int | None:
         if (
             summary.meta.get("demo")
             and summary.game == game
-            and layout_name(game, games.get(game).options_from(summary.options)) == layout
+            and games.get(game).mat_layout(games.get(game).options_from(summary.options)) == layout
         ):
             return summary.id
     return None
@@ -132,10 +131,10 @@ class Demo:
             settings.options[game] = options
         self.cls = games.get(game)
         opts = settings.game_options(game)
-        self.layout = layout_name(game, opts)
+        self.layout = self.cls.mat_layout(opts)
         # Small frames keep the demo quick; the web and the larger boards need more pixels.
         camera_size = camera_size or ((640, 360) if self.layout == "arinama5" else (960, 540))
-        chess = getattr(opts, "equipment", "mat") == "chess"
+        chess = self.cls.uses_chess_set(opts)
         self.table = synthetic_table(self.layout, seed, camera_size, chess)
         # What the camera sees: a chess set's white and black pieces for gold and silver.
         self.colours = {"gold": "white", "silver": "black"} if chess else {}
@@ -238,7 +237,7 @@ class Demo:
                 self.tap("resume", resume_id)  # its Continue button
             except RuntimeError:  # not among the newest two the home screen offers
                 app.act("resume", resume_id)
-        board = calibration_cells(app.setup_position, app.vision.layout.classes)
+        board = app.setup_position.calibration_cells(app.vision.layout.classes)
         still = self.table.render(board)
         # the referee's words
         self.board = {cell: self.sides.get(cls, cls) for cell, cls in board.items()}

@@ -45,10 +45,7 @@ class SimulatedPlayers:
                 return dict(instruction.expected)
             return None
         if instruction.kind == "move" and board == referee.expected():
-            mid_turn = getattr(position, "actions_this_turn", None) or getattr(
-                position, "steps_this_turn", None
-            )
-            if position.awaiting_roll or mid_turn:
+            if position.awaiting_roll or position.mid_turn:
                 return None  # a roll first / Sensei, Arimaa: the turn is made, DONE is next
             try:
                 move = self._choose_move(position)
@@ -56,12 +53,11 @@ class SimulatedPlayers:
                 return None  # nothing legal: the referee passes or ends the game
             if position.move_text(move) == "pass":
                 return None
+            placed = position.placement(move)
+            if placed is not None:  # Arinama: the stone first; the referee then asks for flips
+                return {**board, **placed}
             after = position.copy()
             after.push(move)
-            if position.name == "arinama":  # the stone first; the referee then asks for flips
-                placed = dict(board)
-                placed[position.move_text(move)] = position.turn
-                return placed
             return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
 

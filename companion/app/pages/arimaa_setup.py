@@ -60,7 +60,7 @@ class ArimaaSetup:
     def side(self) -> str | None:
         """Arimaa's side to set up while the referee asks which setup; else None."""
         referee = self.app.referee
-        if referee is None or referee.position.name != "arimaa":
+        if referee is None or not referee.typed_setup:
             return None
         if not referee.position.in_setup or referee.instruction.kind != "choose":
             return None

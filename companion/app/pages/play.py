@@ -44,15 +44,7 @@ class PlayPage(Page):
         """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
         position - or, during the setup, from the setup being put down."""
         referee = self.app.referee
-        position = referee.position if referee is not None else None
-        if position is None or position.name != "arimaa":
-            return {}
-        shown = position
-        setup = getattr(referee, "setups", {}).get(position.turn) if position.in_setup else None
-        if setup:
-            shown = position.copy()
-            shown.push(shown.parse_move(setup))
-        return {sq: shown.piece_at(sq).upper() for sq in shown.cells()}
+        return referee.shown_position().piece_labels() if referee is not None else {}
 
     def model(self) -> tuple[Draw, Any]:
         app = self.app

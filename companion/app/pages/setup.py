@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table import calibration_cells
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -119,7 +118,7 @@ class SetupPage(Page):
         if position is None or app.vision is None:
             return
         try:
-            app.vision.calibrate(calibration_cells(position, app.vision.layout.classes))
+            app.vision.calibrate(position.calibration_cells(app.vision.layout.classes))
         except PositionMismatch as exc:
             # The diagram marks the cells; a list of them would be a wall of text.
             self.mismatch = exc.cells
@@ -159,7 +158,7 @@ class SetupPage(Page):
         position = app.setup_position
         vision = app.vision
         assert position is not None and vision is not None
-        want = calibration_cells(position, vision.layout.classes)
+        want = position.calibration_cells(vision.layout.classes)
         markers, grid = vision.overlay()
         found = vision.located is not None
         model = setup.SetupModel(
@@ -230,7 +229,7 @@ class SetupPage(Page):
         cells = self.corner_cells()
         located = vision.located
         tapped = vision.corners is not None
-        chess = getattr(position.options, "equipment", "mat") == "chess"
+        chess = position.uses_chess_set(position.options)
         where = _("tapped corners") if tapped else _("grid found")
         model.status = where if located is not None else _("searching...")
         if located is None:
