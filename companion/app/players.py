@@ -10,10 +10,13 @@ from typing import Any
 from companion import games
 from companion.app.settings import Settings
 from companion.dice import Dice
+from companion.games.base import MoveT, Position
 from companion.i18n import _
 from companion.referee import PlayerInput, Referee, observation_of
+from companion.referee.protocol import DONE, ROLL, InputKind
 
 REPRESS_FRAMES = 90  # demo players press an ignored button again after 3 s
+BUTTON_INPUTS: dict[str, InputKind] = {"done": DONE, "roll": ROLL}  # what a press asks
 
 
 class SimulatedPlayers:
@@ -33,10 +36,10 @@ class SimulatedPlayers:
         self.pressed_key: tuple[int, str] | None = None  # (plies, instruction) last pressed for
         self.pressed_at = -REPRESS_FRAMES
 
-    def next_board(self, referee: Any, board: dict[str, str]) -> dict[str, str] | None:
+    def next_board(self, referee: Referee[Any], board: dict[str, str]) -> dict[str, str] | None:
         """The board the players make next, or None when it is a button's turn."""
         instruction = referee.instruction
-        position = referee.position
+        position: Position[Any] = referee.position
         if (
             instruction.kind in ("restore", "flip", "illegal", "wait", "setup", "remove")
             and instruction.expected is not None
@@ -61,7 +64,7 @@ class SimulatedPlayers:
             return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
 
-    def _choose_move(self, position: Any) -> Any:
+    def _choose_move(self, position: Position[MoveT]) -> MoveT:
         """A random legal move; in Aranea mostly the use that climbs furthest towards the
         centre (random uses go round the web for a thousand moves or more, and the demo is
         to finish its game)."""
@@ -70,7 +73,7 @@ class SimulatedPlayers:
         player = position.turn
         probe = position.copy()
 
-        def height(move: Any) -> tuple[int, float]:
+        def height(move: MoveT) -> tuple[int, float]:
             probe.push(move)
             outcome = probe.outcome()
             mine = [cell for cell, owner in probe.cells().items() if owner == player]
@@ -80,7 +83,7 @@ class SimulatedPlayers:
 
         return max(position.legal_moves(), key=height)
 
-    def button(self, referee: Any, frame: int) -> str | None:
+    def button(self, referee: Referee[Any], frame: int) -> str | None:
         """The button the players press now, if any. A press the referee ignored (the board
         was not right yet) is tried again after a while, as people do."""
         instruction = referee.instruction
@@ -139,7 +142,7 @@ def simulate_game(
             if action and action.startswith("choose:"):
                 referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
             elif action:
-                referee.handle(PlayerInput(action))
+                referee.handle(PlayerInput(BUTTON_INPUTS[action]))
         idle = idle + 1 if (len(position.move_stack), referee.instruction) == before else 0
         if idle > 20:
             raise RuntimeError(

@@ -29,6 +29,7 @@ class GameOverPage(Page):
 
     def model(self) -> tuple[Draw, Any]:
         referee = self.app.referee
+        assert referee is not None  # the game that ended
         position = referee.position
         outcome = position.outcome()
         instruction = referee.instruction

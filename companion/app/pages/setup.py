@@ -4,7 +4,7 @@ markers may have its four corners tapped on the camera picture instead."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.pages.base import Draw, Page
 from companion.errors import PositionMismatch, UserError
@@ -14,6 +14,9 @@ from companion.i18n import _, ngettext
 from companion.referee.arimaa import chess_mapping
 from companion.referee.protocol import ERROR
 from display.screens import setup
+
+if TYPE_CHECKING:
+    from companion.app.controller import App
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -26,7 +29,7 @@ def corner_name(index: int) -> str:
 class SetupPage(Page):
     name = "setup"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.frame: Any = None  # the camera's last live picture
         self.mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
@@ -196,7 +199,7 @@ class SetupPage(Page):
             self._own_board(model, position)
         return setup.draw, model
 
-    def _tapping_corners(self, model: Any) -> None:
+    def _tapping_corners(self, model: setup.SetupModel) -> None:
         """A board without markers, its corners being tapped on the camera picture."""
         self._mark_first_cell(model)
         assert self.corner_edit is not None
@@ -220,11 +223,12 @@ class SetupPage(Page):
         ]
         model.ready = False
 
-    def _own_board(self, model: Any, position: Position) -> None:
+    def _own_board(self, model: setup.SetupModel, position: Position[Any]) -> None:
         """A board without markers: the found (or tapped) grid drawn over the camera picture
         to confirm, with its first cell marked; Corners to tap them when it is not found or
         wrong."""
         vision = self.app.vision
+        assert vision is not None
         self._mark_first_cell(model)
         cells = self.corner_cells()
         located = vision.located
@@ -251,9 +255,10 @@ class SetupPage(Page):
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
         model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
 
-    def _mark_first_cell(self, model: Any) -> None:
+    def _mark_first_cell(self, model: setup.SetupModel) -> None:
         """The first player's corner cell, outlined on the camera picture."""
         vision = self.app.vision
+        assert vision is not None
         located = vision.located
         if located is not None and vision.layout.cells:
             first_name = self.corner_cells()[3]
