@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion import games, i18n
 from companion.app.pages import PAGES, Pages
 from companion.app.pages.base import Draw, Page
@@ -329,7 +331,7 @@ class App:
         elif self.page in ("play", "setup"):
             self.dirty = True  # the camera state in the header
 
-    def on_setup_frame(self, frame: Any) -> None:
+    def on_setup_frame(self, frame: np.ndarray) -> None:
         self.pages.setup.frame = frame
         if self.page == "setup":
             self.dirty = True

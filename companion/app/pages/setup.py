@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from companion.app.pages.base import Draw, Page
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
@@ -31,7 +33,7 @@ class SetupPage(Page):
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.frame: Any = None  # the camera's last live picture
+        self.frame: np.ndarray | None = None  # the camera's last live picture
         self.mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
         # Boards without markers: the four corners being tapped on the camera picture (image
         # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
