@@ -65,10 +65,10 @@ class SimulatedPlayers:
         return None
 
     def _choose_move(self, position: Position[MoveT]) -> MoveT:
-        """A random legal move; in Aranea mostly the use that climbs furthest towards the
-        centre (random uses go round the web for a thousand moves or more, and the demo is
-        to finish its game)."""
-        if position.name != "aranea" or self.rng.random() < 0.05:
+        """A random legal move; in games that measure a player's `progress` (Aranea) mostly the
+        move that gets furthest (random uses go round the web for a thousand moves or more, and
+        the demo is to finish its game)."""
+        if position.progress(position.turn) is None or self.rng.random() < 0.05:
             return position.random_move(self.rng)
         player = position.turn
         probe = position.copy()
@@ -76,9 +76,8 @@ class SimulatedPlayers:
         def height(move: MoveT) -> tuple[int, float]:
             probe.push(move)
             outcome = probe.outcome()
-            mine = [cell for cell, owner in probe.cells().items() if owner == player]
+            climb = probe.progress(player) or 0.0
             probe.pop()
-            climb = sum(10 if cell.startswith("c") else int(cell[1]) for cell in mine)
             return (1 if outcome and outcome.winner == player else 0, climb + self.rng.random())
 
         return max(position.legal_moves(), key=height)

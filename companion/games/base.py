@@ -245,6 +245,12 @@ class Position(ABC, Generic[MoveT]):
         """True while a side still has to place its pieces in a setup turn (Arimaa)."""
         return False
 
+    def progress(self, player: str) -> float | None:
+        """How far `player` has come towards winning, for the demo's simulated players to
+        prefer moves that get on where random moves would wander for a long time (Aranea: how
+        far the stones have climbed); None for games whose random games end soon enough."""
+        return None
+
     # -- turns of several physical actions ------------------------------------------------------
     @property
     def mid_turn(self) -> bool:
