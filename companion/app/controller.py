@@ -371,6 +371,6 @@ class App:
         self.dirty = False
         return True
 
-    def page_model(self) -> tuple[Draw, Any]:
+    def page_model(self) -> tuple[Draw, object]:
         """The current page's draw function and its model (pure data)."""
         return self._page.model()

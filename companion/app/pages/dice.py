@@ -86,7 +86,7 @@ class DicePage(Page):
             return DICE_ANIMATION + DICE_SHOW - age
         return None
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         d = self.state
         phase = 1.0

@@ -51,7 +51,7 @@ class HomePage(Page):
         self.app.settings.game = game
         return True
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         s = app.settings
         unfinished = []

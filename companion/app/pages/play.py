@@ -64,7 +64,7 @@ class PlayPage(Page):
         referee = self.app.referee
         return referee.shown_position().piece_labels() if referee is not None else {}
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         referee = app.referee
         assert referee is not None  # the play page is up only during a game

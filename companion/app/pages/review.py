@@ -63,7 +63,7 @@ class ReviewListPage(Page):
         elif kind == "back":
             self.app.go("home")
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return review.draw_list, review.ReviewListModel(self.games(), self.number)
 
 
@@ -119,5 +119,5 @@ class ReviewGamePage(Page):
         elif kind == "back":
             self.app.go("review-list")
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return review.draw_game, self.review

@@ -48,7 +48,7 @@ class SettingsPage(Page):
         elif kind in ("setting-up", "setting-down"):
             self.change(value, +1 if kind == "setting-up" else -1)
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return settings.draw, settings.SettingsModel(self.rows(), self.number, self.note)
 
     def rows(self) -> list[SettingRow]:

@@ -158,7 +158,7 @@ class SetupPage(Page):
             names.append(nearest.name)
         return tuple(names)
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         position = app.setup_position
         vision = app.vision
