@@ -80,6 +80,35 @@ def truth_of(entry: dict, layout) -> dict[str, str]:
     return {n: entry["cells"].get(n, EMPTY) for n in layout.cell_names()}
 
 
+def read_photos(
+    photos: list[dict], data: Path, calibration, list_errors: bool
+) -> tuple[Counter, Counter, float]:
+    """Read every photo of a board set with its calibration: the counts (cells, right,
+    unknown, boards, boards right), the wrong readings (truth, read) -> how often, and the
+    seconds spent reading. `list_errors`: print every wrongly read cell."""
+    count: Counter = Counter()
+    errors: Counter = Counter()
+    seconds = 0.0
+    for entry in photos:
+        layout, homography = layout_and_homography(entry)
+        image = cv2.imread(str(data / entry["file"]))
+        start = time.perf_counter()
+        observation = read_standing(image, homography, layout, calibration)
+        seconds += time.perf_counter() - start
+        truth = truth_of(entry, layout)
+        wrong = [c for c, t in truth.items() if observation.cells[c] != t]
+        count["cells"] += len(truth)
+        count["right"] += len(truth) - len(wrong)
+        count["unknown"] += sum(observation.cells[c] == UNKNOWN for c in truth)
+        count["boards"] += 1
+        count["boards right"] += not wrong
+        for c in wrong:
+            errors[(truth[c], observation.cells[c])] += 1
+            if list_errors:
+                print(f"  {entry['file']}: {c} is {truth[c]}, read {observation.cells[c]}")
+    return count, errors, seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, help="the real photos (default: ../shared/data/real)")
@@ -123,26 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             cv2.imread(str(args.data / calib["file"])), homography, layout, calib["cells"], more
         )
         calibrate_s = time.perf_counter() - start
-        count = Counter()
-        errors = Counter()
-        seconds = 0.0
-        for entry in photos:
-            layout, homography = layout_and_homography(entry)
-            image = cv2.imread(str(args.data / entry["file"]))
-            start = time.perf_counter()
-            observation = read_standing(image, homography, layout, calibration)
-            seconds += time.perf_counter() - start
-            truth = truth_of(entry, layout)
-            wrong = [c for c, t in truth.items() if observation.cells[c] != t]
-            count["cells"] += len(truth)
-            count["right"] += len(truth) - len(wrong)
-            count["unknown"] += sum(observation.cells[c] == UNKNOWN for c in truth)
-            count["boards"] += 1
-            count["boards right"] += not wrong
-            for c in wrong:
-                errors[(truth[c], observation.cells[c])] += 1
-                if args.errors:
-                    print(f"  {entry['file']}: {c} is {truth[c]}, read {observation.cells[c]}")
+        count, errors, seconds = read_photos(photos, args.data, calibration, args.errors)
         total.update(count)
         cells = count["right"] / count["cells"]
         boards = count["boards right"] / count["boards"]

@@ -582,7 +582,8 @@ def percent(a: int, b: int) -> str:
     return f"{100.0 * a / max(b, 1):.3f} %"
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    """The command line: the benchmark set's size and seed, the layouts, what to run."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=8, help="synthetic tables per layout")
     parser.add_argument("--boards", type=int, default=10, help="random boards read per table")
@@ -613,6 +614,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.boards, args.moves, args.rest = 2, 4, 3, 3
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     cv2.setNumThreads(1)
     if args.realistic:
         return realistic_main(args)

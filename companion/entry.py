@@ -9,11 +9,12 @@ into Python's KeyboardInterrupt, which it catches while the CLI loads (and the C
 import os
 import signal
 import sys
+from types import FrameType
 
 INTERRUPTED = "companion: interrupted"
 
 
-def _interrupted_before_main(signum, frame) -> None:
+def _interrupted_before_main(signum: int, frame: FrameType | None) -> None:
     os.write(2, (INTERRUPTED + "\n").encode())
     os._exit(130)
 

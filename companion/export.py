@@ -38,13 +38,13 @@ FORMATS = ("json", "arimaa", "html")
 
 def export_game(record: GameRecord, fmt: str, *, images: bool = True) -> str:
     """The text of `record` in format `fmt` (one of FORMATS)."""
+    if fmt not in FORMATS:
+        raise UserError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
     if fmt == "json":
         return json.dumps(game_json(record), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "arimaa":
-        return arimaa_move_list(record)
     if fmt == "html":
         return game_html(record, images=images)
-    raise UserError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    return arimaa_move_list(record)  # the arimaa.com move list
 
 
 # -- json ------------------------------------------------------------------------------------------

@@ -18,8 +18,6 @@ from companion.app import (
     CameraWorker,
     Settings,
     TableVision,
-    calibration_cells,
-    layout_name,
     run_table,
 )
 from companion.cli import main
@@ -296,15 +294,16 @@ def test_mats_and_calibration_positions():
     from companion import games
 
     assert (
-        layout_name("arinama", games.get("arinama").options_from({"rows": 5, "cols": 5}))
+        games.get("arinama").mat_layout(games.get("arinama").options_from({"rows": 5, "cols": 5}))
         == "arinama5"
     )
     assert (
-        layout_name("sensei", games.get("sensei").options_from({"side": "storm"})) == "sensei-storm"
+        games.get("sensei").mat_layout(games.get("sensei").options_from({"side": "storm"}))
+        == "sensei-storm"
     )
     with pytest.raises(UserError, match="no printed mat"):
-        layout_name("arinama", games.get("arinama").options_from({"rows": 6, "cols": 6}))
-    cells = calibration_cells(games.get("aranea").new(), ("empty", "amber", "blue"))
+        games.get("arinama").mat_layout(games.get("arinama").options_from({"rows": 6, "cols": 6}))
+    cells = games.get("aranea").new().calibration_cells(("empty", "amber", "blue"))
     assert sorted(cells.values()) == ["amber", "amber", "blue", "blue"]
 
 
@@ -500,7 +499,7 @@ def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(sc
     )
     app.start_game("arinama")
     assert app.page == "setup"
-    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
     table = SimTable("arinama5", seed=3, size=(960, 540))
     wrong = {**want, "a1": "black", "e5": "white"}
     app.vision.look(table.render(wrong), now=100.0)
@@ -540,7 +539,7 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     assert app.vision.empty_photo is not None and app.message == ""
     _, model = app.page_model()
     assert "empty board photographed" in model.status
-    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
     app.vision.look(table.render(want), now=101.0)
     app.pages.setup.confirm()
     assert app.page == "play"

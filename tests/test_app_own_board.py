@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from companion.app import App, Settings, TableVision, calibration_cells, layout_name
+from companion.app import App, Settings, TableVision
 from companion.cli import main
 from companion.export import export_game
 from companion.records import Records
@@ -51,9 +51,9 @@ def test_arimaa_on_a_chess_set_uses_the_chessboard_and_its_start_position():
     from companion import games
 
     options = games.get("arimaa").options_from(CHESS)
-    assert layout_name("arimaa", options) == "chessboard"
-    assert layout_name("arimaa", games.get("arimaa").options_from({})) == "arimaa"
-    cells = calibration_cells(games.get("arimaa").new(options), ("empty",))
+    assert games.get("arimaa").mat_layout(options) == "chessboard"
+    assert games.get("arimaa").mat_layout(games.get("arimaa").options_from({})) == "arimaa"
+    cells = games.get("arimaa").new(options).calibration_cells(("empty",))
     assert len(cells) == 32 and cells["e1"] == "white" and cells["d8"] == "black"
 
 
@@ -62,7 +62,7 @@ def test_the_found_grid_is_drawn_to_confirm_and_done_starts_the_game(screen, tmp
     app.start_game("arimaa")
     assert app.page == "setup" and app.vision.layout.name == "chessboard"
     table = chess_table()
-    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
     frame = table.render(want)
     app.vision.look(frame, now=1.0)
     app.on_setup_frame(frame)
@@ -100,7 +100,7 @@ def test_tapping_the_four_corners_on_the_picture_and_using_them_next_time(screen
     app = chess_app(screen, tmp_path)
     app.start_game("arimaa")
     table = chess_table()
-    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
     frame = table.render(want)
     app.vision.latest = frame
     app.on_setup_frame(frame)

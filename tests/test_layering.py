@@ -262,3 +262,38 @@ def test_few_function_level_imports_of_the_project():
         f"{len(counted)} function-level imports of the project's own modules "
         f"(at most {MAX_LATE_IMPORTS}):\n" + "\n".join(counted)
     )
+
+
+# Function length: long functions hide their steps. The project's own code (bench/ included,
+# tests not) has none over MAX_FUNCTION_LINES and at most MAX_LONG_FUNCTIONS over
+# LONG_FUNCTION_LINES (speed-critical searches such as Arimaa's turn walker may be one piece).
+MAX_FUNCTION_LINES = 100
+LONG_FUNCTION_LINES = 80
+MAX_LONG_FUNCTIONS = 3
+
+
+def function_lengths() -> list[tuple[int, str]]:
+    """(lines, "path:line name") of every function and method outside tests/, longest first;
+    a function's lines run from its `def` (decorators left out) to its last line."""
+    found = []
+    for folder in (*PACKAGES, "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+                    found.append((lines, where))
+    return sorted(found, reverse=True)
+
+
+def test_no_function_over_100_lines_and_few_over_80():
+    lengths = function_lengths()
+    assert lengths, "no functions found"
+    too_long = [f"{n} lines: {where}" for n, where in lengths if n > MAX_FUNCTION_LINES]
+    long = [f"{n} lines: {where}" for n, where in lengths if n > LONG_FUNCTION_LINES]
+    assert not too_long, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(too_long)
+    assert len(long) <= MAX_LONG_FUNCTIONS, (
+        f"{len(long)} functions over {LONG_FUNCTION_LINES} lines (at most "
+        f"{MAX_LONG_FUNCTIONS}): split them by meaning:\n" + "\n".join(long)
+    )

@@ -655,6 +655,7 @@ class SimTable:
         return layers
 
     def _hand_layers_at(self, hand: HandPose, size: tuple[int, int]) -> tuple[np.ndarray, ...]:
+        """`_hand_layers` drawn at `size`: the arm up to the wrist, the hand beyond it."""
         width, height = size
         ex, ey = hand.entry
         tx, ty = hand.tip
@@ -664,65 +665,15 @@ class SimTable:
         w = hand.width
         hand_len = 1.6 * w
         wrist = (tx - ux * hand_len, ty - uy * hand_len)
-
-        def pt(x, y):
-            return [int(round(x * 4)), int(round(y * 4))]  # 2 fractional bits for LINE_AA
-
         arm = np.zeros((height, width), np.uint8)
-        skin = np.zeros((height, width), np.uint8)
         arm_poly = [
-            pt(ex + nx * w * 0.55, ey + ny * w * 0.55),
-            pt(wrist[0] + nx * w * 0.42, wrist[1] + ny * w * 0.42),
-            pt(wrist[0] - nx * w * 0.42, wrist[1] - ny * w * 0.42),
-            pt(ex - nx * w * 0.55, ey - ny * w * 0.55),
+            _pt(ex + nx * w * 0.55, ey + ny * w * 0.55),
+            _pt(wrist[0] + nx * w * 0.42, wrist[1] + ny * w * 0.42),
+            _pt(wrist[0] - nx * w * 0.42, wrist[1] - ny * w * 0.42),
+            _pt(ex - nx * w * 0.55, ey - ny * w * 0.55),
         ]
         cv2.fillPoly(arm, [np.array(arm_poly, np.int32)], 255, cv2.LINE_AA, 2)
-        palm_c = (wrist[0] + ux * hand_len * 0.4, wrist[1] + uy * hand_len * 0.4)
-        angle = math.degrees(math.atan2(uy, ux))
-        cv2.ellipse(
-            skin,
-            pt(*palm_c),
-            (int(hand_len * 0.42 * 4), int(w * 0.5 * 4)),
-            angle,
-            0,
-            360,
-            255,
-            -1,
-            cv2.LINE_AA,
-            2,
-        )
-        for k, spread in enumerate((-0.33, -0.11, 0.11, 0.33)):
-            base = (
-                palm_c[0] + nx * w * spread + ux * hand_len * 0.3,
-                palm_c[1] + ny * w * spread + uy * hand_len * 0.3,
-            )
-            flen = hand_len * (0.32 if k in (0, 3) else 0.38)
-            fc = (base[0] + ux * flen * 0.5, base[1] + uy * flen * 0.5)
-            cv2.ellipse(
-                skin,
-                pt(*fc),
-                (int(flen * 0.6 * 4), int(w * 0.1 * 4)),
-                angle + spread * 20,
-                0,
-                360,
-                255,
-                -1,
-                cv2.LINE_AA,
-                2,
-            )
-        thumb = (palm_c[0] + nx * w * 0.5, palm_c[1] + ny * w * 0.5)
-        cv2.ellipse(
-            skin,
-            pt(*thumb),
-            (int(w * 0.35 * 4), int(w * 0.12 * 4)),
-            angle - 35,
-            0,
-            360,
-            255,
-            -1,
-            cv2.LINE_AA,
-            2,
-        )
+        skin = _hand_skin((height, width), wrist, (ux, uy), w)
         arm_a = arm.astype(np.float32) / 255
         skin_a = skin.astype(np.float32) / 255
         alpha = np.maximum(arm_a, skin_a)
@@ -840,6 +791,69 @@ class SimTable:
             yield self._render(board, pose, (0.0, 0.0))
         for _ in range(still_frames):
             yield self._render(after, None, (0.0, 0.0))
+
+
+def _pt(x: float, y: float) -> list[int]:
+    """A picture point with 2 fractional bits (OpenCV's `shift` for LINE_AA)."""
+    return [int(round(x * 4)), int(round(y * 4))]
+
+
+def _hand_skin(
+    shape: tuple[int, int], wrist: tuple[float, float], along: tuple[float, float], w: float
+) -> np.ndarray:
+    """The hand beyond the wrist (uint8 mask, 255 inside): the palm, four fingers and the
+    thumb as ellipses, pointing `along` (a unit vector), `w` px wide."""
+    ux, uy = along
+    nx, ny = -uy, ux
+    hand_len = 1.6 * w
+    skin = np.zeros(shape, np.uint8)
+    palm_c = (wrist[0] + ux * hand_len * 0.4, wrist[1] + uy * hand_len * 0.4)
+    angle = math.degrees(math.atan2(uy, ux))
+    cv2.ellipse(
+        skin,
+        _pt(*palm_c),
+        (int(hand_len * 0.42 * 4), int(w * 0.5 * 4)),
+        angle,
+        0,
+        360,
+        255,
+        -1,
+        cv2.LINE_AA,
+        2,
+    )
+    for k, spread in enumerate((-0.33, -0.11, 0.11, 0.33)):
+        base = (
+            palm_c[0] + nx * w * spread + ux * hand_len * 0.3,
+            palm_c[1] + ny * w * spread + uy * hand_len * 0.3,
+        )
+        flen = hand_len * (0.32 if k in (0, 3) else 0.38)
+        fc = (base[0] + ux * flen * 0.5, base[1] + uy * flen * 0.5)
+        cv2.ellipse(
+            skin,
+            _pt(*fc),
+            (int(flen * 0.6 * 4), int(w * 0.1 * 4)),
+            angle + spread * 20,
+            0,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+            2,
+        )
+    thumb = (palm_c[0] + nx * w * 0.5, palm_c[1] + ny * w * 0.5)
+    cv2.ellipse(
+        skin,
+        _pt(*thumb),
+        (int(w * 0.35 * 4), int(w * 0.12 * 4)),
+        angle - 35,
+        0,
+        360,
+        255,
+        -1,
+        cv2.LINE_AA,
+        2,
+    )
+    return skin
 
 
 def chess_start(
@@ -981,40 +995,11 @@ class SimSource:
         layout = get_layout(name)
 
         def number(key: str, default: Any, kind: type, low: float, high: float) -> Any:
-            """Option `key` as a `kind` within [low, high]; one-line UserError otherwise."""
-            if key not in options:
-                return default
-            what = "a whole number" if kind is int else "a number"
-            try:
-                value = kind(options[key])
-            except ValueError:
-                value = None
-            if value is None or not math.isfinite(value) or not low <= value <= high:
-                span = f"{low} to {high}" if kind is int else f"{low:g} to {high:g}"
-                raise UserError(
-                    f"sim option {key}={options[key]!r} must be {what} from {span}: "
-                    f"{SIM_OPTIONS[key]}"
-                )
-            return value
+            return _sim_number(options, key, default, kind, low, high)
 
-        size = (1280, 720)
-        if "size" in options:
-            try:
-                w, h = (int(v) for v in options["size"].lower().split("x"))
-            except ValueError:
-                w = h = 0
-            if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
-                raise UserError(
-                    f"sim option size={options['size']!r} must be WxH, e.g. 1280x720, each "
-                    f"side from {MIN_SIDE} to {MAX_SIDE} pixels"
-                )
-            size = (w, h)
-        loop = options.get("loop", "0").strip().lower()
-        if loop not in ("", "1", "true", "yes", "0", "false", "no"):
-            raise UserError(f"sim option loop={options['loop']!r} must be 1 or 0")
-        realistic = options.get("realistic", "0").strip().lower()
-        if realistic not in ("", "1", "true", "yes", "0", "false", "no"):
-            raise UserError(f"sim option realistic={options['realistic']!r} must be 1 or 0")
+        size = _sim_size(options)
+        loop = _sim_flag(options, "loop")
+        realistic = _sim_flag(options, "realistic")
         seed = number("seed", 0, int, 0, 2**32 - 1)
         tilt = number("tilt", None, float, 0.0, 30.0)
         moves = number("moves", 12, int, 0, 100_000)
@@ -1023,38 +1008,8 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        realism: Any = realistic in ("", "1", "true", "yes") or None
-        fixed: dict[str, str] = {}
-        if "board" in options:
-            board = options["board"].strip().lower()
-            if layout.has_markers or board not in OWN_BOARDS:
-                raise UserError(
-                    f"sim option board={options['board']!r} must be one of "
-                    f"{', '.join(OWN_BOARDS)}, on a layout without markers (chessboard, grid:RxC)"
-                )
-            fixed["board"] = board
-        if "pieces" in options:
-            pieces = options["pieces"].strip().lower()
-            if pieces not in PIECE_KINDS:
-                raise UserError(
-                    f"sim option pieces={options['pieces']!r} must be one of "
-                    f"{', '.join(PIECE_KINDS)}"
-                )
-            fixed["pieces"] = pieces
-        if fixed:
-            realism = fixed
-        light = None
-        if "light" in options:
-            try:
-                low, high = (float(v) for v in options["light"].split("-"))
-            except ValueError:
-                low = high = -1.0
-            if not 0.3 <= low <= high <= 2.0:
-                raise UserError(
-                    f"sim option light={options['light']!r} must be LOW-HIGH, e.g. 0.9-1.0, "
-                    "with 0.3 <= LOW <= HIGH <= 2"
-                )
-            light = (low, high)
+        realism = _sim_realism(options, layout, realistic)
+        light = _sim_light(options)
         table = SimTable(layout, seed=seed, size=size, tilt=tilt, light=light, realism=realism)
         stills: list[int | None] = []
         if "script" in options:
@@ -1064,7 +1019,7 @@ class SimSource:
         return cls(
             table,
             script,
-            loop=loop in ("", "1", "true", "yes"),
+            loop=loop,
             hand_frames=hand_frames,
             still_frames=still_frames,
             stills=stills,
@@ -1123,6 +1078,89 @@ class SimSource:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+# -- the options of a sim: source --------------------------------------------------------------------
+def _sim_number(
+    options: dict[str, str], key: str, default: Any, kind: type, low: float, high: float
+) -> Any:
+    """Option `key` as a `kind` within [low, high]; one-line UserError otherwise."""
+    if key not in options:
+        return default
+    what = "a whole number" if kind is int else "a number"
+    try:
+        value = kind(options[key])
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or not low <= value <= high:
+        span = f"{low} to {high}" if kind is int else f"{low:g} to {high:g}"
+        raise UserError(
+            f"sim option {key}={options[key]!r} must be {what} from {span}: {SIM_OPTIONS[key]}"
+        )
+    return value
+
+
+def _sim_size(options: dict[str, str]) -> tuple[int, int]:
+    """The picture size of option ``size=WxH`` (1280 x 720 without it)."""
+    if "size" not in options:
+        return (1280, 720)
+    try:
+        w, h = (int(v) for v in options["size"].lower().split("x"))
+    except ValueError:
+        w = h = 0
+    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+        raise UserError(
+            f"sim option size={options['size']!r} must be WxH, e.g. 1280x720, each "
+            f"side from {MIN_SIDE} to {MAX_SIDE} pixels"
+        )
+    return (w, h)
+
+
+def _sim_flag(options: dict[str, str], key: str) -> bool:
+    """A yes/no option (``loop``, ``realistic``): given bare or as 1/true/yes; off without it."""
+    value = options.get(key, "0").strip().lower()
+    if value not in ("", "1", "true", "yes", "0", "false", "no"):
+        raise UserError(f"sim option {key}={options[key]!r} must be 1 or 0")
+    return value in ("", "1", "true", "yes")
+
+
+def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool) -> Any:
+    """SimTable's `realism` from the options ``realistic``, ``board`` and ``pieces``: True or
+    None, or the fields the board and pieces options fix."""
+    realism: Any = realistic or None
+    fixed: dict[str, str] = {}
+    if "board" in options:
+        board = options["board"].strip().lower()
+        if layout.has_markers or board not in OWN_BOARDS:
+            raise UserError(
+                f"sim option board={options['board']!r} must be one of "
+                f"{', '.join(OWN_BOARDS)}, on a layout without markers (chessboard, grid:RxC)"
+            )
+        fixed["board"] = board
+    if "pieces" in options:
+        pieces = options["pieces"].strip().lower()
+        if pieces not in PIECE_KINDS:
+            raise UserError(
+                f"sim option pieces={options['pieces']!r} must be one of {', '.join(PIECE_KINDS)}"
+            )
+        fixed["pieces"] = pieces
+    return fixed or realism
+
+
+def _sim_light(options: dict[str, str]) -> tuple[float, float] | None:
+    """Option ``light=LOW-HIGH``: the light's gain across the picture (None: from the seed)."""
+    if "light" not in options:
+        return None
+    try:
+        low, high = (float(v) for v in options["light"].split("-"))
+    except ValueError:
+        low = high = -1.0
+    if not 0.3 <= low <= high <= 2.0:
+        raise UserError(
+            f"sim option light={options['light']!r} must be LOW-HIGH, e.g. 0.9-1.0, "
+            "with 0.3 <= LOW <= HIGH <= 2"
+        )
+    return (low, high)
 
 
 def load_script(

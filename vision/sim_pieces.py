@@ -305,43 +305,9 @@ def render_own_board(
         img[inside] = light
         if wooden:
             img *= _wood(rng, (h, w), False)[:, :, None]
-        line = max(1, int(round(0.7 * ppm)))
-        if kind == "lined-cells":
-            xs = [c * pitch for c in range(cols + 1)]
-            ys = [r * pitch for r in range(rows + 1)]
-            x0, x1, y0, y1 = 0.0, cols * pitch, 0.0, rows * pitch
-        else:
-            xs = [(c + 0.5) * pitch for c in range(cols)]
-            ys = [(r + 0.5) * pitch for r in range(rows)]
-            x0, x1, y0, y1 = xs[0], xs[-1], ys[0], ys[-1]
-
-        def px(mm_x: float, mm_y: float) -> tuple[int, int]:
-            return (int(round((mm_x + margin) * ppm * 4)), int(round((mm_y + margin) * ppm * 4)))
-
-        for xv in xs:
-            cv2.line(img, px(xv, y0), px(xv, y1), dark, line, cv2.LINE_AA, 2)
-        for yv in ys:
-            cv2.line(img, px(x0, yv), px(x1, yv), dark, line, cv2.LINE_AA, 2)
+        _draw_lines(img, kind == "lined-cells", rows, cols, pitch, margin, ppm, dark)
     if kind == "checkered" and not wooden:  # vinyl: file letters and rank numbers in the border
-        letters = np.zeros((h, w), np.uint8)
-        scale = 0.011 * pitch * ppm
-        thick = max(1, int(round(0.3 * ppm)))
-        font = cv2.FONT_HERSHEY_SIMPLEX
-
-        def write(text: str, cx_mm: float, cy_mm: float) -> None:
-            (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-            cx, cy = (cx_mm + margin) * ppm, (cy_mm + margin) * ppm
-            at = (int(cx - tw / 2), int(cy + th / 2))
-            cv2.putText(letters, text, at, font, scale, 255, thick, cv2.LINE_AA)
-
-        for f in range(cols):
-            for yy in (rows * pitch + margin / 2, -margin / 2):
-                write(chr(ord("a") + f), (f + 0.5) * pitch, yy)
-        for r in range(rows):
-            for xx in (-margin / 2, cols * pitch + margin / 2):
-                write(str(rows - r), xx, (r + 0.5) * pitch)
-        a = (letters.astype(np.float32) / 255)[:, :, None]
-        img = img * (1 - a) + np.array(dark, np.float32) * 0.7 * a
+        img = _write_coordinates(img, rows, cols, pitch, margin, ppm, dark)
     if kind == "checkered":  # a thin line round the playing area
         corner = (int(round(margin * ppm * 4)), int(round(margin * ppm * 4)))
         far = (
@@ -353,6 +319,64 @@ def render_own_board(
     edge = max(1, int(round(0.5 * ppm)))  # the board's thin outer edge
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), tuple(float(c) * 0.6 for c in border), edge)
     return np.clip(img, 0, 255), margin
+
+
+def _draw_lines(
+    img: np.ndarray,
+    cells: bool,
+    rows: int,
+    cols: int,
+    pitch: float,
+    margin: float,
+    ppm: float,
+    dark: BGR,
+) -> None:
+    """The lines of a lined board into `img`: round the cells (Othello, `cells`) or through
+    their centres (Go, the cells on the points)."""
+    line = max(1, int(round(0.7 * ppm)))
+    if cells:
+        xs = [c * pitch for c in range(cols + 1)]
+        ys = [r * pitch for r in range(rows + 1)]
+        x0, x1, y0, y1 = 0.0, cols * pitch, 0.0, rows * pitch
+    else:
+        xs = [(c + 0.5) * pitch for c in range(cols)]
+        ys = [(r + 0.5) * pitch for r in range(rows)]
+        x0, x1, y0, y1 = xs[0], xs[-1], ys[0], ys[-1]
+
+    def px(mm_x: float, mm_y: float) -> tuple[int, int]:
+        return (int(round((mm_x + margin) * ppm * 4)), int(round((mm_y + margin) * ppm * 4)))
+
+    for xv in xs:
+        cv2.line(img, px(xv, y0), px(xv, y1), dark, line, cv2.LINE_AA, 2)
+    for yv in ys:
+        cv2.line(img, px(x0, yv), px(x1, yv), dark, line, cv2.LINE_AA, 2)
+
+
+def _write_coordinates(
+    img: np.ndarray, rows: int, cols: int, pitch: float, margin: float, ppm: float, dark: BGR
+) -> np.ndarray:
+    """A vinyl board's file letters and rank numbers written in its border, on every side."""
+    h, w = img.shape[:2]
+    letters = np.zeros((h, w), np.uint8)
+    scale = 0.011 * pitch * ppm
+    thick = max(1, int(round(0.3 * ppm)))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+
+    def write(text: str, cx_mm: float, cy_mm: float) -> None:
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+        cx, cy = (cx_mm + margin) * ppm, (cy_mm + margin) * ppm
+        at = (int(cx - tw / 2), int(cy + th / 2))
+        cv2.putText(letters, text, at, font, scale, 255, thick, cv2.LINE_AA)
+
+    for f in range(cols):
+        for yy in (rows * pitch + margin / 2, -margin / 2):
+            write(chr(ord("a") + f), (f + 0.5) * pitch, yy)
+    for r in range(rows):
+        for xx in (-margin / 2, cols * pitch + margin / 2):
+            write(str(rows - r), xx, (r + 0.5) * pitch)
+    a = (letters.astype(np.float32) / 255)[:, :, None]
+    result: np.ndarray = img * (1 - a) + np.array(dark, np.float32) * 0.7 * a
+    return result
 
 
 # -- pieces as solids of revolution ------------------------------------------------------------------------
@@ -545,12 +569,35 @@ def draw_pieces(
     height, width = scene.shape[:2]
     cam = camera.centre
     order = sorted(pieces, key=lambda p: -math.hypot(p.x - cam[0], p.y - cam[1]))
-    angles = np.linspace(0, 2 * math.pi, 33)[:-1]
-    ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    table = _disc_table(order)
+    if table is None:
+        return scene
     label = np.zeros((height, width), np.int32)
-    # Per label: piece index, the disc's centre (x, y, z), radius, slope angle, colour kind.
+    lo, hi = _fill_disc_labels(label, camera, table)
+    per_disc = _disc_shading(camera, table, order, lamp)
+    x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+    x1, y1 = min(width, int(hi[0]) + 2), min(height, int(hi[1]) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return scene
+    window = label[y0:y1, x0:x1]
+    ys, xs = np.nonzero(window)
+    if len(ys) == 0:
+        return scene
+    g = per_disc[window[ys, xs] - 1]
+    scene[ys + y0, xs + x0] = _shade_pixels(g, xs + x0, ys + y0, lamp)
+    # Smooth the outlines (a piece against the board or against another piece) as a lens
+    # does: blend in a slightly blurred copy along them.
+    pid = np.zeros(window.shape, np.float32)
+    pid[ys, xs] = g[:, 22]
+    _soften_outlines(scene[y0:y1, x0:x1], pid)
+    return scene
+
+
+def _disc_table(order: list[Piece]) -> np.ndarray | None:
+    """One row per disc of every piece, in drawing order (label - 1 -> row): piece index, the
+    disc's centre (x, y, z), radius, slope angle, colour kind, the next disc's slope and the
+    radius ratio to it. None when no piece has a disc."""
     rows: list[np.ndarray] = []
-    boxes: list[tuple[int, int, int, int]] = []
     for index, piece in enumerate(order):
         p = piece.profile
         keep = p.r > 0.05
@@ -573,10 +620,16 @@ def draw_pieces(
                 [np.full(n, index), cx, cy, z, r, theta, colour.astype(np.float64), theta_next, rho]
             )
         )
-    if not rows:
-        return scene
-    table = np.concatenate(rows)  # label - 1 -> row
-    # Every disc's rim through the camera at once, then filled in drawing order.
+    return np.concatenate(rows) if rows else None
+
+
+def _fill_disc_labels(
+    label: np.ndarray, camera: PinholeCamera, table: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every disc's rim through the camera at once, filled into `label` (row + 1) in drawing
+    order; returns the picture's bounding box of all rims (low and high corner, pixels)."""
+    angles = np.linspace(0, 2 * math.pi, 33)[:-1]
+    ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     pts = np.concatenate(
         [
             table[:, None, 1:2] + table[:, None, 4:5] * ring[None, :, :1],
@@ -588,9 +641,16 @@ def draw_pieces(
     polys = np.round(camera.project(pts) * 4).astype(np.int32)  # 2 fractional bits
     for k in range(len(table)):
         cv2.fillConvexPoly(label, polys[k], k + 1, cv2.LINE_8, 2)
-    lo, hi = polys.reshape(-1, 2).min(axis=0) // 4, polys.reshape(-1, 2).max(axis=0) // 4
-    boxes.append((lo[0], lo[1], hi[0], hi[1]))
-    # Per disc (row): everything a pixel needs, so each pixel gathers one float32 row.
+    return polys.reshape(-1, 2).min(axis=0) // 4, polys.reshape(-1, 2).max(axis=0) // 4
+
+
+def _disc_shading(
+    camera: PinholeCamera, table: np.ndarray, order: list[Piece], lamp: np.ndarray
+) -> np.ndarray:
+    """Per disc (row of `table`) everything a pixel needs, so each pixel gathers one float32
+    row: picture -> disc plane (9), centre (2), 1 / radius, slopes (2), radius ratio, colour
+    (3), the highlight's half vector (3), gloss, piece number."""
+    cam = camera.centre
     m = camera.matrix
     planes = m[None, :, [0, 1, 3]].repeat(len(table), axis=0)
     planes[:, :, 2] += table[:, 3:4] * m[None, :, 2]
@@ -605,7 +665,7 @@ def draw_pieces(
     half /= np.linalg.norm(half, axis=1, keepdims=True)
     gloss = np.array([p.gloss for p in order])[idx]
     foot = 1 - 0.25 * np.exp(-table[:, 3] / 1.5)  # the foot is in the piece's own shade
-    per_disc = np.column_stack(
+    return np.column_stack(
         [
             inv,
             table[:, 1:3],
@@ -619,18 +679,14 @@ def draw_pieces(
             idx + 1,
         ]
     ).astype(np.float32)
-    x0 = max(0, int(min(b[0] for b in boxes)))
-    y0 = max(0, int(min(b[1] for b in boxes)))
-    x1 = min(width, int(max(b[2] for b in boxes)) + 2)
-    y1 = min(height, int(max(b[3] for b in boxes)) + 2)
-    if x1 <= x0 or y1 <= y0:
-        return scene
-    window = label[y0:y1, x0:x1]
-    ys, xs = np.nonzero(window)
-    if len(ys) == 0:
-        return scene
-    g = per_disc[window[ys, xs] - 1]
-    fx, fy = (xs + x0).astype(np.float32), (ys + y0).astype(np.float32)
+
+
+def _shade_pixels(g: np.ndarray, xs: np.ndarray, ys: np.ndarray, lamp: np.ndarray) -> np.ndarray:
+    """The colour of each piece pixel (`g`: its disc's `_disc_shading` row, at picture pixel
+    xs, ys): the pixel mapped back onto its disc's plane gives where on the solid it is and
+    the surface normal there; ambient + Lambert relative to the flat board, and a highlight
+    towards the camera."""
+    fx, fy = xs.astype(np.float32), ys.astype(np.float32)
     w_ = g[:, 6] * fx + g[:, 7] * fy + g[:, 8]
     u = (g[:, 0] * fx + g[:, 1] * fy + g[:, 2]) / w_
     v = (g[:, 3] * fx + g[:, 4] * fy + g[:, 5]) / w_
@@ -641,7 +697,6 @@ def draw_pieces(
     theta = g[:, 13] + t * (g[:, 12] - g[:, 13])
     sin_t = np.sin(theta) / q
     nx, ny, nz = qx * sin_t, qy * sin_t, np.cos(theta)
-    # Light: ambient + diffuse relative to the flat board; a highlight towards the camera.
     ambient, diffuse = 0.45, 0.55
     lamp32 = lamp.astype(np.float32)
     lambert = np.clip(nx * lamp32[0] + ny * lamp32[1] + nz * lamp32[2], 0, None)
@@ -649,21 +704,20 @@ def draw_pieces(
     spec = np.clip(nx * g[:, 18] + ny * g[:, 19] + nz * g[:, 20], 0, 1)
     spec = g[:, 21] * spec**40 * 255
     rgb = g[:, 15:18] * shade[:, None] + spec[:, None]
-    scene[ys + y0, xs + x0] = np.clip(rgb, 0, 255)
-    # Smooth the outlines (a piece against the board or against another piece) as a lens
-    # does: blend in a slightly blurred copy along them.
-    pid = np.zeros(window.shape, np.float32)
-    pid[ys, xs] = g[:, 22]
-    edge = np.zeros(window.shape, np.uint8)
+    return np.clip(rgb, 0, 255)
+
+
+def _soften_outlines(part: np.ndarray, pid: np.ndarray) -> None:
+    """Blend a slightly blurred copy into `part` (a view of the picture, changed in place)
+    along the outlines between the piece numbers of `pid` (0: the board)."""
+    edge = np.zeros(pid.shape, np.uint8)
     edge[:, 1:] |= (pid[:, 1:] != pid[:, :-1]).astype(np.uint8)
     edge[1:, :] |= (pid[1:, :] != pid[:-1, :]).astype(np.uint8)
     edge = cv2.dilate(edge, np.ones((3, 3), np.uint8))
     ey, ex = np.nonzero(edge[1:-1, 1:-1])
     ey, ex = ey + 1, ex + 1
-    part = scene[y0:y1, x0:x1]
     soft = np.zeros((len(ey), 3), np.float32)
     for dy, dx, weight in ((0, 0, 4), (-1, 0, 2), (1, 0, 2), (0, -1, 2), (0, 1, 2),
                            (-1, -1, 1), (-1, 1, 1), (1, -1, 1), (1, 1, 1)):  # fmt: skip
         soft += part[ey + dy, ex + dx] * np.float32(weight / 16)
     part[ey, ex] = soft
-    return scene

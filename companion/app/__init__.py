@@ -3,7 +3,6 @@
 - `controller.App`: navigation between the screens, the referee and the records;
 - `pages/`: the screens, one object each (state, model for drawing, actions, buttons);
 - `settings.Settings`: what the players set, saved as JSON;
-- `table`: which printed mat a game is played on, what the camera learns the colours from;
 - `table_vision.TableVision`: frames -> observations for one mat or board;
 - `camera`: the camera thread (`CameraWorker`) and a source that reconnects;
 - `event_loop.run_table`: the real table's event loop;
@@ -27,12 +26,6 @@ from companion.app.pages.arimaa_setup import SetupArranger  # noqa: E402
 from companion.app.pages.dice import DiceState  # noqa: E402
 from companion.app.players import SimulatedPlayers, simulate_game  # noqa: E402
 from companion.app.settings import Settings  # noqa: E402
-from companion.app.table import (  # noqa: E402
-    calibration_cells,
-    chess_set_start,
-    game_for_layout,
-    layout_name,
-)
 from companion.app.table_vision import TableVision  # noqa: E402
 
 __all__ = [
@@ -47,10 +40,6 @@ __all__ = [
     "Settings",
     "SimulatedPlayers",
     "TableVision",
-    "calibration_cells",
-    "chess_set_start",
-    "game_for_layout",
-    "layout_name",
     "run_demo",
     "run_table",
     "simulate_game",

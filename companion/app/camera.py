@@ -9,20 +9,23 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import numpy as np
 import pygame
 
+from companion.app.table_vision import TableVision
 from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
 from vision.layouts import layout_for_markers
 from vision.locate import detect_markers
+from vision.sources import FrameSource
 
 
 class CameraClient(Protocol):
     """What the camera worker needs of the app: which vision to feed, and where its results
     go (on the main thread, through `CameraWorker.handle`)."""
 
-    def camera_vision(self) -> Any:
+    def camera_vision(self) -> TableVision | None:
         """The TableVision of the game being set up or played; None while the players choose
         a game (the worker then looks for a printed mat to recognise)."""
 
@@ -30,7 +33,7 @@ class CameraClient(Protocol):
 
     def on_vision_status(self, status: str) -> None: ...
 
-    def on_setup_frame(self, frame: Any) -> None: ...
+    def on_setup_frame(self, frame: np.ndarray) -> None: ...
 
     def recognise(self, layout: str | None) -> None: ...
 
@@ -48,7 +51,7 @@ class ReconnectingCamera:
     def __init__(
         self,
         spec: str,
-        opener: Callable[[str], Any],
+        opener: Callable[[str], FrameSource],
         *,
         retry_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
@@ -57,12 +60,12 @@ class ReconnectingCamera:
         self.opener = opener
         self.retry_seconds = retry_seconds
         self.clock = clock
-        self.source: Any = None
+        self.source: FrameSource | None = None
         self.problem = ""
         self.ended = False
         self._next_try = -1e9
 
-    def read(self) -> Any:
+    def read(self) -> np.ndarray | None:
         if self.source is None:
             now = self.clock()
             if now < self._next_try:
@@ -114,7 +117,7 @@ class CameraWorker:
 
     def __init__(
         self,
-        source: Any,
+        source: FrameSource,
         client: CameraClient,
         *,
         fps: float = 30.0,
@@ -146,7 +149,7 @@ class CameraWorker:
         self._stop.set()
         self._thread.join(timeout=2)
 
-    def _post(self, what: str, **data: Any) -> None:
+    def _post(self, what: str, **data: Any) -> None:  # pygame.event.Event(type, **Any)
         try:
             pygame.event.post(pygame.event.Event(self.event_type, what=what, **data))
         except pygame.error:
@@ -211,7 +214,7 @@ class CameraWorker:
                 next_due = max(next_due + 1 / (self.idle_fps if idle else self.fps), now)
                 self._stop.wait(max(0.0, next_due - time.monotonic()))
 
-    def _recognise(self, frame: Any, now: float) -> None:
+    def _recognise(self, frame: np.ndarray, now: float) -> None:
         if now - self._last_recognise < 2.0:
             self._stop.wait(0.1)
             return
@@ -220,7 +223,7 @@ class CameraWorker:
         if layout is not None:
             self._post("recognised", layout=layout.name)
 
-    def handle(self, event: Any) -> None:
+    def handle(self, event: pygame.event.Event) -> None:
         """Apply one of this worker's events to the client, the app (on the main thread)."""
         what = event.what
         if what == "observation":

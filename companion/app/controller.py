@@ -23,11 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from companion import games, i18n
 from companion.app.pages import PAGES, Pages
-from companion.app.pages.base import Draw
+from companion.app.pages.base import Draw, Page
 from companion.app.settings import Settings
-from companion.app.table import calibration_cells, game_for_layout, layout_name
 from companion.app.table_vision import TableVision
 from companion.app.words import play_name
 from companion.dice import Dice
@@ -35,9 +36,11 @@ from companion.errors import UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.observation import Observation
-from companion.records import FINISHED
+from companion.records import FINISHED, Records
 from companion.referee import Referee
 from companion.referee.protocol import Event, PlayerInput
+from companion.speech import Speaker
+from display.device import Screen
 from display.layout import message_bar
 from display.paint import Painter
 from display.screens.play import say
@@ -45,21 +48,21 @@ from display.theme import Metrics
 
 
 class App:
-    """See the module docstring. `screen` is a display.device.Screen."""
+    """See the module docstring."""
 
     def __init__(
         self,
-        screen: Any,
+        screen: Screen,
         settings: Settings | None = None,
         *,
-        records: Any = None,
-        dice: Any = None,
+        records: Records | None = None,
+        dice: Dice | None = None,
         vision_factory: Callable[[str], TableVision] | None = None,
         clock: Callable[[], float] = time.monotonic,
         signal: Callable[[], None] | None = None,
         settings_path: Path | None = None,
         status: str = "",
-        speaker: Any = None,
+        speaker: Speaker | None = None,
     ) -> None:
         self.screen = screen
         self.settings = settings or Settings()
@@ -79,14 +82,14 @@ class App:
         self.status = status
         self.metrics = Metrics(screen.size, self.settings.diagonal_in)
         self.pages = Pages(self)
-        self._page = self.pages.home
+        self._page: Page = self.pages.home
         self.dirty = True
-        self.painter: Any = None  # the last frame's display.paint.Painter (targets, texts)
+        self.painter: Painter | None = None  # the last frame's (targets, texts)
         self.message = ""  # a one-line problem to show (setup, play)
         self.camera_problem = ""  # why there is no camera (the boot service waits for one)
-        self.referee: Any = None
-        self.position: Position | None = None
-        self.setup_position: Position | None = None  # the game being set up
+        self.referee: Referee[Any] | None = None
+        self.position: Position[Any] | None = None
+        self.setup_position: Position[Any] | None = None  # the game being set up
         self.resume_id: int | None = None  # ... when it continues a recorded game
         self.hands = False
         self.vision_status = ""
@@ -114,10 +117,11 @@ class App:
         """A finger (or mouse) tap on the upright canvas."""
         if self.painter is None:
             self.render()
-        action = self.painter.hit(pos) if self.painter else None
-        if action is not None and action.kind == "camera":
+        painter = self.painter
+        action = painter.hit(pos) if painter else None
+        if painter is not None and action is not None and action.kind == "camera":
             # A tap on the camera picture (setup, tapping corners): where in the image.
-            at, scale = self.painter.camera_view
+            at, scale = painter.camera_view
             point = ((pos[0] - at.left) / scale, (pos[1] - at.top) / scale)
             self.act("camera-tap", point)
         elif action is not None:
@@ -188,7 +192,7 @@ class App:
         if self.vision_factory is None:
             self.start_referee()
             return
-        layout = layout_name(position.name, position.options)
+        layout = position.mat_layout(position.options)
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
             saved = self.settings.corners.get(layout)
@@ -206,12 +210,13 @@ class App:
         position = self.setup_position
         assert position is not None
         if self.resume_id is not None:
+            assert self.records is not None  # a game is resumed from the records
             self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
-            extra = calibration_cells(position, self.vision.layout.classes) if self.vision else {}
+            extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
             # A chess set's start position stays on the board: it is both sides' `chess` setup.
-            chess = getattr(position.options, "equipment", "mat") == "chess"
+            chess = position.uses_chess_set(position.options)
             self.referee = Referee(
                 position,
                 records=self.records,
@@ -247,6 +252,7 @@ class App:
         self.speaker.say(". ".join([*sentences, text]))
 
     def player_input(self, player_input: PlayerInput) -> None:
+        assert self.referee is not None  # the pages hand over inputs only during a game
         try:
             events = self.referee.handle(player_input)
         except UserError as exc:
@@ -325,15 +331,15 @@ class App:
         elif self.page in ("play", "setup"):
             self.dirty = True  # the camera state in the header
 
-    def on_setup_frame(self, frame: Any) -> None:
+    def on_setup_frame(self, frame: np.ndarray) -> None:
         self.pages.setup.frame = frame
         if self.page == "setup":
             self.dirty = True
 
     def recognise(self, layout: str | None) -> None:
         """The camera sees this mat: preselect its game on the home screen."""
-        game = game_for_layout(layout) if layout else None
-        if game and self.pages.home.recognise(game):
+        found = games.for_layout(layout) if layout else None
+        if found and self.pages.home.recognise(found[0]):
             self.dirty = True
 
     # -- drawing --------------------------------------------------------------------------------------------
@@ -365,6 +371,6 @@ class App:
         self.dirty = False
         return True
 
-    def page_model(self) -> tuple[Draw, Any]:
+    def page_model(self) -> tuple[Draw, object]:
         """The current page's draw function and its model (pure data)."""
         return self._page.model()

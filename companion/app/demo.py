@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pygame
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
@@ -23,12 +24,15 @@ from companion.app.controller import App
 from companion.app.pages.dice import DICE_ANIMATION
 from companion.app.players import SimulatedPlayers
 from companion.app.settings import Settings
-from companion.app.table import calibration_cells, layout_name
 from companion.app.table_vision import TableVision
 from companion.dice import Dice
 from companion.errors import UserError
 from companion.i18n import _
-from display.device import headless_screen, init_pygame
+from companion.records import Records
+from companion.referee import Referee
+from companion.referee.protocol import Instruction
+from companion.speech import Speaker
+from display.device import Screen, headless_screen, init_pygame
 from hardware.buttons import ButtonPanel, ButtonPins
 from vision.sim import SimTable
 
@@ -36,7 +40,7 @@ FPS = 30.0  # the synthetic camera's frames a second
 STALL_FRAMES = 900  # the demo gives up after 30 s of camera time without progress
 
 
-def unfinished_demo(records: Any, game: str, layout: str) -> int | None:
+def unfinished_demo(records: Records | None, game: str, layout: str) -> int | None:
     """The newest unfinished game the demo left in `records` on this layout, if any."""
     if records is None:
         return None
@@ -44,9 +48,10 @@ def unfinished_demo(records: Any, game: str, layout: str) -> int | None:
         if (
             summary.meta.get("demo")
             and summary.game == game
-            and layout_name(game, games.get(game).options_from(summary.options)) == layout
+            and games.get(game).mat_layout(games.get(game).options_from(summary.options)) == layout
         ):
-            return summary.id
+            game_id: int = summary.id
+            return game_id
     return None
 
 
@@ -76,7 +81,7 @@ class DemoResult:
     seconds: float
 
 
-def synthetic_table(layout: str, seed: int, camera_size: tuple[int, int], chess: bool) -> Any:
+def synthetic_table(layout: str, seed: int, camera_size: tuple[int, int], chess: bool) -> SimTable:
     """The simulated board under the simulated camera."""
     if chess:
         # A chess set on a green-and-cream vinyl board under a fixed camera and even light:
@@ -104,7 +109,7 @@ class Demo:
         *,
         options: dict[str, Any] | None,
         seed: int,
-        records: Any,
+        records: Records | None,
         screenshots: Path | None,
         size: tuple[int, int],
         camera_size: tuple[int, int] | None,
@@ -112,10 +117,10 @@ class Demo:
         max_frames: int,
         log: Callable[[str], None],
         review_steps: int,
-        screen: Any,
+        screen: Screen | None,
         realtime: bool,
         language: str | None,
-        speaker: Any,
+        speaker: Speaker | None,
     ) -> None:
         self.started = time.monotonic()
         if screen is None:
@@ -132,10 +137,10 @@ class Demo:
             settings.options[game] = options
         self.cls = games.get(game)
         opts = settings.game_options(game)
-        self.layout = layout_name(game, opts)
+        self.layout = self.cls.mat_layout(opts)
         # Small frames keep the demo quick; the web and the larger boards need more pixels.
         camera_size = camera_size or ((640, 360) if self.layout == "arinama5" else (960, 540))
-        chess = getattr(opts, "equipment", "mat") == "chess"
+        chess = self.cls.uses_chess_set(opts)
         self.table = synthetic_table(self.layout, seed, camera_size, chess)
         # What the camera sees: a chess set's white and black pieces for gold and silver.
         self.colours = {"gold": "white", "silver": "black"} if chess else {}
@@ -158,12 +163,26 @@ class Demo:
         self.shots: list[Path] = []
         self.shot_names: set[str] = set()
         self.board: dict[str, str] = {}  # the board the players have made (referee's words)
-        self.pending: list[tuple[Any, bool]] = []  # camera frames of the hands at work
-        self.still_frame: Any = None
+        self.pending: list[tuple[np.ndarray, bool]] = []  # camera frames of the hands at work
+        self.still_frame: np.ndarray | None = None
         self.players = SimulatedPlayers(seed)
-        self.last_instruction: Any = None
+        self.last_instruction: Instruction | None = None
         self.stalled = 0
         self.progress_at = 0
+
+    @property
+    def vision(self) -> TableVision:
+        """The app's vision: the demo's games are always watched by the (synthetic) camera."""
+        vision = self.app.vision
+        assert vision is not None
+        return vision
+
+    @property
+    def referee(self) -> Referee[Any]:
+        """The referee of the game being played (after `set_up`)."""
+        referee = self.app.referee
+        assert referee is not None
+        return referee
 
     def close(self) -> None:
         self.panel.close()
@@ -199,6 +218,7 @@ class Demo:
     def tap(self, kind: str, value: Any = None) -> None:
         app = self.app
         app.render()
+        assert app.painter is not None  # it has just drawn
         for target in app.painter.targets:
             if target.action.kind == kind and (value is None or target.action.value == value):
                 app.tap(target.rect.center)
@@ -209,7 +229,7 @@ class Demo:
     def run(self) -> DemoResult:
         self.set_up()
         self.play()
-        referee = self.app.referee
+        referee = self.referee
         outcome = referee.position.outcome()
         self.tour()
         return DemoResult(
@@ -238,12 +258,14 @@ class Demo:
                 self.tap("resume", resume_id)  # its Continue button
             except RuntimeError:  # not among the newest two the home screen offers
                 app.act("resume", resume_id)
-        board = calibration_cells(app.setup_position, app.vision.layout.classes)
+        position = app.setup_position
+        assert position is not None  # set up by start / resume
+        board = position.calibration_cells(self.vision.layout.classes)
         still = self.table.render(board)
         # the referee's words
         self.board = {cell: self.sides.get(cls, cls) for cell, cls in board.items()}
-        while app.vision.located is None and self.frame_no < 40:
-            app.vision.look(still, self.now)
+        while self.vision.located is None and self.frame_no < 40:
+            self.vision.look(still, self.now)
             app.on_setup_frame(still)
             self.frame_no += 1
             self.now = self.frame_no / FPS
@@ -258,7 +280,7 @@ class Demo:
     def play(self) -> None:
         """Frame by frame until the game is over (or the demo's limits, or the window closes)."""
         app = self.app
-        moves_before = len(app.referee.position.move_stack)
+        moves_before = len(self.referee.position.move_stack)
         while self.frame_no < self.max_frames and not app.quit:
             frame = self._next_frame()
             self.frame_no += 1
@@ -267,13 +289,13 @@ class Demo:
                 break
             if not self.realtime and pygame.event.peek(pygame.QUIT):
                 break  # SIGTERM / Ctrl-C: SDL turns them into a QUIT event
-            observation = app.vision.feed(frame, self.now)
-            app.on_vision_status(app.vision.status)
+            observation = self.vision.feed(frame, self.now)
+            app.on_vision_status(self.vision.status)
             if observation is not None:
                 app.on_observation(observation)
             self._let_the_dice_land()
             app.render()
-            referee = app.referee
+            referee = self.referee
             instruction = referee.instruction
             if instruction != self.last_instruction:
                 self.last_instruction = instruction
@@ -289,13 +311,13 @@ class Demo:
                 break
             if self.frame_no - self.progress_at > STALL_FRAMES:
                 raise UserError(
-                    f"the demo stalled: after 30 s the camera still reports {app.vision.status!r} "
+                    f"the demo stalled: after 30 s the camera still reports {self.vision.status!r} "
                     f"and the referee says {instruction.text!r}"
                 )
-            if not self.pending and app.vision.status == "still":
+            if not self.pending and self.vision.status == "still":
                 self._players_turn(referee)
 
-    def _next_frame(self) -> Any:
+    def _next_frame(self) -> np.ndarray | None:
         """The camera's next picture: the hands at work, else the still board."""
         if not self.pending:
             return self.still_frame
@@ -321,12 +343,12 @@ class Demo:
             if self.realtime and not _pace(self.started, self.now):
                 break
 
-    def _players_turn(self, referee: Any) -> None:
+    def _players_turn(self, referee: Referee[Any]) -> None:
         """The board is still: the players make the next board, or press a button."""
         if referee.board != self.board:  # the referee has not seen the last change yet
             self.stalled += 1
-            if self.stalled % 60 == 0:
-                self.app.vision.tracker.request()  # read the still board again
+            if self.stalled % 60 == 0 and self.vision.tracker is not None:
+                self.vision.tracker.request()  # read the still board again
             return
         target = self.players.next_board(referee, self.board)
         if target is not None and target != self.board:
@@ -375,7 +397,7 @@ def run_demo(
     *,
     options: dict[str, Any] | None = None,
     seed: int = 0,
-    records: Any = None,
+    records: Records | None = None,
     screenshots: Path | None = None,
     size: tuple[int, int] = (800, 480),
     camera_size: tuple[int, int] | None = None,
@@ -383,10 +405,10 @@ def run_demo(
     max_frames: int = 20000,
     log: Callable[[str], None] = lambda text: None,
     review_steps: int = 3,
-    screen: Any = None,
+    screen: Screen | None = None,
     realtime: bool = False,
     language: str | None = None,
-    speaker: Any = None,
+    speaker: Speaker | None = None,
 ) -> DemoResult:
     """A whole game on the synthetic table, headless and deterministic (see the module doc).
 

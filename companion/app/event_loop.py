@@ -4,23 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pygame
 
 from companion.app.camera import CameraWorker
 from companion.app.controller import App
+from display.device import Screen
 from display.touch import Key, Tap, TouchInput
+from hardware.sdnotify import Watchdog
 
 POLL_MS = 20  # the event loop's sleep on video drivers that cannot wake SDL (kmsdrm, dummy)
 
 
 def run_table(
     app: App,
-    screen: Any,
+    screen: Screen,
     *,
     worker: CameraWorker | None = None,
-    watchdog: Any = None,
+    watchdog: Watchdog | None = None,
     screenshots: Path | None = None,
     until: Callable[[], bool] | None = None,
 ) -> int:
@@ -29,9 +30,11 @@ def run_table(
     draws only when the page changed. Returns the exit code."""
     touch = TouchInput(screen, app.metrics.px_per_mm)
     button_event = pygame.event.custom_type()
-    app.post_button = lambda action: pygame.event.post(
-        pygame.event.Event(button_event, action=action)
-    )
+
+    def post_button(action: str) -> None:
+        pygame.event.post(pygame.event.Event(button_event, action=action))
+
+    app.post_button = post_button
     app.render(force=True)
     shot_count = 0
     if screenshots is not None:

@@ -10,10 +10,13 @@ from typing import Any
 from companion import games
 from companion.app.settings import Settings
 from companion.dice import Dice
+from companion.games.base import MoveT, Position
 from companion.i18n import _
 from companion.referee import PlayerInput, Referee, observation_of
+from companion.referee.protocol import DONE, ROLL, InputKind
 
 REPRESS_FRAMES = 90  # demo players press an ignored button again after 3 s
+BUTTON_INPUTS: dict[str, InputKind] = {"done": DONE, "roll": ROLL}  # what a press asks
 
 
 class SimulatedPlayers:
@@ -33,10 +36,10 @@ class SimulatedPlayers:
         self.pressed_key: tuple[int, str] | None = None  # (plies, instruction) last pressed for
         self.pressed_at = -REPRESS_FRAMES
 
-    def next_board(self, referee: Any, board: dict[str, str]) -> dict[str, str] | None:
+    def next_board(self, referee: Referee[Any], board: dict[str, str]) -> dict[str, str] | None:
         """The board the players make next, or None when it is a button's turn."""
         instruction = referee.instruction
-        position = referee.position
+        position: Position[Any] = referee.position
         if (
             instruction.kind in ("restore", "flip", "illegal", "wait", "setup", "remove")
             and instruction.expected is not None
@@ -45,10 +48,7 @@ class SimulatedPlayers:
                 return dict(instruction.expected)
             return None
         if instruction.kind == "move" and board == referee.expected():
-            mid_turn = getattr(position, "actions_this_turn", None) or getattr(
-                position, "steps_this_turn", None
-            )
-            if position.awaiting_roll or mid_turn:
+            if position.awaiting_roll or position.mid_turn:
                 return None  # a roll first / Sensei, Arimaa: the turn is made, DONE is next
             try:
                 move = self._choose_move(position)
@@ -56,35 +56,33 @@ class SimulatedPlayers:
                 return None  # nothing legal: the referee passes or ends the game
             if position.move_text(move) == "pass":
                 return None
+            placed = position.placement(move)
+            if placed is not None:  # Arinama: the stone first; the referee then asks for flips
+                return {**board, **placed}
             after = position.copy()
             after.push(move)
-            if position.name == "arinama":  # the stone first; the referee then asks for flips
-                placed = dict(board)
-                placed[position.move_text(move)] = position.turn
-                return placed
             return after.cells()  # the whole turn (Sensei's actions, Arimaa's steps)
         return None
 
-    def _choose_move(self, position: Any) -> Any:
-        """A random legal move; in Aranea mostly the use that climbs furthest towards the
-        centre (random uses go round the web for a thousand moves or more, and the demo is
-        to finish its game)."""
-        if position.name != "aranea" or self.rng.random() < 0.05:
+    def _choose_move(self, position: Position[MoveT]) -> MoveT:
+        """A random legal move; in games that measure a player's `progress` (Aranea) mostly the
+        move that gets furthest (random uses go round the web for a thousand moves or more, and
+        the demo is to finish its game)."""
+        if position.progress(position.turn) is None or self.rng.random() < 0.05:
             return position.random_move(self.rng)
         player = position.turn
         probe = position.copy()
 
-        def height(move: Any) -> tuple[int, float]:
+        def height(move: MoveT) -> tuple[int, float]:
             probe.push(move)
             outcome = probe.outcome()
-            mine = [cell for cell, owner in probe.cells().items() if owner == player]
+            climb = probe.progress(player) or 0.0
             probe.pop()
-            climb = sum(10 if cell.startswith("c") else int(cell[1]) for cell in mine)
             return (1 if outcome and outcome.winner == player else 0, climb + self.rng.random())
 
         return max(position.legal_moves(), key=height)
 
-    def button(self, referee: Any, frame: int) -> str | None:
+    def button(self, referee: Referee[Any], frame: int) -> str | None:
         """The button the players press now, if any. A press the referee ignored (the board
         was not right yet) is tried again after a while, as people do."""
         instruction = referee.instruction
@@ -143,7 +141,7 @@ def simulate_game(
             if action and action.startswith("choose:"):
                 referee.handle(PlayerInput("choose", action.split(":", 1)[1]))
             elif action:
-                referee.handle(PlayerInput(action))
+                referee.handle(PlayerInput(BUTTON_INPUTS[action]))
         idle = idle + 1 if (len(position.move_stack), referee.instruction) == before else 0
         if idle > 20:
             raise RuntimeError(

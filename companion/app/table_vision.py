@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Sequence
+
+import numpy as np
 
 from companion.errors import UserError
 from companion.observation import Observation
 from vision.calibration import calibrate
 from vision.layouts import get_layout
 from vision.locate import from_corners, locate
+from vision.location import Located
 from vision.standing import Photo
 from vision.tracker import Tracker
+
+Polygon = list[list[float]]  # image points [x, y]
 
 
 class TableVision:
@@ -23,22 +28,25 @@ class TableVision:
         self.layout = get_layout(layout)
         self.fps = fps
         self.still_seconds = still_seconds
-        self.located: Any = None
-        self.tracker: Any = None
-        self.latest: Any = None  # the last usable frame
+        self.located: Located | None = None
+        self.tracker: Tracker | None = None
+        self.latest: np.ndarray | None = None  # the last usable frame
         self.problem = ""
-        self.corners: Any = None  # boards without markers: tapped corners (image px, TL TR BR BL)
-        self.empty_photo: Any = None  # the empty board (frame, homography), if the players took one
+        self.corners: list[list[float]] | None = (
+            None  # boards without markers: tapped corners (image px, TL TR BR BL)
+        )
+        # the empty board (frame, homography), if the players took one
+        self.empty_photo: tuple[np.ndarray, np.ndarray] | None = None
         self._lock = threading.Lock()
         self._last_find = -1e9
 
     @property
     def status(self) -> str:
         if self.tracker is not None:
-            return self.tracker.status
+            return str(self.tracker.status)
         return "found" if self.located is not None else "searching"
 
-    def look(self, frame: Any, now: float) -> None:
+    def look(self, frame: np.ndarray | None, now: float) -> None:
         """Before calibration: remember the frame and find the mat (a few times a second)."""
         if frame is None:
             return
@@ -54,7 +62,7 @@ class TableVision:
                 self.located = None
                 self.problem = str(exc)
 
-    def set_corners(self, corners: Any) -> None:
+    def set_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
         """Boards without markers: use these corners (image px, TL TR BR BL) instead of finding
         the grid; None finds it again."""
         with self._lock:
@@ -74,7 +82,7 @@ class TableVision:
                 raise UserError(
                     self.problem or "the camera does not see the mat yet: is all of it in view?"
                 )
-            more = ()
+            more: tuple[Photo, ...] = ()
             if self.empty_photo is not None:
                 frame, homography = self.empty_photo
                 more = (Photo(frame, homography, {}),)
@@ -100,15 +108,16 @@ class TableVision:
                 )
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
 
-    def feed(self, frame: Any, now: float) -> Observation | None:
+    def feed(self, frame: np.ndarray | None, now: float) -> Observation | None:
         with self._lock:
             if frame is not None:
                 self.latest = frame
             if self.tracker is None:
                 return None
-            return self.tracker.feed(frame, now)
+            observation: Observation | None = self.tracker.feed(frame, now)
+            return observation
 
-    def overlay(self) -> tuple[list, list]:
+    def overlay(self) -> tuple[list[Polygon], list[Polygon]]:
         """Marker outlines and cell outlines in image pixels (for the setup screen)."""
         located = self.located
         if located is None:

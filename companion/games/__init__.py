@@ -14,9 +14,11 @@ and the one registry of the games.
 
 Everything else about a game is found from its position class (python-chess's variants are the
 pattern): `title`, `players`, `Options`, `mats` and `mat_layout(options)` (the printed mats),
-`board_geometry(options)`, `referee_class()`, `demo_options`, `has_dice`, the notation
-(`parse_move` / `move_text`). Modules are imported on first use, so asking for one game never
-loads the others.
+`uses_chess_set(options)`, `board_geometry(options)`, `referee_class()`, `demo_options`,
+`has_dice`, the notation (`parse_move` / `move_text`); and from its positions what the table
+needs: `calibration_cells`, `piece_labels`, `in_setup`, `mid_turn`, `placement`. Modules are
+imported on first use, so asking for one game never loads the others (docs/architecture.md:
+how to add a game).
 """
 
 from companion.games.base import Outcome, Position

@@ -314,6 +314,15 @@ class AraneaPosition(Position[AraneaMove]):
             raise IllegalMoveError(f"{self._turn} has not rolled yet")
         return self.roll
 
+    def progress(self, player: str) -> float:
+        """How far `player`'s stones have climbed: each counts its ring (1-3), 10 in the
+        centre."""
+        return sum(
+            10 if cell.startswith("c") else int(cell[1])
+            for cell, owner in self.cells().items()
+            if owner == player
+        )
+
     @property
     def in_opening_roll(self) -> bool:
         return self.phase == OPENING

@@ -517,10 +517,14 @@ class ArimaaPosition(Position[Turn]):
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
         return arimaa_geometry()
 
+    @classmethod
+    def uses_chess_set(cls, options: Any) -> bool:
+        return bool(options is not None and options.equipment == "chess")
+
     def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
         """On a chess set the camera learns the colours from a chess set's start position
         (white on ranks 1 and 2, black on 7 and 8) - the colours it reads, white and black."""
-        if self.options.equipment == "chess":
+        if self.uses_chess_set(self.options):
             cells = {f"{f}{r}": "white" for f in FILES for r in (1, 2)}
             cells.update({f"{f}{r}": "black" for f in FILES for r in (7, 8)})
             return cells
@@ -603,6 +607,11 @@ class ArimaaPosition(Position[Turn]):
     @property
     def steps_this_turn(self) -> tuple[Step, ...]:
         return tuple(r.step for r in self._steps)
+
+    @property
+    def mid_turn(self) -> bool:
+        """True once a step of the turn is played (the turn ends with DONE)."""
+        return bool(self._steps)
 
     @property
     def steps_left(self) -> int:

@@ -358,6 +358,10 @@ class ArinamaPosition(Position[str]):
             )
         return Outcome(None, "full-board", f"the board is full: {score}")
 
+    def placement(self, move: str) -> dict[str, str]:
+        """The stone is placed first; the referee then asks for the flips."""
+        return {self.move_text(move): self.turn}
+
     # -- notation -----------------------------------------------------------------------------
     def parse_move(self, text: str) -> str:
         if not isinstance(text, str) or not text.strip():

@@ -154,6 +154,13 @@ class Position(ABC, Generic[MoveT]):
         return {}
 
     @classmethod
+    def uses_chess_set(cls, options: Any) -> bool:
+        """True when the game is played with these options on a chess set of one's own (Arimaa's
+        ``equipment="chess"``): the camera reads white and black pieces on a chessboard, and the
+        chess set's start position stays on the board as both sides' setup."""
+        return False
+
+    @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
         """The physical board for these options (`companion.geometry`); options may also be a
         plain dict or None for the defaults."""
@@ -231,6 +238,30 @@ class Position(ABC, Generic[MoveT]):
 
     def roll_value(self, move: MoveT) -> int | None:
         """The game value of a dice move's roll (Aranea: 3 and 4 count 7), else None."""
+        return None
+
+    @property
+    def in_setup(self) -> bool:
+        """True while a side still has to place its pieces in a setup turn (Arimaa)."""
+        return False
+
+    def progress(self, player: str) -> float | None:
+        """How far `player` has come towards winning, for the demo's simulated players to
+        prefer moves that get on where random moves would wander for a long time (Aranea: how
+        far the stones have climbed); None for games whose random games end soon enough."""
+        return None
+
+    # -- turns of several physical actions ------------------------------------------------------
+    @property
+    def mid_turn(self) -> bool:
+        """True while a turn made of several actions is part made (Arimaa's steps, Sensei's
+        actions): the player ends it with DONE rather than with another move."""
+        return False
+
+    def placement(self, move: MoveT) -> dict[str, str] | None:
+        """The cells a player's hand sets first for `move` when the rest of it follows on the
+        referee's word (Arinama: the stone, then the flips when told), as cell -> class; None
+        when the whole move is made at once."""
         return None
 
     # -- notation -----------------------------------------------------------------------------

@@ -430,6 +430,11 @@ class SenseiPosition(Position[Turn]):
         """The actions of the turn in progress (empty between turns)."""
         return tuple(self._actions)
 
+    @property
+    def mid_turn(self) -> bool:
+        """True once an action of the turn is made (the turn ends with DONE)."""
+        return bool(self._actions)
+
     def character_cell(self, player: str) -> str:
         return CELLS[self._characters[PLAYERS.index(player)]]
 

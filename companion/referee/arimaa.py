@@ -173,6 +173,16 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             return text
         return None
 
+    def shown_position(self) -> ArimaaPosition:
+        """During the setup, the position after the setup chosen for the side to set up."""
+        position = self.position
+        move = self._setup_move(position.turn) if position.in_setup else None
+        if move is None:
+            return position
+        shown = position.copy()
+        shown.push(move)
+        return shown
+
     def _setup_move(self, side: str) -> Turn | None:
         text = self.setups.get(side)
         return None if text is None else self.position.parse_move(text)

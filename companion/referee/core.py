@@ -225,6 +225,11 @@ class Referee(Generic[P]):
         """The occupied cells the board must show when nothing is in progress."""
         return self.position.cells()
 
+    def shown_position(self) -> P:
+        """The position the screen's diagram shows: the referee's; Arimaa's referee shows a
+        setup chosen for the side to set up (not yet on the board) as made."""
+        return self.position
+
     def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         """Words for `count` pieces of class `cls` like the one on `cell` ("the black stone",
         "the black stones"), in the table's language."""

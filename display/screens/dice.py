@@ -47,7 +47,35 @@ def draw(p: Painter, model: DiceModel) -> None:
     f = frame((w, h), p, board_share=0.62)
     draw_header(p, f.header, model.title or _("Dice"), model.who)
 
-    area = f.board
+    _draw_dice(p, f.board, model)
+
+    panel = f.panel
+    boxes = button_bar(p, panel, 2)
+    top = panel.top
+    if model.dice and model.phase >= 1.0:
+        _draw_result(p, panel, model, boxes[0].top)
+    elif not model.dice:
+        p.wrapped(
+            _("Press ROLL or tap Roll"),
+            pygame.Rect(panel.left, top, panel.width, boxes[0].top - top),
+            m.font_large,
+            align="center",
+        )
+    else:
+        p.text(
+            _("Rolling..."),
+            (panel.centerx, top + m.font_large),
+            m.font_large,
+            theme.MUTED,
+            anchor="midtop",
+        )
+    p.button(boxes[0], model.continue_label or _("Back"), Action("dice-close"))
+    p.button(boxes[1], _("Roll"), Action("roll"), style="primary")
+
+
+def _draw_dice(p: Painter, area: pygame.Rect, model: DiceModel) -> None:
+    """The two dice in `area`: tumbling and bouncing until `model.phase` reaches 1, then the
+    faces rolled (outlined when a rule applies to the roll)."""
     side = min(area.height * 0.8, area.width * 0.42)
     landed = model.phase >= 1.0
     faces = model.dice if landed and model.dice else _tumbling_faces(model.phase)
@@ -69,60 +97,46 @@ def draw(p: Painter, model: DiceModel) -> None:
             highlight=landed and bool(model.rule),
         )
 
-    panel = f.panel
-    boxes = button_bar(p, panel, 2)
+
+def _draw_result(p: Painter, panel: pygame.Rect, model: DiceModel, buttons_top: int) -> None:
+    """The landed roll in `panel` above the buttons: "a + b", "= value" large, and the game's
+    rule for this roll (Aranea: 3 and 4 count 7) in an orange box."""
+    m = p.m
     top = panel.top
-    if model.dice and landed:
-        a, b = model.dice
-        p.text(f"{a} + {b}", (panel.centerx, top), m.font_large, theme.MUTED, anchor="midtop")
-        top += m.font_large
-        value_rect = p.text(
-            f"= {model.value}",
-            (panel.centerx, top),
-            m.mm(16),  # the value: capitals of 7 to 8 mm
-            theme.TEXT,
-            bold=True,
-            anchor="midtop",
+    assert model.dice is not None
+    a, b = model.dice
+    p.text(f"{a} + {b}", (panel.centerx, top), m.font_large, theme.MUTED, anchor="midtop")
+    top += m.font_large
+    value_rect = p.text(
+        f"= {model.value}",
+        (panel.centerx, top),
+        m.mm(16),  # the value: capitals of 7 to 8 mm
+        theme.TEXT,
+        bold=True,
+        anchor="midtop",
+    )
+    p.value_rect = value_rect
+    top = value_rect.bottom + m.gap
+    if model.rule:
+        rule_box = pygame.Rect(
+            panel.left, top, panel.width, min(m.mm(22), buttons_top - top - m.gap)
         )
-        p.value_rect = value_rect
-        top = value_rect.bottom + m.gap
-        if model.rule:
-            rule_box = pygame.Rect(
-                panel.left, top, panel.width, min(m.mm(22), boxes[0].top - top - m.gap)
-            )
-            pygame.draw.rect(
-                p.surface,
-                theme.ORANGE,
-                rule_box.inflate(0, 0).clip(rule_box),
-                width=3,
-                border_radius=m.mm(1.5),
-            )
-            p.wrapped(
-                model.rule,
-                rule_box.inflate(-m.mm(3), -m.mm(2)),
-                m.font_large,
-                theme.ORANGE,
-                bold=True,
-                align="center",
-                valign="middle",
-            )
-    elif not model.dice:
+        pygame.draw.rect(
+            p.surface,
+            theme.ORANGE,
+            rule_box.inflate(0, 0).clip(rule_box),
+            width=3,
+            border_radius=m.mm(1.5),
+        )
         p.wrapped(
-            _("Press ROLL or tap Roll"),
-            pygame.Rect(panel.left, top, panel.width, boxes[0].top - top),
+            model.rule,
+            rule_box.inflate(-m.mm(3), -m.mm(2)),
             m.font_large,
+            theme.ORANGE,
+            bold=True,
             align="center",
+            valign="middle",
         )
-    else:
-        p.text(
-            _("Rolling..."),
-            (panel.centerx, top + m.font_large),
-            m.font_large,
-            theme.MUTED,
-            anchor="midtop",
-        )
-    p.button(boxes[0], model.continue_label or _("Back"), Action("dice-close"))
-    p.button(boxes[1], _("Roll"), Action("roll"), style="primary")
 
 
 def _tumbling_faces(phase: float) -> tuple[int, int]:

@@ -65,33 +65,9 @@ def draw(p: Painter, model: PlayModel) -> None:
         piece_labels=model.piece_labels,
     )
     if model.cell_action:  # e.g. arranging Arimaa's setup by touch
-        for cell, points in p.board_view.cell_polygons.items():
-            xs, ys = [x for x, _ in points], [y for _, y in points]
-            rect = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-            p.targets.append(Target(rect, Action(model.cell_action, cell), cell))
-
+        _cell_targets(p, model.cell_action)
     panel = f.panel
-    y = panel.top
-    if model.turn:  # whose turn: a piece swatch and the name
-        r = m.mm(3.5)
-        p.swatch((panel.left + r + 2, y + r + 2), r, theme.PLAYER_CLASS.get(model.turn, model.turn))
-        who = player_label(model.turn, model.colour_names)
-        label = (
-            _("{player} to play").format(player=who)
-            if model.instruction.kind != "game-over"
-            else who
-        )
-        left = panel.left + 2 * r + m.gap * 2
-        p.line(
-            label,
-            (left, y + r + 2),
-            panel.right - left,
-            m.font_body,
-            bold=True,
-            anchor="midleft",
-        )
-        y += 2 * r + m.gap * 2
-
+    y = _whose_turn(p, model, panel) if model.turn else panel.top
     if model.hands:  # a yellow striped banner with black text: not colour alone
         banner = pygame.Rect(panel.left, y, panel.width, m.mm(9))
         _hands_banner(p, banner)
@@ -139,6 +115,30 @@ class _Plan:
     detail_size: int = 0
     detail_h: int = 0
     legend: bool = False
+
+
+def _cell_targets(p: Painter, action: str) -> None:
+    """Every cell of the board drawn a tap target for `action` (its value: the cell)."""
+    for cell, points in p.board_view.cell_polygons.items():
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        rect = pygame.Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+        p.targets.append(Target(rect, Action(action, cell), cell))
+
+
+def _whose_turn(p: Painter, model: PlayModel, panel: pygame.Rect) -> int:
+    """Whose turn at the top of `panel`: a piece swatch and the name; returns the y below."""
+    m = p.m
+    y = panel.top
+    r = m.mm(3.5)
+    turn = model.turn or ""
+    p.swatch((panel.left + r + 2, y + r + 2), r, theme.PLAYER_CLASS.get(turn, turn))
+    who = player_label(turn, model.colour_names)
+    label = (
+        _("{player} to play").format(player=who) if model.instruction.kind != "game-over" else who
+    )
+    left = panel.left + 2 * r + m.gap * 2
+    p.line(label, (left, y + r + 2), panel.right - left, m.font_body, bold=True, anchor="midleft")
+    return y + 2 * r + m.gap * 2
 
 
 def _plan(p: Painter, text: str, detail: str, roles: list[str], width: int, height: int) -> _Plan:

@@ -8,6 +8,7 @@ into image pixels (`vision` knows homographies, the display only draws polygons)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +21,7 @@ from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter, Target, fit, font, text_height, wrap
 
-Polygon = list[tuple[float, float]]
+Polygon = Sequence[Sequence[float]]  # points (x, y); lists from numpy's tolist() too
 
 
 @dataclass
@@ -30,8 +31,8 @@ class SetupModel:
     start_cells: dict[str, str]  # the start position to place
     wrong: dict[str, str] = field(default_factory=dict)  # cell -> highlight role (still to fix)
     frame: object | None = None  # the camera image: a BGR numpy array or a pygame Surface
-    markers: list[Polygon] = field(default_factory=list)  # marker outlines, image px
-    grid: list[Polygon] = field(default_factory=list)  # cell outlines, image px
+    markers: Sequence[Polygon] = field(default_factory=list)  # marker outlines, image px
+    grid: Sequence[Polygon] = field(default_factory=list)  # cell outlines, image px
     text: str = "Place the start position"
     detail: str = ""
     status: str = ""  # "4 markers seen", "searching..."
@@ -141,7 +142,7 @@ def _camera_view(p: Painter, rect: pygame.Rect, model: SetupModel) -> None:
     at = shown.get_rect(center=rect.center)
     p.surface.blit(shown, at)
 
-    def px(point: tuple[float, float]) -> tuple[int, int]:
+    def px(point: Sequence[float]) -> tuple[int, int]:
         return (round(at.left + point[0] * scale), round(at.top + point[1] * scale))
 
     width = max(1, p.m.mm(0.4))

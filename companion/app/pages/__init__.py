@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.app.pages.base import Page
 from companion.app.pages.dice import DicePage
@@ -13,11 +13,14 @@ from companion.app.pages.review import ReviewGamePage, ReviewListPage
 from companion.app.pages.settings import SettingsPage
 from companion.app.pages.setup import SetupPage
 
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
 
 class Pages:
     """Every screen of one App, by attribute (`pages.dice`) and by name (`pages.named`)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         self.home = HomePage(app)
         self.setup = SetupPage(app)
         self.play = PlayPage(app)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import i18n
 from companion.i18n import _
 from companion.referee.arimaa import STANDARD_SETUP
 from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
+
+if TYPE_CHECKING:
+    from companion.app.controller import App
 
 ARRANGE = "arrange"  # Arimaa's setup choice: arrange the pieces on the screen (SetupArranger)
 USE_ARRANGEMENT = "use this"
@@ -53,18 +56,19 @@ class ArimaaSetup:
     """The arranging screen: shown by the play page (App.page stays "play") while `arranger`
     is set; the play page hands it the actions and the diagram."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
         self.arranger: SetupArranger | None = None  # the setup being arranged by touch
 
     def side(self) -> str | None:
         """Arimaa's side to set up while the referee asks which setup; else None."""
         referee = self.app.referee
-        if referee is None or referee.position.name != "arimaa":
+        if referee is None or not referee.typed_setup:
             return None
         if not referee.position.in_setup or referee.instruction.kind != "choose":
             return None
-        return referee.position.turn
+        turn: str = referee.position.turn
+        return turn
 
     def start(self, side: str) -> None:
         self.arranger = SetupArranger.from_line(side, STANDARD_SETUP[side])

@@ -7,10 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from display.paint import Painter
+
 if TYPE_CHECKING:
     from companion.app.controller import App
 
-Draw = Callable[[Any, Any], None]  # display.screens.<screen>.draw(painter, model)
+# display.screens.<screen>.draw(painter, model): each screen takes its own model type, which
+# only the page that pairs them knows (the App passes the model on as it is).
+Draw = Callable[[Painter, Any], None]
 
 
 class Page:
@@ -19,8 +23,8 @@ class Page:
     def __init__(self, app: App) -> None:
         self.app = app
 
-    def model(self) -> tuple[Draw, Any]:
-        """The screen's draw function and its model (pure data)."""
+    def model(self) -> tuple[Draw, object]:
+        """The screen's draw function and its model (pure data, for that function)."""
         raise NotImplementedError
 
     def act(self, kind: str, value: Any) -> None:

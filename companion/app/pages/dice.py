@@ -4,13 +4,16 @@ dice tumble, land, and play resumes by itself)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.pages.base import Draw, Page
 from companion.app.words import play_name
 from companion.i18n import _
 from companion.referee.protocol import ROLL, Event, PlayerInput
 from display.screens import dice
+
+if TYPE_CHECKING:
+    from companion.app.controller import App
 
 DICE_ANIMATION = 0.7  # seconds the dice tumble
 DICE_SHOW = 1.6  # seconds the landed dice stay before play resumes by itself (in a game)
@@ -29,7 +32,7 @@ class DiceState:
 class DicePage(Page):
     name = "dice"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.state = DiceState()
 
@@ -83,7 +86,7 @@ class DicePage(Page):
             return DICE_ANIMATION + DICE_SHOW - age
         return None
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         d = self.state
         phase = 1.0

@@ -27,8 +27,9 @@ class GameOverPage(Page):
         elif kind == "home":
             app.go("home")
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         referee = self.app.referee
+        assert referee is not None  # the game that ended
         position = referee.position
         outcome = position.outcome()
         instruction = referee.instruction

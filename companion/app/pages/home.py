@@ -4,7 +4,7 @@ or the settings."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
@@ -13,11 +13,14 @@ from companion.i18n import _
 from companion.option_words import option_label, option_value
 from display.screens import home
 
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
 
 class HomePage(Page):
     name = "home"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.recognised: str | None = None  # the game of the mat the camera sees
 
@@ -48,7 +51,7 @@ class HomePage(Page):
         self.app.settings.game = game
         return True
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         s = app.settings
         unfinished = []
@@ -76,7 +79,7 @@ class HomePage(Page):
         return home.draw, model
 
 
-def options_text(cls: type[Position], options: Any) -> str:
+def options_text(cls: type[Position[Any]], options: Any) -> str:
     """The options that differ from the standard rules, in a line ("Standard rules": none)."""
     parts = []
     defaults = cls.Options() if dataclasses.fields(cls.Options) else None

@@ -3,22 +3,40 @@ and the hands indicator."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.pages.arimaa_setup import ARRANGE, ArimaaSetup
 from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
 from companion.i18n import _, pgettext
-from companion.referee.protocol import CANCEL, CHOOSE, DONE, ROLL, UNDO, Instruction, PlayerInput
+from companion.referee.protocol import (
+    CANCEL,
+    CHOOSE,
+    DONE,
+    ROLL,
+    UNDO,
+    InputKind,
+    Instruction,
+    PlayerInput,
+)
 from display.screens import play
 
-INPUTS = {"done": DONE, "roll": ROLL, "undo": UNDO, "cancel": CANCEL, "choose": CHOOSE}
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
+INPUTS: dict[str, InputKind] = {
+    "done": DONE,
+    "roll": ROLL,
+    "undo": UNDO,
+    "cancel": CANCEL,
+    "choose": CHOOSE,
+}
 
 
 class PlayPage(Page):
     name = "play"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.arimaa_setup = ArimaaSetup(app)
 
@@ -44,19 +62,12 @@ class PlayPage(Page):
         """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
         position - or, during the setup, from the setup being put down."""
         referee = self.app.referee
-        position = referee.position if referee is not None else None
-        if position is None or position.name != "arimaa":
-            return {}
-        shown = position
-        setup = getattr(referee, "setups", {}).get(position.turn) if position.in_setup else None
-        if setup:
-            shown = position.copy()
-            shown.push(shown.parse_move(setup))
-        return {sq: shown.piece_at(sq).upper() for sq in shown.cells()}
+        return referee.shown_position().piece_labels() if referee is not None else {}
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         referee = app.referee
+        assert referee is not None  # the play page is up only during a game
         position = referee.position
         board = referee.board if referee.board is not None else position.cells()
         instruction: Instruction = referee.instruction

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
@@ -12,11 +12,14 @@ from companion.i18n import _, ngettext, pgettext
 from companion.referee.protocol import FLIP, FROM, TO
 from display.screens import review
 
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
 
 class ReviewListPage(Page):
     name = "review-list"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.number = 0  # the page of the list shown
 
@@ -60,14 +63,14 @@ class ReviewListPage(Page):
         elif kind == "back":
             self.app.go("home")
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return review.draw_list, review.ReviewListModel(self.games(), self.number)
 
 
 class ReviewGamePage(Page):
     name = "review-game"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.review: review.ReviewGameModel | None = None
 
@@ -116,5 +119,5 @@ class ReviewGamePage(Page):
         elif kind == "back":
             self.app.go("review-list")
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return review.draw_game, self.review

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import games, i18n
 from companion.app.pages.base import Draw, Page
@@ -18,13 +18,16 @@ from display.screens.settings import SettingRow
 from display.theme import Metrics
 from hardware.buttons import ButtonPins
 
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
 PIN_NAMES = ("done", "roll", "back", "buzzer", "led")
 
 
 class SettingsPage(Page):
     name = "settings"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
         self.number = 0  # the page of the settings shown
         self.note = ""  # "Saved", or why not
@@ -45,7 +48,7 @@ class SettingsPage(Page):
         elif kind in ("setting-up", "setting-down"):
             self.change(value, +1 if kind == "setting-up" else -1)
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         return settings.draw, settings.SettingsModel(self.rows(), self.number, self.note)
 
     def rows(self) -> list[SettingRow]:
@@ -197,7 +200,8 @@ class SettingsPage(Page):
         )
         index = candidates.index(current) if current in candidates else 0
         new = candidates[(index + step) % len(candidates)]
-        updated = dataclasses.replace(pins, **{name: new})
+        # None is among the candidates only for the optional parts (buzzer, led)
+        updated = dataclasses.replace(pins, **{name: new})  # type: ignore[arg-type]
         s.pins = ",".join(f"{n}={_show(getattr(updated, n))}" for n in PIN_NAMES)
 
 

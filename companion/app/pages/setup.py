@@ -4,10 +4,11 @@ markers may have its four corners tapped on the camera picture instead."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table import calibration_cells
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -15,6 +16,9 @@ from companion.i18n import _, ngettext
 from companion.referee.arimaa import chess_mapping
 from companion.referee.protocol import ERROR
 from display.screens import setup
+
+if TYPE_CHECKING:
+    from companion.app.controller import App
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -27,9 +31,9 @@ def corner_name(index: int) -> str:
 class SetupPage(Page):
     name = "setup"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         super().__init__(app)
-        self.frame: Any = None  # the camera's last live picture
+        self.frame: np.ndarray | None = None  # the camera's last live picture
         self.mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
         # Boards without markers: the four corners being tapped on the camera picture (image
         # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
@@ -119,7 +123,7 @@ class SetupPage(Page):
         if position is None or app.vision is None:
             return
         try:
-            app.vision.calibrate(calibration_cells(position, app.vision.layout.classes))
+            app.vision.calibrate(position.calibration_cells(app.vision.layout.classes))
         except PositionMismatch as exc:
             # The diagram marks the cells; a list of them would be a wall of text.
             self.mismatch = exc.cells
@@ -154,12 +158,12 @@ class SetupPage(Page):
             names.append(nearest.name)
         return tuple(names)
 
-    def model(self) -> tuple[Draw, Any]:
+    def model(self) -> tuple[Draw, object]:
         app = self.app
         position = app.setup_position
         vision = app.vision
         assert position is not None and vision is not None
-        want = calibration_cells(position, vision.layout.classes)
+        want = position.calibration_cells(vision.layout.classes)
         markers, grid = vision.overlay()
         found = vision.located is not None
         model = setup.SetupModel(
@@ -197,7 +201,7 @@ class SetupPage(Page):
             self._own_board(model, position)
         return setup.draw, model
 
-    def _tapping_corners(self, model: Any) -> None:
+    def _tapping_corners(self, model: setup.SetupModel) -> None:
         """A board without markers, its corners being tapped on the camera picture."""
         self._mark_first_cell(model)
         assert self.corner_edit is not None
@@ -221,16 +225,17 @@ class SetupPage(Page):
         ]
         model.ready = False
 
-    def _own_board(self, model: Any, position: Position) -> None:
+    def _own_board(self, model: setup.SetupModel, position: Position[Any]) -> None:
         """A board without markers: the found (or tapped) grid drawn over the camera picture
         to confirm, with its first cell marked; Corners to tap them when it is not found or
         wrong."""
         vision = self.app.vision
+        assert vision is not None
         self._mark_first_cell(model)
         cells = self.corner_cells()
         located = vision.located
         tapped = vision.corners is not None
-        chess = getattr(position.options, "equipment", "mat") == "chess"
+        chess = position.uses_chess_set(position.options)
         where = _("tapped corners") if tapped else _("grid found")
         model.status = where if located is not None else _("searching...")
         if located is None:
@@ -252,9 +257,10 @@ class SetupPage(Page):
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
         model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
 
-    def _mark_first_cell(self, model: Any) -> None:
+    def _mark_first_cell(self, model: setup.SetupModel) -> None:
         """The first player's corner cell, outlined on the camera picture."""
         vision = self.app.vision
+        assert vision is not None
         located = vision.located
         if located is not None and vision.layout.cells:
             first_name = self.corner_cells()[3]
