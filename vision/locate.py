@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _, ngettext
 from vision.layouts import Layout, get_layout, layout_for_markers
 
 MIN_MARKERS = 3  # of the four; two work geometrically but leave one direction poorly pinned
@@ -90,13 +91,17 @@ def _detector() -> cv2.aruco.ArucoDetector:
 
 def to_gray(image: np.ndarray) -> np.ndarray:
     if image is None or not isinstance(image, np.ndarray) or image.size == 0:
-        raise UserError("the camera image is empty or unreadable")
+        raise UserError(_("the camera image is empty or unreadable"))
     if image.ndim == 2:
         return image
     if image.ndim == 3 and image.shape[2] in (3, 4):
         code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
         return cv2.cvtColor(image, code)
-    raise UserError(f"cannot read an image of shape {image.shape}: expected a colour or grey image")
+    raise UserError(
+        _("cannot read an image of shape {shape}: expected a colour or grey image").format(
+            shape=image.shape
+        )
+    )
 
 
 def detect_markers(image: np.ndarray, *, min_found: int = MIN_MARKERS) -> dict[int, np.ndarray]:
@@ -253,30 +258,50 @@ def from_markers(
     seen = sorted(i for i in markers if i in own)
     if not seen:
         others = layout_for_markers(markers)
-        hint = (
-            f" (the markers in view belong to {others.name}: use --layout auto)" if others else ""
-        )
+        if others:
+            raise UserError(
+                _(
+                    "no markers of layout {layout} seen: is the whole mat in view and lit? "
+                    "(the markers in view belong to {other}: use --layout auto)"
+                ).format(layout=layout.name, other=others.name)
+            )
         raise UserError(
-            f"no markers of layout {layout.name} seen: is the whole mat in view and lit?{hint}"
+            _("no markers of layout {layout} seen: is the whole mat in view and lit?").format(
+                layout=layout.name
+            )
         )
     if len(seen) < min_markers:
         raise UserError(
-            f"only {len(seen)} of the 4 markers of layout {layout.name} seen (ids {', '.join(map(str, seen))}): "
-            f"at least {min_markers} must be in view - move what covers the others"
+            ngettext(
+                "only {count} of the 4 markers of layout {layout} seen (id {ids}): at least "
+                "{least} must be in view - move what covers the others",
+                "only {count} of the 4 markers of layout {layout} seen (ids {ids}): at least "
+                "{least} must be in view - move what covers the others",
+                len(seen),
+            ).format(
+                count=len(seen),
+                layout=layout.name,
+                ids=", ".join(map(str, seen)),
+                least=min_markers,
+            )
         )
     src = np.array([own[i].corners for i in seen], np.float64).reshape(-1, 2)
     dst = np.array([markers[i] for i in seen], np.float64).reshape(-1, 2)
-    homography, _ = cv2.findHomography(src, dst, 0)
+    homography, _mask = cv2.findHomography(src, dst, 0)
     if homography is None:
         raise UserError(
-            f"the markers of layout {layout.name} do not form a flat mat: is it folded?"
+            _("the markers of layout {layout} do not form a flat mat: is it folded?").format(
+                layout=layout.name
+            )
         )
     projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.mean(np.linalg.norm(projected - dst, axis=1)))
     if error > MAX_REPROJECTION_PX:
         raise UserError(
-            f"the markers of layout {layout.name} disagree by {error:.1f} px: "
-            "is the mat flat and every marker from the same mat?"
+            _(
+                "the markers of layout {layout} disagree by {error} px: is the mat flat and "
+                "every marker from the same mat?"
+            ).format(layout=layout.name, error=f"{error:.1f}")
         )
     return Located(
         layout, homography, tuple(seen), {i: markers[i] for i in seen}, error, image_size

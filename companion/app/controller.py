@@ -307,7 +307,7 @@ class App:
 
     def on_camera_ended(self) -> None:
         """A source that ends (a file) has ended."""
-        self.message = "the camera source ended"
+        self.message = _("the camera source ended")
         self.dirty = True
 
     def on_vision_status(self, status: str) -> None:

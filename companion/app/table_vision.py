@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from companion.errors import UserError
+from companion.i18n import _
 from companion.observation import Observation
 from vision.calibration import calibrate
 from vision.layouts import get_layout
@@ -52,7 +53,9 @@ class TableVision:
                 self.problem = ""
             except UserError as exc:
                 self.located = None
-                self.problem = str(exc)
+                # A board not found: why, without the command line's --corners (the setup
+                # screen offers to tap the corners instead).
+                self.problem = getattr(exc, "reason", str(exc))
 
     def set_corners(self, corners: Any) -> None:
         """Boards without markers: use these corners (image px, TL TR BR BL) instead of finding
@@ -72,7 +75,7 @@ class TableVision:
         with self._lock:
             if self.latest is None or self.located is None:
                 raise UserError(
-                    self.problem or "the camera does not see the mat yet: is all of it in view?"
+                    self.problem or _("the camera does not see the mat yet: is all of it in view?")
                 )
             more = ()
             if self.empty_photo is not None:
@@ -96,7 +99,8 @@ class TableVision:
         with self._lock:
             if self.latest is None or self.located is None:
                 raise UserError(
-                    self.problem or "the camera does not see the board yet: is all of it in view?"
+                    self.problem
+                    or _("the camera does not see the board yet: is all of it in view?")
                 )
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
 

@@ -24,6 +24,11 @@ def corner_name(index: int) -> str:
     return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
 
 
+def sentence(text: str) -> str:
+    """A problem line of the camera (lower case, as the command line prints it) as a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 class SetupPage(Page):
     name = "setup"
 
@@ -173,7 +178,7 @@ class SetupPage(Page):
             text=_("Put the pieces as shown, then press DONE")
             if found
             else _("Show the camera the whole mat"),
-            detail=vision.problem
+            detail=sentence(vision.problem)
             if not found
             else _("The camera learns your pieces' colours from this position"),
             status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
@@ -237,14 +242,14 @@ class SetupPage(Page):
             model.text = _("Show the camera the whole board")
             model.detail = _(
                 "{problem}. Not found? Tap Corners and tap the board's four corners on the picture"
-            ).format(problem=vision.problem or _("Looking for the grid"))
+            ).format(problem=sentence(vision.problem) or _("Looking for the grid"))
         else:
             model.text = _("Check the grid, put the pieces as shown, then press DONE")
             model.detail = _(
                 "The grid must lie on the squares, {cell} (marked) by the first player. "
                 "Wrong? Tap Corners"
             ).format(cell=cells[3])
-        if chess:
+        if chess and located is not None:  # not found: why comes first, the mapping later
             model.detail += ". " + chess_mapping()
         model.buttons = [(_("Back"), "back", "normal"), (_("Corners"), "corners", "normal")]
         if tapped:
