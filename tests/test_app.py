@@ -302,8 +302,13 @@ def test_mats_and_calibration_positions():
     assert (
         layout_name("sensei", games.get("sensei").options_from({"side": "storm"})) == "sensei-storm"
     )
-    with pytest.raises(UserError, match="no printed mat"):
+    # No printed mat of that size: a lined board of one's own; Sensei's own board is 7 x 7.
+    assert (
         layout_name("arinama", games.get("arinama").options_from({"rows": 6, "cols": 6}))
+        == "grid:6x6"
+    )
+    assert layout_name("sensei", games.get("sensei").options_from({}), own=True) == "grid:7x7"
+    assert layout_name("arinama", games.get("arinama").options_from({}), own=True) == "grid:8x8"
     cells = calibration_cells(games.get("aranea").new(), ("empty", "amber", "blue"))
     assert sorted(cells.values()) == ["amber", "amber", "blue", "blue"]
 
@@ -531,7 +536,7 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     )
     app.start_game("arinama")
     _, model = app.page_model()
-    assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Done"]
+    assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Own board", "Done"]
     app.button("roll")  # before the camera sees the mat: said, nothing kept
     assert app.vision.empty_photo is None and "does not see" in app.message
     table = SimTable("arinama5", seed=5, size=(960, 540))

@@ -188,7 +188,8 @@ class App:
         if self.vision_factory is None:
             self.start_referee()
             return
-        layout = layout_name(position.name, position.options)
+        own = self.settings.boards.get(position.name) == "own"
+        layout = layout_name(position.name, position.options, own=own)
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
             saved = self.settings.corners.get(layout)
@@ -200,6 +201,18 @@ class App:
         self.vision.tracker = None  # learn the colours again under today's light
         self.pages.setup.begin()
         self.go("setup")
+
+    def choose_board(self, own: bool) -> None:
+        """The setup screen's choice: the printed mat or a board of the players' own (saved)."""
+        position = self.setup_position
+        if position is None:
+            return
+        if own:
+            self.settings.boards[position.name] = "own"
+        else:
+            self.settings.boards.pop(position.name, None)
+        self.save_settings()
+        self._begin_setup()
 
     def start_referee(self) -> None:
         """The position is on the board (and the camera knows its colours): play."""

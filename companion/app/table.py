@@ -6,26 +6,40 @@ from __future__ import annotations
 from typing import Any
 
 from companion import games
-from companion.errors import UserError
 from companion.games.base import Position
 from companion.observation import EMPTY
 
 
-def layout_name(game: str, options: Any) -> str:
-    """The printed mat (vision layout) for a game played with these options."""
+def layout_name(game: str, options: Any, *, own: bool = False) -> str:
+    """The printed mat (vision layout) for a game played with these options; `own`: on a
+    board of the players' own instead (no markers: `grid:RxC`, found from its lines or its
+    corners tapped), where the game can be (`own_board_choice`)."""
     if game == "arinama":
         rows, cols = getattr(options, "rows", 8), getattr(options, "cols", 8)
-        if rows == cols and rows in (5, 8):
-            return f"arinama{rows}"
-        raise UserError(
-            f"there is no printed mat for a {rows} x {cols} Arinama board: play 5 x 5 or 8 x 8, "
-            "or use `companion referee --layout grid:RxC --corners ...`"
-        )
+        if own or not (rows == cols and rows in (5, 8)):
+            return (
+                f"grid:{rows}x{cols}"  # no printed mat of other sizes: a lined board of one's own
+            )
+        return f"arinama{rows}"
     if game == "sensei":
+        if own:
+            return "grid:7x7"  # a Sensei board of one's own is a 7 x 7 grid
         return "sensei-storm" if getattr(options, "side", "plain") == "storm" else "sensei"
     if game == "arimaa" and getattr(options, "equipment", "mat") == "chess":
         return "chessboard"  # a chess set on a chessboard of one's own
     return game
+
+
+def own_board_choice(game: str, options: Any) -> bool:
+    """Whether the players may choose between the printed mat and a board of their own on the
+    setup screen (Arimaa's own board is its equipment option, a chess set; an Arinama board of
+    a size without a printed mat is always one's own)."""
+    if game == "sensei":
+        return True
+    if game == "arinama":
+        rows, cols = getattr(options, "rows", 8), getattr(options, "cols", 8)
+        return rows == cols and rows in (5, 8)
+    return False
 
 
 def game_for_layout(layout: str) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table import calibration_cells
+from companion.app.table import calibration_cells, own_board_choice
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -70,6 +70,9 @@ class SetupPage(Page):
                 else [None] * 4
             )
             self.corner_index = 0
+        elif kind in ("board-own", "board-mat"):
+            app.message = ""
+            app.choose_board(kind == "board-own")  # a new setup on the other layout
         elif kind == "find-grid" and app.vision is not None:
             app.vision.set_corners(None)
             app.settings.corners.pop(app.vision.layout.name, None)
@@ -194,6 +197,8 @@ class SetupPage(Page):
                 (_("Empty board"), "empty-photo", "normal"),
                 (_("Done"), "confirm-setup", "primary" if found else "disabled"),
             ]
+            if own_board_choice(position.name, position.options):
+                model.buttons.insert(2, (_("Own board"), "board-own", "normal"))
             if vision.empty_photo is not None:
                 model.status += "; " + _("empty board photographed")
         elif self.corner_edit is not None:
@@ -252,6 +257,8 @@ class SetupPage(Page):
         if chess and located is not None:  # not found: why comes first, the mapping later
             model.detail += ". " + chess_mapping()
         model.buttons = [(_("Back"), "back", "normal"), (_("Corners"), "corners", "normal")]
+        if own_board_choice(position.name, position.options):
+            model.buttons.append((_("Printed mat"), "board-mat", "normal"))
         if tapped:
             model.buttons.append((_("Find"), "find-grid", "normal"))
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
