@@ -137,3 +137,68 @@ def test_the_own_board_setup_with_every_button_fits_in_german(size, tmp_path):
     assert app.painter.left_out in ([], [model.detail])
     assert model.text in app.painter.texts
     i18n.set_language("en")
+
+
+def test_a_tapped_board_that_moved_is_said_on_the_screen_and_tapped_again(tmp_path):
+    """Sensei on an own board whose corners were tapped: an elbow shoves the board; the play
+    screen says so (never a move from the shifted cells); Menu, Continue: the setup screen
+    takes the new corners, learns the colours again and the game goes on where it was."""
+    init_pygame(headless=True)
+    screen = HeadlessScreen((800, 480))
+    settings = Settings(game="sensei", boards={"sensei": "own"})
+    app = sensei_app(screen, tmp_path, settings)
+    app.start_game("sensei")
+    table = own_table()
+    board = calibration_cells(app.setup_position, app.vision.layout.classes)
+    frame = table.render(board)
+    app.vision.latest = frame
+    app.pages.setup.corner_edit = [tuple(c) for c in table.board_corners_px().tolist()]
+    app.act("corners-use")  # tapped (as on the screen: tests/test_app_own_board.py)
+    app.vision.look(frame, now=1.0)
+    app.button("done")
+    assert app.page == "play" and app.vision.tracker.corners is not None
+
+    def watch(cells, seconds, start):
+        for i in range(int(seconds * 30)):
+            t = start + i / 30
+            observation = app.vision.feed(table.render(cells), t)
+            app.on_vision_status(app.vision.status)
+            if observation is not None:
+                app.on_observation(observation)
+        return start + seconds
+
+    now = watch(board, 1.5, 0.0)
+    board = {k: v for k, v in board.items() if k != "b1"} | {"b4": "green"}
+    now = watch(board, 1.5, now)
+    app.button("done")
+    assert [m.text for m in app.records.game(app.referee.game_id).moves] == ["b1-b4"]
+    table.nudge(8.0, -5.0, 2.0)
+    now = watch(board, 4.0, now)
+    assert app.vision.lost and app.vision_status == "board-moved"
+    assert "tap its corners again" in app.message
+    app.render(force=True)
+    screen.save(tmp_path / "moved.png")
+    assert any("tap its corners again" in t for t in app.painter.texts)
+    bar = next(r for t, r in app.painter.drawn if "tap its corners again" in t)
+    assert not any(bar.colliderect(target.rect) for target in app.painter.targets)
+    assert app.painter.cut == []
+    assert app.referee.position.move_stack and len(app.referee.position.move_stack) == 1
+    # Menu, Continue: the setup screen, the corners tapped where the board is now.
+    game_id = app.referee.game_id
+    app.act("menu")
+    app.resume_game(game_id)
+    assert app.page == "setup"
+    frame = table.render(board)
+    app.vision.latest = frame
+    app.pages.setup.corner_edit = [tuple(c) for c in table.board_corners_px().tolist()]
+    app.act("corners-use")
+    app.vision.look(frame, now=now)
+    app.button("done")
+    assert app.page == "play", app.message
+    assert app.message == ""
+    now = watch(board, 1.5, 0.0)  # the new tracker's first look: the position is there
+    assert app.referee.instruction.text == "Red: move a stone or your character"
+    board = {k: v for k, v in board.items() if k != "f7"} | {"f4": "red"}
+    now = watch(board, 1.5, now)
+    app.button("done")
+    assert [m.text for m in app.records.game(game_id).moves] == ["b1-b4", "f7-f4"]

@@ -171,6 +171,7 @@ class App:
             self.referee is not None
             and self.referee.game_id == game_id
             and not self.referee.position.is_game_over()
+            and not (self.vision is not None and self.vision.lost)  # else: tap the corners again
         ):
             self.go("play")
             return
@@ -328,6 +329,14 @@ class App:
         if status == self.vision_status:
             return
         self.vision_status = status
+        moved = _(
+            "The board moved: put it back where it was, or tap its corners again (Menu, then "
+            "Continue)"
+        )
+        if self.vision is not None and self.vision.lost:
+            self.message = moved  # a board of tapped corners: no markers to find it again
+        elif self.message == moved:
+            self.message = ""
         hands = status == "hands"
         if self.referee is not None:
             self._after(self.referee.hands(hands))
@@ -370,9 +379,9 @@ class App:
                 painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
             )
         elif self.message and self.page in ("setup", "play"):
-            # On the setup page the buttons (Done) fill the bottom: the problem goes over the
-            # header instead, where it covers nothing a player must reach.
-            message_bar(painter, self.message, top=self.page == "setup")
+            # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
+            # over the header instead, where it covers nothing a player must reach.
+            message_bar(painter, self.message, top=True)
         self.painter = painter
         self.screen.present()
         self.dirty = False

@@ -39,6 +39,12 @@ class TableVision:
             return self.tracker.status
         return "found" if self.located is not None else "searching"
 
+    @property
+    def lost(self) -> bool:
+        """A board located by tapped corners moved away (vision.tracker): put back, or tapped
+        again on the setup screen."""
+        return self.tracker is not None and bool(getattr(self.tracker, "lost", False))
+
     def look(self, frame: Any, now: float) -> None:
         """Before calibration: remember the frame and find the mat (a few times a second)."""
         if frame is None:
