@@ -202,3 +202,19 @@ def test_a_tapped_board_that_moved_is_said_on_the_screen_and_tapped_again(tmp_pa
     now = watch(board, 1.5, now)
     app.button("done")
     assert [m.text for m in app.records.game(game_id).moves] == ["b1-b4", "f7-f4"]
+
+
+def test_a_game_that_starts_empty_learns_its_colours_on_an_own_board_too(tmp_path):
+    """Arinama starts on an empty board: on its own grid (whose layout names no classes) the
+    calibration position still has two stones of each colour, as on the printed mat."""
+    from companion import games
+
+    init_pygame(headless=True)
+    app = sensei_app(HeadlessScreen((800, 480)), tmp_path, Settings(game="arinama"))
+    app.start_game("arinama")
+    app.act("board-own")
+    assert app.vision.layout.name == "grid:8x8" and app.vision.layout.classes == ("empty",)
+    want = calibration_cells(app.setup_position, app.vision.layout.classes)
+    assert sorted(want.values()) == ["black", "black", "white", "white"]
+    six = games.get("arinama").new(games.get("arinama").options_from({"rows": 6, "cols": 6}))
+    assert sorted(calibration_cells(six, ("empty",)).values()) == ["black"] * 2 + ["white"] * 2

@@ -133,6 +133,12 @@ class Demo:
         self.cls = games.get(game)
         opts = settings.game_options(game)
         self.layout = layout_name(game, opts)
+        if self.layout.startswith("grid:"):  # the synthetic table's own grids misread too often
+            raise UserError(
+                f"the demo plays {self.cls.title} on its printed mats (5 x 5 and 8 x 8), not on "
+                f"a {self.layout} board of one's own: choose 5 or 8 rows and columns, or play "
+                "on your own board with a camera (--source)"
+            )
         # Small frames keep the demo quick; the web and the larger boards need more pixels.
         camera_size = camera_size or ((640, 360) if self.layout == "arinama5" else (960, 540))
         chess = getattr(opts, "equipment", "mat") == "chess"

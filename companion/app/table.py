@@ -59,7 +59,9 @@ def calibration_cells(position: Position, classes: tuple[str, ...]) -> dict[str,
     cells = dict(position.cells())
     names = position.cell_names()
     free = [c for c in names if c not in cells]
-    missing = [c for c in classes if c != EMPTY and c not in cells.values()]
+    # A board of one's own (grid:RxC) names no classes of its own: the game's are wanted.
+    wanted = dict.fromkeys([*classes, *position.cell_classes()])
+    missing = [c for c in wanted if c != EMPTY and c not in cells.values()]
     picks: list[str] = []
     if missing and free:
         stride = max(1, len(free) // (2 * len(missing) + 1))
