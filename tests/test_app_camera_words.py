@@ -182,3 +182,25 @@ def write_screenshots(folder):
                 _app, screen = render(size, Path(tmp))
                 screen.save(Path(folder) / f"setup-{name}-{size[0]}x{size[1]}.png")
     i18n.set_language("en")
+
+
+def test_rare_referee_reasons_are_said_in_german_too(german):
+    """Arimaa's setup errors (a setup chosen or typed that cannot be played) and the chess
+    set's colours on a mat game are shown on the play screen: in the table's language."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+    from companion.referee.rule_texts import rule_text
+
+    assert rule_text("Gold's setup must place 8 rabbits, not 7") == (
+        "Die Aufstellung von Gold hat 7 statt 8: die goldenen Kaninchen"
+    )
+    assert rule_text("a1 is given two pieces") == "Das Feld a1 bekommt zwei Figuren"
+    assert rule_text("Silver sets up on ranks 7 and 8: Ra5 is outside them") == (
+        "Silber stellt auf den Reihen 7 und 8 auf: Ra5 liegt außerhalb"
+    )
+    referee = Referee(games.get("arimaa").new())
+    with pytest.raises(UserError, match="^diese Aufstellung geht nicht: Die Aufstellung von"):
+        referee.set_setup("gold", "Ra1 Rb1")
+    with pytest.raises(UserError, match="^die Kamera meldet weiße und schwarze Figuren"):
+        referee.observe(Observation({"a1": "white"}, layout="arimaa"))
