@@ -124,3 +124,7 @@ def unseen_note(unseen: Sequence[str]) -> str:
 
 def no_empty_cell() -> str:
     return _("the calibration position must leave some cells empty")
+
+
+def board_hidden() -> str:
+    return _("no part of the board is visible between the pieces: is the board in view?")

@@ -82,7 +82,7 @@ class SetupPage(Page):
                 app.vision.take_empty_photo()  # the header's status says so
                 app.message = ""
             except UserError as exc:
-                app.message = str(exc)
+                app.message = sentence(str(exc))
         elif kind == "back":
             app.setup_position = None
             app.resume_id = None
@@ -142,7 +142,7 @@ class SetupPage(Page):
             app.signal()
             return
         except UserError as exc:
-            app.message = str(exc)
+            app.message = sentence(str(exc))
             app.signal()
             return
         self.mismatch = ()
