@@ -303,6 +303,14 @@ def test_mats_and_calibration_positions():
     )
     with pytest.raises(UserError, match="no printed mat"):
         games.get("arinama").mat_layout(games.get("arinama").options_from({"rows": 6, "cols": 6}))
+    # No printed mat of that size: a lined board of one's own; Sensei's own board is 7 x 7.
+    Arinama, Sensei = games.get("arinama"), games.get("sensei")
+    assert Arinama.table_layout(Arinama.options_from({"rows": 6, "cols": 6})) == "grid:6x6"
+    assert Sensei.table_layout(Sensei.options_from({}), own=True) == "grid:7x7"
+    assert Arinama.table_layout(Arinama.options_from({}), own=True) == "grid:8x8"
+    assert Arinama.table_layout(Arinama.options_from({})) == "arinama8"
+    assert not Arinama.own_board_choice(Arinama.options_from({"rows": 6, "cols": 6}))
+    assert Sensei.own_board_choice(None) and not games.get("aranea").own_board_choice(None)
     cells = games.get("aranea").new().calibration_cells(("empty", "amber", "blue"))
     assert sorted(cells.values()) == ["amber", "amber", "blue", "blue"]
 
@@ -530,7 +538,7 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     )
     app.start_game("arinama")
     _, model = app.page_model()
-    assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Done"]
+    assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Own board", "Done"]
     app.button("roll")  # before the camera sees the mat: said, nothing kept
     assert app.vision.empty_photo is None and "does not see" in app.message
     table = SimTable("arinama5", seed=5, size=(960, 540))

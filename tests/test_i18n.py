@@ -25,7 +25,7 @@ KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "N_": None
 def source_messages() -> set[tuple[str | None, str]]:
     """(context, msgid) of every message marked in the sources, extracted now."""
     found = set()
-    for folder in ("companion", "display", "hardware"):
+    for folder in ("companion", "display", "hardware", "vision"):
         for _file, _line, message, _comments, context in extract_from_dir(ROOT / folder):
             msgid = message[0] if isinstance(message, tuple) else message
             found.add((context, msgid))

@@ -311,7 +311,7 @@ def test_calibration_refuses_a_picture_that_does_not_match_the_position():
     moved = sorted(told)[0]
     told.pop(moved)
     told[next(n for n in layout.cell_names() if n not in cells)] = cells[moved]
-    with pytest.raises(UserError, match=r"does not match the position in \d+ cell\(s\):.*" + moved):
+    with pytest.raises(UserError, match=r"does not match the position in \d+ cells?:.*" + moved):
         calibrate(image, homography, layout, told)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN
+from vision import messages
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
@@ -193,7 +194,7 @@ def calibrate_flat_stones(
         c for c in dict.fromkeys([EMPTY, *sorted(set(truth) - {EMPTY}, key=_class_order(layout))])
     ]
     if EMPTY not in truth:
-        raise UserError("the calibration position must leave some cells empty")
+        raise UserError(messages.no_empty_cell())
     light = np.hstack([samples.light, samples.light])
     ratios = samples.observed / light
     clipped = samples.clipped > CLIP_FRACTION  # (n, 6)
@@ -220,30 +221,17 @@ def calibrate_flat_stones(
     if layout.game != "grid":
         missing = [c for c in layout.classes if c not in present]
         if missing:
-            notes.append(
-                f"the position shows no {', '.join(missing)}: such cells will read as unknown - "
-                "calibrate with a position that has every class"
-            )
+            notes.append(messages.missing_classes_note(missing))
     if saturated:
-        notes.append(
-            f"{', '.join(saturated)} looked overexposed everywhere: lower the light or the "
-            "camera's exposure and calibrate again for the best reading"
-        )
+        notes.append(messages.overexposed_note(saturated))
     calibration = Calibration(
         layout.name, tuple(present), albedo, spread, counts, saturated, VERSION, tuple(notes)
     )
     read, confidence = classify(samples, calibration)
-    wrong = [
-        f"{n} looks {r} (position: {t})"
-        for n, r, t in zip(names, read, truth, strict=True)
-        if r != t
-    ]
+    wrong = [(n, r, t) for n, r, t in zip(names, read, truth, strict=True) if r != t]
     if wrong:
-        shown = "; ".join(wrong[:5]) + (f"; and {len(wrong) - 5} more" if len(wrong) > 5 else "")
         raise PositionMismatch(
-            f"the picture does not match the position in {len(wrong)} cell(s): {shown}. "
-            "Check the pieces, the position file and that nothing covers the board",
-            tuple(n for n, r, t in zip(names, read, truth, strict=True) if r != t),
+            messages.position_mismatch(wrong, corners=False), tuple(n for n, _, _ in wrong)
         )
     _, distance = class_scores(samples, calibration)
     own = np.array([distance[i, present.index(t)] for i, t in enumerate(truth)])

@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _
 from vision.layouts import Layout, get_layout
 from vision.location import Located, from_corners, to_gray
 
@@ -61,14 +62,23 @@ FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where 
 EDGE_X_SHARE = 0.5  # X-corners on more of one side of the outline: the board moved a square
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
 
-CORNERS_HINT = (
-    'has no markers: give its corners with --corners "x,y x,y x,y x,y" (top-left, top-right, '
-    "bottom-right, bottom-left as the first player sees it)"
-)
+
+def corners_hint(layout: str) -> str:
+    """What to do on the command line when a board without markers is not found."""
+    return _(
+        '{layout} has no markers: give its corners with --corners "x,y x,y x,y x,y" '
+        "(top-left, top-right, bottom-right, bottom-left as the first player sees it)"
+    ).format(layout=layout)
 
 
 class BoardNotFound(UserError):
-    """No board grid in the picture: the player gives the four corners instead."""
+    """No board grid in the picture: the player gives the four corners instead. `reason`
+    says why without the command line's hint (`--corners`): the setup screen shows it with
+    its own (tap the corners)."""
+
+    def __init__(self, reason: str, layout: str) -> None:
+        super().__init__(f"{reason}; {corners_hint(layout)}")
+        self.reason = reason
 
 
 def board_kind(layout: Layout) -> str:
@@ -111,10 +121,17 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
         want = (cols + 1, rows + 1)
     lattice = grow_best_lattice(points, strength, want)
     if lattice is None:
-        raise BoardNotFound(
-            f"no {kind} {cols}x{rows} board found in the picture (is the whole board in view "
-            f"and lit?); {layout.name} {CORNERS_HINT}"
-        )
+        if kind == "checkered":
+            reason = _(
+                "no checkered {cols}x{rows} board found in the picture (is the whole board "
+                "in view and lit?)"
+            )
+        else:
+            reason = _(
+                "no lined {cols}x{rows} board found in the picture (is the whole board in "
+                "view and lit?)"
+            )
+        raise BoardNotFound(reason.format(cols=cols, rows=rows), layout.name)
     homography, matched = lattice
     # The lattice's first axis may run along the board's rows: a board of R != C cells is
     # tried both ways round, and the window that fits best says which.
@@ -129,10 +146,12 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
             best = (window, nx, ny)
     if best is None:
         raise BoardNotFound(
-            f"a grid was seen but not a whole {cols}x{rows} board (is all of it in view?); "
-            f"{layout.name} {CORNERS_HINT}"
+            _("a grid was seen but not a whole {cols}x{rows} board (is all of it in view?)").format(
+                cols=cols, rows=rows
+            ),
+            layout.name,
         )
-    (_, c0, r0, dark_even), nx, ny = best
+    (_score, c0, r0, dark_even), nx, ny = best
     # refit on the full-resolution picture with the lattice points inside the board
     homography, error = _refine_full(gray, homography, matched, scale, kind, (c0, r0, nx, ny))
     corners = _apply(homography, _box(c0, r0, nx, ny))
@@ -148,8 +167,10 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
     # a lattice grown on texture or noise does not.
     if grid_still_there(gray, located) is None:
         raise BoardNotFound(
-            f"what looked like a grid does not hold up as a {cols}x{rows} board; "
-            f"{layout.name} {CORNERS_HINT}"
+            _("what looked like a grid does not hold up as a {cols}x{rows} board").format(
+                cols=cols, rows=rows
+            ),
+            layout.name,
         )
     # error_px: the median distance (px) of the grid points from the fitted lattice
     return replace(located, error_px=error)
@@ -482,7 +503,7 @@ def _grow(points, hypothesis, want):
     span = max(want) + 2
     tried: set[tuple[int, int]] = set(matched)
     frontier = set(matched)
-    for _ in range(60):
+    for _round in range(60):
         if not frontier:
             break
         cands = set()

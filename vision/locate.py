@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _, ngettext
 from vision.find import find_board
 from vision.layouts import Layout, get_layout, layout_for_markers
 from vision.location import Located, corner_shift, from_corners, parse_corners, to_gray
@@ -224,30 +225,50 @@ def from_markers(
     seen = sorted(i for i in markers if i in own)
     if not seen:
         others = layout_for_markers(markers)
-        hint = (
-            f" (the markers in view belong to {others.name}: use --layout auto)" if others else ""
-        )
+        if others:
+            raise UserError(
+                _(
+                    "no markers of layout {layout} seen: is the whole mat in view and lit? "
+                    "(the markers in view belong to {other}: use --layout auto)"
+                ).format(layout=layout.name, other=others.name)
+            )
         raise UserError(
-            f"no markers of layout {layout.name} seen: is the whole mat in view and lit?{hint}"
+            _("no markers of layout {layout} seen: is the whole mat in view and lit?").format(
+                layout=layout.name
+            )
         )
     if len(seen) < min_markers:
         raise UserError(
-            f"only {len(seen)} of the 4 markers of layout {layout.name} seen (ids {', '.join(map(str, seen))}): "
-            f"at least {min_markers} must be in view - move what covers the others"
+            ngettext(
+                "only {count} of the 4 markers of layout {layout} seen (id {ids}): at least "
+                "{least} must be in view - move what covers the others",
+                "only {count} of the 4 markers of layout {layout} seen (ids {ids}): at least "
+                "{least} must be in view - move what covers the others",
+                len(seen),
+            ).format(
+                count=len(seen),
+                layout=layout.name,
+                ids=", ".join(map(str, seen)),
+                least=min_markers,
+            )
         )
     src = np.array([own[i].corners for i in seen], np.float64).reshape(-1, 2)
     dst = np.array([markers[i] for i in seen], np.float64).reshape(-1, 2)
-    homography, _ = cv2.findHomography(src, dst, 0)
+    homography, _mask = cv2.findHomography(src, dst, 0)
     if homography is None:
         raise UserError(
-            f"the markers of layout {layout.name} do not form a flat mat: is it folded?"
+            _("the markers of layout {layout} do not form a flat mat: is it folded?").format(
+                layout=layout.name
+            )
         )
     projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.mean(np.linalg.norm(projected - dst, axis=1)))
     if error > MAX_REPROJECTION_PX:
         raise UserError(
-            f"the markers of layout {layout.name} disagree by {error:.1f} px: "
-            "is the mat flat and every marker from the same mat?"
+            _(
+                "the markers of layout {layout} disagree by {error} px: is the mat flat and "
+                "every marker from the same mat?"
+            ).format(layout=layout.name, error=f"{error:.1f}")
         )
     return Located(
         layout, homography, tuple(seen), {i: markers[i] for i in seen}, error, image_size

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _
 from vision.layouts import Layout
 
 
@@ -46,13 +47,17 @@ class Located:
 
 def to_gray(image: np.ndarray) -> np.ndarray:
     if image is None or not isinstance(image, np.ndarray) or image.size == 0:
-        raise UserError("the camera image is empty or unreadable")
+        raise UserError(_("the camera image is empty or unreadable"))
     if image.ndim == 2:
         return image
     if image.ndim == 3 and image.shape[2] in (3, 4):
         code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
         return cv2.cvtColor(image, code)
-    raise UserError(f"cannot read an image of shape {image.shape}: expected a colour or grey image")
+    raise UserError(
+        _("cannot read an image of shape {shape}: expected a colour or grey image").format(
+            shape=image.shape
+        )
+    )
 
 
 def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:

@@ -35,6 +35,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import UNKNOWN, Observation
+from vision import messages
 from vision.layouts import Layout
 from vision.locate import to_gray
 from vision.standing import StandingCalibration, read_standing
@@ -220,9 +221,7 @@ def fit_light(centres: np.ndarray, background: np.ndarray, rounds: int = 4) -> n
     for _ in range(rounds):
         count = int(use.sum())
         if count == 0:
-            raise UserError(
-                "no part of the board is visible between the pieces: is the board in view?"
-            )
+            raise UserError(messages.board_hidden())
         columns = 6 if count >= 12 else 3 if count >= 4 else 1
         coeffs, *_ = np.linalg.lstsq(terms[use, :columns], logs[use], rcond=None)
         fitted = terms[:, :columns] @ coeffs

@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -177,8 +178,10 @@ class CameraSource(_Source):
         self._capture = self._open()
         if self._capture is None:
             raise UserError(
-                f"cannot open camera {self.name}: is it plugged in and not used by another "
-                f"program? (list cameras with `ls /dev/video*`; try usb:1, or use --source sim:)"
+                _(
+                    "cannot open camera {name}: is it plugged in and not used by another "
+                    "program? (list cameras with `ls /dev/video*`; try usb:1, or use --source sim:)"
+                ).format(name=self.name)
             )
 
     def _open(self) -> Any:
@@ -233,8 +236,10 @@ class PiCameraSource(_Source):
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError:
             raise UserError(
-                "picamera2 is not installed: on Raspberry Pi OS run systemd/install.sh, "
-                "or use --source usb:0 / sim:"
+                _(
+                    "picamera2 is not installed: on Raspberry Pi OS run systemd/install.sh, "
+                    "or use --source usb:0 / sim:"
+                )
             ) from None
         self._factory = Picamera2
         self.size = size
@@ -245,8 +250,10 @@ class PiCameraSource(_Source):
         self._started = 0.0
         if not self._start():
             raise UserError(
-                "cannot start the Pi camera: is the ribbon cable seated and the camera enabled? "
-                "(`rpicam-hello --list-cameras` lists it)"
+                _(
+                    "cannot start the Pi camera: is the ribbon cable seated and the camera "
+                    "enabled? (`rpicam-hello --list-cameras` lists it)"
+                )
             )
 
     def _start(self) -> bool:
@@ -308,16 +315,18 @@ class VideoFileSource(_Source):
 
     def __init__(self, path: str) -> None:
         if not path:
-            raise UserError("file: needs a video file, e.g. file:game.mp4")
+            raise UserError(_("file: needs a video file, e.g. file:game.mp4"))
         if not Path(path).is_file():
-            raise UserError(f"video file {path!r} does not exist")
+            raise UserError(_("video file {path} does not exist").format(path=repr(path)))
         self.path = path
         with quiet_opencv():
             self._capture = cv2.VideoCapture(path)
             ok, first = self._capture.read() if self._capture.isOpened() else (False, None)
         if not ok or first is None:
             self._capture.release()
-            raise UserError(f"cannot read video {path!r}: not a video OpenCV can decode")
+            raise UserError(
+                _("cannot read video {path}: not a video OpenCV can decode").format(path=repr(path))
+            )
         self._first: np.ndarray | None = first
         self.fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
 

@@ -48,6 +48,7 @@ import numpy as np
 
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
+from vision import messages
 from vision.jsonfile import write_json
 from vision.layouts import Layout
 from vision.mat import render_mat
@@ -477,7 +478,7 @@ def calibrate_standing(
     views = cell_views(image, homography, layout)
     truth = np.array([position.get(n, EMPTY) for n in names])
     if not (truth == EMPTY).any():
-        raise UserError("the calibration position must leave some cells empty")
+        raise UserError(messages.no_empty_cell())
     kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
     samples, truths, seens = [], [], []
     for index, photo in enumerate(photos):
@@ -507,12 +508,8 @@ def calibrate_standing(
         x_all, t_all, k_all, seen_all, present, kinds, own_distance, len(learned), names
     )
     if wrong_cells:
-        looks = [f"{n} looks {c} (position: {t})" for n, c, t in wrong_cells]
-        shown = "; ".join(looks[:5]) + (f"; and {len(looks) - 5} more" if len(looks) > 5 else "")
         raise PositionMismatch(
-            f"the picture does not match the position in {len(looks)} cell(s): {shown}. "
-            "Check the pieces, the position file, the corners and that nothing covers the board",
-            tuple(n for n, _, _ in wrong_cells),
+            messages.position_mismatch(wrong_cells), tuple(n for n, _, _ in wrong_cells)
         )
     own_distance = own_distance[seen_all]
     own_look = _own_looks(names, samples, truths, seens, kinds) if more else {}
@@ -701,15 +698,8 @@ def _checked(
         if s and r not in (t, UNKNOWN) and g < -DOUBTFUL_GAP
     ]
     if misread:
-        looks = [
-            f"{n} looks {read[names.index(n)]} (position: {truth[names.index(n)]})" for n in misread
-        ]
-        shown = "; ".join(looks[:5]) + (f"; and {len(looks) - 5} more" if len(looks) > 5 else "")
-        raise PositionMismatch(
-            f"the picture does not match the position in {len(misread)} cell(s): {shown}. "
-            "Check the pieces, the position file, the corners and that nothing covers the board",
-            tuple(misread),
-        )
+        looks = [(n, read[names.index(n)], truth[names.index(n)]) for n in misread]
+        raise PositionMismatch(messages.position_mismatch(looks), tuple(misread))
     wrong = [n for n, r, t, s in zip(names, read, truth, seen, strict=True) if s and r != t]
     doubtful = [
         n
@@ -765,10 +755,7 @@ def _refuse_when_unsure(unclear: int, own: np.ndarray, seen: np.ndarray, names: 
         names[i] for i in order[:DOUBTFUL_FEW]
     ]
     raise PositionMismatch(
-        f"the picture does not clearly show the position: {unclear} of {int(seen.sum())} "
-        f"cells are doubtful, most of all {', '.join(worst[:8])}. Check the pieces, the "
-        "position file, the corners and that nothing covers the board",
-        tuple(worst),
+        messages.position_unclear(unclear, int(seen.sum()), worst[:8]), tuple(worst)
     )
 
 
@@ -782,23 +769,14 @@ def _notes(
     """What the players should know about a calibration that was accepted."""
     notes = []
     if unclear:
-        notes.append(
-            f"doubtful cells (not clearly what the position says): {', '.join(unclear)} "
-            "- pieces like these may be misread; a second photo (an empty board) helps"
-        )
+        notes.append(messages.doubtful_note(unclear))
     if layout_classes:
         missing = [c for c in layout_classes if c not in calibration.classes]
         if missing:
-            notes.append(
-                f"the position shows no {', '.join(missing)}: such cells will read as unknown - "
-                "calibrate with a position that has every class"
-            )
+            notes.append(messages.missing_classes_note(missing))
     unseen = [n for n, s in zip(names, seen, strict=True) if not s]
     if unseen:
-        notes.append(
-            f"{len(unseen)} cells lie outside the picture and were not learned: "
-            f"{', '.join(unseen[:8])}{' ...' if len(unseen) > 8 else ''}"
-        )
+        notes.append(messages.unseen_note(unseen))
     return notes
 
 

@@ -31,9 +31,18 @@ A frame with a hand in it never yields an observation: occluded frames return be
 Dropped frames (None) are skipped; black frames (a glitching camera) restart the stillness
 window, since the board may have changed while the camera was blind. Neither ever raises.
 
+Boards whose corners were tapped or typed (`corners`, no markers, not found from the grid):
+the grid as tapped is checked where it was (`vision.find.grid_still_there`, checkered or lined)
+from the first still board on which that check sees it. A board that slid a little is followed
+(status ``"board-moved"`` until it is read); one that moved further cannot be found again
+without markers - once the view has differed from the last still board for TAPPED_LOST_SECONDS
+with the grid not where it was, `lost` is set: status ``"board-moved"``, `problem` asks for the
+board back or its corners tapped again, and nothing is read until the board is back where it
+was (checked every TAPPED_CHECK_SECONDS) or a new tracker gets new corners.
+
 Limits: boards without markers have no printed mat to compare with, so the first reading
-trusts stillness alone; when their corners were typed (`--corners`) a board moved on the table
-is not noticed (one found from its grid is, when no hand is over it).
+trusts stillness alone; a tapped board whose grid the check never sees (a board that is
+neither clearly checkered nor lined, or corners tapped far off) is not checked, as before.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _
 from companion.observation import Observation
 from vision.find import board_kind, grid_still_there
 from vision.layouts import Layout
@@ -71,6 +81,8 @@ COLOUR_EVERY = 4  # frames between colour checks, unless the board is about to b
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
 LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: light changed
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
+TAPPED_LOST_SECONDS = 2.0  # tapped corners: grid not there, view changed, still this long: moved
+TAPPED_CHECK_SECONDS = 0.5  # how often a tapped board's grid is looked for meanwhile
 PHOTO_WIDTH_PX = 480  # the board photo kept with each move (the records cap its bytes)
 
 
@@ -131,6 +143,12 @@ class Tracker:
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
+        # Tapped corners (see the module text): the grid check has seen the tapped board; when
+        # it last looked; since when the grid has been missing; and whether the board is lost.
+        self._tapped_seen = False
+        self._tapped_last = -1e9
+        self._tapped_missing: float | None = None
+        self.lost = False  # a tapped board moved away: put it back, or tap its corners again
 
     # -- the public API -----------------------------------------------------------------------------
     def request(self) -> None:
@@ -171,7 +189,9 @@ class Tracker:
         occluded = self.occluder_px > 0
         if moving or occluded:
             self._dirty = True
-        if occluded:
+        if self.lost:
+            self.status = BOARD_MOVED  # until it is back, or tapped again
+        elif occluded:
             self.status = HANDS
         elif self._moved:
             self.status = BOARD_MOVED  # shown until the moved board has been read
@@ -274,7 +294,9 @@ class Tracker:
             found = relocate(frame, located)
         elif self._found_from_grid():
             found = grid_still_there(frame, located)  # found from its grid: is it still there?
-        else:  # typed corners: nothing to compare them with
+        elif board_kind(located.layout):  # tapped corners: is the grid still where they were?
+            return self._tapped_in_place(frame, now, covered=covered)
+        else:
             return True
         if found is None:
             self.detections += 1
@@ -301,6 +323,69 @@ class Tracker:
         """A board without markers whose grid was found (not typed corners): it can be checked."""
         return self.corners is None and bool(board_kind(self.located.layout))
 
+    def _tapped(self) -> bool:
+        """A board with a grid (checkered or lined) located by tapped or typed corners."""
+        return self.corners is not None and bool(board_kind(self.located.layout))
+
+    def _tapped_in_place(self, frame: np.ndarray, now: float, *, covered: bool) -> bool:
+        """Tapped corners: is the grid where they put it (see the module text)? A lined board
+        that looks as it did at the last reading is where it was even when its stones hide its
+        lines. Otherwise a grid not seen moved the board away (`lost`) - at once when nothing is
+        over the board, after TAPPED_LOST_SECONDS when something may be hiding it."""
+        # Looks as at the last reading (compared with a still board read through this
+        # location): trusted for a lined board, whose lines many stones hide (the real Othello
+        # photo passes the check by little); a checkered board's X-corners are checked as for a
+        # board found from its grid - its squares moved by one fool the comparison, not them.
+        compared = (
+            not covered
+            and self._model.occluders.reference is not None
+            and board_kind(self.located.layout) == "lined"
+        )
+        if (
+            self._tapped_missing is not None
+            and not compared
+            and now - self._tapped_last < TAPPED_CHECK_SECONDS
+        ):
+            return False  # missing a moment ago: look again in a while
+        self._tapped_last = now
+        found = grid_still_there(frame, self.located)
+        if found is None:
+            if not self._tapped_seen or compared:
+                self._tapped_missing = None
+                self._found_again()
+                return True
+            if self._tapped_missing is None:
+                self._tapped_missing = now
+            waited = now - self._tapped_missing >= TAPPED_LOST_SECONDS
+            if (waited or not covered) and not self.lost:
+                self.lost = True
+                self.board_moves += 1
+                self.status = BOARD_MOVED
+                self.problem = _(
+                    "the board moved: put it back where it was, or tap its corners again"
+                )
+            return False
+        self._tapped_missing = None
+        self._found_again()
+        seen, self._tapped_seen = self._tapped_seen, True
+        if found is self.located:
+            return True
+        # Refined (checkered): the taps were a little off (the first time) or the board slid.
+        moved = seen and board_shift(self.located, found) > MOVED_PX
+        self._adopt(found)
+        if moved:
+            self.board_moves += 1
+            self._moved = True
+            self.status = BOARD_MOVED
+        return False
+
+    def _found_again(self) -> None:
+        """A lost tapped board is back where it was."""
+        if self.lost:
+            self.lost = False
+            self.problem = ""
+            self._dirty = True
+
     def _still_but_covered(
         self, frame, colour, gray, now: float, on_mat: int, on_reference: int
     ) -> None:
@@ -309,12 +394,18 @@ class Tracker:
         smooth change of light explains all of it - a hand never does)."""
         if self._occluded_since is None:
             self._occluded_since = now
-        if self._checked_since != self._still.since:
+        tapped = self._tapped()
+        due = tapped and self._tapped_missing is not None
+        if self._checked_since != self._still.since or (
+            due and now - self._tapped_last >= TAPPED_CHECK_SECONDS
+        ):
             self._checked_since = self._still.since
-            if (self.located.markers_seen or self._found_from_grid()) and not self._board_in_place(
-                frame, now, covered=True
-            ):
+            if (
+                self.located.markers_seen or self._found_from_grid() or tapped
+            ) and not self._board_in_place(frame, now, covered=True):
                 return None
+        if self.lost or due:
+            return None  # a tapped board that may have moved: no light rebase over it
         covered_for = now - self._occluded_since
         has_mat = self._model.occluders.printed is not None
         if on_mat == 0 and on_reference > 0:

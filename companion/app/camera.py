@@ -166,8 +166,8 @@ class CameraWorker:
                 return
             except Exception as exc:
                 traceback.print_exc()
-                self._failure = (
-                    f"the camera path failed ({type(exc).__name__}: {exc}) - trying again"
+                self._failure = _("the camera path failed ({problem}) - trying again").format(
+                    problem=f"{type(exc).__name__}: {exc}"
                 )
                 self._stop.wait(2.0)
 

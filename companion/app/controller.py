@@ -175,6 +175,7 @@ class App:
             self.referee is not None
             and self.referee.game_id == game_id
             and not self.referee.position.is_game_over()
+            and not (self.vision is not None and self.vision.lost)  # else: tap the corners again
         ):
             self.go("play")
             return
@@ -192,7 +193,8 @@ class App:
         if self.vision_factory is None:
             self.start_referee()
             return
-        layout = position.mat_layout(position.options)
+        own = self.settings.boards.get(position.name) == "own"
+        layout = position.table_layout(position.options, own=own)
         if self.vision is None or self.vision.layout.name != layout:
             self.vision = self.vision_factory(layout)
             saved = self.settings.corners.get(layout)
@@ -204,6 +206,18 @@ class App:
         self.vision.tracker = None  # learn the colours again under today's light
         self.pages.setup.begin()
         self.go("setup")
+
+    def choose_board(self, own: bool) -> None:
+        """The setup screen's choice: the printed mat or a board of the players' own (saved)."""
+        position = self.setup_position
+        if position is None:
+            return
+        if own:
+            self.settings.boards[position.name] = "own"
+        else:
+            self.settings.boards.pop(position.name, None)
+        self.save_settings()
+        self._begin_setup()
 
     def start_referee(self) -> None:
         """The position is on the board (and the camera knows its colours): play."""
@@ -313,7 +327,7 @@ class App:
 
     def on_camera_ended(self) -> None:
         """A source that ends (a file) has ended."""
-        self.message = "the camera source ended"
+        self.message = _("the camera source ended")
         self.dirty = True
 
     def on_vision_status(self, status: str) -> None:
@@ -321,6 +335,14 @@ class App:
         if status == self.vision_status:
             return
         self.vision_status = status
+        moved = _(
+            "The board moved: put it back where it was, or tap its corners again (Menu, then "
+            "Continue)"
+        )
+        if self.vision is not None and self.vision.lost:
+            self.message = moved  # a board of tapped corners: no markers to find it again
+        elif self.message == moved:
+            self.message = ""
         hands = status == "hands"
         if self.referee is not None:
             self._after(self.referee.hands(hands))
@@ -363,9 +385,9 @@ class App:
                 painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
             )
         elif self.message and self.page in ("setup", "play"):
-            # On the setup page the buttons (Done) fill the bottom: the problem goes over the
-            # header instead, where it covers nothing a player must reach.
-            message_bar(painter, self.message, top=self.page == "setup")
+            # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
+            # over the header instead, where it covers nothing a player must reach.
+            message_bar(painter, self.message, top=True)
         self.painter = painter
         self.screen.present()
         self.dirty = False

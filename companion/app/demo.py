@@ -26,7 +26,7 @@ from companion.app.players import SimulatedPlayers
 from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.dice import Dice
-from companion.errors import UserError
+from companion.errors import NoPrintedMat, UserError
 from companion.i18n import _
 from companion.records import Records
 from companion.referee import Referee
@@ -137,7 +137,14 @@ class Demo:
             settings.options[game] = options
         self.cls = games.get(game)
         opts = settings.game_options(game)
-        self.layout = self.cls.mat_layout(opts)
+        try:
+            self.layout = self.cls.mat_layout(opts)
+        except NoPrintedMat:  # the synthetic table's own grids misread too often
+            raise UserError(
+                f"the demo plays {self.cls.title} on its printed mats ({', '.join(self.cls.mats)}),"
+                f" not on a {self.cls.table_layout(opts)} board of one's own: choose options that "
+                "have a printed mat, or play on your own board with a camera (--source)"
+            ) from None
         # Small frames keep the demo quick; the web and the larger boards need more pixels.
         camera_size = camera_size or ((640, 360) if self.layout == "arinama5" else (960, 540))
         chess = self.cls.uses_chess_set(opts)

@@ -27,6 +27,9 @@ class Settings:
     # Boards without markers: layout -> the four corners the players tapped (image px, TL TR BR
     # BL), used again at the next setup until they tap others or ask to find the grid again.
     corners: dict[str, list[list[float]]] = field(default_factory=dict)
+    # Games played on a board of the players' own instead of the printed mat (game -> "own"):
+    # chosen on the setup screen (`Position.own_board_choice`).
+    boards: dict[str, str] = field(default_factory=dict)
     language: str = ""  # "en" or "de"; "" until the first start sets it from the system locale
     speech: bool = True  # spoken instructions (where espeak-ng and an audio device exist)
     volume: int = 80  # of the spoken instructions, 0..100

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from companion.errors import UserError
+from companion.i18n import _
 from companion.observation import Observation
 from vision.calibration import calibrate
 from vision.layouts import get_layout
@@ -46,6 +47,12 @@ class TableVision:
             return str(self.tracker.status)
         return "found" if self.located is not None else "searching"
 
+    @property
+    def lost(self) -> bool:
+        """A board located by tapped corners moved away (vision.tracker): put back, or tapped
+        again on the setup screen."""
+        return self.tracker is not None and self.tracker.lost
+
     def look(self, frame: np.ndarray | None, now: float) -> None:
         """Before calibration: remember the frame and find the mat (a few times a second)."""
         if frame is None:
@@ -60,7 +67,9 @@ class TableVision:
                 self.problem = ""
             except UserError as exc:
                 self.located = None
-                self.problem = str(exc)
+                # A board not found: why, without the command line's --corners (the setup
+                # screen offers to tap the corners instead).
+                self.problem = getattr(exc, "reason", str(exc))
 
     def set_corners(self, corners: Sequence[Sequence[float]] | None) -> None:
         """Boards without markers: use these corners (image px, TL TR BR BL) instead of finding
@@ -80,7 +89,7 @@ class TableVision:
         with self._lock:
             if self.latest is None or self.located is None:
                 raise UserError(
-                    self.problem or "the camera does not see the mat yet: is all of it in view?"
+                    self.problem or _("the camera does not see the mat yet: is all of it in view?")
                 )
             more: tuple[Photo, ...] = ()
             if self.empty_photo is not None:
@@ -104,7 +113,8 @@ class TableVision:
         with self._lock:
             if self.latest is None or self.located is None:
                 raise UserError(
-                    self.problem or "the camera does not see the board yet: is all of it in view?"
+                    self.problem
+                    or _("the camera does not see the board yet: is all of it in view?")
                 )
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
 

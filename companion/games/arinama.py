@@ -142,6 +142,17 @@ class ArinamaPosition(Position[str]):
     demo_options: ClassVar[dict[str, Any]] = {"rows": 5, "cols": 5}
 
     @classmethod
+    def own_layout(cls, options: Any = None) -> str | None:
+        """Any grid of this size: ``grid:RxC`` (the seed plays on marble boards and grids
+        scratched into the ground).
+
+        >>> ArinamaPosition.own_layout(ArinamaOptions(rows=6, cols=6))
+        'grid:6x6'
+        """
+        options = ArinamaOptions() if options is None else options
+        return f"grid:{options.rows}x{options.cols}"
+
+    @classmethod
     def mat_layout(cls, options: Any = None) -> str:
         """The printed mat for this board size.
 

@@ -154,6 +154,47 @@ class Position(ABC, Generic[MoveT]):
         return {}
 
     @classmethod
+    def own_layout(cls, options: Any = None) -> str | None:
+        """The vision layout of a board of the players' own for these options (no markers:
+        found from its lines or its corners tapped), or None when the game is played only on
+        its printed mats (Arimaa's own equipment is a chess set: `uses_chess_set`).
+
+            >>> from companion import games
+            >>> games.get("sensei").own_layout(None), games.get("aranea").own_layout(None)
+            ('grid:7x7', None)
+        """
+        return None
+
+    @classmethod
+    def table_layout(cls, options: Any = None, *, own: bool = False) -> str:
+        """The layout the game is played on at the table: its printed mat, or its own-board
+        layout when the players chose one (`own`) or when no printed mat fits the options.
+
+        :raises NoPrintedMat: no printed mat fits and the game has no board of one's own.
+        """
+        yours = cls.own_layout(options)
+        if own and yours is not None:
+            return yours
+        try:
+            return cls.mat_layout(options)
+        except NoPrintedMat:
+            if yours is None:
+                raise
+            return yours
+
+    @classmethod
+    def own_board_choice(cls, options: Any = None) -> bool:
+        """Whether the players may choose between a printed mat and a board of their own for
+        these options (a size with no printed mat is always played on one's own)."""
+        if cls.own_layout(options) is None:
+            return False
+        try:
+            cls.mat_layout(options)
+        except NoPrintedMat:
+            return False
+        return True
+
+    @classmethod
     def uses_chess_set(cls, options: Any) -> bool:
         """True when the game is played with these options on a chess set of one's own (Arimaa's
         ``equipment="chess"``): the camera reads white and black pieces on a chessboard, and the
@@ -329,7 +370,9 @@ class Position(ABC, Generic[MoveT]):
         off (a plain instruction - `Referee(clear_first=True)` - not an illegal move)."""
         cells = dict(self.cells())
         free = [c for c in self.cell_names() if c not in cells]
-        missing = [c for c in classes if c != EMPTY and c not in cells.values()]
+        # A board of one's own (grid:RxC) names no classes of its own: the game's are wanted.
+        wanted = dict.fromkeys([*classes, *self.cell_classes()])
+        missing = [c for c in wanted if c != EMPTY and c not in cells.values()]
         picks: list[str] = []
         if missing and free:
             stride = max(1, len(free) // (2 * len(missing) + 1))

@@ -271,6 +271,12 @@ class SenseiPosition(Position[Turn]):
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
         return sensei_geometry(options)
 
+    @classmethod
+    def own_layout(cls, options: Any = None) -> str | None:
+        """A Sensei board of one's own is a 7 x 7 grid (either side: the storm side's marks
+        are printed on the mat only)."""
+        return "grid:7x7"
+
     def __init__(
         self,
         options: SenseiOptions,

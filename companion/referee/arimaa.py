@@ -136,8 +136,10 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             observation = replace(observation, cells=cells)
         elif set(observation.cells.values()) & set(CHESS_COLOURS):
             raise UserError(
-                "the camera reports white and black pieces: for Arimaa on a chess set give "
-                "the option equipment=chess (-o equipment=chess)"
+                _(
+                    "the camera reports white and black pieces: for Arimaa on a chess set give "
+                    "the option equipment=chess (-o equipment=chess)"
+                )
             )
         return super().observe(observation)
 
@@ -196,7 +198,9 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         move = probe.parse_move(text)
         error = probe.setup_error(move)
         if error:
-            raise UserError(f"that setup cannot be played: {error}")
+            raise UserError(
+                _("that setup cannot be played: {error}").format(error=rule_text(error))
+            )
         self.setups[side] = probe.move_text(move)
         self._update()
 
@@ -218,7 +222,9 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         move = position.parse_move(text)  # NotationError names the bad token
         error = position.setup_error(move)
         if error:
-            raise UserError(f"that setup cannot be played: {error}")
+            raise UserError(
+                _("that setup cannot be played: {error}").format(error=rule_text(error))
+            )
         self.setups[side] = position.move_text(move)
         events = [Event("answer", {"setup": self.setups[side], "player": side})]
         if self.board is not None and self.board == self._setup_target(move, self.board):
@@ -397,8 +403,10 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         after.push(move)  # IllegalMoveError: why it is not legal
         if self.board is not None and after.cells() != self.board:
             raise UserError(
-                f"the board does not show {start.move_text(move)}: "
-                "make the turn on the board, or type the turn it shows"
+                _(
+                    "the board does not show {turn}: make the turn on the board, or type the "
+                    "turn it shows"
+                ).format(turn=start.move_text(move))
             )
         while self.position.steps_this_turn:
             self.position.pop_step()

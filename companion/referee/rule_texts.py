@@ -36,6 +36,45 @@ def _piece(g: dict[str, str], prefix: str, case: str) -> str:
 Sentence = Callable[[dict[str, str]], str]
 
 _RULES: list[tuple[re.Pattern[str], Sentence]] = [
+    # Arimaa's setups (companion.games.arimaa: setup_error)
+    (
+        _re("{player}'s setup is a list of placements like Ra1, not steps"),
+        lambda g: _("The setup of {player} is a list of placements like Ra1, not steps").format(
+            player=g["player"]
+        ),
+    ),
+    (
+        _re(r"{player} places \w+'s own pieces: (?P<placement>\w+) is {opponent}'s"),
+        lambda g: _(
+            "{player} places only their own pieces: {placement} belongs to {opponent}"
+        ).format(player=g["player"], placement=g["placement"], opponent=g["opponent"]),
+    ),
+    (
+        _re(
+            r"{player} sets up on ranks (?P<first>\d) and (?P<second>\d): (?P<placement>\w+) is outside them"
+        ),
+        lambda g: _(
+            "{player} sets up on ranks {first} and {second}: {placement} is outside them"
+        ).format(
+            player=g["player"], first=g["first"], second=g["second"], placement=g["placement"]
+        ),
+    ),
+    (
+        _re("{cell} is given two pieces"),
+        lambda g: _("{cell} is given two pieces").format(cell=g["cell"]),
+    ),
+    (
+        _re(
+            r"(?P<side>gold|silver)'s setup must place (?P<wanted>\d+) "
+            r"(?P<name>rabbit|cat|dog|horse|camel|elephant)s?, not (?P<count>\d+)"
+        ),
+        lambda g: _("The setup of {player} has {count} instead of {wanted}: {pieces}").format(
+            player=player_name(g["side"].lower()),
+            count=g["count"],
+            wanted=g["wanted"],
+            pieces=piece_phrase(_NAMES[g["name"].lower()], g["side"].lower(), int(g["wanted"])),
+        ),
+    ),
     # Arimaa (companion.games.arimaa: step_error, end_turn_error)
     (
         _re("{player} must first set up their pieces on their own two ranks"),

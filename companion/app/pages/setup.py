@@ -28,6 +28,11 @@ def corner_name(index: int) -> str:
     return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
 
 
+def sentence(text: str) -> str:
+    """A problem line of the camera (lower case, as the command line prints it) as a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 class SetupPage(Page):
     name = "setup"
 
@@ -69,6 +74,9 @@ class SetupPage(Page):
                 else [None] * 4
             )
             self.corner_index = 0
+        elif kind in ("board-own", "board-mat"):
+            app.message = ""
+            app.choose_board(kind == "board-own")  # a new setup on the other layout
         elif kind == "find-grid" and app.vision is not None:
             app.vision.set_corners(None)
             app.settings.corners.pop(app.vision.layout.name, None)
@@ -78,7 +86,7 @@ class SetupPage(Page):
                 app.vision.take_empty_photo()  # the header's status says so
                 app.message = ""
             except UserError as exc:
-                app.message = str(exc)
+                app.message = sentence(str(exc))
         elif kind == "back":
             app.setup_position = None
             app.resume_id = None
@@ -138,7 +146,7 @@ class SetupPage(Page):
             app.signal()
             return
         except UserError as exc:
-            app.message = str(exc)
+            app.message = sentence(str(exc))
             app.signal()
             return
         self.mismatch = ()
@@ -177,7 +185,7 @@ class SetupPage(Page):
             text=_("Put the pieces as shown, then press DONE")
             if found
             else _("Show the camera the whole mat"),
-            detail=vision.problem
+            detail=sentence(vision.problem)
             if not found
             else _("The camera learns your pieces' colours from this position"),
             status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
@@ -193,6 +201,8 @@ class SetupPage(Page):
                 (_("Empty board"), "empty-photo", "normal"),
                 (_("Done"), "confirm-setup", "primary" if found else "disabled"),
             ]
+            if type(position).own_board_choice(position.options):
+                model.buttons.insert(2, (_("Own board"), "board-own", "normal"))
             if vision.empty_photo is not None:
                 model.status += "; " + _("empty board photographed")
         elif self.corner_edit is not None:
@@ -242,16 +252,18 @@ class SetupPage(Page):
             model.text = _("Show the camera the whole board")
             model.detail = _(
                 "{problem}. Not found? Tap Corners and tap the board's four corners on the picture"
-            ).format(problem=vision.problem or _("Looking for the grid"))
+            ).format(problem=sentence(vision.problem) or _("Looking for the grid"))
         else:
             model.text = _("Check the grid, put the pieces as shown, then press DONE")
             model.detail = _(
                 "The grid must lie on the squares, {cell} (marked) by the first player. "
                 "Wrong? Tap Corners"
             ).format(cell=cells[3])
-        if chess:
+        if chess and located is not None:  # not found: why comes first, the mapping later
             model.detail += ". " + chess_mapping()
         model.buttons = [(_("Back"), "back", "normal"), (_("Corners"), "corners", "normal")]
+        if type(position).own_board_choice(position.options):
+            model.buttons.append((_("Printed mat"), "board-mat", "normal"))
         if tapped:
             model.buttons.append((_("Find"), "find-grid", "normal"))
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
