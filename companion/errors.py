@@ -47,7 +47,8 @@ class VisionError(UserError):
 
 
 class BoardNotFound(VisionError, LookupError):
-    """No board (markers, outline) in a photo; `vision.find.BoardNotFound` is this family's."""
+    """No board (markers, outline) in a photo; `vision.find.BoardNotFound` (no grid found,
+    with the reason on its own) derives from it."""
 
 
 class PositionMismatch(VisionError, ValueError):

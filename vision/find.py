@@ -38,6 +38,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from companion import errors
 from companion.errors import UserError
 from companion.i18n import _
 from vision.layouts import Layout, get_layout
@@ -71,10 +72,11 @@ def corners_hint(layout: str) -> str:
     ).format(layout=layout)
 
 
-class BoardNotFound(UserError):
-    """No board grid in the picture: the player gives the four corners instead. `reason`
-    says why without the command line's hint (`--corners`): the setup screen shows it with
-    its own (tap the corners)."""
+class BoardNotFound(errors.BoardNotFound):
+    """No board grid in the picture (a `companion.errors.BoardNotFound`, so a LookupError and
+    a UserError): the player gives the four corners instead. `reason` says why without the
+    command line's hint (`--corners`): the setup screen shows it with its own (tap the
+    corners)."""
 
     def __init__(self, reason: str, layout: str) -> None:
         super().__init__(f"{reason}; {corners_hint(layout)}")
