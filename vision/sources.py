@@ -61,6 +61,10 @@ class FrameSource(Protocol):
     def close(self) -> None:
         """Release the camera or file; reading after close returns None."""
 
+    def __enter__(self) -> FrameSource: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
 
 class _Source:
     """Shared plumbing: the context manager and the `ended` flag."""

@@ -496,7 +496,7 @@ def run_track(args: argparse.Namespace) -> int:
     said = ""
     moves_said = 0
     # vision.sources.FrameSource does not declare the context manager every source is
-    with sources.open_source(args.source) as source:  # type: ignore[attr-defined]
+    with sources.open_source(args.source) as source:
         while not args.max_frames or frames < args.max_frames:
             frame = source.read()
             if frame is None and getattr(source, "ended", False):
