@@ -98,14 +98,16 @@ def test_the_moved_board_is_said_in_the_tables_language():
         i18n.set_language("en")
 
 
-@pytest.mark.parametrize("name", ["grid:7x7"])
+@pytest.mark.parametrize("name", ["grid:7x7", "grid:9x9"])
 def test_a_hand_resting_over_a_tapped_board_is_never_read_and_the_board_is_not_lost(name):
     """A hand that rests still over the board may hide the grid: nothing is read while it is
     there, and once it goes the board is read again where it was (a hand that hid the grid
-    for more than TAPPED_LOST_SECONDS may say "moved" meanwhile, never for good). Not on the
-    chessboard with chess pieces or the plain lined 9 x 9: there the tracker does not see this
-    hand (put down at once, still from its first frame) at all, tapped or found - its occluder
-    checks, not the board check; reported, not changed here."""
+    for more than TAPPED_LOST_SECONDS may say "moved" meanwhile, never for good). The plain
+    lined 9 x 9 shows the hand only between the stones' discs: the standing pieces' zone,
+    which explains away changes there on a printed mat, must not on a board without a print
+    (it did, and this hand was read). Not on the chessboard with chess pieces: there the
+    tracker does not see this hand at all (the discs cover nearly every square; between them
+    the hand's parts are too small) - a known limit, docs/vision.md."""
     table, _corners, position, tracker = tapped(name)
     assert len(watch(tracker, table, position, 45)[0]) == 1
     hand = table.hand_towards(table.cell_pixel("d4"))

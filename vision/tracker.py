@@ -239,8 +239,13 @@ class Tracker:
             )
         return self._colour_found
 
-    def _standing_zone(self) -> np.ndarray:
-        """Where the pieces may show over the paper from where the camera is (per location)."""
+    def _standing_zone(self) -> np.ndarray | None:
+        """Where the pieces may show over the paper from where the camera is (per location):
+        on a printed mat only. A board without one has no print to tell a hand on the board's
+        margin, and the last still board is all it is judged against: there a hand's parts
+        between the pieces are the only sign of it, and look just like a piece's lean."""
+        if self._model is None or self._model.occluders.printed is None:
+            return None
         located = self.located
         if self._standing is None or self._standing[0] is not located:
             zone = standing_zone(
