@@ -76,6 +76,7 @@ LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to i
 OUTLIER_FACTOR = (
     8.0  # calibration cells this many times farther than typical from their class are re-judged
 )
+COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
 AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, corner errors
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
@@ -111,8 +112,11 @@ def _pitch(layout: Layout) -> float:
     return 2.0 * min(c.radius for c in layout.cells)
 
 
-def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> CellViews:
-    """Sample every cell's column and ground (see the module's text)."""
+def cell_views(
+    image: np.ndarray, homography: np.ndarray, layout: Layout, column_scale: float = 1.0
+) -> CellViews:
+    """Sample every cell's column and ground (see the module's text). `column_scale`: the
+    columns this much higher or lower (calibration's augmented copies: another elevation)."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise UserError("reading cells needs a colour (BGR) image")
     height, width = image.shape[:2]
@@ -130,7 +134,7 @@ def cell_views(image: np.ndarray, homography: np.ndarray, layout: Layout) -> Cel
     camera = pose.centre()
     distance = np.hypot(camera[0] - centres[:, 0], camera[1] - centres[:, 1])
     slope = np.maximum(camera[2], 1e-9) / np.maximum(distance, 1e-9)  # tan(elevation)
-    top = np.minimum(COLUMN_HEIGHT, REACH * slope)[:, None, None]
+    top = column_scale * np.minimum(COLUMN_HEIGHT, REACH * slope)[:, None, None]
     z = np.linspace(1.0, 0.0, rows)[None, :, None] * top * size
     column = np.empty((len(centres), rows, cols, 3))
     for axis in (0, 1):
@@ -490,11 +494,16 @@ def calibrate_standing(
         seens.append(seen)
     learned = list(zip(samples, truths, seens, strict=True))
     rng = np.random.default_rng(AUGMENT_SEED)
+    heights = np.random.default_rng(AUGMENT_SEED + 1)  # apart: the other draws stay as they were
     for photo, t in zip(photos, truths, strict=True):
         for _ in range(AUGMENTED_COPIES):
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
             x, seen = _features_of(
-                cell_views(image, homography, layout), layout, kinds, surface, t == EMPTY
+                cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES)),
+                layout,
+                kinds,
+                surface,
+                t == EMPTY,
             )
             learned.append((x, t, seen))
     x_all = np.vstack([x for x, _, _ in learned])
