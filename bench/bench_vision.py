@@ -152,28 +152,23 @@ def describe(table: SimTable) -> str:
     )
 
 
+READING_COUNTS = (
+    "cells_right",
+    "cells_total",
+    "boards_right",
+    "boards_total",
+    "covered",
+    "read_cells",
+    "read_boards",
+)
+
+
 def realistic_accuracy(layouts, tables: int, boards: int, seed: int) -> dict:
     """Printed mats under realistic conditions: calibrate on each table, read random boards."""
     stats = {"rows": [], "failures": [], "refused": []}
-    total = dict(
-        cells_right=0,
-        cells_total=0,
-        boards_right=0,
-        boards_total=0,
-        covered=0,
-        read_cells=0,
-        read_boards=0,
-    )
+    total = dict.fromkeys(READING_COUNTS, 0)
     for name in layouts:
-        per = dict(
-            cells_right=0,
-            cells_total=0,
-            boards_right=0,
-            boards_total=0,
-            covered=0,
-            read_cells=0,
-            read_boards=0,
-        )
+        per = dict.fromkeys(READING_COUNTS, 0)
         for index in range(tables):
             table = realistic_table(name, index, seed)
             try:
@@ -223,8 +218,7 @@ def realistic_tracking(layouts, tables: int, moves: int, seed: int) -> dict:
     each table calibrated on its own pictures, a random game played through hand transitions.
     Counted as in `tracking_run`, and the tables whose tracker ends on "hands" (a still board
     it takes for a hand)."""
-    stats = {"observations": 0, "from_hand_frames": 0, "wrong": 0, "moves": 0, "missed": 0}
-    stats["stuck"] = 0
+    stats = {**dict.fromkeys(TRACKING_COUNTS, 0), "missed": 0, "stuck": 0}
     for name in layouts:
         for index in range(tables):
             table = realistic_table(name, index, seed)
@@ -234,23 +228,7 @@ def realistic_tracking(layouts, tables: int, moves: int, seed: int) -> dict:
                 continue
             script = random_script(table.layout, np.random.default_rng(seed + index), moves)
             tracker = Tracker(table.layout, calibration)
-            frames = [(table.render(script[0]), False, script[0]) for _ in range(20)]
-            for before, after in zip(script, script[1:], strict=False):
-                for frame, hand in table.transition(before, after):
-                    frames.append((frame, hand, before if hand else after))
-            observed: list[dict[str, str]] = []
-            for frame, hand, cells in frames:
-                observation = tracker.feed(frame)
-                if observation is None:
-                    continue
-                stats["observations"] += 1
-                stats["from_hand_frames"] += hand
-                stats["wrong"] += observation.cells != truth_of(table.layout, cells)
-                observed.append(observation.cells)
-            distinct = [truth_of(table.layout, b) for b in script]
-            distinct = [b for i, b in enumerate(distinct) if i == 0 or b != distinct[i - 1]]
-            stats["moves"] += len(distinct)
-            stats["missed"] += sum(1 for b in distinct if b not in observed)
+            follow_game(tracker, table, script, game_frames(table, script), stats)
             stats["stuck"] += tracker.status == HANDS
     return stats
 
@@ -262,18 +240,9 @@ def chess_boards(tables: int, boards: int, seed: int) -> dict:
     start, start_figures = chess_start(layout)
     pieces = list(start.items())
     stats = {"rows": [], "failures": [], "refused": []}
-    total = dict(
-        cells_right=0, cells_total=0, boards_right=0, boards_total=0, read_cells=0, read_boards=0
-    )
+    total = dict.fromkeys(READING_COUNTS, 0)
     for k, style in enumerate(CHECKERED_BOARDS):
-        per = dict(
-            cells_right=0,
-            cells_total=0,
-            boards_right=0,
-            boards_total=0,
-            read_cells=0,
-            read_boards=0,
-        )
+        per = dict.fromkeys(READING_COUNTS, 0)
         for index in range(tables):
             table = realistic_table(
                 "grid:8x8", index, seed + 31 + 7 * k, board=style, pieces="chess"
@@ -426,55 +395,64 @@ def with_faults(frames, rate: float, rng: np.random.Generator):
     return out
 
 
+def game_frames(table: SimTable, script: list[dict[str, str]]) -> list[tuple]:
+    """20 still frames of the first board, then every move through a hand transition: (frame,
+    a hand over the board, the board the frame shows)."""
+    frames = [(table.render(script[0]), False, script[0]) for _ in range(20)]
+    for before, after in zip(script, script[1:], strict=False):
+        for frame, hand in table.transition(before, after):
+            frames.append((frame, hand, before if hand else after))
+    return frames
+
+
+def follow_game(
+    tracker: Tracker, table: SimTable, script, frames, stats: dict, timing: bool = False
+) -> None:
+    """Feed `frames` to `tracker`, counting into `stats`: frames, hand frames, observations,
+    those from hand frames, wrong ones, the boards of `script` (moves) and those never
+    observed; with `timing` the feed time of located frames and its peer's."""
+    observed: list[dict[str, str]] = []
+    for frame, hand, cells in frames:
+        located_before = tracker.located is not None
+        t0 = time.perf_counter()
+        observation = tracker.feed(frame)
+        elapsed = time.perf_counter() - t0
+        if timing and located_before and observation is None and frame is not None:
+            stats["feed_ms"].append(elapsed * 1000)
+            t0 = time.perf_counter()
+            cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+            stats["peer_ms"].append((time.perf_counter() - t0) * 1000)
+        stats["frames"] += 1
+        stats["hand_frames"] += hand
+        if observation is None:
+            continue
+        stats["observations"] += 1
+        stats["from_hand_frames"] += hand
+        stats["wrong"] += observation.cells != truth_of(table.layout, cells)
+        observed.append(observation.cells)
+    distinct = [truth_of(table.layout, b) for b in script]
+    distinct = [b for i, b in enumerate(distinct) if i == 0 or b != distinct[i - 1]]
+    stats["moves"] += len(distinct)
+    stats["missed"] += sum(1 for b in distinct if b not in observed)
+
+
+TRACKING_COUNTS = ("frames", "hand_frames", "observations", "from_hand_frames", "wrong", "moves")
+
+
 def tracking_run(
     layouts, tables: int, moves: int, seed: int, calibrations, timing: bool, faults: float = 0.0
 ) -> dict:
-    stats = {
-        "frames": 0,
-        "hand_frames": 0,
-        "observations": 0,
-        "from_hand_frames": 0,
-        "wrong": 0,
-        "moves": 0,
-        "missed": 0,
-        "feed_ms": [],
-        "peer_ms": [],
-    }
+    stats = {**dict.fromkeys(TRACKING_COUNTS, 0), "missed": 0, "feed_ms": [], "peer_ms": []}
     for name in layouts:
         for index in range(tables):
             table = test_table(name, index, seed + 1)
             script = random_script(table.layout, np.random.default_rng(seed + index), moves)
-            tracker = Tracker(table.layout, calibrations[name])
-            frames = [(table.render(script[0]), False, script[0]) for _ in range(20)]
-            for before, after in zip(script, script[1:], strict=False):
-                for frame, hand in table.transition(before, after):
-                    frames.append((frame, hand, before if hand else after))
+            frames = game_frames(table, script)
             if faults:
                 frames = with_faults(frames, faults, np.random.default_rng(seed + index))
-            observed: list[dict[str, str]] = []
-            for frame, hand, cells in frames:
-                located_before = tracker.located is not None
-                t0 = time.perf_counter()
-                observation = tracker.feed(frame)
-                elapsed = time.perf_counter() - t0
-                if timing and located_before and observation is None and frame is not None:
-                    stats["feed_ms"].append(elapsed * 1000)
-                    t0 = time.perf_counter()
-                    cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-                    stats["peer_ms"].append((time.perf_counter() - t0) * 1000)
-                stats["frames"] += 1
-                stats["hand_frames"] += hand
-                if observation is None:
-                    continue
-                stats["observations"] += 1
-                stats["from_hand_frames"] += hand
-                if observation.cells != truth_of(table.layout, cells):
-                    stats["wrong"] += 1
-                observed.append(observation.cells)
-            distinct = [truth_of(table.layout, b) for b in script]
-            distinct = [b for i, b in enumerate(distinct) if i == 0 or b != distinct[i - 1]]
-            stats["moves"] += len(distinct)
-            stats["missed"] += sum(1 for b in distinct if b not in observed)
+            follow_game(
+                Tracker(table.layout, calibrations[name]), table, script, frames, stats, timing
+            )
     return stats
 
 
