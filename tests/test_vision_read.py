@@ -330,9 +330,9 @@ def test_calibration_notes_missing_classes_and_reads_them_as_unknown():
 
 
 def test_calibration_json_round_trip_and_version(tmp_path):
-    """A calibration file (version 2, the standing-piece model) reads back as the same model;
-    a file of version 1 (the flat-stone model of before) still loads and reads; newer or
-    damaged files are refused with what to do."""
+    """A calibration file (version 3, the standing-piece model) reads back as the same model;
+    a file of version 1 (the flat-stone model of before) still loads and reads; newer, damaged
+    or older standing-model files (other features) are refused with what to do."""
     layout = get_layout("arinama5")
     table = SimTable(layout, seed=45, size=SMALL)
     start = {"a1": "black", "b2": "white", "c3": "black", "e5": "white"}
@@ -342,7 +342,7 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     path = tmp_path / "cal.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 2
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 3
     assert data["model"] == "standing"
     again = load_calibration(path)
     assert again == calibration
@@ -350,7 +350,8 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     with pytest.raises(UserError, match="already exists"):
         calibration.save(path)
     for bad, message in (
-        (dict(data, version=3), "newer than this companion reads"),
+        (dict(data, version=4), "newer than this companion reads"),
+        (dict(data, version=2), "made by an older companion .* calibrate again"),
         (dict(data, means=[[1, 2]]), "damaged"),
     ):
         (tmp_path / "bad.json").write_text(json.dumps(bad))

@@ -135,6 +135,11 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
                 f"{path} is calibration version {data.get('version')!r}, newer than this companion "
                 f"reads ({StandingCalibration.version}): update the companion or calibrate again"
             )
+        if data["version"] < StandingCalibration.version:
+            raise UserError(
+                f"{path} was made by an older companion (calibration version {data['version']}), "
+                "whose reader learned other features: calibrate again with the same photos"
+            )
         try:
             return StandingCalibration.from_json(data)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
