@@ -25,8 +25,9 @@ each cell the way the pieces stand:
    board) gives, per class and cell kind, the features' mean; one shared covariance (shrunk
    towards its diagonal: a single photo is few samples) scores every cell of a later photo
    against each (linear discriminant analysis, augmented with copies of the photo under other
-   exposures, white balances and corner errors). A cell is "unknown" when no class is more
-   likely than the others together, or when it lies outside the picture. The discriminant's
+   exposures, white balances, corner errors and elevations, with shadows drawn across it). A
+   cell is "unknown" when no class is more likely than the others together, or when it lies
+   outside the picture. The discriminant's
    posterior says little more than that on real photos: between photos of one table the
    features move far more than within one (the camera's exposure and white balance), so a
    stricter posterior or a "resembles no class" distance turned pieces in plain view into
@@ -79,6 +80,11 @@ OUTLIER_FACTOR = (
 COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
 AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, corner errors
 AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
+SHADOW_EVERY = 6  # augmented copies: a shadow for every this many cells
+SHADOW_LENGTH = (0.5, 2.0)  # cell widths
+SHADOW_WIDTH = (0.2, 0.7)  # cell widths
+SHADOW_DEPTH = (0.2, 0.55)  # the share of the light a shadow takes
+SHADOW_SOFTNESS = (0.02, 0.12)  # cell widths: the blur of a shadow's edge (penumbra)
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
 FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
 NOVELTY_FLOOR = (
@@ -109,6 +115,7 @@ class CellViews:
     unseen: np.ndarray  # (n,) bool: the cell lies (partly) outside the picture
     column_edges: np.ndarray  # (n, H, W) gradient magnitude of log brightness up the column
     footprint_edges: np.ndarray  # (n, radii, angles) the same over the footprint
+    pixel_scale: np.ndarray  # (n,) each cell's size in the picture / the median cell's
 
 
 def _pitch(layout: Layout) -> float:
@@ -181,7 +188,13 @@ def cell_views(
         outside > OUTSIDE_FRACTION,
         column_edges,
         footprint_edges,
+        _pixel_scale(column_px),
     )
+
+
+def _pixel_scale(column_px: np.ndarray) -> np.ndarray:
+    step = np.median(np.linalg.norm(np.diff(column_px, axis=2), axis=3), axis=(1, 2))
+    return np.maximum(step, 1e-6) / max(float(np.median(step)), 1e-6)
 
 
 _LOG_LEVELS = np.log1p(np.arange(256, dtype=np.float32))  # log brightness of each 8-bit level
@@ -305,7 +318,9 @@ def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
       base stands): its median relative to the expected empty colour and to the rim round it,
       and its edge energy round and across;
     - *outlines*: the log of the mean gradient magnitude over the lower column and over the
-      footprint, from a full-resolution map (`_edge_samples`). A white pawn on a cream square
+      footprint, from a full-resolution map (`_edge_samples`), times the cell's size in the
+      picture against the median cell's (a far cell's outlines are as long in cell widths but
+      fewer pixels, so their mean per pixel is higher). A white pawn on a cream square
       has nearly the square's colour; what shows it is its outline and shading, lines a pixel
       or two wide that the samples above miss. The log, because edge energy spreads in
       proportion to its size (an empty square's is small and tight, a piece's large and wide)
@@ -341,8 +356,14 @@ def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
             np.median(inner, axis=1) - np.median(rim, axis=1),
             np.abs(np.diff(foot, axis=2)).mean(axis=(1, 2))[:, None],
             np.abs(np.diff(foot, axis=1)).mean(axis=(1, 2))[:, None],
-            np.log(views.column_edges[:, : rows - 1, centre].mean(axis=(1, 2)) + EDGE_FLOOR)[:, None],
-            np.log(views.footprint_edges[:, :FOOTPRINT_INNER].mean(axis=(1, 2)) + EDGE_FLOOR)[:, None],
+            (
+                np.log(views.column_edges[:, : rows - 1, centre].mean(axis=(1, 2)) + EDGE_FLOOR)
+                + np.log(views.pixel_scale)
+            )[:, None],
+            (
+                np.log(views.footprint_edges[:, :FOOTPRINT_INNER].mean(axis=(1, 2)) + EDGE_FLOOR)
+                + np.log(views.pixel_scale)
+            )[:, None],
         ]
     )
 
@@ -546,9 +567,11 @@ def calibrate_standing(
     learned = list(zip(samples, truths, seens, strict=True))
     rng = np.random.default_rng(AUGMENT_SEED)
     heights = np.random.default_rng(AUGMENT_SEED + 1)  # apart: the other draws stay as they were
+    shadows = np.random.default_rng(AUGMENT_SEED + 2)
     for photo, t in zip(photos, truths, strict=True):
         for _ in range(AUGMENTED_COPIES):
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
+            image = _shadowed(image, homography, layout, shadows)
             x, seen = _features_of(
                 cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES)),
                 layout,
@@ -707,6 +730,41 @@ def _augmented(
         corners.astype(np.float32), (corners + jitter).astype(np.float32)
     )
     return out, homography @ moved
+
+
+def _shadowed(
+    image: np.ndarray, homography: np.ndarray, layout: Layout, rng: np.random.Generator
+) -> np.ndarray:
+    """The photo with soft shadows laid across some cells, as a lamp makes the pieces cast
+    them (or an arm, a cup): a shadow on an empty cell darkens part of it and draws an edge
+    across it, and a start position shows few (its pieces stand on four ranks together)."""
+    pitch = _pitch(layout)
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    mask = np.zeros(image.shape[:2], np.float32)
+    for i in rng.choice(len(centres), size=len(centres) // SHADOW_EVERY, replace=False):
+        angle = rng.uniform(0, 2 * np.pi)
+        along = np.array([np.cos(angle), np.sin(angle)])
+        across = np.array([-along[1], along[0]])
+        length = rng.uniform(*SHADOW_LENGTH) * pitch
+        width = rng.uniform(*SHADOW_WIDTH) * pitch / 2
+        start = centres[i] + rng.uniform(-0.5, 0.5, 2) * pitch
+        corners = np.array(
+            [
+                start + width * across,
+                start + width * across + length * along,
+                start - width * across + length * along,
+                start - width * across,
+            ]
+        )
+        px = cv2.perspectiveTransform(corners[None], homography)[0]
+        cv2.fillConvexPoly(mask, np.round(px).astype(np.int32), float(rng.uniform(*SHADOW_DEPTH)))
+    middle = centres.mean(axis=0)
+    span = cv2.perspectiveTransform(np.array([[middle, middle + (pitch, 0.0)]]), homography)[0]
+    cell_px = float(np.linalg.norm(span[1] - span[0]))  # a cell's width in the picture
+    mask = cv2.GaussianBlur(mask, (0, 0), max(rng.uniform(*SHADOW_SOFTNESS) * cell_px, 0.8))
+    # A shadow keeps the skylight: it takes a little less blue than red.
+    shade = 1.0 - mask[..., None] * np.array([0.9, 0.95, 1.0], np.float32)
+    return np.clip(image.astype(np.float32) * shade, 0, 255).astype(np.uint8)
 
 
 def _own_looks(
