@@ -193,6 +193,11 @@ def test_vision_locate_chessboard_draws_the_grid_and_fails_in_one_line(tmp_path,
     assert corner_errors(np.array(data["corners"]), truth).max() < 0.1
     drawn = cv2.imread(str(view))
     assert drawn.shape == photo.shape and np.any(drawn != photo)
+    (tmp_path / "empty.json").write_text('{"cells": {}}')
+    calibrate = ["vision", "calibrate", str(tmp_path / "board.png"), "--layout", "chessboard"]
+    calibrate += ["--position", str(tmp_path / "empty.json"), "-o", str(tmp_path / "cal.json")]
+    assert main(calibrate) == 0
+    assert "from its own grid, found in the photo" in capsys.readouterr().out
     cv2.imwrite(str(tmp_path / "blank.png"), np.full((300, 400, 3), 90, np.uint8))
     assert main(["vision", "locate", str(tmp_path / "blank.png"), "--layout", "chessboard"]) == 2
     err = capsys.readouterr().err

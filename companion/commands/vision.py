@@ -317,7 +317,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
     learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
-    source = f"{len(located.markers_seen)} markers" if located.markers_seen else "the given corners"
+    source = (
+        f"{len(located.markers_seen)} markers"
+        if located.markers_seen
+        else "the given corners"
+        if args.corners
+        else "its own grid, found in the photo"
+    )
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
     doubtful = ", ".join(calibration.doubtful) or "none"
     print(
