@@ -197,7 +197,9 @@ def test_vision_locate_chessboard_draws_the_grid_and_fails_in_one_line(tmp_path,
     calibrate = ["vision", "calibrate", str(tmp_path / "board.png"), "--layout", "chessboard"]
     calibrate += ["--position", str(tmp_path / "empty.json"), "-o", str(tmp_path / "cal.json")]
     assert main(calibrate) == 0
-    assert "from its own grid, found in the photo" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "from its own grid, found in the photo" in said.out
+    assert "learned from one photo" in said.err and "--empty" in said.err
     cv2.imwrite(str(tmp_path / "blank.png"), np.full((300, 400, 3), 90, np.uint8))
     assert main(["vision", "locate", str(tmp_path / "blank.png"), "--layout", "chessboard"]) == 2
     err = capsys.readouterr().err

@@ -213,6 +213,7 @@ def test_vision_calibrate_and_read_on_a_board_of_your_own_through_the_cli(tmp_pa
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Margin between classes" in done.stdout and "doubtful cells: none" in done.stdout
+    assert "learned from one photo" not in done.stderr  # the empty board was given
     picture = cv2.imread(str(tmp_path / "learned.png"))
     assert picture is not None and picture.shape[0] > 720
     assert len(json.loads((tmp_path / "mine.cal.json").read_text())["own_look"]) == 81

@@ -316,6 +316,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
         write_png(Path(args.view), picture, overwrite=args.force)
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
+    if not more and not layout.has_markers:
+        print(
+            "note: learned from one photo: a logo or label printed in a cell under a piece (a "
+            "board maker's emblem) will read as a piece once that cell is empty - add --empty "
+            "EMPTY.jpg, a photo of the empty board",
+            file=sys.stderr,
+        )
     learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
     source = (
         f"{len(located.markers_seen)} markers"
