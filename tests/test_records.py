@@ -549,6 +549,6 @@ def test_two_companions_creating_the_same_new_file_at_once_both_succeed(tmp_path
             t.start()
         for t in threads:
             t.join()
-        assert errors == [], f"attempt {attempt}"
+        assert errors == [], f"attempt {attempt}: {errors!r}"
         with Records(db_path, readonly=True) as db:
             assert len(db.games()) == 4
