@@ -202,11 +202,11 @@ _LOG_LEVELS = np.log1p(np.arange(256, dtype=np.float32))  # log brightness of ea
 
 def _edge_samples(image: np.ndarray, *points: np.ndarray) -> list[np.ndarray]:
     """The gradient magnitude of log brightness (per pixel) at each set of `points` (n, h, w,
-    2; the first set a column, whose sample step sets the blur), from a map of the board's
-    region blurred over half a step: a piece's outline is a line a pixel or two wide that
-    point samples miss or catch by chance. Full resolution: a map shrunk first loses the fine
-    outlines (bench_real, two photos: 99.5 % of chesscog's cells at full resolution, 98.7 %
-    at two pixels a step)."""
+    2; the first set a column, whose sample step sets the scale): a piece's outline is a line
+    a pixel or two wide that point samples miss or catch by chance. The magnitude is taken at
+    the picture's full resolution over the board's region, then averaged down to about two
+    pixels a step and blurred over half a step. Taken on a picture shrunk first, the fine
+    outlines are lost (bench_real, two photos: 98.7 % of chesscog's cells instead of 99.5 %)."""
     step = float(np.median(np.linalg.norm(np.diff(points[0], axis=2), axis=3)))
     height, width = image.shape[:2]
     every = np.concatenate([p.reshape(-1, 2) for p in points])
@@ -221,7 +221,6 @@ def _edge_samples(image: np.ndarray, *points: np.ndarray) -> list[np.ndarray]:
     gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
     gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
     magnitude = cv2.magnitude(gx, gy) / 32.0  # Scharr's kernel weighs 32
-    # Averaged over half a step, then blurred: the outlines' energy at full resolution.
     scale = min(1.0, 2.0 / max(step, 1e-3))
     if scale < 1.0:
         magnitude = cv2.resize(magnitude, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
