@@ -27,12 +27,12 @@ each cell the way the pieces stand:
    against each (linear discriminant analysis, augmented with copies of the photo under other
    exposures, white balances, corner errors and elevations, with shadows drawn across it). A
    cell is "unknown" when no class is more likely than the others together, or when it lies
-   outside the picture. The discriminant's
-   posterior says little more than that on real photos: between photos of one table the
-   features move far more than within one (the camera's exposure and white balance), so a
-   stricter posterior or a "resembles no class" distance turned pieces in plain view into
-   unknowns (bench_real: at 0.7, 114 unknown cells where 0.5 reads them right). Hands are kept
-   out by the tracker (motion, stillness), not by this reader.
+   outside the picture. The discriminant's posterior says little more than that on real
+   photos: between photos of one table the features move far more than within one (the
+   camera's exposure and white balance), so a stricter posterior or a "resembles no class"
+   distance turned pieces in plain view into unknowns (bench_real: at 0.7, 114 unknown cells
+   where 0.5 reads them right). Hands are kept out by the tracker (motion, stillness), not by
+   this reader.
 
 Cells that lie outside the picture (a board reaching past the frame) read "unknown".
 """
