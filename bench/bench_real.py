@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_real.py            # every board of ../shared/data/real
     .venv/bin/python bench/bench_real.py --errors   # also list every wrongly read cell
+    .venv/bin/python bench/bench_real.py --second [--empty-cells-only]   # and a second photo
 
 The photos are `../shared/data/real/` beside the repository (128 labelled photos: 125 of two
 chess sets, two gobans, one Othello board; see its README). They are read from there and never
@@ -118,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also give calibration the set's emptiest photo (as a player's empty-board picture)",
     )
+    parser.add_argument(
+        "--empty-cells-only",
+        action="store_true",
+        help="with --second: learn only the emptiest photo's empty cells (its pieces unlabelled),"
+        " as a photo of the empty board would teach",
+    )
     args = parser.parse_args(argv)
     args.data = args.data or real_data()
     manifest = args.data / "manifest.json"
@@ -146,7 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.second and emptiest is not calib:
             _, second_h = layout_and_homography(emptiest)
             image = cv2.imread(str(args.data / emptiest["file"]))
-            more = (Photo(image, second_h, emptiest["cells"]),)
+            if args.empty_cells_only:
+                more = (Photo(image, second_h, {}, unlabelled=tuple(emptiest["cells"])),)
+            else:
+                more = (Photo(image, second_h, emptiest["cells"]),)
         start = time.perf_counter()
         calibration = calibrate_standing(
             cv2.imread(str(args.data / calib["file"])), homography, layout, calib["cells"], more

@@ -413,3 +413,24 @@ def test_white_pieces_on_light_squares_are_seen_by_their_outlines():
         bench_real, chesscog, _most_of_the_rarer_colour(chesscog), (emptiest,)
     )
     assert cells >= 0.995 and boards >= 80
+
+
+def test_a_second_photo_teaches_nothing_about_its_unlabelled_cells():
+    """A second calibration photo whose piece on e5 nobody named: with e5 unlabelled, e5's
+    own empty look is not learned from the piece, and a stone there still reads as a stone;
+    named as empty instead, the piece becomes e5's empty look (a stone there reads empty, and
+    the empty cell white)."""
+    grid, table, H, _ = _grid_board()
+    position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white"}
+    start = table.render(position)
+    second = table.render({"e5": "white", "b8": "black"})
+    unnamed = calibrate_standing(
+        start, H, grid, position, (Photo(second, H, {"b8": "black"}, unlabelled=("e5",)),)
+    )
+    assert "e5" not in unnamed.own_look and "e4" in unnamed.own_look
+    later = {"e5": "white", "h2": "black"}
+    truth = {c: later.get(c, "empty") for c in grid.cell_names()}
+    assert read_standing(table.render(later), H, grid, unnamed).cells == truth
+    misnamed = calibrate_standing(start, H, grid, position, (Photo(second, H, {"b8": "black"}),))
+    assert read_standing(table.render(later), H, grid, misnamed).cells["e5"] == "empty"
+    assert read_standing(table.render({}), H, grid, misnamed).cells["e5"] == "white"

@@ -374,6 +374,7 @@ class Photo:
     image: np.ndarray
     homography: np.ndarray
     position: dict[str, str]  # cell -> class; cells not named are empty
+    unlabelled: tuple[str, ...] = ()  # cells it teaches nothing about (what is there is not known)
 
 
 @dataclass(frozen=True)
@@ -543,6 +544,7 @@ def calibrate_standing(
     """Learn the table from `image` showing `position` (cell -> class; others empty), and from
     `more` photos of known positions if the players have them - an empty board above all:
     every cell empty in some photo has its own empty look learned (a printed logo, a label).
+    A `Photo`'s `unlabelled` cells teach nothing (a piece nobody named, a hand over a cell).
 
     :raises UserError: the position leaves no cell empty.
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
@@ -556,10 +558,12 @@ def calibrate_standing(
         raise UserError(messages.no_empty_cell())
     kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
     samples, truths, seens = [], [], []
+    taught = [~np.isin(names, photo.unlabelled) for photo in photos]
     for index, photo in enumerate(photos):
         t = np.array([photo.position.get(n, EMPTY) for n in names])
         photo_views = views if index == 0 else cell_views(photo.image, photo.homography, layout)
-        x, seen = _features_of(photo_views, layout, kinds, surface, t == EMPTY)
+        x, seen = _features_of(photo_views, layout, kinds, surface, (t == EMPTY) & taught[index])
+        seen &= taught[index]
         samples.append(x)
         truths.append(t)
         seens.append(seen)
@@ -567,7 +571,7 @@ def calibrate_standing(
     rng = np.random.default_rng(AUGMENT_SEED)
     heights = np.random.default_rng(AUGMENT_SEED + 1)  # apart: the other draws stay as they were
     shadows = np.random.default_rng(AUGMENT_SEED + 2)
-    for photo, t in zip(photos, truths, strict=True):
+    for photo, t, labelled in zip(photos, truths, taught, strict=True):
         for _ in range(AUGMENTED_COPIES):
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
             image = _shadowed(image, homography, layout, shadows)
@@ -576,9 +580,9 @@ def calibrate_standing(
                 layout,
                 kinds,
                 surface,
-                t == EMPTY,
+                (t == EMPTY) & labelled,
             )
-            learned.append((x, t, seen))
+            learned.append((x, t, seen & labelled))
     x_all = np.vstack([x for x, _, _ in learned])
     t_all = np.concatenate([t for _, t, _ in learned])
     seen_all = np.concatenate([s for _, _, s in learned])
