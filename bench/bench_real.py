@@ -77,6 +77,22 @@ def layout_and_homography(entry: dict):
     return layout, cv2.getPerspectiveTransform(board, corners.astype(np.float32)).astype(np.float64)
 
 
+def calibration_photo(photos: list[dict]) -> dict:
+    """The photo with the most pieces of the rarer colour: the nearest thing to a start
+    position."""
+
+    def rarer(entry: dict) -> int:
+        counts = Counter(entry["cells"].values())
+        return min(counts.values()) if len(counts) >= 2 else 0
+
+    return max(photos, key=rarer)
+
+
+def emptiest_photo(photos: list[dict]) -> dict:
+    """The photo with the fewest pieces: the second photo of `--second`."""
+    return min(photos, key=lambda e: len(e["cells"]))
+
+
 def truth_of(entry: dict, layout) -> dict[str, str]:
     return {n: entry["cells"].get(n, EMPTY) for n in layout.cell_names()}
 
@@ -141,15 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'board':32} {'photos':>6} {'cells right':>12} {'unknown':>8} {'boards right':>13} {'s/photo':>8}"
     )
     for name, photos in sets.items():
-
-        def rarer(entry: dict) -> int:
-            counts = Counter(entry["cells"].values())
-            return min(counts.values()) if len(counts) >= 2 else 0
-
-        calib = max(photos, key=rarer)
+        calib, emptiest = calibration_photo(photos), emptiest_photo(photos)
         layout, homography = layout_and_homography(calib)
         more = ()
-        emptiest = min(photos, key=lambda e: len(e["cells"]))
         if args.second and emptiest is not calib:
             _, second_h = layout_and_homography(emptiest)
             image = cv2.imread(str(args.data / emptiest["file"]))

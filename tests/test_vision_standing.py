@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -188,7 +187,7 @@ def test_real_chess_sets_are_read_from_two_calibration_photos():
     bench_real, entries = _real_sets()
     photos = [e for e in entries if "chess-ray-vision" in e["file"]]
     fullest = max(photos, key=lambda e: len(e["cells"]))
-    emptiest = min(photos, key=lambda e: len(e["cells"]))
+    emptiest = bench_real.emptiest_photo(photos)
     cells, boards = _read_set(bench_real, photos, fullest, (emptiest,))
     assert cells >= 0.995 and boards >= 12
 
@@ -387,16 +386,6 @@ def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp
     assert done.returncode == 0 and (tmp_path / "v.png").read_bytes() != b"mine"
 
 
-def _most_of_the_rarer_colour(photos):
-    """bench_real's calibration photo: the nearest thing to a start position."""
-
-    def rarer(entry):
-        counts = list(Counter(entry["cells"].values()).values())
-        return min(counts) if len(counts) >= 2 else 0
-
-    return max(photos, key=rarer)
-
-
 def test_white_pieces_on_light_squares_are_seen_by_their_outlines():
     """A white piece on a cream or white square has nearly the square's colour; its outline
     and shading, lines a pixel or two wide, are what shows it (the outline energies of
@@ -405,12 +394,12 @@ def test_white_pieces_on_light_squares_are_seen_by_their_outlines():
     two photos 99.27 % and 71 whole boards."""
     bench_real, entries = _real_sets()
     crv = [e for e in entries if "chess-ray-vision" in e["file"]]
-    cells, _ = _read_set(bench_real, crv, _most_of_the_rarer_colour(crv))
+    cells, _ = _read_set(bench_real, crv, bench_real.calibration_photo(crv))
     assert cells >= 0.985
     chesscog = [e for e in entries if "chesscog" in e["file"]]
-    emptiest = min(chesscog, key=lambda e: len(e["cells"]))
+    second = bench_real.emptiest_photo(chesscog)
     cells, boards = _read_set(
-        bench_real, chesscog, _most_of_the_rarer_colour(chesscog), (emptiest,)
+        bench_real, chesscog, bench_real.calibration_photo(chesscog), (second,)
     )
     assert cells >= 0.995 and boards >= 80
 
