@@ -142,3 +142,22 @@ def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path, after):
     process.wait(timeout=60)
     messages = [x for x in rest.splitlines() if not x.startswith("import time:")]
     assert process.returncode == 130 and messages == ["companion: interrupted"], rest[-2000:]
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(
+    not (REPO / ".venv" / "bin" / "companion").exists(), reason="./dev has not set up .venv"
+)
+def test_dev_companion_keeps_the_players_folder(tmp_path):
+    """`./dev companion ...` run from another folder reads and writes the player's relative
+    paths there, not in the clone (./dev changes into the clone to set it up)."""
+    done = subprocess.run(
+        [str(REPO / "dev"), "companion", "vision", "snapshot", "sim:arinama5"]
+        + ["-o", "snap.png", "--position", "pos.json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "snap.png").exists() and (tmp_path / "pos.json").exists()
+    assert not (REPO / "snap.png").exists()
