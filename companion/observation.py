@@ -22,6 +22,9 @@ class Observation:
     timestamp: float = 0.0  # time.monotonic() of that frame
     markers_seen: int = 0
     layout: str = ""
+    # Cells a nearer piece may hide from the camera -> that nearer cell (a tall piece seen from
+    # the side leans over the cell behind it: what the reader says there may be that piece).
+    hidden: dict[str, str] = field(default_factory=dict)
     # The board in the frame that was read, for the records: JPEG quality -> JPEG bytes (the
     # tracker sets it; the referee stores it with a move the board shows). Not part of the JSON.
     photo: Callable[[int], bytes] | None = field(default=None, compare=False, repr=False)
@@ -40,4 +43,5 @@ class Observation:
             "confidence": {c: round(v, 3) for c, v in self.confidence.items()},
             "markers_seen": self.markers_seen,
             "layout": self.layout,
+            **({"hidden": dict(self.hidden)} if self.hidden else {}),
         }

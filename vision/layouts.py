@@ -37,6 +37,14 @@ STONE_CLASSES = {
     "sensei": ("green", "red", "green-character", "red-character"),
 }
 
+# The tallest piece of each board's equipment, in cell widths: how far it may hide the cells
+# behind it from a camera at the side (`vision.occlusion`). A Staunton king is 95 mm tall on
+# 57 mm squares; Arimaa sets are chess-like; a Sensei figure stands on its stone; Go stones
+# and Othello discs are flat (a Go stone: 9 mm on a 22 mm point).
+PIECE_HEIGHTS = {"arinama": 0.4, "arimaa": 1.7, "aranea": 0.4, "sensei": 1.0}
+CHESS_PIECE_HEIGHT = 1.7  # the chessboard layout: a chess set
+STONE_HEIGHT = 0.4  # grid:RxC: stones or discs
+
 # name -> (game, board options, first marker id). Ids are consecutive: TL, TR, BR, BL.
 _BUILT_IN: dict[str, tuple[str, dict[str, Any], int]] = {
     "arinama5": ("arinama", {"rows": 5, "cols": 5}, 0),
@@ -71,6 +79,7 @@ class Layout:
     board_size: tuple[float, float] = (0.0, 0.0)  # the playing area (w, h) in mm
     marks: tuple[Mark, ...] = ()  # traps, pits, rings - in the mat frame
     surface: str = ""  # boards without markers: "checkered" (chessboard) or "lined" (grid:RxC)
+    piece_height: float = 0.0  # cell widths: the tallest piece that stands on it (PIECE_HEIGHTS)
 
     @property
     def has_markers(self) -> bool:
@@ -149,6 +158,7 @@ def _layout(key: str) -> Layout:
             board_size=(board.width, board.height),
             marks=board.marks,
             surface="lined" if grid else "checkered",
+            piece_height=STONE_HEIGHT if grid else CHESS_PIECE_HEIGHT,
         )
     if key not in _BUILT_IN:
         raise UserError(
@@ -168,6 +178,7 @@ def _layout(key: str) -> Layout:
         board_origin=(MAT_MARGIN, MAT_MARGIN),
         board_size=(board.width, board.height),
         marks=board.marks,
+        piece_height=PIECE_HEIGHTS[game],
     )
 
 

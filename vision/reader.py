@@ -34,10 +34,11 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.observation import UNKNOWN, Observation
+from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
 from vision.layouts import Layout
 from vision.locate import to_gray
+from vision.occlusion import hidden_cells
 from vision.standing import StandingCalibration, read_standing
 from vision.top_view import covered_cells
 
@@ -310,10 +311,11 @@ def read_cells(
         confidence = np.array([seen.confidence[c] for c in cells])
     else:
         names, confidence = classify(sample_cells(image, homography, layout), calibration)
-    hidden = set(covered)
-    if hidden:
-        names = [UNKNOWN if c in hidden else n for c, n in zip(cells, names, strict=True)]
-        confidence = np.where([c in hidden for c in cells], 0.0, confidence)
+    under = set(covered)
+    if under:
+        names = [UNKNOWN if c in under else n for c, n in zip(cells, names, strict=True)]
+        confidence = np.where([c in under for c in cells], 0.0, confidence)
+    occupied = [c for c, n in zip(cells, names, strict=True) if n not in (EMPTY, UNKNOWN)]
     return Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
@@ -321,4 +323,5 @@ def read_cells(
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
+        hidden=hidden_cells(homography, (image.shape[1], image.shape[0]), layout, occupied),
     )

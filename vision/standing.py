@@ -53,6 +53,7 @@ from vision import messages
 from vision.jsonfile import write_json
 from vision.layouts import Layout
 from vision.mat import render_mat
+from vision.occlusion import hidden_cells
 from vision.pose import CameraPose
 
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
@@ -1008,6 +1009,7 @@ def read_standing(
         empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
     confidence = np.where(seen, confidence, 0.0)
+    occupied = [c for c, n in zip(cells, names, strict=True) if n not in (EMPTY, UNKNOWN)]
     return Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
@@ -1015,4 +1017,5 @@ def read_standing(
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
+        hidden=hidden_cells(homography, (image.shape[1], image.shape[0]), layout, occupied),
     )

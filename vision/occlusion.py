@@ -1,0 +1,75 @@
+"""Which cells a nearer piece may hide: a tall piece seen from the side covers the cell behind it.
+
+A camera that looks at the board from the side sees a chess king on e7 lean over e8: its
+crown covers e8's centre, and what is left of e8 beside the crown cannot tell a pawn standing
+there from an empty square (measured on the real photos, docs/vision.md). No reading of e8's
+pixels settles that; the reader can only say that e8 *may be hidden*, and by which cell's
+piece. The referee, who knows what stood on e8, then takes e8 as it was when the board seen
+is otherwise no legal move (`companion.referee.core`).
+
+A cell is possibly hidden by a nearer occupied cell when the camera's ray to its centre passes
+through a piece of the board's tallest height (`Layout.piece_height`, in cell widths) standing
+on the nearer cell. The pose comes from the homography (`vision.pose`): straight above the
+board nothing is hidden; the lower the camera, the farther a piece's shadow of sight reaches.
+
+    >>> import numpy as np
+    >>> from vision.layouts import get_layout
+    >>> layout = get_layout("chessboard")
+    >>> above = np.array([[2.0, 0, 100], [0, 2.0, 50], [0, 0, 1]])  # looking straight down
+    >>> hidden_cells(above, (1000, 1000), layout, {"e7"})
+    {}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import numpy as np
+
+from vision.layouts import Layout
+from vision.pose import CameraPose
+
+PIECE_RADIUS = 0.35  # cell widths: a piece's body round its axis (a chess piece's base: 0.37)
+
+
+def hidden_cells(
+    homography: np.ndarray,
+    image_size: tuple[int, int],
+    layout: Layout,
+    occupied: Collection[str],
+) -> dict[str, str]:
+    """Cell -> the nearest `occupied` cell whose piece, as tall as `layout.piece_height`, may
+    cover that cell's centre in a picture of `image_size` (width, height) seen through
+    `homography` (mat mm -> image px)."""
+    if not occupied or layout.piece_height <= 0:
+        return {}
+    pose = CameraPose.from_homography(homography, image_size)
+    camera = pose.centre()
+    names = layout.cell_names()
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    widths = np.array([2.0 * c.radius for c in layout.cells])
+    towards = camera[None, :2] - centres
+    distance = np.linalg.norm(towards, axis=1)
+    towards /= np.maximum(distance, 1e-9)[:, None]
+    slope = max(float(camera[2]), 0.0) / np.maximum(distance, 1e-9)  # tan(elevation) at each cell
+    front = np.array([n in occupied for n in names])
+    found: dict[str, str] = {}
+    for i, name in enumerate(names):
+        offset = centres[front] - centres[i]  # to each occupied cell
+        along = offset @ towards[i]  # how far towards the camera
+        aside = np.abs(offset[:, 0] * towards[i, 1] - offset[:, 1] * towards[i, 0])
+        radius = PIECE_RADIUS * widths[front]
+        near_side = along - np.sqrt(np.clip(radius**2 - aside**2, 0.0, None))
+        # The ray to the centre enters the piece's body at `near_side` from the centre, where
+        # it is `near_side * slope` above the board: below the piece's top, it is covered.
+        covers = (
+            (along > 0)
+            & (along < distance[i])
+            & (aside < radius)
+            & (near_side * slope[i] < layout.piece_height * widths[front])
+        )
+        if covers.any():
+            candidates = np.flatnonzero(covers)
+            nearest = candidates[np.argmin(along[covers])]
+            found[name] = names[int(np.flatnonzero(front)[nearest])]
+    return found
