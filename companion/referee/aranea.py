@@ -120,6 +120,9 @@ class AraneaReferee(Referee[AraneaPosition]):
             found.append(Use(move, effects, after))
         return found
 
+    def _accepts(self, board: dict[str, str]) -> bool:
+        return any(use.after == board for use in self.uses())
+
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         for use in self.uses():
             if use.after == board:

@@ -344,6 +344,12 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         return self._apply(chosen), True
 
     # -- moves ----------------------------------------------------------------------------------------
+    def _accepts(self, board: dict[str, str]) -> bool:
+        if self.position.in_setup:
+            move = self._setup_move(self.position.turn)
+            return move is not None and board == self._setup_target(move, board)
+        return bool(self.explain(board))
+
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         position = self.position
         if position.in_setup:

@@ -58,19 +58,29 @@ class ArinamaReferee(Referee[ArinamaPosition]):
         return set(effects.flipped) | ({effects.cell} if effects.self_flip else set())
 
     # -- moves --------------------------------------------------------------------------------
-    def _on_board(self, board: dict[str, str]) -> list[Event]:
+    def _placement(self, board: dict[str, str]) -> PlacementEffects | None:
+        """The legal placement `board` shows (one stone added, of the mover's colour or the
+        colour it ends), or None."""
         diff = phrases.BoardDiff.between(self.expected(), board)
         if len(diff.added) != 1 or diff.removed:
-            return []
+            return None
         cell, colour = next(iter(diff.added.items()))
         try:
             effects = self.position.placement_effects(cell)
         except IllegalMoveError:
+            return None
+        if colour not in (effects.mover, effects.after()[cell]):
+            return None  # the other player's colour: `_board_instruction` says so
+        return effects
+
+    def _accepts(self, board: dict[str, str]) -> bool:
+        return self._placement(board) is not None
+
+    def _on_board(self, board: dict[str, str]) -> list[Event]:
+        effects = self._placement(board)
+        if effects is None:
             return []
-        after = effects.after()
-        if colour not in (effects.mover, after[cell]):
-            return []  # the other player's colour: `_board_instruction` says so
-        event = self._accept(cell, flips=list(effects.flipped), self_flip=effects.self_flip)
+        event = self._accept(effects.cell, flips=list(effects.flipped), self_flip=effects.self_flip)
         return [event]
 
     def _catch_up(self, board: dict[str, str]) -> list[Event]:

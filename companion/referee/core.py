@@ -14,12 +14,18 @@ Rules of the edge, for every game:
   move;
 - a move is accepted only from a clean, still board, is written to the records *before* the
   new instruction exists, and after it the board must show the new position ("settled") before
-  anything else counts as a move - until then every difference is something to fix.
+  anything else counts as a move - until then every difference is something to fix;
+- a cell a nearer piece may hide from the camera (`Observation.hidden`: a tall piece seen from
+  the side leans over the cell behind it) is read as it was, or - while the board shows the
+  position - as empty, when the board as read is neither the position nor a legal move and
+  that alone makes it one (`Referee.seen_board`). The reading is always tried first; a change
+  the camera cannot see shows as soon as the nearer piece moves away.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations, product
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion import games
@@ -52,6 +58,9 @@ INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
 QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
+# At most this many possibly hidden cells are read otherwise than the camera says: a move
+# leaves at most one or two cells behind a piece that moved in front of them.
+MAX_HIDDEN_CHANGES = 2
 
 
 def referee_class(game: str) -> type[Referee[Any]]:
@@ -163,7 +172,7 @@ class Referee(Generic[P]):
             self.unclear = unknown
             return self._update([Event("unclear", {"cells": unknown})])
         self.unclear = []
-        self.board = observation.occupied()
+        self.board = self.seen_board(observation)
         events: list[Event] = []
         if self.position.is_game_over() or self.undo_request is not None:
             self.settled = self.settled or self.board == self.expected()
@@ -220,6 +229,50 @@ class Referee(Generic[P]):
         referee._update()
         return referee
 
+    def seen_board(self, observation: Observation) -> dict[str, str]:
+        """The occupied cells of `observation` as the referee takes them.
+
+        The cells read, unless the board read is neither `expected()` nor (settled) a legal
+        move: then up to MAX_HIDDEN_CHANGES of the cells a nearer piece may hide
+        (`observation.hidden`) are taken as they were on the last board seen - or, while the
+        board shows the position, as empty (a tall piece that moved in front of a square
+        leans over it) - the fewest that make it one. Otherwise the reading stands, and the
+        instruction names what differs."""
+        board = observation.occupied()
+        if not observation.hidden or self._explains(board):
+            return board
+        before = self.board  # None: nothing seen yet, so nothing to keep
+        options: dict[str, list[str | None]] = {}
+        for cell in sorted(observation.hidden):
+            values: list[str | None] = []
+            if before is not None and before.get(cell) != board.get(cell):
+                values.append(before.get(cell))
+            if self.settled and cell in board and None not in values:
+                values.append(None)
+            if values:
+                options[cell] = values
+        for count in range(1, MAX_HIDDEN_CHANGES + 1):
+            for cells in combinations(options, count):
+                for chosen in product(*(options[c] for c in cells)):
+                    candidate = dict(board)
+                    for cell, value in zip(cells, chosen, strict=True):
+                        if value is None:
+                            candidate.pop(cell, None)
+                        else:
+                            candidate[cell] = value
+                    if self._explains(candidate):
+                        return candidate
+        return board
+
+    def _explains(self, board: dict[str, str]) -> bool:
+        """Whether `board` is the position, or (settled, the game going on) a move the game
+        would accept from it."""
+        if board == self.expected():
+            return True
+        if not self.settled or self.position.is_game_over() or self.undo_request is not None:
+            return False
+        return self._accepts(board)
+
     # -- what the board must show -----------------------------------------------------------------
     def expected(self) -> dict[str, str]:
         """The occupied cells the board must show when nothing is in progress."""
@@ -247,6 +300,10 @@ class Referee(Generic[P]):
         raise UserError(f"{self.position.title} has no setup turns to type")
 
     # -- hooks for the games ------------------------------------------------------------------------
+    def _accepts(self, board: dict[str, str]) -> bool:
+        """Whether `_on_board(board)` would take a move (or a step) - without taking it."""
+        return False
+
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         """A settled referee saw `board`: accept a move or leave it to `_board_instruction`."""
         return []
@@ -480,10 +537,12 @@ def observation_of(
     *,
     unknown: tuple[str, ...] = (),
     frame: int = 0,
+    hidden: dict[str, str] | None = None,
 ) -> Observation:
     """An Observation of a board holding `occupied` (cell -> class), with `unknown` cells the
-    reader was unsure of: what a front end without a camera (or a test) feeds the referee."""
+    reader was unsure of and `hidden` cells a nearer piece may hide (cell -> that piece's
+    cell): what a front end without a camera (or a test) feeds the referee."""
     cells = {c: occupied.get(c, "empty") for c in cell_names}
     for cell in unknown:
         cells[cell] = "unknown"
-    return Observation(cells=cells, frame=frame)
+    return Observation(cells=cells, frame=frame, hidden=dict(hidden or {}))

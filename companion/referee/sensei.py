@@ -70,6 +70,10 @@ class SenseiReferee(Referee[SenseiPosition]):
         return None
 
     # -- moves ----------------------------------------------------------------------------------
+    def _accepts(self, board: dict[str, str]) -> bool:
+        sequence = self.explain(board)
+        return sequence is not None and sequence != self.position.actions_this_turn
+
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         sequence = self.explain(board)
         if sequence is None or sequence == self.position.actions_this_turn:

@@ -1,0 +1,116 @@
+"""Cells a nearer piece may hide from the camera: a tall piece seen from the side leans over the
+cell behind it, so the reader may see that piece there, or miss a short piece standing behind
+it (vision.occlusion marks such cells). The referee reads them as the camera says when that is
+the position or a legal move; otherwise as they were, or (the board showing the position) as
+empty, when that alone makes it one - never to fake a change it asked the players to make."""
+
+from companion import games
+from companion.games.arimaa import ArimaaPosition
+from companion.referee.core import Referee, observation_of
+
+FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
+
+
+class Table:
+    """A board the test plays on; the camera (at Gold's side, rank 1) reads `seen`: the board
+    with the readings a leaning piece makes, and the cells it may hide."""
+
+    def __init__(self, position):
+        self.referee = Referee(position.copy())
+        self.board = dict(position.cells())
+        self.names = position.cell_names()
+        self.show()
+
+    def show(self, misread=None, hidden=None, **changes):
+        for cell, kind in changes.items():
+            if kind is None:
+                self.board.pop(cell, None)
+            else:
+                self.board[cell] = kind
+        seen = dict(self.board)
+        for cell, kind in (misread or {}).items():
+            if kind is None:
+                seen.pop(cell, None)
+            else:
+                seen[cell] = kind
+        return self.referee.observe(observation_of(self.names, seen, hidden=hidden))
+
+    @property
+    def instruction(self):
+        return self.referee.instruction
+
+
+def arimaa(pieces, side="gold"):
+    return ArimaaPosition.from_board({**FAR, **pieces}, side=side)
+
+
+def test_a_piece_that_steps_in_front_of_the_square_it_left_is_seen_leaning_over_it():
+    # Silver's camel steps d7-d6, towards the camera: its image still covers d7.
+    table = Table(arimaa({"d7": "m", "a2": "E"}, side="silver"))
+    events = table.show(d7=None, d6="silver", misread={"d7": "silver"}, hidden={"d7": "d6"})
+    assert [e.data["step"] for e in events if e.kind == "step"] == ["md7s"]
+    assert table.referee.board.get("d7") is None
+    assert table.instruction.kind == "move"  # Silver's turn goes on
+    # Read the same way again (the next still board): still the position, nothing to fix.
+    assert table.show(misread={"d7": "silver"}, hidden={"d7": "d6"}) == []
+    assert table.instruction.kind == "move"
+
+
+def test_without_the_hidden_mark_the_same_reading_is_a_board_to_fix():
+    table = Table(arimaa({"d7": "m", "a2": "E"}, side="silver"))
+    table.show(d7=None, d6="silver", misread={"d7": "silver"})
+    assert table.instruction.kind == "restore"
+    assert table.instruction.text == "Take the silver piece off d6"
+
+
+def test_a_real_step_into_a_hidden_square_is_read_as_the_camera_sees_it():
+    # e7-d7 behind the camel on d6: the camera sees it right, and a legal step comes first.
+    table = Table(arimaa({"d6": "m", "e7": "h", "a2": "E"}, side="silver"))
+    events = table.show(e7=None, d7="silver", hidden={"d7": "d6"})
+    assert [e.data["step"] for e in events if e.kind == "step"] == ["he7w"]
+    assert table.referee.board["d7"] == "silver"
+
+
+def test_a_short_piece_hidden_behind_a_tall_one_is_kept_where_it_was():
+    # The rabbit on d7 disappears behind the camel on d6 while Gold steps elsewhere.
+    table = Table(arimaa({"d6": "m", "d7": "r", "a2": "E"}))
+    events = table.show(a2=None, a3="gold", misread={"d7": None}, hidden={"d7": "d6"})
+    assert [e.data["step"] for e in events if e.kind == "step"] == ["Ea2n"]
+    assert table.referee.board["d7"] == "silver"
+
+
+def test_a_piece_put_on_a_hidden_square_is_named_once_the_nearer_piece_moves():
+    # Behind Gold's elephant on d6 the camera cannot tell a piece put on d7: it keeps d7 as it
+    # was; once the elephant steps aside, d7 is in plain view and the extra piece is named.
+    table = Table(arimaa({"d6": "E", "a2": "R"}))
+    table.show(d7="silver", hidden={"d7": "d6"})
+    assert table.instruction.kind == "move"
+    assert table.referee.board.get("d7") is None
+    table.show(d6=None, e6="gold")
+    assert table.instruction.kind == "restore"
+    assert table.instruction.text.startswith("Take the silver piece off d7. ")
+
+
+def test_a_flip_the_referee_asked_for_is_never_taken_as_done_on_a_hidden_stone():
+    # Arinama 5x5, tests/test_referee_arinama.py's opening: Black's d4 turns c4 to black and
+    # itself to white. From a low camera d4's stone may hide c4.
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    for move in ["c3", "e3", "b2", "d3", "b4", "c4"]:
+        position.push(move)
+    referee = Referee(position.copy())
+    names = position.cell_names()
+    board = dict(position.cells())
+    referee.observe(observation_of(names, board))
+    board["d4"] = "black"
+    hidden = {"c4": "d4"}
+    referee.observe(observation_of(names, board, hidden=hidden))
+    assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
+    for _ in range(2):  # seen again with nothing turned yet: still asked for
+        referee.observe(observation_of(names, board, hidden=hidden))
+        assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
+    board["d4"] = "white"  # only d4 turned: c4 is still asked for
+    referee.observe(observation_of(names, board, hidden=hidden))
+    assert referee.instruction.text == "Turn c4 to black"
+    board["c4"] = "black"
+    referee.observe(observation_of(names, board, hidden=hidden))
+    assert referee.instruction.text == "White: place a stone"
