@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.observation import EMPTY, UNKNOWN  # noqa: E402
+from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
@@ -102,6 +102,14 @@ def emptiest_photo(photos: list[dict]) -> dict:
     return min(photos, key=lambda e: len(e["cells"]))
 
 
+def taken_as_position(observation: Observation, truth: dict[str, str]) -> bool:
+    """Whether a referee expecting `truth` takes the board read as it: every cell read wrong is
+    one a nearer piece may hide (`Observation.hidden`), at most MAX_HIDDEN_CHANGES of them
+    (companion.referee.core.Referee.seen_board)."""
+    wrong = [c for c in truth if observation.cells[c] != truth[c]]
+    return len(wrong) <= MAX_HIDDEN_CHANGES and all(c in observation.hidden for c in wrong)
+
+
 def truth_of(entry: dict, layout) -> dict[str, str]:
     return {n: entry["cells"].get(n, EMPTY) for n in layout.cell_names()}
 
@@ -128,12 +136,8 @@ def read_photos(
         count["unknown"] += sum(observation.cells[c] == UNKNOWN for c in truth)
         count["boards"] += 1
         count["boards right"] += not wrong
-        # A referee expecting this position reads a cell a nearer piece may hide as it was
-        # when nothing else makes the board a move (companion.referee.core): so it takes the
-        # board as the position when every wrong cell is one of those, up to its limit.
-        behind = [c for c in wrong if c in observation.hidden]
-        count["hidden wrong"] += len(behind)
-        count["boards taken"] += len(behind) == len(wrong) and len(wrong) <= MAX_HIDDEN_CHANGES
+        count["hidden wrong"] += sum(c in observation.hidden for c in wrong)
+        count["boards taken"] += taken_as_position(observation, truth)
         for c in wrong:
             errors[(truth[c], observation.cells[c])] += 1
             if list_errors:

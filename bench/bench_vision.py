@@ -70,9 +70,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_real import taken_as_position  # noqa: E402
+
 from companion.errors import UserError  # noqa: E402
-from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
-from companion.referee.core import MAX_HIDDEN_CHANGES  # noqa: E402
+from companion.observation import EMPTY, UNKNOWN  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.layouts import CHESSBOARD, MAT_MARGIN, get_layout, layout_names  # noqa: E402
 from vision.locate import from_corners, locate  # noqa: E402
@@ -156,14 +157,6 @@ def describe(table: SimTable) -> str:
         f"tilt {table.tilt:.0f}, {c.pieces} ({c.piece_set}), {board}, lamp {c.lamp_elevation:.0f} deg, "
         f"light {table.light[0]:.2f}-{table.light[1]:.2f}"
     )
-
-
-def taken_as_position(observation: Observation, truth: dict[str, str]) -> bool:
-    """Whether a referee expecting `truth` takes the board read as it: every cell read wrong is
-    one a nearer piece may hide (`Observation.hidden`), at most MAX_HIDDEN_CHANGES of them
-    (companion.referee.core.Referee.seen_board)."""
-    wrong = [c for c in truth if observation.cells[c] != truth[c]]
-    return len(wrong) <= MAX_HIDDEN_CHANGES and all(c in observation.hidden for c in wrong)
 
 
 READING_COUNTS = (
