@@ -142,3 +142,49 @@ def test_a_real_king_leaning_over_e8_is_marked_and_the_referee_takes_the_board_a
         unmarked = Referee(position.copy())
         unmarked.observe(type(seen)(cells=seen.cells))
         assert unmarked.instruction.text == "Take the silver piece off e8"
+
+
+def test_vision_read_lists_the_cells_a_nearer_piece_may_hide(tmp_path, capsys):
+    """`companion vision read` on a real chesscog photo: under the board, the cells a nearer
+    piece may hide (e8 behind the king on e7); `--json` gives them as "hidden"."""
+    from companion.cli import main
+
+    sys.path.insert(0, str(BENCH))
+    import bench_real
+
+    entries = json.loads((REAL / "manifest.json").read_text())
+    photos = [e for e in entries if "chesscog" in e["file"]]
+    calib = bench_real.calibration_photo(photos)
+    later = next(e for e in photos if e["file"].endswith("IMG_4790.jpg"))
+    (tmp_path / "pos.json").write_text(json.dumps({"cells": calib["cells"]}))
+
+    def corners(entry):
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y in entry["corners"])
+
+    cal = str(tmp_path / "cal.json")
+    assert (
+        main(
+            [
+                "vision",
+                "calibrate",
+                str(REAL / calib["file"]),
+                "--layout",
+                "chessboard",
+                "--corners",
+                corners(calib),
+                "--position",
+                str(tmp_path / "pos.json"),
+                "-o",
+                cal,
+            ]
+        )  # fmt: skip
+        == 0
+    )
+    capsys.readouterr()
+    read = ["vision", "read", str(REAL / later["file"]), "--calibration", cal]
+    read += ["--corners", corners(later)]
+    assert main(read) == 0
+    out = capsys.readouterr().out
+    assert "cells a nearer piece may hide from this camera" in out and "e8 behind e7" in out
+    assert main([*read, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hidden"]["e8"] == "e7"

@@ -164,7 +164,8 @@ def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     read.add_argument(
         "--json",
         action="store_true",
-        help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false}',
+        help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false, '
+        '"hidden": {...}}',
     )
     read.set_defaults(func=run_read)
 
@@ -366,9 +367,16 @@ def run_read(args: argparse.Namespace) -> int:
     if args.json:
         data = observation.to_json()
         out = {k: data[k] for k in ("cells", "confidence", "markers_seen")}
-        print(json.dumps({**out, "occluded": bool(occluded)}))
+        print(json.dumps({**out, "occluded": bool(occluded), "hidden": observation.hidden}))
         return 0
     print(board_text(layout, observation.cells))
+    if observation.hidden:
+        behind = [f"{c} behind {n}" for c, n in sorted(observation.hidden.items())]
+        print(
+            f"{len(behind)} cells a nearer piece may hide from this camera: "
+            f"{', '.join(behind[:12])}{' ...' if len(behind) > 12 else ''} - the referee keeps "
+            "them as they were when that alone makes the board a move; a higher camera hides fewer"
+        )
     outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
     if outside:
         print(
