@@ -52,24 +52,21 @@ def hidden_cells(
     distance = np.linalg.norm(towards, axis=1)
     towards /= np.maximum(distance, 1e-9)[:, None]
     slope = max(float(camera[2]), 0.0) / np.maximum(distance, 1e-9)  # tan(elevation) at each cell
-    front = np.array([n in occupied for n in names])
-    found: dict[str, str] = {}
-    for i, name in enumerate(names):
-        offset = centres[front] - centres[i]  # to each occupied cell
-        along = offset @ towards[i]  # how far towards the camera
-        aside = np.abs(offset[:, 0] * towards[i, 1] - offset[:, 1] * towards[i, 0])
-        radius = PIECE_RADIUS * widths[front]
-        near_side = along - np.sqrt(np.clip(radius**2 - aside**2, 0.0, None))
-        # The ray to the centre enters the piece's body at `near_side` from the centre, where
-        # it is `near_side * slope` above the board: below the piece's top, it is covered.
-        covers = (
-            (along > 0)
-            & (along < distance[i])
-            & (aside < radius)
-            & (near_side * slope[i] < layout.piece_height * widths[front])
-        )
-        if covers.any():
-            candidates = np.flatnonzero(covers)
-            nearest = candidates[np.argmin(along[covers])]
-            found[name] = names[int(np.flatnonzero(front)[nearest])]
-    return found
+    front = np.flatnonzero([n in occupied for n in names])
+    if len(front) == 0:
+        return {}
+    offset = centres[None, front] - centres[:, None]  # (cell, occupied cell, xy)
+    along = np.einsum("cox,cx->co", offset, towards)  # how far towards the camera
+    aside = np.abs(offset[..., 0] * towards[:, None, 1] - offset[..., 1] * towards[:, None, 0])
+    radius = PIECE_RADIUS * widths[front][None, :]
+    near_side = along - np.sqrt(np.clip(radius**2 - aside**2, 0.0, None))
+    # The ray to a cell's centre enters the piece's body `near_side` from that centre, where it
+    # is `near_side * slope` above the board: below the piece's top, the centre is covered.
+    covers = (
+        (along > 0)
+        & (along < distance[:, None])
+        & (aside < radius)
+        & (near_side * slope[:, None] < layout.piece_height * widths[front][None, :])
+    )
+    nearest = np.where(covers, along, np.inf).argmin(axis=1)  # the piece right in front
+    return {names[i]: names[int(front[nearest[i]])] for i in np.flatnonzero(covers.any(axis=1))}
