@@ -4,22 +4,27 @@ by the realistic synthetic table (tall chess-like figures, shadows), found witho
 read by the standing-piece reader and refereed by `companion referee -o equipment=chess` in a
 fresh interpreter. White is gold, black is silver.
 
-Conditions: a fixed camera (12 degrees of tilt) and even light (gain 0.9-1.0), chosen for a
-whole game to be read without a miss; `bench/` and tests/test_vision_standing.py measure the
-reader under harder ones. The figures on the synthetic table belong to the cells, not to the
+Conditions: a fixed camera and even light (gain 0.9-1.0), chosen for a whole game to be read
+without a miss. From 12 degrees of tilt every board reads right; from 30 degrees the white piece
+on f4 leans over f5 on four boards, which read f5 white: the reader marks f5 as possibly hidden by
+f4 and the referee keeps it as it was (tests/test_referee_hidden.py) - without that the game
+stops there. At 30 degrees the pieces also hide one side of the grid, and the grid's check
+(`vision.find.grid_still_there`) took its refit's wandering outer corners for a moved board,
+and the board went unread until the corners in view were made to decide. `bench/` and
+tests/test_vision_standing.py measure the reader under harder conditions. The figures on the synthetic table belong to the cells, not to the
 pieces (a knight that moves may arrive as a pawn): the camera reads colours only.
 
-Reading problems seen on this game's 47 boards under the same fixed camera and even light
-(read in-process, the reader's still frames): seed 2 reads a white piece on the light square
-g8 (and once g6) as empty; seed 3 the same on g8; seed 4 reads the black piece on b6 as white
-on 32 boards; seed 3 on light wood reads a white piece on h5 as empty on 20 boards. Seed 1
-reads all 47 boards right at 640x360 and at 960x540.
+Reading problems on this game's boards under the same camera and light at 12 degrees (read
+in-process, one frame a board; `vision.reader.read_cells`), boards with a misread cell per table
+seed: 1: none, 2: 2, 3: 1, 4: 31 (the black piece on b6 read white), 5: 14, 6: none. A misread
+that is no legal move stops the game at that board, so seed 1 is the one played.
 """
 
 import json
 import subprocess
 import sys
 
+import pytest
 from shared_data import ARIMAA_GAMES
 
 from companion import games
@@ -38,7 +43,7 @@ SEED = 1  # seeds 2-4 misread a piece now and then: see the module docstring
 SIZE = "640x360"
 CHESS = {"gold": "white", "silver": "black"}
 SIM = f"sim:chessboard?board=green-cream&pieces=chess&light=0.9-1.0&seed={SEED}&size={SIZE}"
-SIM += "&tilt=12&hand=3&still=8"
+SIM += "&hand=3&still=8"
 
 
 def as_chess(cells):
@@ -81,13 +86,14 @@ def script_of(turns):
     return boards, done_after
 
 
-def test_a_whole_arimaa_game_on_a_chess_set_through_companion_referee(tmp_path):
+@pytest.mark.parametrize("tilt", [12, 30])
+def test_a_whole_arimaa_game_on_a_chess_set_through_companion_referee(tmp_path, tilt):
     turns = real_game()
     table = SimTable(
         "chessboard",
         seed=SEED,
         size=tuple(int(v) for v in SIZE.split("x")),
-        tilt=12.0,
+        tilt=float(tilt),
         light=(0.9, 1.0),
         realism={"board": "green-cream", "pieces": "chess"},
     )
@@ -105,7 +111,7 @@ def test_a_whole_arimaa_game_on_a_chess_set_through_companion_referee(tmp_path):
     db = tmp_path / "r.sqlite3"
     command = [
         sys.executable, "-m", "companion", "referee", "--game", "arimaa",
-        "-o", "equipment=chess", "--source", f"{SIM}&script={script}",
+        "-o", "equipment=chess", "--source", f"{SIM}&tilt={tilt}&script={script}",
         "--calibration", str(cal), "--still-seconds", "0.2", "--db", str(db), "--json",
         "--setup", turns[0], "--setup", turns[1],
     ]  # fmt: skip
@@ -201,7 +207,7 @@ def test_corners_given_at_calibration_are_saved_beside_it_and_used_by_the_refere
     script.write_text(json.dumps([{}]))
     referee = [
         "referee", "--game", "arimaa", "-o", "equipment=chess", "--source",
-        f"{SIM}&script={script}", "--calibration", str(cal), "--db", str(tmp_path / "r.sqlite3"),
+        f"{SIM}&tilt=12&script={script}", "--calibration", str(cal), "--db", str(tmp_path / "r.sqlite3"),
     ]  # fmt: skip
     run = companion(*referee)
     assert run.returncode == 0, run.stderr
