@@ -332,6 +332,42 @@ def chess_boards(tables: int, boards: int, seed: int) -> dict:
     return stats
 
 
+def tracking_report(args) -> list[str]:
+    """The tracker on realistic tables and on own chessboards: print a line each; the goals
+    missed."""
+    missed: list[str] = []
+    trk = realistic_tracking(args.layouts, min(args.tables, 4), min(args.moves, 4), args.seed)
+    ok = trk["from_hand_frames"] == 0 and trk["missed"] <= 0.01 * trk["moves"]
+    if not ok:
+        missed.append("tracking on realistic tables")
+    print(
+        f"tracking on realistic tables ({min(args.tables, 4)} a layout, {min(args.moves, 4)} "
+        f"moves each): {trk['observations']} observations, {trk['from_hand_frames']} from frames "
+        f"with a hand (goal 0), {trk['wrong']} wrong ({trk['wrong_taken']} only where a nearer "
+        f"piece may hide: a referee takes them right), {trk['missed']} of {trk['moves']} boards "
+        f"never observed (goal <= 1 %), {trk['stuck']} tables left on 'hands'"
+        + ("" if ok else "  <-- GOAL MISSED")
+    )
+    own = chessboard_tracking(min(args.tables, 2), min(args.moves, 4), args.seed)
+    ok = (
+        own["from_hand_frames"] == 0
+        and own["missed"] <= 0.01 * own["moves"]
+        and own["board_moves"] == 0
+    )
+    if not ok:
+        missed.append("tracking on own chessboards")
+    print(
+        f"tracking on own chessboards with chess figures ({min(args.tables, 2)} a style, "
+        f"{min(args.moves, 4)} moves each): {own['observations']} observations, "
+        f"{own['from_hand_frames']} from frames with a hand (goal 0), {own['wrong']} wrong "
+        f"({own['wrong_taken']} only where a nearer piece may hide), {own['missed']} of "
+        f"{own['moves']} boards never observed right (goal <= 1 %), {own['board_moves']} "
+        f"'board-moved' on boards that never moved (goal 0), {own['stuck']} tables left on "
+        "'hands'" + ("" if ok else "  <-- GOAL MISSED")
+    )
+    return missed
+
+
 def realistic_main(args) -> int:
     missed: list[str] = []
     t0 = time.perf_counter()
@@ -394,35 +430,7 @@ def realistic_main(args) -> int:
         chess_boards(args.tables, args.boards, args.seed),
         False,
     )
-    trk = realistic_tracking(args.layouts, min(args.tables, 4), min(args.moves, 4), args.seed)
-    ok = trk["from_hand_frames"] == 0 and trk["missed"] <= 0.01 * trk["moves"]
-    if not ok:
-        missed.append("tracking on realistic tables")
-    print(
-        f"tracking on realistic tables ({min(args.tables, 4)} a layout, {min(args.moves, 4)} "
-        f"moves each): {trk['observations']} observations, {trk['from_hand_frames']} from frames "
-        f"with a hand (goal 0), {trk['wrong']} wrong ({trk['wrong_taken']} only where a nearer "
-        f"piece may hide: a referee takes them right), {trk['missed']} of {trk['moves']} boards "
-        f"never observed (goal <= 1 %), {trk['stuck']} tables left on 'hands'"
-        + ("" if ok else "  <-- GOAL MISSED")
-    )
-    own = chessboard_tracking(min(args.tables, 2), min(args.moves, 4), args.seed)
-    ok = (
-        own["from_hand_frames"] == 0
-        and own["missed"] <= 0.01 * own["moves"]
-        and own["board_moves"] == 0
-    )
-    if not ok:
-        missed.append("tracking on own chessboards")
-    print(
-        f"tracking on own chessboards with chess figures ({min(args.tables, 2)} a style, "
-        f"{min(args.moves, 4)} moves each): {own['observations']} observations, "
-        f"{own['from_hand_frames']} from frames with a hand (goal 0), {own['wrong']} wrong "
-        f"({own['wrong_taken']} only where a nearer piece may hide), {own['missed']} of "
-        f"{own['moves']} boards never observed right (goal <= 1 %), {own['board_moves']} "
-        f"'board-moved' on boards that never moved (goal 0), {own['stuck']} tables left on "
-        "'hands'" + ("" if ok else "  <-- GOAL MISSED")
-    )
+    missed += tracking_report(args)
     print(f"time: {time.perf_counter() - t0:.0f} s")
     if missed:
         print(f"goals missed: {', '.join(missed)}")
