@@ -344,19 +344,20 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         return self._apply(chosen), True
 
     # -- moves ----------------------------------------------------------------------------------------
+    def _setup_shown(self, board: dict[str, str]) -> bool:
+        """In setup: the board shows the setup chosen for the side to set up."""
+        move = self._setup_move(self.position.turn)
+        return move is not None and board == self._setup_target(move, board)
+
     def _accepts(self, board: dict[str, str]) -> bool:
         if self.position.in_setup:
-            move = self._setup_move(self.position.turn)
-            return move is not None and board == self._setup_target(move, board)
+            return self._setup_shown(board)
         return bool(self.explain(board))
 
     def _on_board(self, board: dict[str, str]) -> list[Event]:
         position = self.position
         if position.in_setup:
-            move = self._setup_move(position.turn)
-            if move is not None and board == self._setup_target(move, board):
-                return [self._accept_setup()]
-            return []
+            return [self._accept_setup()] if self._setup_shown(board) else []
         events, explained = self._choose_explanation(board)
         self.push_may_be_done = False
         if not explained:
