@@ -114,3 +114,17 @@ def test_a_flip_the_referee_asked_for_is_never_taken_as_done_on_a_hidden_stone()
     board["c4"] = "black"
     referee.observe(observation_of(names, board, hidden=hidden))
     assert referee.instruction.text == "White: place a stone"
+
+
+def test_a_board_to_fix_names_the_cells_the_camera_may_not_see():
+    # No legal move makes this board (a piece from nowhere on a4, another on d7), so the
+    # referee asks to fix it - and says that d7, behind the camel, may be the camera's error.
+    table = Table(arimaa({"d6": "m", "a2": "E"}))
+    table.show(a4="gold", d7="silver", hidden={"d7": "d6"})
+    assert table.instruction.kind == "restore"
+    assert table.instruction.detail == (
+        "Put the board back as it was. "
+        "The camera may not see d7 past the piece in front: check by eye"
+    )
+    table.show(a4=None, d7=None)  # put right, and seen without the mark: no note
+    assert table.instruction.kind == "move"

@@ -366,7 +366,22 @@ class Referee(Generic[P]):
             player=None,
             highlights=highlights,
             expected=expected,
-            detail=self._restore_detail() if kind == "restore" else "",
+            detail=phrases.join_sentences(
+                [self._restore_detail() if kind == "restore" else "", self._hidden_note(diff)]
+            ),
+        )
+
+    def _hidden_note(self, diff: phrases.BoardDiff) -> str:
+        """A sentence naming the cells to fix that a nearer piece may hide from the camera:
+        there the camera may be wrong, and the players should look for themselves."""
+        observation = self.last_observation
+        if observation is None:
+            return ""
+        cells = [c for c in diff.cells() if c in observation.hidden]
+        if not cells:
+            return ""
+        return _("The camera may not see {cells} past the piece in front: check by eye").format(
+            cells=phrases.cell_list(cells)
         )
 
     def _restore_detail(self) -> str:
