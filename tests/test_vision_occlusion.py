@@ -16,7 +16,7 @@ from shared_data import real_data
 from companion.games.arimaa import ArimaaPosition
 from companion.referee.core import Referee
 from vision.layouts import get_layout
-from vision.occlusion import PIECE_RADIUS, hidden_cells
+from vision.occlusion import OFF_CENTRE, PIECE_RADIUS, hidden_cells
 from vision.standing import Photo, calibrate_standing, read_standing
 
 REAL = real_data()
@@ -40,8 +40,9 @@ def pinhole(camera_at: tuple[float, float, float]) -> np.ndarray:
 
 
 def ray_through_pieces(camera_at, height: float) -> dict[str, str]:
-    """Cell -> the nearest-to-it cell whose piece (a cylinder PIECE_RADIUS wide, `height` cell
-    widths tall) the camera's ray to the cell's centre passes through: marched, not solved."""
+    """Cell -> the nearest-to-it cell whose piece the camera's ray to the cell's centre passes
+    through (a cylinder PIECE_RADIUS + OFF_CENTRE round its cell's centre - anywhere the piece
+    may stand - and `height` cell widths tall): marched, not solved."""
     camera = np.asarray(camera_at, float)
     found = {}
     for cell in CHESSBOARD.cells:
@@ -53,7 +54,8 @@ def ray_through_pieces(camera_at, height: float) -> dict[str, str]:
             if other is cell:
                 continue
             width = 2 * other.radius
-            inside = np.hypot(*(ray[:, :2] - other.center).T) < PIECE_RADIUS * width
+            reach = (PIECE_RADIUS + OFF_CENTRE) * width
+            inside = np.hypot(*(ray[:, :2] - other.center).T) < reach
             if (inside & (ray[:, 2] < height * width)).any():
                 found[cell.name] = other.name
                 break

@@ -9,7 +9,8 @@ is otherwise no legal move (`companion.referee.core`).
 
 A cell is possibly hidden by a nearer occupied cell when the camera's ray to its centre passes
 through a piece of the board's tallest height (`Layout.piece_height`, in cell widths) standing
-on the nearer cell. The pose comes from the homography (`vision.pose`): straight above the
+on the nearer cell - anywhere within OFF_CENTRE of its centre, since players do not centre their
+pieces (on the real photos a king stands at the left of e7 and its crown covers half of e8). The pose comes from the homography (`vision.pose`): straight above the
 board nothing is hidden; the lower the camera, the farther a piece's shadow of sight reaches.
 
     >>> import numpy as np
@@ -30,6 +31,7 @@ from vision.layouts import Layout
 from vision.pose import CameraPose
 
 PIECE_RADIUS = 0.35  # cell widths: a piece's body round its axis (a chess piece's base: 0.37)
+OFF_CENTRE = 0.1  # cell widths: how far players leave a piece off its cell's centre
 
 
 def hidden_cells(
@@ -58,7 +60,7 @@ def hidden_cells(
     offset = centres[None, front] - centres[:, None]  # (cell, occupied cell, xy)
     along = np.einsum("cox,cx->co", offset, towards)  # how far towards the camera
     aside = np.abs(offset[..., 0] * towards[:, None, 1] - offset[..., 1] * towards[:, None, 0])
-    radius = PIECE_RADIUS * widths[front][None, :]
+    radius = (PIECE_RADIUS + OFF_CENTRE) * widths[front][None, :]
     near_side = along - np.sqrt(np.clip(radius**2 - aside**2, 0.0, None))
     # The ray to a cell's centre enters the piece's body `near_side` from that centre, where it
     # is `near_side * slope` above the board: below the piece's top, the centre is covered.
