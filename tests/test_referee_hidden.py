@@ -4,8 +4,12 @@ it (vision.occlusion marks such cells). The referee reads them as the camera say
 the position or a legal move; otherwise as they were, or (the board showing the position) as
 empty, when that alone makes it one - never to fake a change it asked the players to make."""
 
+import pytest
+
 from companion import games
+from companion.errors import UserError
 from companion.games.arimaa import ArimaaPosition
+from companion.referee.arinama import ArinamaReferee
 from companion.referee.core import Referee, observation_of
 
 FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
@@ -80,39 +84,61 @@ def test_a_short_piece_hidden_behind_a_tall_one_is_kept_where_it_was():
 
 
 def test_a_piece_put_on_a_hidden_square_is_named_once_the_nearer_piece_moves():
-    # Behind Gold's elephant on d6 the camera cannot tell a piece put on d7: it keeps d7 as it
-    # was; once the elephant steps aside, d7 is in plain view and the extra piece is named.
-    table = Table(arimaa({"d6": "E", "a2": "R"}))
+    # Behind Silver's camel on d6, a silver piece put on d7 looks like the camel's lean: d7 is
+    # kept as it was; once the camel steps aside, d7 is in plain view and the piece is named.
+    table = Table(arimaa({"d6": "m", "a2": "E"}, side="silver"))
     table.show(d7="silver", hidden={"d7": "d6"})
     assert table.instruction.kind == "move"
     assert table.referee.board.get("d7") is None
-    table.show(d6=None, e6="gold")
+    table.show(d6=None, e6="silver")
     assert table.instruction.kind == "restore"
-    assert table.instruction.text.startswith("Take the silver piece off d7. ")
+    assert table.instruction.text.startswith("Take the silver pieces off d7 and e6. ")
 
 
-def test_a_flip_the_referee_asked_for_is_never_taken_as_done_on_a_hidden_stone():
-    # Arinama 5x5, tests/test_referee_arinama.py's opening: Black's d4 turns c4 to black and
-    # itself to white. From a low camera d4's stone may hide c4.
+def test_a_piece_read_as_another_class_than_the_one_in_front_is_no_lean():
+    # A silver camel in front makes a gold rabbit behind it read silver at most, never the
+    # other way round: a silver piece read gold on d7 is a change, and named.
+    table = Table(arimaa({"d6": "m", "d7": "r", "a2": "E"}))
+    table.show(d7="gold", hidden={"d7": "d6"})
+    assert table.instruction.kind == "restore"
+    assert "d7" in table.instruction.highlights
+
+
+def test_stones_lie_flat_so_a_stone_game_reads_hidden_cells_as_the_camera_says():
+    # Arinama's stones never move again: a guess kept behind one would last the whole game.
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    referee = Referee(position.copy())
+    names = position.cell_names()
+    referee.observe(observation_of(names, {}))
+    referee.observe(observation_of(names, {"c3": "black", "c4": "black"}, hidden={"c4": "c3"}))
+    assert referee.instruction.kind != "move" and "c4" in referee.instruction.highlights
+
+
+class TallArinama(ArinamaReferee):
+    """Arinama played with tall pieces: so that the referee reads hidden cells at all."""
+
+    tall_pieces = True
+
+
+def test_a_change_the_referee_asked_for_is_never_taken_as_done_on_a_hidden_cell():
+    # tests/test_referee_arinama.py's opening: Black's d4 turns c4 to black and itself white;
+    # from a low camera d4's piece may hide c4. The camera first reads c4 as turned (d4's lean,
+    # or turned and turned back), then as it really is: still white - and it is asked for.
     position = games.get("arinama").new({"rows": 5, "cols": 5})
     for move in ["c3", "e3", "b2", "d3", "b4", "c4"]:
         position.push(move)
-    referee = Referee(position.copy())
+    referee = TallArinama(position.copy())
     names = position.cell_names()
     board = dict(position.cells())
     referee.observe(observation_of(names, board))
-    board["d4"] = "black"
     hidden = {"c4": "d4"}
-    referee.observe(observation_of(names, board, hidden=hidden))
+    referee.observe(observation_of(names, {**board, "d4": "black"}, hidden=hidden))
     assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
-    for _ in range(2):  # seen again with nothing turned yet: still asked for
-        referee.observe(observation_of(names, board, hidden=hidden))
-        assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
-    board["d4"] = "white"  # only d4 turned: c4 is still asked for
-    referee.observe(observation_of(names, board, hidden=hidden))
-    assert referee.instruction.text == "Turn c4 to black"
-    board["c4"] = "black"
-    referee.observe(observation_of(names, board, hidden=hidden))
+    referee.observe(observation_of(names, {**board, "d4": "black", "c4": "black"}, hidden=hidden))
+    assert referee.instruction.text == "Turn d4 to white"
+    referee.observe(observation_of(names, {**board, "d4": "white", "c4": "white"}, hidden=hidden))
+    assert referee.instruction.text == "Turn c4 to black"  # not taken as it was a look ago
+    referee.observe(observation_of(names, {**board, "d4": "white", "c4": "black"}, hidden=hidden))
     assert referee.instruction.text == "White: place a stone"
 
 
@@ -128,3 +154,13 @@ def test_a_board_to_fix_names_the_cells_the_camera_may_not_see():
     )
     table.show(a4=None, d7=None)  # put right, and seen without the mark: no note
     assert table.instruction.kind == "move"
+
+
+def test_the_hidden_cells_cross_the_json_lines_companion_referee_reads():
+    from companion.referee.runner import observation_from_json
+
+    seen = observation_of(["d6", "d7"], {"d6": "silver"}, hidden={"d7": "d6"})
+    assert observation_from_json(seen.to_json()).hidden == {"d7": "d6"}
+    line = {"cells": {"d6": "silver", "d7": "empty"}, "hidden": ["d7"]}
+    with pytest.raises(UserError, match='"hidden"'):
+        observation_from_json(line)

@@ -111,6 +111,7 @@ class Explanation:
 class ArimaaReferee(Referee[ArimaaPosition]):
     game = "arimaa"
     piece_word = "piece"
+    tall_pieces = True  # chess-like figures (Arimaa's own, or a chess set)
     typed_setup = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

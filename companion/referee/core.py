@@ -15,11 +15,12 @@ Rules of the edge, for every game:
 - a move is accepted only from a clean, still board, is written to the records *before* the
   new instruction exists, and after it the board must show the new position ("settled") before
   anything else counts as a move - until then every difference is something to fix;
-- a cell a nearer piece may hide from the camera (`Observation.hidden`: a tall piece seen from
-  the side leans over the cell behind it) is read as it was, or - while the board shows the
-  position - as empty, when the board as read is neither the position nor a legal move and
-  that alone makes it one (`Referee.seen_board`). The reading is always tried first; a change
-  the camera cannot see shows as soon as the nearer piece moves away.
+- with tall pieces, a cell a nearer piece may hide from the camera (`Observation.hidden`: a
+  piece seen from the side leans over the cell behind it) is read as it was, or - while the
+  board shows the position - as empty, when the board as read is neither the position nor a
+  legal move and that alone makes it one (`Referee.seen_board`). The reading is always tried
+  first; a change the players were asked for is never taken as done there; a change the camera
+  cannot see shows as soon as the nearer piece moves away.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclea
 # At most this many possibly hidden cells are read otherwise than the camera says: a move
 # leaves at most one or two cells behind a piece that moved in front of them.
 MAX_HIDDEN_CHANGES = 2
+MAX_HIDDEN_TRIES = 64  # boards judged at most for one observation (a garbled view: give up)
 
 
 def referee_class(game: str) -> type[Referee[Any]]:
@@ -93,6 +95,11 @@ class Referee(Generic[P]):
     game: ClassVar[str] = ""
     piece_word: ClassVar[str] = "stone"  # "stone" / "piece", for the default phrasing
     typed_setup: ClassVar[bool] = False  # takes setup turns as text (`set_setup`): Arimaa
+    # The pieces stand tall enough to hide the cell behind them from a camera at the side
+    # (chess-like figures): only then is a cell the camera marks as possibly hidden read
+    # otherwise than it says (`seen_board`). Stones lie flat - the camera sees past them - and
+    # one that never moves again would keep a wrong guess for the rest of the game.
+    tall_pieces: ClassVar[bool] = False
 
     def __new__(cls, position: P, *args: Any, **kwargs: Any) -> Referee[P]:
         if cls is Referee:
@@ -125,6 +132,7 @@ class Referee(Generic[P]):
         self.hands_on_board = False
         self.resumed = False  # started by `resume` and not yet settled
         self.unclear: list[str] = []
+        self.asked: frozenset[str] = frozenset()  # cells to change named since last settled
         self.undo_request: UndoRequest | None = None
         self.last_observation: Observation | None = None
         self._cell_names = frozenset(position.cell_names())
@@ -233,27 +241,42 @@ class Referee(Generic[P]):
         """The occupied cells of `observation` as the referee takes them.
 
         The cells read, unless the board read is neither `expected()` nor (settled) a legal
-        move: then up to MAX_HIDDEN_CHANGES of the cells a nearer piece may hide
-        (`observation.hidden`) are taken as they were on the last board seen - or, while the
-        board shows the position, as empty (a tall piece that moved in front of a square
-        leans over it) - the fewest that make it one. Otherwise the reading stands, and the
-        instruction names what differs."""
+        move and the game's pieces are tall (`tall_pieces`): then up to MAX_HIDDEN_CHANGES of
+        the cells a nearer piece may hide (`observation.hidden`) are taken as they were on the
+        last board seen - or, while the board shows the position, as empty (a tall piece that
+        moved in front of a square leans over it) - the fewest that make it one. Only where
+        the camera may be wrong (a short piece behind a tall one reads empty, an empty cell
+        under a lean reads occupied, a piece behind one reads as the piece in front), and
+        never a cell the referee has asked the players to change since the board last showed
+        the position. Otherwise the reading stands, and the instruction names what differs."""
         board = observation.occupied()
-        if not observation.hidden or self._explains(board):
+        if not self.tall_pieces or not observation.hidden or self._explains(board):
             return board
         before = self.board  # None: nothing seen yet, so nothing to keep
         options: dict[str, list[str | None]] = {}
-        for cell in sorted(observation.hidden):
+        for cell, front in sorted(observation.hidden.items()):
+            if not self.settled and cell in self.asked:
+                continue  # a change the players were asked for is never taken as done unseen
+            read = board.get(cell)
             values: list[str | None] = []
-            if before is not None and before.get(cell) != board.get(cell):
-                values.append(before.get(cell))
-            if self.settled and cell in board and None not in values:
+            was = before.get(cell) if before is not None else None
+            # A lean over an empty cell reads as anything (the piece, or a light piece on a
+            # light square half covered); a short piece behind reads empty; but a piece of one
+            # class read as another only takes the class of the piece in front.
+            if before is not None and was != read:
+                if read is None or was is None or read == board.get(front):
+                    values.append(was)
+            if self.settled and read is not None and None not in values:
                 values.append(None)
             if values:
                 options[cell] = values
+        tries = 0
         for count in range(1, MAX_HIDDEN_CHANGES + 1):
             for cells in combinations(options, count):
                 for chosen in product(*(options[c] for c in cells)):
+                    tries += 1
+                    if tries > MAX_HIDDEN_TRIES:
+                        return board
                     candidate = dict(board)
                     for cell, value in zip(cells, chosen, strict=True):
                         if value is None:
@@ -479,6 +502,7 @@ class Referee(Generic[P]):
         if changed:
             self._record("add_instruction", new)
             self._instruction = new
+        self.asked = frozenset() if self.settled else self.asked | set(new.highlights)
         return events
 
     def _derive_instruction(self) -> Instruction:

@@ -28,6 +28,7 @@ MAX_ACTIONS = 3
 class SenseiReferee(Referee[SenseiPosition]):
     game = "sensei"
     piece_word = "stone"
+    tall_pieces = True  # the characters stand on their stones
 
     def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         if cls.endswith("-character"):
@@ -49,6 +50,8 @@ class SenseiReferee(Referee[SenseiPosition]):
         if start.cells() == board:
             return ()
         changed = phrases.BoardDiff.between(start.cells(), board).cells()
+        if len(changed) > 2 * MAX_ACTIONS:
+            return None  # each action changes two cells: no turn makes this board
         frontier: list[tuple[SenseiPosition, tuple[Action, ...]]] = [(start, ())]
         seen = {_key(start)}
         for _depth in range(MAX_ACTIONS):
