@@ -43,10 +43,18 @@ def hidden_cells(
     """Cell -> the nearest `occupied` cell whose piece, as tall as `layout.piece_height`, may
     cover that cell's centre in a picture of `image_size` (width, height) seen through
     `homography` (mat mm -> image px)."""
-    if not occupied or layout.piece_height <= 0:
+    H = np.asarray(homography, np.float64)
+    if not occupied or layout.piece_height <= 0 or not np.all(np.isfinite(H)):
         return {}
-    pose = CameraPose.from_homography(homography, image_size)
-    camera = pose.centre()
+    if abs(np.linalg.det(H)) <= 1e-12 * float(np.linalg.norm(H)) ** 3:
+        return {}  # no camera sees a board through it (a degenerate homography)
+    try:
+        with np.errstate(all="ignore"):
+            camera = CameraPose.from_homography(H, image_size).centre()
+    except np.linalg.LinAlgError:
+        return {}
+    if not np.all(np.isfinite(camera)) or camera[2] <= 0:
+        return {}
     names = layout.cell_names()
     centres = np.array([c.center for c in layout.cells], np.float64)
     widths = np.array([2.0 * c.radius for c in layout.cells])

@@ -541,7 +541,10 @@ def run_track(args: argparse.Namespace) -> int:
                 continue
             observations += 1
             if args.json:
-                print(json.dumps({"frame": index, "cells": observation.cells}), flush=True)
+                line = {"frame": index, "cells": observation.cells}
+                if observation.hidden:
+                    line["hidden"] = observation.hidden
+                print(json.dumps(line), flush=True)
             else:
                 print(f"frame {index}:")
                 seen_layout = tracker.layout or get_layout(observation.layout)

@@ -75,6 +75,9 @@ def observation_from_json(data: Any) -> Observation:
         raise UserError('an observation line needs "cells": {"a1": "black", ...}')
     cells = {str(c): str(k) for c, k in data["cells"].items()}
     confidence = data.get("confidence") or {}
+    hidden = data.get("hidden") or {}
+    if not isinstance(hidden, dict):
+        raise UserError('an observation line\'s "hidden" must be {"e8": "e7", ...}')
     try:
         return Observation(
             cells=cells,
@@ -83,6 +86,7 @@ def observation_from_json(data: Any) -> Observation:
             timestamp=float(data.get("timestamp", 0.0)),
             markers_seen=int(data.get("markers_seen", 0)),
             layout=str(data.get("layout", "")),
+            hidden={str(c): str(n) for c, n in hidden.items()},
         )
     except (TypeError, ValueError):
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
