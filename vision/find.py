@@ -223,10 +223,10 @@ def grid_still_there(
             return previous
         # Whether it slid, the confirmed corners say themselves (their median move): the
         # refit's outer corners are extrapolated from the inner ones in view, and where tall
-        # pieces hide one side of the board they wander by a cell's tenth on a board that
+        # pieces hide one side of the board they wander by a tenth of a cell on a board that
         # did not move (a chess set from 30 degrees: 0.2 px at the corners, 2.7 px outside).
-        moved = float(np.median(np.linalg.norm(refined - pts[inside][ok], axis=1)))
-        if moved < max(2.0, FOLLOW_CELLS * float(np.median(cell))):
+        moves = np.linalg.norm(refined - pts[inside][ok], axis=1)
+        if float(np.median(moves)) < max(2.0, FOLLOW_CELLS * float(np.median(cell))):
             return previous  # the same place, within the corners' own noise
         h, _ = cv2.findHomography(src, refined, cv2.RANSAC, 2.0)
         if h is None:
