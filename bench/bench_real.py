@@ -38,6 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion import games  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
@@ -102,12 +103,30 @@ def emptiest_photo(photos: list[dict]) -> dict:
     return min(photos, key=lambda e: len(e["cells"]))
 
 
-def taken_as_position(observation: Observation, truth: dict[str, str]) -> bool:
-    """Whether a referee expecting `truth` takes the board read as it: every cell read wrong is
-    one a nearer piece may hide (`Observation.hidden`), at most MAX_HIDDEN_CHANGES of them
-    (companion.referee.core.Referee.seen_board)."""
+# Whether the referee reads hidden cells (`tall_pieces`): a chess set is Arimaa's equipment;
+# Go stones and Othello discs lie flat.
+TALL_PIECES = {"chess": games.get("arimaa").referee_class().tall_pieces}
+
+
+def taken_as_position(observation: Observation, truth: dict[str, str], tall: bool = True) -> bool:
+    """Whether a settled referee expecting `truth` takes the board read as it
+    (companion.referee.core.Referee.seen_board): read right, or - with tall pieces - every cell
+    read wrong is one a nearer piece may hide (`Observation.hidden`), at most
+    MAX_HIDDEN_CHANGES of them, each read empty, or where the truth is empty, or as the piece
+    in front of it."""
     wrong = [c for c in truth if observation.cells[c] != truth[c]]
-    return len(wrong) <= MAX_HIDDEN_CHANGES and all(c in observation.hidden for c in wrong)
+    if not wrong:
+        return True
+    if not tall or len(wrong) > MAX_HIDDEN_CHANGES:
+        return False
+    for cell in wrong:
+        front = observation.hidden.get(cell)
+        if front is None:
+            return False
+        read = observation.cells[cell]
+        if EMPTY not in (read, truth[cell]) and read != observation.cells[front]:
+            return False
+    return True
 
 
 def truth_of(entry: dict, layout) -> dict[str, str]:
@@ -137,7 +156,9 @@ def read_photos(
         count["boards"] += 1
         count["boards right"] += not wrong
         count["hidden wrong"] += sum(c in observation.hidden for c in wrong)
-        count["boards taken"] += taken_as_position(observation, truth)
+        count["boards taken"] += taken_as_position(
+            observation, truth, TALL_PIECES.get(entry["game"], False)
+        )
         for c in wrong:
             errors[(truth[c], observation.cells[c])] += 1
             if list_errors:

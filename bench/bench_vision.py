@@ -72,6 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_real import taken_as_position  # noqa: E402
 
+from companion import games  # noqa: E402
 from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
@@ -90,6 +91,14 @@ from vision.sim import (  # noqa: E402
 )
 from vision.sim_pieces import CHECKERED_BOARDS  # noqa: E402
 from vision.tracker import HANDS, Tracker, covered_cells  # noqa: E402
+
+
+def reads_hidden_cells(layout) -> bool:
+    """Whether the referee of the game on `layout` reads hidden cells (`tall_pieces`): a
+    chessboard holds a chess set (Arimaa's referee), a lined grid stones."""
+    if not layout.has_markers:
+        return layout.name == CHESSBOARD and games.get("arimaa").referee_class().tall_pieces
+    return games.get(layout.game).referee_class().tall_pieces
 
 
 def reference_table(layout: str) -> SimTable:
@@ -205,7 +214,9 @@ def realistic_accuracy(layouts, tables: int, boards: int, seed: int) -> dict:
                     markers_seen=len(located.markers_seen),
                     covered=(),
                 )
-                per["boards_taken"] += taken_as_position(seen, truth)
+                per["boards_taken"] += taken_as_position(
+                    seen, truth, reads_hidden_cells(table.layout)
+                )
                 seen = seen.cells
                 right = sum(seen[c] == truth[c] for c in truth)
                 per["cells_right"] += right
@@ -494,7 +505,11 @@ def follow_game(
         stats["from_hand_frames"] += hand
         truth = truth_of(table.layout, cells)
         stats["wrong"] += observation.cells != truth
-        stats["wrong_taken"] += observation.cells != truth and taken_as_position(observation, truth)
+        stats["wrong_taken"] += observation.cells != truth and taken_as_position(
+            observation,
+            truth,
+            reads_hidden_cells(table.layout),
+        )
         observed.append(observation.cells)
     distinct = [truth_of(table.layout, b) for b in script]
     distinct = [b for i, b in enumerate(distinct) if i == 0 or b != distinct[i - 1]]
