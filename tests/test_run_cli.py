@@ -147,12 +147,10 @@ def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path, after):
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.skipif(
-    not (REPO / ".venv" / "bin" / "companion").exists(), reason="./dev has not set up .venv"
-)
 def test_dev_companion_keeps_the_players_folder(tmp_path):
     """`./dev companion ...` run from another folder reads and writes the player's relative
-    paths there, not in the clone (./dev changes into the clone to set it up)."""
+    paths there, not in the clone (./dev changes into the clone to set it up - and sets up
+    .venv first when it is not there yet)."""
     done = subprocess.run(
         [str(REPO / "dev"), "companion", "vision", "snapshot", "sim:arinama5"]
         + ["-o", "snap.png", "--position", "pos.json"],
