@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import games  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
-from companion.referee.core import MAX_HIDDEN_CHANGES  # noqa: E402
+from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
 
@@ -112,8 +112,7 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
     """Whether a settled referee expecting `truth` takes the board read as it
     (companion.referee.core.Referee.seen_board): read right, or - with tall pieces - every cell
     read wrong is one a nearer piece may hide (`Observation.hidden`), at most
-    MAX_HIDDEN_CHANGES of them, each read empty, or where the truth is empty, or as the piece
-    in front of it."""
+    MAX_HIDDEN_CHANGES of them, each where the camera may misread it (`may_misread`)."""
     wrong = [c for c in truth if observation.cells[c] != truth[c]]
     if not wrong:
         return True
@@ -123,8 +122,12 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
         front = observation.hidden.get(cell)
         if front is None:
             return False
-        read = observation.cells[cell]
-        if EMPTY not in (read, truth[cell]) and read != observation.cells[front]:
+
+        def occupant(c: str) -> str | None:
+            return None if observation.cells[c] == EMPTY else observation.cells[c]
+
+        was = None if truth[cell] == EMPTY else truth[cell]
+        if not may_misread(occupant(cell), was, occupant(front)):
             return False
     return True
 

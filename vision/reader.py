@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.errors import UserError
-from companion.observation import EMPTY, UNKNOWN, Observation
+from companion.observation import UNKNOWN, Observation
 from vision import messages
 from vision.layouts import Layout
 from vision.locate import to_gray
@@ -305,23 +305,28 @@ def read_cells(
         loose = 0 < markers_seen < len(layout.markers)
         covered = covered_cells(image, homography, layout, loose=loose)[1]
     cells = layout.cell_names()
+    hidden = None  # which cells a nearer piece may hide: the standing reader says
     if isinstance(calibration, StandingCalibration):
         seen = read_standing(image, homography, layout, calibration)
         names = [seen.cells[c] for c in cells]
         confidence = np.array([seen.confidence[c] for c in cells])
+        hidden = seen.hidden
     else:
         names, confidence = classify(sample_cells(image, homography, layout), calibration)
     under = set(covered)
     if under:
         names = [UNKNOWN if c in under else n for c, n in zip(cells, names, strict=True)]
         confidence = np.where([c in under for c in cells], 0.0, confidence)
-    occupied = [c for c, n in zip(cells, names, strict=True) if n not in (EMPTY, UNKNOWN)]
-    return Observation(
+        hidden = None  # fewer cells read occupied now: worked out again from them below
+    observation = Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
         frame=frame,
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
-        hidden=hidden_cells(homography, (image.shape[1], image.shape[0]), layout, occupied),
     )
+    if hidden is None:
+        size = (image.shape[1], image.shape[0])
+        hidden = hidden_cells(homography, size, layout, observation.occupied())
+    return replace(observation, hidden=hidden)

@@ -39,7 +39,7 @@ Cells that lie outside the picture (a board reaching past the frame) read "unkno
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -1009,13 +1009,15 @@ def read_standing(
         empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
     confidence = np.where(seen, confidence, 0.0)
-    occupied = [c for c, n in zip(cells, names, strict=True) if n not in (EMPTY, UNKNOWN)]
-    return Observation(
+    observation = Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
         frame=frame,
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
-        hidden=hidden_cells(homography, (image.shape[1], image.shape[0]), layout, occupied),
+    )
+    size = (image.shape[1], image.shape[0])
+    return replace(
+        observation, hidden=hidden_cells(homography, size, layout, observation.occupied())
     )

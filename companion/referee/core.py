@@ -260,12 +260,8 @@ class Referee(Generic[P]):
             read = board.get(cell)
             values: list[str | None] = []
             was = before.get(cell) if before is not None else None
-            # A lean over an empty cell reads as anything (the piece, or a light piece on a
-            # light square half covered); a short piece behind reads empty; but a piece of one
-            # class read as another only takes the class of the piece in front.
-            if before is not None and was != read:
-                if read is None or was is None or read == board.get(front):
-                    values.append(was)
+            if before is not None and was != read and may_misread(read, was, board.get(front)):
+                values.append(was)
             if self.settled and read is not None and None not in values:
                 values.append(None)
             if values:
@@ -558,6 +554,21 @@ class Referee(Generic[P]):
             return None
         a, b = self.position.players
         return b if player == a else a if player == b else None
+
+
+def may_misread(read: str | None, was: str | None, front: str | None) -> bool:
+    """Whether a cell a nearer piece may hide, read as `read` (None: empty), may really hold
+    `was` - the camera's possible errors there: a short piece behind a tall one reads empty;
+    an empty cell under a lean reads as anything (the piece in front, or a light piece where
+    a dark crown half covers a light square); a piece behind reads as the piece in front
+    (`front`, as read), never as another class.
+
+    >>> may_misread(None, "black", "white"), may_misread("white", None, "black")
+    (True, True)
+    >>> may_misread("black", "white", "black"), may_misread("black", "white", "silver")
+    (True, False)
+    """
+    return read is None or was is None or read == front
 
 
 def _ended_with_undo(record: Any) -> bool:
