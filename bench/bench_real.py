@@ -42,7 +42,12 @@ from companion import games  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
-from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
+from vision.standing import (  # noqa: E402
+    Photo,
+    calibrate_standing,
+    learn_from_board,
+    read_standing,
+)
 
 CELL_BAR, BOARD_BAR = 0.995, 0.90
 
@@ -110,24 +115,28 @@ TALL_PIECES = {"chess": games.get("arimaa").referee_class().tall_pieces}
 
 def taken_as_position(observation: Observation, truth: dict[str, str], tall: bool = True) -> bool:
     """Whether a settled referee expecting `truth` takes the board read as it
-    (companion.referee.core.Referee.seen_board): read right, or - with tall pieces - every cell
-    read wrong is one a nearer piece may hide (`Observation.hidden`), at most
-    MAX_HIDDEN_CHANGES of them, each where the camera may misread it (`may_misread`)."""
+    (companion.referee.core.Referee.seen_board): read right, or every cell read wrong is one
+    the referee may read otherwise, at most MAX_HIDDEN_CHANGES of them - with tall pieces, a
+    cell a nearer piece may hide (`Observation.hidden`) where the camera may misread it
+    (`may_misread`); in any game, a cell whose empty look the camera has not learned
+    (`Observation.unlearned`) read as a piece, or unknown, where there is none."""
     wrong = [c for c in truth if observation.cells[c] != truth[c]]
     if not wrong:
         return True
-    if not tall or len(wrong) > MAX_HIDDEN_CHANGES:
+    if len(wrong) > MAX_HIDDEN_CHANGES:
         return False
+
+    def occupant(c: str) -> str | None:
+        return None if observation.cells[c] in (EMPTY, UNKNOWN) else observation.cells[c]
+
     for cell in wrong:
-        front = observation.hidden.get(cell)
-        if front is None:
-            return False
-
-        def occupant(c: str) -> str | None:
-            return None if observation.cells[c] == EMPTY else observation.cells[c]
-
         was = None if truth[cell] == EMPTY else truth[cell]
-        if not may_misread(occupant(cell), was, occupant(front)):
+        if cell in observation.unlearned and was is None:
+            continue  # a print read as a piece, or as nothing known: unknown
+        if observation.cells[cell] == UNKNOWN:
+            return False
+        front = observation.hidden.get(cell)
+        if not tall or front is None or not may_misread(occupant(cell), was, occupant(front)):
             return False
     return True
 
@@ -137,11 +146,15 @@ def truth_of(entry: dict, layout) -> dict[str, str]:
 
 
 def read_photos(
-    photos: list[dict], data: Path, calibration, list_errors: bool
+    photos: list[dict], data: Path, calibration, list_errors: bool, learn: bool = False
 ) -> tuple[Counter, Counter, float]:
     """Read every photo of a board set with its calibration: the counts (cells, right,
     unknown, boards, boards right), the wrong readings (truth, read) -> how often, and the
-    seconds spent reading. `list_errors`: print every wrongly read cell."""
+    seconds spent reading. `list_errors`: print every wrongly read cell. `learn`: the photos
+    are read in turn as the boards of one game, and each photo a referee takes as its position
+    teaches the calibration the empty look of the cells it had not learned
+    (`vision.standing.learn_from_board`, as the companion does during a game); each photo is read
+    before it teaches anything."""
     count: Counter = Counter()
     errors: Counter = Counter()
     seconds = 0.0
@@ -159,9 +172,13 @@ def read_photos(
         count["boards"] += 1
         count["boards right"] += not wrong
         count["hidden wrong"] += sum(c in observation.hidden for c in wrong)
-        count["boards taken"] += taken_as_position(
-            observation, truth, TALL_PIECES.get(entry["game"], False)
-        )
+        taken = taken_as_position(observation, truth, TALL_PIECES.get(entry["game"], False))
+        count["boards taken"] += taken
+        if learn and taken:
+            occupied = {c: t for c, t in truth.items() if t != EMPTY}
+            before = len(calibration.unlearned)
+            calibration = learn_from_board(calibration, image, homography, layout, occupied)
+            count["cells learned"] += before - len(calibration.unlearned)
         for c in wrong:
             errors[(truth[c], observation.cells[c])] += 1
             if list_errors:
@@ -169,7 +186,7 @@ def read_photos(
     return count, errors, seconds
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, help="the real photos (default: ../shared/data/real)")
     parser.add_argument("--errors", action="store_true", help="list every wrongly read cell")
@@ -184,7 +201,17 @@ def main(argv: list[str] | None = None) -> int:
         help="with --second: learn only the emptiest photo's empty cells (its pieces unlabelled),"
         " as a photo of the empty board would teach",
     )
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="read the photos in turn as one game's boards; each board a referee takes teaches"
+        " the empty look of the cells no calibration photo showed empty",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     args.data = args.data or real_data()
     manifest = args.data / "manifest.json"
     if not manifest.exists():
@@ -215,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
             cv2.imread(str(args.data / calib["file"])), homography, layout, calib["cells"], more
         )
         calibrate_s = time.perf_counter() - start
-        count, errors, seconds = read_photos(photos, args.data, calibration, args.errors)
+        count, errors, seconds = read_photos(
+            photos, args.data, calibration, args.errors, args.learn
+        )
         total.update(count)
         cells = count["right"] / count["cells"]
         boards = count["boards right"] / count["boards"]
@@ -231,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             f"    a referee expecting each position takes {count['boards taken']}/"
             f"{count['boards']} ({count['boards taken'] / count['boards']:.0%}) as it: "
             f"{count['hidden wrong']} wrong cells may be hidden by a nearer piece"
+            + (f"; {count['cells learned']} cells' empty look learned" if args.learn else "")
         )
         print(
             f"    calibrated on {calib['file'].split('/')[-1]}"

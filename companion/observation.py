@@ -25,6 +25,12 @@ class Observation:
     # Cells a nearer piece may hide from the camera -> that nearer cell (a tall piece seen from
     # the side leans over the cell behind it: what the reader says there may be that piece).
     hidden: dict[str, str] = field(default_factory=dict)
+    # Cells that may be empty although read as a piece (or unknown): the camera has not
+    # learned their empty look - every calibration photo showed a piece there - and they no
+    # longer look as they did then, so the piece may have left a print (a logo) that the
+    # camera never saw. Learned once the referee takes a board with them empty
+    # (vision.standing.learn_from_board).
+    unlearned: tuple[str, ...] = ()
     # The board in the frame that was read, for the records: JPEG quality -> JPEG bytes (the
     # tracker sets it; the referee stores it with a move the board shows). Not part of the JSON.
     photo: Callable[[int], bytes] | None = field(default=None, compare=False, repr=False)
@@ -44,4 +50,5 @@ class Observation:
             "markers_seen": self.markers_seen,
             "layout": self.layout,
             **({"hidden": dict(self.hidden)} if self.hidden else {}),
+            **({"unlearned": list(self.unlearned)} if self.unlearned else {}),
         }

@@ -14,7 +14,7 @@ from companion.cli import main
 from companion.export import export_game
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
-from vision.sim import SimTable
+from vision.sim import SimTable, chess_start
 
 CHESS = {"equipment": "chess"}
 
@@ -207,3 +207,51 @@ def test_companion_run_plays_arimaa_on_a_chess_set_headless(tmp_path, capsys):
             moves
         )
     assert any("captured: take it off" in line or "press DONE" in line for line in played)
+
+
+def test_the_app_teaches_the_camera_a_logo_under_a_start_position_piece(screen, tmp_path):
+    """The US Chess logo on h1, under the rook at calibration: once the rook leaves, the
+    referee takes h1 as empty (the camera marks it `unlearned`), and the app hands that board
+    to the camera, which reads the logo as an empty square from then on."""
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    table = SimTable(
+        "chessboard",
+        seed=1,
+        size=(960, 540),
+        tilt=12.0,
+        light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess", "logo": "h1"},
+    )
+    cells, figures = chess_start("chessboard")
+    frame = table.render(cells, figures=figures)
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    app.button("done")
+    assert app.page == "play", app.message
+    clock = [2.0]
+
+    def hold():
+        picture = table.render(cells, figures=figures)
+        for _ in range(30):
+            clock[0] += 1 / 30
+            observation = app.vision.feed(picture, clock[0])
+            if observation is not None:
+                app.on_observation(observation)
+
+    hold()
+    for _ in range(2):
+        app.act("choose", "chess")
+        hold()
+    assert app.referee.instruction.text.startswith("Gold: move")
+    assert "h1" in app.vision.tracker.calibration.unlearned
+    for origin, dest in (("h2", "h3"), ("h1", "h2")):
+        cells[dest], figures[dest] = cells.pop(origin), figures.pop(origin)
+        hold()
+    assert app.referee.instruction.text.startswith("Gold: press DONE"), app.referee.instruction
+    assert "h1" not in app.vision.tracker.calibration.unlearned
+    assert app.vision.tracker.last_observation.cells["h1"] == "white"  # the logo, before
+    app.act("done")
+    cells["h6"], figures["h6"] = cells.pop("h7"), figures.pop("h7")
+    hold()
+    assert app.vision.tracker.last_observation.cells["h1"] == "empty"  # learned

@@ -53,7 +53,7 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
         main(["vision", "read", str(tmp_path / "later.png"), "--calibration", cal, "--json"]) == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"cells", "confidence", "markers_seen", "occluded", "hidden"}
+    assert set(data) == {"cells", "confidence", "markers_seen", "occluded", "hidden", "unlearned"}
     assert data["markers_seen"] == 4 and data["occluded"] is False
     assert {c: v for c, v in data["cells"].items() if v != "empty"} == later
     # A hand over the board: nothing is guessed, and the reader says why.

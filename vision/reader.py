@@ -306,11 +306,13 @@ def read_cells(
         covered = covered_cells(image, homography, layout, loose=loose)[1]
     cells = layout.cell_names()
     hidden = None  # which cells a nearer piece may hide: the standing reader says
+    unlearned: tuple[str, ...] = ()  # the flat-stone model learns every cell alike
     if isinstance(calibration, StandingCalibration):
         seen = read_standing(image, homography, layout, calibration)
         names = [seen.cells[c] for c in cells]
         confidence = np.array([seen.confidence[c] for c in cells])
         hidden = seen.hidden
+        unlearned = seen.unlearned
     else:
         names, confidence = classify(sample_cells(image, homography, layout), calibration)
     under = set(covered)
@@ -325,6 +327,7 @@ def read_cells(
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
+        unlearned=unlearned,
     )
     if hidden is None:
         size = (image.shape[1], image.shape[0])

@@ -351,7 +351,9 @@ class SimTable:
             pitch = self._pitch()
             cols = max(1, int(round(self.layout.board_size[0] / pitch)))
             rows = max(1, int(round(self.layout.board_size[1] / pitch)))
-            surface, margin = render_own_board(rows, cols, pitch, conditions.board, ppm, rng)
+            surface, margin = render_own_board(
+                rows, cols, pitch, conditions.board, ppm, rng, conditions.logo
+            )
             self._surface_origin = (-margin, -margin)
         surface = add_glare(
             surface, self._surface_origin, ppm, self.camera, conditions.lamp, conditions.board_gloss
@@ -1125,8 +1127,8 @@ def _sim_flag(options: dict[str, str], key: str) -> bool:
 
 
 def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool) -> Any:
-    """SimTable's `realism` from the options ``realistic``, ``board`` and ``pieces``: True or
-    None, or the fields the board and pieces options fix."""
+    """SimTable's `realism` from the options ``realistic``, ``board``, ``pieces`` and
+    ``logo`` (a cell with an emblem printed on it): True or None, or the fields they fix."""
     realism: Any = realistic or None
     fixed: dict[str, str] = {}
     if "board" in options:
@@ -1144,6 +1146,14 @@ def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool) -> An
                 f"sim option pieces={options['pieces']!r} must be one of {', '.join(PIECE_KINDS)}"
             )
         fixed["pieces"] = pieces
+    if "logo" in options:
+        logo = options["logo"].strip().lower()
+        if layout.has_markers or logo not in layout.cell_names():
+            raise UserError(
+                f"sim option logo={options['logo']!r} must be a cell of the board (e.g. h1), on "
+                "a layout without markers (chessboard, grid:RxC)"
+            )
+        fixed["logo"] = logo
     return fixed or realism
 
 

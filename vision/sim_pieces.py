@@ -101,7 +101,9 @@ class Conditions:
     markers, e.g. grid:8x8); `lamp_azimuth` (degrees in the mat frame, 0 = +x, 90 = towards
     the first player) and `lamp_elevation` (degrees above the table) say where the lamp is;
     `shadow`: how much full shadow darkens the board; `gloss`: specular strength of the pieces;
-    `board_gloss`: glare of the lamp on the board (vinyl, glossy paper).
+    `board_gloss`: glare of the lamp on the board (vinyl, glossy paper); `logo`: a cell of a
+    board of one's own whose square carries a printed emblem (as the US Chess roll-up board's
+    on h1), or "".
     """
 
     pieces: str = "chess"
@@ -115,6 +117,7 @@ class Conditions:
     shadow: float = 0.45
     gloss: float = 0.5
     board_gloss: float = 0.0
+    logo: str = ""
 
     def __post_init__(self) -> None:
         checks = [
@@ -272,12 +275,19 @@ def _wood(rng: np.random.Generator, shape: tuple[int, int], vertical: bool) -> n
 
 
 def render_own_board(
-    rows: int, cols: int, pitch: float, style: str, ppm: float, rng: np.random.Generator
+    rows: int,
+    cols: int,
+    pitch: float,
+    style: str,
+    ppm: float,
+    rng: np.random.Generator,
+    logo: str = "",
 ) -> tuple[np.ndarray, float]:
     """A board of one's own, rows x cols cells of `pitch` mm, with its border: float32 BGR at
     `ppm` pixels per mm, and the border width (mm). Pixel (u, v) shows the point
     ((u + 0.5) / ppm - margin, (v + 0.5) / ppm - margin) of the layout frame, whose origin is
-    the playing area's top-left corner. a1 (bottom left) is a dark square."""
+    the playing area's top-left corner. a1 (bottom left) is a dark square. `logo`: a cell
+    (e.g. "h1") with an emblem printed on its square (`_draw_logo`)."""
     kind, light, dark, border = OWN_BOARDS[style]
     margin = own_board_margin(style, pitch)
     width, height = cols * pitch + 2 * margin, rows * pitch + 2 * margin
@@ -306,6 +316,8 @@ def render_own_board(
         if wooden:
             img *= _wood(rng, (h, w), False)[:, :, None]
         _draw_lines(img, kind == "lined-cells", rows, cols, pitch, margin, ppm, dark)
+    if logo:
+        _draw_logo(img, logo, rows, pitch, margin, ppm, light, dark)
     if kind == "checkered" and not wooden:  # vinyl: file letters and rank numbers in the border
         img = _write_coordinates(img, rows, cols, pitch, margin, ppm, dark)
     if kind == "checkered":  # a thin line round the playing area
@@ -319,6 +331,36 @@ def render_own_board(
     edge = max(1, int(round(0.5 * ppm)))  # the board's thin outer edge
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), tuple(float(c) * 0.6 for c in border), edge)
     return np.clip(img, 0, 255), margin
+
+
+def _draw_logo(
+    img: np.ndarray,
+    cell: str,
+    rows: int,
+    pitch: float,
+    margin: float,
+    ppm: float,
+    light: Any,
+    dark: Any,
+) -> None:
+    """A printed emblem on `cell`'s square, as on the US Chess roll-up board's h1: a diamond
+    0.6 of the square wide, a little right of and below its centre, in the board's dark
+    colour, with a light upright bar and crossbar (a king's silhouette) through it."""
+    file, rank = ord(cell[0]) - ord("a"), int(cell[1:])
+    cx = (file + 0.58) * pitch + margin
+    cy = (rows - rank + 0.58) * pitch + margin
+    r = 0.3 * pitch
+    scale = 4  # cv2's sub-pixel shift: 2 bits
+    corners = np.array([[cx, cy - r], [cx + r, cy], [cx, cy + r], [cx - r, cy]]) * ppm * scale
+    cv2.fillPoly(img, [corners.astype(np.int32)], tuple(float(c) for c in dark), cv2.LINE_AA, 2)
+    bar = max(1, int(round(0.05 * pitch * ppm)))
+    for (x0, y0), (x1, y1) in (
+        ((cx, cy - 0.75 * r), (cx, cy + 0.75 * r)),
+        ((cx - 0.35 * r, cy - 0.3 * r), (cx + 0.35 * r, cy - 0.3 * r)),
+    ):
+        start = (int(round(x0 * ppm * scale)), int(round(y0 * ppm * scale)))
+        end = (int(round(x1 * ppm * scale)), int(round(y1 * ppm * scale)))
+        cv2.line(img, start, end, tuple(float(c) for c in light), bar, cv2.LINE_AA, 2)
 
 
 def _draw_lines(

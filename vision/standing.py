@@ -98,6 +98,7 @@ DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at mos
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 FEATURE_COUNT = 22
+CHANGED = float(FEATURE_COUNT)  # squared distance of a cell from its class's mean, on average
 EDGE_FLOOR = 0.01  # log brightness a pixel: an edge this faint is noise (sensor, JPEG)
 LIGHT_TERMS = (1, 3, 6)  # the light field's terms, coarse to fine: level, gradient, quadratic
 LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
@@ -394,6 +395,12 @@ class StandingCalibration:
     novelty: float  # a cell farther than this from every class resembles none: unknown
     margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
     doubtful: tuple[str, ...] = ()  # calibration cells not clearly what the position says
+    # cells no photo showed empty: their empty look is their kind's until `learn_from_board`
+    unlearned: tuple[str, ...] = ()
+    # how each unlearned cell looked at calibration, with its piece (mean features), and the
+    # class of that piece; both follow the boards the referee takes (`learn_from_board`)
+    piece_look: dict[str, list[float]] = field(default_factory=dict)
+    piece_class: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = field(default=(), compare=False)
     version: ClassVar[int] = 3  # 3: the edge energies joined the features
 
@@ -430,6 +437,9 @@ class StandingCalibration:
             "novelty": float(self.novelty),
             "margin": float(self.margin),
             "doubtful": list(self.doubtful),
+            "unlearned": list(self.unlearned),
+            "piece_look": {c: rounded(v) for c, v in self.piece_look.items()},
+            "piece_class": dict(self.piece_class),
         }
 
     @classmethod
@@ -439,6 +449,9 @@ class StandingCalibration:
         means = [[float(v) for v in row] for row in data["means"]]
         precision = [[float(v) for v in row] for row in data["precision"]]
         own_look = {str(c): [float(v) for v in row] for c, row in dict(data["own_look"]).items()}
+        piece_look = {
+            str(c): [float(v) for v in row] for c, row in dict(data.get("piece_look", {})).items()
+        }
         groups = [(str(c), int(k)) for c, k in data["groups"]]
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
@@ -449,7 +462,7 @@ class StandingCalibration:
             or any(c not in classes for c, _ in groups)
             or np.shape(means) != (len(groups), FEATURE_COUNT)
             or np.shape(precision) != square
-            or any(len(v) != FEATURE_COUNT for v in own_look.values())
+            or any(len(v) != FEATURE_COUNT for v in [*own_look.values(), *piece_look.values()])
             or not np.all(np.isfinite(means))
             or not np.all(np.isfinite(precision))
             or not float(data["novelty"]) > 0
@@ -468,6 +481,9 @@ class StandingCalibration:
             novelty=float(data["novelty"]),
             margin=float(data["margin"]),
             doubtful=tuple(str(c) for c in data.get("doubtful", ())),
+            unlearned=tuple(str(c) for c in data.get("unlearned", ())),
+            piece_look=piece_look,
+            piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
         )
 
 
@@ -600,6 +616,7 @@ def calibrate_standing(
         )
     own_distance = own_distance[seen_all]
     own_look = _own_looks(names, samples, truths, seens, kinds) if more else {}
+    never_empty = _never_empty(names, truths, seens)
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
     calibration = StandingCalibration(
         layout=layout.name,
@@ -616,6 +633,9 @@ def calibrate_standing(
         own_look=own_look,
         novelty=novelty,
         margin=0.0,
+        unlearned=never_empty,
+        piece_look=_piece_looks(names, learned, never_empty),
+        piece_class={n: str(truth[names.index(n)]) for n in never_empty},
     )
     classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
     return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
@@ -808,6 +828,120 @@ def _own_looks(
             for i in np.flatnonzero(rows):
                 offsets.setdefault(int(i), []).append(x[i] - mean)
     return {names[i]: np.mean(v, axis=0).tolist() for i, v in offsets.items()}
+
+
+def _never_empty(
+    names: list[str], truths: list[np.ndarray], seens: list[np.ndarray]
+) -> tuple[str, ...]:
+    """The cells no calibration photo showed empty (and in view): their look is unlearned."""
+    shown = np.any([(t == EMPTY) & s for t, s in zip(truths, seens, strict=True)], axis=0)
+    return tuple(n for n, empty in zip(names, shown, strict=True) if not empty)
+
+
+def _piece_looks(
+    names: list[str], learned: list[tuple[np.ndarray, np.ndarray, np.ndarray]], cells: tuple
+) -> dict[str, list[float]]:
+    """How each of `cells` looked at calibration (its mean features over the photos and their
+    copies that show it): with the piece that stood there."""
+    looks = {}
+    for name in cells:
+        i = names.index(name)
+        rows = [x[i] for x, _, seen in learned if seen[i]]
+        if rows:
+            looks[name] = np.mean(rows, axis=0).tolist()
+    return looks
+
+
+def _changed(
+    x: np.ndarray,
+    names: list[str],
+    read: list[str],
+    seen: np.ndarray,
+    calibration: StandingCalibration,
+) -> tuple[str, ...]:
+    """The unlearned cells that may be empty now: read as the piece that stood there at
+    calibration (or on the last board the referee took), or unknown, but no longer looking as
+    they did then - a piece of another class is a piece: farther from that look than a cell is from its
+    class's mean on average (CHANGED, in the shared covariance's squared standard deviations:
+    the number of features). A piece that stayed where it stood looks as it did; one that
+    left shows what is under it - a print the camera never saw empty. On chesscog's photos,
+    taken over several games with the phone moved between them, the rook on h1 came out 1-27
+    from its look in the calibration photo (median 6), the US Chess logo under it 27-96
+    (median 37); on a fixed camera a piece that did not move differs by the noise alone."""
+    precision = np.array(calibration.precision)
+    changed = []
+    for name in calibration.unlearned:
+        if name not in names:
+            continue
+        i = names.index(name)
+        look = calibration.piece_look.get(name)
+        was = calibration.piece_class.get(name)
+        if look is None or was is None or not seen[i] or read[i] not in (was, UNKNOWN):
+            continue
+        diff = x[i] - np.array(look)
+        if float(diff @ precision @ diff) > CHANGED:
+            changed.append(name)
+    return tuple(changed)
+
+
+MIN_KIND_CELLS = 3  # empty cells of a kind a photo must show to measure a cell's own look
+
+
+def learn_from_board(
+    calibration: StandingCalibration,
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    board: dict[str, str],
+) -> StandingCalibration:
+    """The calibration having learned from `image`, which shows `board` (cell -> class; cells
+    not named are empty) as the referee took it - a position the game reached, not a guess:
+    - the empty look of its `unlearned` cells that `board` has empty, measured as calibration
+      measures an empty board's (`_own_looks`: against the mean of the photo's learned empty
+      cells of its kind, so the light does not shift it). A cell a nearer piece may hide
+      (`vision.occlusion`) is left for another board. Learned once, from the first such
+      board: a cell's empty look is never relearned;
+    - how its unlearned cells that `board` has occupied look now, and the class the camera
+      reads there (`piece_look`, `piece_class`): a piece that came to such a cell is what it
+      is judged against from then on (`_changed`).
+    The US Chess logo on h1, under a rook in the start position, reads as a white piece until
+    a board with h1 empty has taught it. Calibrations without unlearned cells come back
+    unchanged."""
+    names = layout.cell_names()
+    wanted = [n for n in calibration.unlearned if n in names]
+    if not wanted:
+        return calibration
+    calibration.check_layout(layout)
+    kinds = calibration.kinds(layout)
+    views = cell_views(image, homography, layout)
+    empty = np.array([n not in board for n in names]) & ~views.unseen
+    x, seen = _features_of(views, layout, kinds, np.array(calibration.surface), empty)
+    size = (image.shape[1], image.shape[0])
+    hidden = hidden_cells(homography, size, layout, board)
+    learned_before = empty & ~np.isin(names, calibration.unlearned)
+    read, _, _ = _decide(x, kinds, calibration, names)
+    own_look, piece_look = dict(calibration.own_look), dict(calibration.piece_look)
+    piece_class = dict(calibration.piece_class)
+    for name in wanted:
+        i = names.index(name)
+        if not seen[i]:
+            continue
+        if name in board:
+            if read[i] not in (EMPTY, UNKNOWN):  # the piece as the camera sees it
+                piece_look[name], piece_class[name] = x[i].tolist(), read[i]
+            continue
+        peers = learned_before & (kinds == kinds[i])
+        if name not in hidden and peers.sum() >= MIN_KIND_CELLS:
+            own_look[name] = (x[i] - x[peers].mean(axis=0)).tolist()
+            piece_look.pop(name, None)
+            piece_class.pop(name, None)
+    return replace(
+        calibration,
+        own_look=own_look,
+        piece_look=piece_look,
+        piece_class=piece_class,
+        unlearned=tuple(n for n in calibration.unlearned if n not in own_look),
+    )
 
 
 def _checked(
@@ -1009,6 +1143,7 @@ def read_standing(
         empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
     confidence = np.where(seen, confidence, 0.0)
+    unlearned = _changed(x, cells, names, seen, calibration)
     observation = Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
@@ -1016,6 +1151,7 @@ def read_standing(
         timestamp=timestamp,
         markers_seen=markers_seen,
         layout=layout.name,
+        unlearned=unlearned,
     )
     size = (image.shape[1], image.shape[0])
     return replace(

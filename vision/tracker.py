@@ -62,6 +62,7 @@ from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.reader import read_cells
 from vision.sources import is_black
+from vision.standing import StandingCalibration, learn_from_board
 from vision.stillness import MotionMeter, StillnessClock, colour_view, gray_of
 from vision.top_view import (
     BoardModel,
@@ -132,6 +133,8 @@ class Tracker:
 
         self._model: BoardModel | None = None
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
+        # the last frame read, its index and homography: see learn_from_board
+        self._read_frame: tuple[int, np.ndarray, np.ndarray] | None = None
         self._motion = MotionMeter()
         self._clean = StillnessClock(still_seconds)  # still AND nothing over the board
         self._still = StillnessClock(still_seconds)  # still, covered or not
@@ -154,6 +157,24 @@ class Tracker:
     def request(self) -> None:
         """Return the next still board even if it is the same as the last one returned."""
         self._wanted = True
+
+    def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
+        """The still board read from frame number `frame` shows `board` (cell -> class, the
+        rest empty), as the referee took it: learn from it about the cells no calibration
+        photo showed empty (`vision.standing.learn_from_board`). Whether a cell's empty look
+        was learned; a frame that is not the last one read, or a calibration of the
+        flat-stone model, teaches nothing."""
+        if (
+            self._read_frame is None
+            or self._read_frame[0] != frame
+            or not isinstance(self.calibration, StandingCalibration)
+            or self.layout is None
+        ):
+            return False
+        _, image, homography = self._read_frame
+        before = len(self.calibration.unlearned)
+        self.calibration = learn_from_board(self.calibration, image, homography, self.layout, board)
+        return len(self.calibration.unlearned) < before
 
     def reset(self) -> None:
         """Forget the board's location (search again) and the last observation."""
@@ -428,6 +449,7 @@ class Tracker:
         observation = read_cells(
             frame, self.located.homography, self.layout, self.calibration, covered=()
         )
+        self._read_frame = (self.frame_index, frame, self.located.homography)
         observation = dataclasses.replace(
             observation,
             frame=self.frame_index,

@@ -127,6 +127,13 @@ class TableVision:
             observation: Observation | None = self.tracker.feed(frame, now)
             return observation
 
+    def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
+        """The board read from frame number `frame` showed `board`, as the referee took it:
+        learn from it about the cells no calibration photo showed empty
+        (`vision.tracker.Tracker.learn_from_board`)."""
+        with self._lock:
+            return self.tracker is not None and self.tracker.learn_from_board(frame, board)
+
     def overlay(self) -> tuple[list[Polygon], list[Polygon]]:
         """Marker outlines and cell outlines in image pixels (for the setup screen)."""
         located = self.located

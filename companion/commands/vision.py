@@ -165,7 +165,7 @@ def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--json",
         action="store_true",
         help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false, '
-        '"hidden": {...}}',
+        '"hidden": {...}, "unlearned": [...]}',
     )
     read.set_defaults(func=run_read)
 
@@ -367,7 +367,16 @@ def run_read(args: argparse.Namespace) -> int:
     if args.json:
         data = observation.to_json()
         out = {k: data[k] for k in ("cells", "confidence", "markers_seen")}
-        print(json.dumps({**out, "occluded": bool(occluded), "hidden": observation.hidden}))
+        print(
+            json.dumps(
+                {
+                    **out,
+                    "occluded": bool(occluded),
+                    "hidden": observation.hidden,
+                    "unlearned": list(observation.unlearned),
+                }
+            )
+        )
         return 0
     print(board_text(layout, observation.cells))
     if observation.hidden:
@@ -376,6 +385,13 @@ def run_read(args: argparse.Namespace) -> int:
             f"{len(behind)} cells a nearer piece may hide from this camera: "
             f"{', '.join(behind[:12])}{' ...' if len(behind) > 12 else ''} - the referee keeps "
             "them as they were when that alone makes the board a move; a higher camera hides fewer"
+        )
+    if observation.unlearned:
+        print(
+            f"{len(observation.unlearned)} cells no calibration photo showed empty no longer look "
+            f"as they did then, and may be empty: {', '.join(observation.unlearned)} - a print "
+            "there (a logo) reads as a piece until the camera has seen the cell empty: calibrate "
+            "with --empty, or play on (the referee teaches the camera)"
         )
     outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
     if outside:
@@ -544,6 +560,8 @@ def run_track(args: argparse.Namespace) -> int:
                 line = {"frame": index, "cells": observation.cells}
                 if observation.hidden:
                     line["hidden"] = observation.hidden
+                if observation.unlearned:
+                    line["unlearned"] = list(observation.unlearned)
                 print(json.dumps(line), flush=True)
             else:
                 print(f"frame {index}:")

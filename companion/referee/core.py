@@ -124,6 +124,7 @@ class Referee(Generic[P]):
             game_id = records.new_game(position, meta=meta)
         self.game_id = game_id
         self.board: dict[str, str] | None = None  # occupied cells of the last clean observation
+        self.board_seen_at: tuple[int, float] | None = None  # its (frame, timestamp)
         # Has the board shown the position since the last move (or the start)? `clear_first`:
         # not yet - pieces the camera needed to learn the colours are still on the board, and
         # taking them off is a plain instruction, not an illegal move.
@@ -176,11 +177,13 @@ class Referee(Generic[P]):
             )
         self.last_observation = observation
         unknown = observation.unknown()
-        if unknown:
+        board = self.seen_board(observation)
+        if unknown and not self._unknown_is_empty(observation, board):
             self.unclear = unknown
             return self._update([Event("unclear", {"cells": unknown})])
         self.unclear = []
-        self.board = self.seen_board(observation)
+        self.board = board
+        self.board_seen_at = (observation.frame, observation.timestamp)
         events: list[Event] = []
         if self.position.is_game_over() or self.undo_request is not None:
             self.settled = self.settled or self.board == self.expected()
@@ -241,26 +244,41 @@ class Referee(Generic[P]):
         """The occupied cells of `observation` as the referee takes them.
 
         The cells read, unless the board read is neither `expected()` nor (settled) a legal
-        move and the game's pieces are tall (`tall_pieces`): then up to MAX_HIDDEN_CHANGES of
-        the cells a nearer piece may hide (`observation.hidden`) are taken as they were on the
-        last board seen - or, while the board shows the position, as empty (a tall piece that
-        moved in front of a square leans over it) - the fewest that make it one. Only where
-        the camera may be wrong (a short piece behind a tall one reads empty, an empty cell
-        under a lean reads occupied, a piece behind one reads as the piece in front), and
-        never a cell the referee has asked the players to change since the board last showed
+        move. Then up to MAX_HIDDEN_CHANGES cells where the camera may be wrong are taken
+        otherwise, the fewest that make it one:
+        - when the game's pieces are tall (`tall_pieces`), the cells a nearer piece may hide
+          (`observation.hidden`), as they were on the last board seen - or, while the board
+          shows the position, as empty (a tall piece that moved in front of a square leans
+          over it); only where the camera may misread them (`may_misread`: a short piece
+          behind a tall one reads empty, an empty cell under a lean reads occupied, a piece
+          behind one reads as the piece in front);
+        - in any game, while the board shows the position, a cell read as a piece whose empty
+          look the camera has not learned (`observation.unlearned`: a piece stood there in
+          every calibration photo, and a logo printed there reads as a piece) as empty.
+        Cells read unknown are empty here; `observe` takes them so only when they are unlearned
+        and the board is then the position or a legal move (`_unknown_is_empty`).
+        Never a cell the referee has asked the players to change since the board last showed
         the position. Otherwise the reading stands, and the instruction names what differs."""
         board = observation.occupied()
-        if not self.tall_pieces or not observation.hidden or self._explains(board):
+        hidden = observation.hidden if self.tall_pieces else {}
+        unlearned = {c for c in observation.unlearned if c in board}
+        if not (hidden or unlearned) or self._explains(board):
             return board
         before = self.board  # None: nothing seen yet, so nothing to keep
         options: dict[str, list[str | None]] = {}
-        for cell, front in sorted(observation.hidden.items()):
+        for cell in sorted(set(hidden) | unlearned):
             if not self.settled and cell in self.asked:
                 continue  # a change the players were asked for is never taken as done unseen
             read = board.get(cell)
             values: list[str | None] = []
             was = before.get(cell) if before is not None else None
-            if before is not None and was != read and may_misread(read, was, board.get(front)):
+            front = hidden.get(cell)
+            if (
+                front is not None
+                and before is not None
+                and was != read
+                and may_misread(read, was, board.get(front))
+            ):
                 values.append(was)
             if self.settled and read is not None and None not in values:
                 values.append(None)
@@ -282,6 +300,35 @@ class Referee(Generic[P]):
                     if self._explains(candidate):
                         return candidate
         return board
+
+    def _unknown_is_empty(self, observation: Observation, board: dict[str, str]) -> bool:
+        """Whether the cells read unknown are empty cells whose empty look the camera has not
+        learned (a print it never saw without a piece on it looks like nothing it knows):
+        all of them unlearned, the board showing the position before, and `board` - taken
+        with them empty - the position or a legal move."""
+        unknown = observation.unknown()
+        return (
+            self.settled
+            and set(unknown) <= set(observation.unlearned)
+            and not any(c in self.asked for c in unknown)
+            and self._explains(board)
+        )
+
+    def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
+        """The board (cell -> class) the camera may learn the empty look of the cells it never
+        saw empty from (vision.standing.learn_from_board): the position, when the board taken from
+        `observation` - the last one observed - shows it; else None.
+
+        A frontend with a camera calls it after each `observe` and hands the board to the
+        camera (`vision.tracker.Tracker.learn_from_board`)."""
+        if (
+            self.board_seen_at != (observation.frame, observation.timestamp)
+            or self.board is None
+            or not self.settled
+            or self.board != self.expected()
+        ):
+            return None
+        return dict(self.board)
 
     def _explains(self, board: dict[str, str]) -> bool:
         """Whether `board` is the position, or (settled, the game going on) a move the game
@@ -588,11 +635,15 @@ def observation_of(
     unknown: tuple[str, ...] = (),
     frame: int = 0,
     hidden: dict[str, str] | None = None,
+    unlearned: tuple[str, ...] = (),
 ) -> Observation:
     """An Observation of a board holding `occupied` (cell -> class), with `unknown` cells the
-    reader was unsure of and `hidden` cells a nearer piece may hide (cell -> that piece's
-    cell): what a front end without a camera (or a test) feeds the referee."""
+    reader was unsure of, `hidden` cells a nearer piece may hide (cell -> that piece's
+    cell) and `unlearned` cells whose empty look the camera has not learned: what a front
+    end without a camera (or a test) feeds the referee."""
     cells = {c: occupied.get(c, "empty") for c in cell_names}
     for cell in unknown:
         cells[cell] = "unknown"
-    return Observation(cells=cells, frame=frame, hidden=dict(hidden or {}))
+    return Observation(
+        cells=cells, frame=frame, hidden=dict(hidden or {}), unlearned=tuple(unlearned)
+    )

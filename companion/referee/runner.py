@@ -78,6 +78,9 @@ def observation_from_json(data: Any) -> Observation:
     hidden = data.get("hidden") or {}
     if not isinstance(hidden, dict):
         raise UserError('an observation line\'s "hidden" must be {"e8": "e7", ...}')
+    unlearned = data.get("unlearned") or []
+    if not isinstance(unlearned, list):
+        raise UserError('an observation line\'s "unlearned" must be a list of cells: ["h1", ...]')
     try:
         return Observation(
             cells=cells,
@@ -87,6 +90,7 @@ def observation_from_json(data: Any) -> Observation:
             markers_seen=int(data.get("markers_seen", 0)),
             layout=str(data.get("layout", "")),
             hidden={str(c): str(n) for c, n in hidden.items()},
+            unlearned=tuple(str(c) for c in unlearned),
         )
     except (TypeError, ValueError):
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
@@ -144,12 +148,24 @@ class Session:
     def observe(self, observation: Observation) -> None:
         started = time.perf_counter()
         self.pending += self.referee.observe(observation)
+        self._teach_camera()
         if self.flush():
             self.latencies.append(time.perf_counter() - started)
 
     def handle(self, player_input: PlayerInput) -> None:
         self.pending += self.referee.handle(player_input)
+        self._teach_camera()
         self.flush()
+
+    def _teach_camera(self) -> None:
+        """A board the referee takes as the position teaches the tracker the empty look of
+        the cells it has never seen empty (`Referee.board_to_learn`)."""
+        last = self.referee.last_observation
+        if self.tracker is None or last is None:
+            return
+        board = self.referee.board_to_learn(last)
+        if board is not None:
+            self.tracker.learn_from_board(last.frame, board)
 
     def handle_line(self, line: str) -> None:
         """One input line: a word, ``hands on|off`` or an observation as JSON."""

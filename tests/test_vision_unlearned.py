@@ -1,0 +1,169 @@
+"""The camera learns, during the game, the empty look of cells no calibration photo showed
+empty (vision.standing.learn_from_board). On the real chesscog board the US Chess logo printed on h1
+lies under a rook in the start position: calibrated on that photo alone, h1 reads as a white
+piece whenever the rook has gone. The reader marks such a cell (`Observation.unlearned`: never
+seen empty, and no longer looking as it did at calibration), the referee takes it as empty when
+that alone makes the board a legal move, and the board it took teaches the camera the cell.
+The same on the synthetic table, with the logo printed on h1 of a chessboard, end to end
+through the tracker, `companion referee`'s session and the app."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+from shared_data import real_data
+
+from companion import games
+from companion.observation import EMPTY
+from companion.referee.core import Referee
+from companion.referee.protocol import PlayerInput
+from companion.referee.runner import Session
+from vision.calibration import calibrate, load_calibration
+from vision.find import find_board
+from vision.sim import SimTable, chess_start
+from vision.standing import calibrate_standing, learn_from_board, read_standing
+from vision.tracker import Tracker
+
+REAL = real_data()
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.fixture(scope="module")
+def chesscog():
+    """bench_real's helpers, the chesscog photos by name and the set calibrated on its start
+    position alone (IMG_4755: a rook on h1, over the logo)."""
+    sys.path.insert(0, str(BENCH))
+    import bench_real
+
+    entries = json.loads((REAL / "manifest.json").read_text())
+    photos = {e["file"].split("/")[-1]: e for e in entries if bench_real.board_set(e) == "chesscog"}
+    start = photos["IMG_4755.jpg"]
+    layout, homography = bench_real.layout_and_homography(start)
+    calibration = calibrate_standing(
+        cv2.imread(str(REAL / start["file"])), homography, layout, start["cells"]
+    )
+    return bench_real, photos, layout, calibration
+
+
+def read(chesscog, name, calibration=None):
+    bench_real, photos, layout, start_calibration = chesscog
+    entry = photos[name]
+    _, homography = bench_real.layout_and_homography(entry)
+    image = cv2.imread(str(REAL / entry["file"]))
+    observation = read_standing(image, homography, layout, calibration or start_calibration)
+    return observation, image, homography, entry["cells"]
+
+
+def test_cells_under_the_start_position_are_unlearned_and_the_logo_is_marked(chesscog):
+    _, _, _, calibration = chesscog
+    # a2 and a7 are empty in IMG_4755: the other 30 cells of ranks 1, 2, 7 and 8 are unlearned
+    assert len(calibration.unlearned) == 30 and "h1" in calibration.unlearned
+    assert "a2" not in calibration.unlearned and "d4" not in calibration.unlearned
+    logo, *_ = read(chesscog, "IMG_4745.jpg")  # the rook gone, four pieces in the middle
+    assert logo.cells["h1"] == "white"  # the logo read as a piece...
+    assert logo.unlearned == ("h1",)  # ...and marked: it does not look as the rook did
+    rook, *_ = read(chesscog, "IMG_4806.jpg")  # the rook on h1, as at calibration
+    assert rook.cells["h1"] == "white" and "h1" not in rook.unlearned
+
+
+def test_a_board_taken_with_h1_empty_teaches_h1_and_nothing_hidden(chesscog):
+    _, _, layout, calibration = chesscog
+    _, image, homography, cells = read(chesscog, "IMG_4745.jpg")
+    learned = learn_from_board(calibration, image, homography, layout, cells)
+    assert "h1" not in learned.unlearned and "h1" in learned.own_look
+    for name, cls in (("IMG_4746.jpg", EMPTY), ("IMG_4806.jpg", "white")):
+        observation, *_ = read(chesscog, name, learned)
+        assert observation.cells["h1"] == cls, name
+        assert "h1" not in observation.unlearned
+    # IMG_4745 showed every unlearned cell empty: all are learned from it.
+    assert learned.unlearned == ()
+    # e8 is empty in IMG_4789 but behind the king on e7, which leans over it: not learned.
+    _, image, homography, cells = read(chesscog, "IMG_4789.jpg")
+    later = learn_from_board(calibration, image, homography, layout, cells)
+    assert "e8" in later.unlearned and "e8" not in later.own_look
+    assert "h8" not in later.unlearned and "h1" not in later.unlearned  # empty, in view
+    assert "c8" in later.unlearned  # the bishop still stands there
+    assert learn_from_board(later, image, homography, layout, cells) == later  # nothing new
+
+
+def test_the_unlearned_cells_are_kept_in_the_calibration_file(chesscog, tmp_path):
+    _, _, _, calibration = chesscog
+    path = tmp_path / "chesscog.cal.json"
+    calibration.save(path)
+    again = load_calibration(path)
+    assert again.unlearned == calibration.unlearned
+    assert again.piece_look.keys() == calibration.piece_look.keys()
+    data = json.loads(path.read_text())
+    del data["unlearned"], data["piece_look"]  # a file from before: every cell learned
+    path.write_text(json.dumps(data))
+    assert load_calibration(path).unlearned == ()
+
+
+class LogoTable:
+    """A green-and-cream chessboard with the US Chess logo printed on h1, a chess set's start
+    position on it (the rook over the logo), a tracker calibrated on it and the Arimaa referee
+    on a chess set in `companion referee`'s session."""
+
+    def __init__(self):
+        self.table = SimTable(
+            "chessboard",
+            seed=1,
+            size=(960, 540),
+            tilt=12.0,
+            light=(0.9, 1.0),
+            realism={"board": "green-cream", "pieces": "chess", "logo": "h1"},
+        )
+        self.cells, self.figures = chess_start("chessboard")
+        start = self.table.render(self.cells, figures=self.figures)
+        homography = find_board(start, "chessboard").homography
+        self.tracker = Tracker(
+            self.table.layout, calibrate(start, homography, self.table.layout, self.cells)
+        )
+        arimaa = games.get("arimaa")
+        self.referee = Referee(arimaa.new(arimaa.options_from({"equipment": "chess"})))
+        self.lines: list[str] = []
+        self.session = Session(
+            self.referee, emit=self.lines.append, json_lines=True, tracker=self.tracker
+        )
+        self.time = 0.0
+
+    def steps(self):
+        events = [e for line in self.lines for e in json.loads(line).get("events", [])]
+        return [e["step"] for e in events if e["kind"] == "step"]
+
+    def hold(self, frames=30):
+        frame = self.table.render(self.cells, figures=self.figures)
+        for _ in range(frames):
+            self.time += 1 / 30
+            self.session.feed_frame(frame, self.time)
+
+    def step(self, origin, dest):
+        self.cells[dest] = self.cells.pop(origin)
+        self.figures[dest] = self.figures.pop(origin)
+        self.hold()
+
+
+def test_the_logo_under_a_rook_is_learned_as_the_game_goes_end_to_end():
+    table = LogoTable()
+    table.hold()
+    for _ in range(2):  # the chess start position is both sides' setup
+        table.session.handle(PlayerInput("choose", "chess"))
+        table.hold()
+    assert table.referee.instruction.text.startswith("Gold: move")
+    table.step("h2", "h3")
+    before = set(table.tracker.calibration.unlearned)
+    table.step("h1", "h2")  # the rook (a horse) leaves the logo
+    assert table.steps() == ["Rh2n", "Hh1n"]  # the horse's step, not a board to fix
+    assert table.referee.instruction.text.startswith("Gold: press DONE")
+    assert table.referee.position.cells().get("h2") == "gold"
+    assert "h1" not in table.referee.board
+    # The camera has learned h1 from that board: it reads the logo as an empty square now.
+    assert "h1" in before and "h1" not in table.tracker.calibration.unlearned
+    table.session.handle(PlayerInput("done"))
+    table.step("h7", "h6")
+    assert table.tracker.last_observation.cells["h1"] == EMPTY
+    assert "h1" not in table.tracker.last_observation.unlearned
