@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_real.py            # every board of ../shared/data/real
     .venv/bin/python bench/bench_real.py --errors   # also list every wrongly read cell
     .venv/bin/python bench/bench_real.py --second [--empty-cells-only]   # and a second photo
+    .venv/bin/python bench/bench_real.py --learn    # the photos as one game's boards, learning
 
 The photos are `../shared/data/real/` beside the repository (128 labelled photos: 125 of two
 chess sets, two gobans, one Othello board; see its README). They are read from there and never
