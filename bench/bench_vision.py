@@ -485,7 +485,9 @@ def follow_game(
 ) -> None:
     """Feed `frames` to `tracker`, counting into `stats`: frames, hand frames, observations,
     those from hand frames, wrong ones, the boards of `script` (moves) and those never
-    observed; with `timing` the feed time of located frames and its peer's."""
+    observed; with `timing` the feed time of located frames and its peer's. As in the app,
+    each observation a referee expecting the board would take (`taken_as_position`) teaches
+    the tracker (`Tracker.learn_from_board`: cells never seen empty, leans)."""
     observed: list[dict[str, str]] = []
     for frame, hand, cells in frames:
         located_before = tracker.located is not None
@@ -505,11 +507,11 @@ def follow_game(
         stats["from_hand_frames"] += hand
         truth = truth_of(table.layout, cells)
         stats["wrong"] += observation.cells != truth
-        stats["wrong_taken"] += observation.cells != truth and taken_as_position(
-            observation,
-            truth,
-            reads_hidden_cells(table.layout),
-        )
+        taken = taken_as_position(observation, truth, reads_hidden_cells(table.layout))
+        stats["wrong_taken"] += observation.cells != truth and taken
+        if taken:  # as the app does: the board the referee takes teaches the camera
+            occupied = {c: k for c, k in truth.items() if k != EMPTY}
+            tracker.learn_from_board(observation.frame, occupied)
         observed.append(observation.cells)
     distinct = [truth_of(table.layout, b) for b in script]
     distinct = [b for i, b in enumerate(distinct) if i == 0 or b != distinct[i - 1]]
