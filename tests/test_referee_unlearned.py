@@ -7,7 +7,9 @@ board it took to the camera to learn from (`Referee.board_to_learn`)."""
 import pytest
 
 from companion.games.arimaa import ArimaaPosition
+from companion.records import Records
 from companion.referee.core import Referee, observation_of
+from companion.referee.protocol import PlayerInput
 
 PIECES = {"a1": "H", "d3": "R", "e7": "r", "g8": "e"}  # Gold's horse on a1, a rabbit each
 # (the rabbit beside the trap c3 keeps the horse alive there: no four steps make it vanish)
@@ -62,23 +64,56 @@ def test_without_the_mark_the_same_reading_is_a_board_to_fix_and_teaches_nothing
     assert table.learnable() is None
 
 
-def test_an_unknown_on_an_unlearned_cell_is_taken_as_empty_when_that_makes_a_step():
+def test_an_unknown_cell_is_never_taken_as_empty_even_an_unlearned_one():
+    # A cup put down on h1 as the rook leaves reads unknown: "Clear the view", as always -
+    # taken as empty, the camera would learn the cup as h1's empty look.
     table = Table(ArimaaPosition.from_board(PIECES))
     events = table.show(a1=None, a2="gold", unknown=("a1",), unlearned=("a1",))
-    assert steps(events) == ["Ha1n"]
-    assert table.referee.unclear == []
-
-
-def test_an_unknown_cell_that_no_legal_move_explains_stays_unclear():
-    table = Table(ArimaaPosition.from_board(PIECES))
-    # Nothing moved, but a1 - where the horse stands - reads unknown: no step empties it.
-    events = table.show(unknown=("a1",), unlearned=("a1",))
     assert [e.kind for e in events] == ["unclear"]
     assert table.learnable() is None
-    # An unknown cell that is not unlearned is unclear as before, even when empty would do.
     table = Table(ArimaaPosition.from_board(PIECES))
-    events = table.show(a1=None, a2="gold", unknown=("a1",))
+    events = table.show(unknown=("a1",), unlearned=("a1",))
     assert [e.kind for e in events] == ["unclear"]
+
+
+def test_when_two_marked_cells_would_each_do_the_referee_does_not_guess():
+    # Gold's cat on g1 and horse on h1, both over cells never seen empty. In one go the
+    # rabbit steps g2-g3, the cat g1-g2 and the horse h1-g1: the camera reads g1, g2, g3 and
+    # h1 occupied (h1's logo) and marks g1 (the horse is not the cat it saw) and h1. Taking g1
+    # as empty is a legal turn too (g2-g3, g1-g2): two boards would do, so neither is taken.
+    pieces = {"g1": "C", "h1": "H", "g2": "R", "e7": "r", "g8": "e"}
+    table = Table(ArimaaPosition.from_board(pieces))
+    events = table.show(
+        g2="gold", g3="gold", h1=None, g1="gold", misread={"h1": "gold"}, unlearned=("g1", "h1")
+    )
+    assert steps(events) == []
+    assert table.referee.instruction.kind == "restore"
+    assert table.learnable() is None
+    # Only h1 marked: h1 is taken as empty (the referee then asks which piece is on g1).
+    table = Table(ArimaaPosition.from_board(pieces))
+    events = table.show(g2="gold", g3="gold", h1=None, g1="gold", misread={"h1": "gold"},
+                        unlearned=("h1",))  # fmt: skip
+    assert [e.kind for e in events] == ["question"] and "h1" not in table.referee.board
+
+
+def test_a_resumed_game_takes_the_logo_as_empty_when_that_is_the_position(tmp_path):
+    # The camera's learning is not saved: after a restart h1 is marked again. The resumed
+    # referee has not seen the position yet, and takes h1 as empty when that makes it so.
+    records = Records(tmp_path / "r.sqlite3")
+    referee = Referee(ArimaaPosition.from_board(PIECES), records=records)
+    names = referee.position.cell_names()
+    referee.observe(observation_of(names, dict(referee.position.cells()), frame=1))
+    moved = {**{c: k for c, k in referee.position.cells().items() if c != "a1"}, "a2": "gold"}
+    referee.observe(observation_of(names, moved, frame=2))
+    referee.handle(PlayerInput("done"))
+    resumed = Referee.resume(records, referee.game_id)
+    logo = {**moved, "a1": "gold"}
+    resumed.observe(observation_of(names, logo, unlearned=("a1",), frame=3))
+    assert resumed.settled and resumed.board == resumed.expected()
+    assert resumed.board_to_learn(resumed.last_observation) == resumed.expected()
+    unmarked = Referee.resume(records, referee.game_id)
+    unmarked.observe(observation_of(names, logo, frame=3))
+    assert not unmarked.settled
 
 
 def test_a_piece_read_on_an_unlearned_cell_stays_when_the_board_is_legal_as_read():

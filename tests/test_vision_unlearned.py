@@ -210,3 +210,33 @@ def test_the_logo_under_a_rook_is_learned_as_the_game_goes_end_to_end():
     table.step("h7", "h6")
     assert table.tracker.last_observation.cells["h1"] == EMPTY
     assert "h1" not in table.tracker.last_observation.unlearned
+
+
+def test_a_board_taken_refreshes_how_a_never_empty_cell_looks_with_its_new_piece(chesscog):
+    # IMG_4790 is of another game than the calibration: a king stands where a pawn stood.
+    _, _, layout, calibration = chesscog
+    before, image, homography, cells = read(chesscog, "IMG_4790.jpg")
+    assert {"d2", "e7"} <= set(before.unlearned)  # white king on d2, black king on e7
+    learned = learn_from_board(calibration, image, homography, layout, cells)
+    assert (
+        learned.piece_class["d2"] == "white"
+        and learned.piece_look["d2"] != (calibration.piece_look["d2"])
+    )
+    again, *_ = read(chesscog, "IMG_4790.jpg", learned)
+    assert "d2" not in again.unlearned and "e7" not in again.unlearned
+    assert again.cells["d2"] == "white" and again.cells["e7"] == "black"
+
+
+def test_the_tracker_learns_only_from_the_frame_it_read_last():
+    table = LogoTable()
+    tracker, frame = table.tracker, table.table.render(table.cells, figures=table.figures)
+    observation = None
+    for i in range(30):
+        observation = tracker.feed(frame, i / 30) or observation
+    assert observation is not None
+    board = {c: k for c, k in table.cells.items() if c not in ("h1", "h2")}  # not what it saw
+    calibration = tracker.calibration
+    assert not tracker.learn_from_board(observation.frame - 1, board)
+    assert tracker.calibration is calibration  # another frame: nothing learned
+    assert not tracker.learn_from_board(observation.frame, table.cells)  # all occupied: no
+    assert tracker.calibration.unlearned == calibration.unlearned  # empty look learned

@@ -463,6 +463,8 @@ class Tracker:
         self._dirty = False
         self._moved = False
         self.status = STILL
+        # The same cells as the last board: no news, even if the marks (hidden, unlearned)
+        # differ - they follow the light (tests/test_vision_track.py: a lamp turned up)
         same = self.last_observation is not None and (
             self.last_observation.cells == observation.cells
         )

@@ -272,7 +272,6 @@ class App:
         except UserError as exc:
             self.message = str(exc)
             events = []
-        self._teach_camera()
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:

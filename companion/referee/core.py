@@ -177,12 +177,11 @@ class Referee(Generic[P]):
             )
         self.last_observation = observation
         unknown = observation.unknown()
-        board = self.seen_board(observation)
-        if unknown and not self._unknown_is_empty(observation, board):
+        if unknown:
             self.unclear = unknown
             return self._update([Event("unclear", {"cells": unknown})])
         self.unclear = []
-        self.board = board
+        self.board = self.seen_board(observation)
         self.board_seen_at = (observation.frame, observation.timestamp)
         events: list[Event] = []
         if self.position.is_game_over() or self.undo_request is not None:
@@ -252,13 +251,14 @@ class Referee(Generic[P]):
           over it); only where the camera may misread them (`may_misread`: a short piece
           behind a tall one reads empty, an empty cell under a lean reads occupied, a piece
           behind one reads as the piece in front);
-        - in any game, while the board shows the position, a cell read as a piece whose empty
-          look the camera has not learned (`observation.unlearned`: a piece stood there in
-          every calibration photo, and a logo printed there reads as a piece) as empty.
-        Cells read unknown are empty here; `observe` takes them so only when they are unlearned
-        and the board is then the position or a legal move (`_unknown_is_empty`).
+        - in any game, a cell read as a piece whose empty look the camera has not learned
+          (`observation.unlearned`: a piece stood there in every calibration photo, and a logo
+          printed there reads as a piece once it has gone) as empty - while the board has not
+          shown the position since the last move, only when that makes it the position.
         Never a cell the referee has asked the players to change since the board last showed
-        the position. Otherwise the reading stands, and the instruction names what differs."""
+        the position; and never a guess: when two different boards would do with as few
+        changes, the reading stands. Otherwise the reading stands, and the instruction names
+        what differs."""
         board = observation.occupied()
         hidden = observation.hidden if self.tall_pieces else {}
         unlearned = {c for c in observation.unlearned if c in board}
@@ -280,12 +280,13 @@ class Referee(Generic[P]):
                 and may_misread(read, was, board.get(front))
             ):
                 values.append(was)
-            if self.settled and read is not None and None not in values:
+            if read is not None and None not in values and (self.settled or cell in unlearned):
                 values.append(None)
             if values:
                 options[cell] = values
         tries = 0
         for count in range(1, MAX_HIDDEN_CHANGES + 1):
+            found: list[dict[str, str]] = []
             for cells in combinations(options, count):
                 for chosen in product(*(options[c] for c in cells)):
                     tries += 1
@@ -297,22 +298,11 @@ class Referee(Generic[P]):
                             candidate.pop(cell, None)
                         else:
                             candidate[cell] = value
-                    if self._explains(candidate):
-                        return candidate
+                    if candidate not in found and self._explains(candidate):
+                        found.append(candidate)
+            if found:
+                return found[0] if len(found) == 1 else board  # two would do: no guess
         return board
-
-    def _unknown_is_empty(self, observation: Observation, board: dict[str, str]) -> bool:
-        """Whether the cells read unknown are empty cells whose empty look the camera has not
-        learned (a print it never saw without a piece on it looks like nothing it knows):
-        all of them unlearned, the board showing the position before, and `board` - taken
-        with them empty - the position or a legal move."""
-        unknown = observation.unknown()
-        return (
-            self.settled
-            and set(unknown) <= set(observation.unlearned)
-            and not any(c in self.asked for c in unknown)
-            and self._explains(board)
-        )
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
         """The board (cell -> class) the camera may learn the empty look of the cells it never
@@ -320,7 +310,8 @@ class Referee(Generic[P]):
         `observation` - the last one observed - shows it; else None.
 
         A frontend with a camera calls it after each `observe` and hands the board to the
-        camera (`vision.tracker.Tracker.learn_from_board`)."""
+        camera (`vision.tracker.Tracker.learn_from_board`), which learns from the frame that
+        observation was read from."""
         if (
             self.board_seen_at != (observation.frame, observation.timestamp)
             or self.board is None

@@ -154,7 +154,6 @@ class Session:
 
     def handle(self, player_input: PlayerInput) -> None:
         self.pending += self.referee.handle(player_input)
-        self._teach_camera()
         self.flush()
 
     def _teach_camera(self) -> None:
