@@ -147,3 +147,23 @@ def test_unlearned_cells_cross_the_json_lines_and_a_bad_list_is_one_line():
     line = {**seen.to_json(), "unlearned": "a1"}
     with pytest.raises(UserError, match='"unlearned" must be a list of cells'):
         observation_from_json(line)
+
+
+def test_a_piece_to_take_off_a_cell_never_seen_empty_says_to_check_by_eye(tmp_path):
+    records = Records(tmp_path / "r.sqlite3")
+    referee = Referee(ArimaaPosition.from_board(PIECES), records=records)
+    names = referee.position.cell_names()
+    referee.observe(observation_of(names, dict(referee.position.cells()), frame=1))
+    moved = {**{c: k for c, k in referee.position.cells().items() if c != "a1"}, "a2": "gold"}
+    referee.observe(observation_of(names, moved, frame=2))
+    referee.handle(PlayerInput("done"))
+    resumed = Referee.resume(records, referee.game_id)
+    # The logo on a1 and a stray piece on b5: not the position, even with a1 taken as empty.
+    stray = {**moved, "a1": "gold", "b5": "gold"}
+    resumed.observe(observation_of(names, stray, unlearned=("a1",), frame=3))
+    assert resumed.instruction.kind == "restore"
+    assert "a1" in resumed.instruction.text and "b5" in resumed.instruction.text
+    assert resumed.instruction.detail.endswith(
+        "The camera has never seen a1 empty: a print there may look like a piece to it - "
+        "check by eye"
+    )

@@ -429,17 +429,29 @@ class Referee(Generic[P]):
         )
 
     def _hidden_note(self, diff: phrases.BoardDiff) -> str:
-        """A sentence naming the cells to fix that a nearer piece may hide from the camera:
-        there the camera may be wrong, and the players should look for themselves."""
+        """Sentences naming the cells to fix where the camera may be wrong, for the players to
+        look for themselves: cells a nearer piece may hide, and pieces to take off cells the
+        camera has never seen empty (`Observation.unlearned`: a print may look like a piece)."""
         observation = self.last_observation
         if observation is None:
             return ""
+        notes = []
         cells = [c for c in diff.cells() if c in observation.hidden]
-        if not cells:
-            return ""
-        return _("The camera may not see {cells} past the piece in front: check by eye").format(
-            cells=phrases.cell_list(cells)
-        )
+        if cells:
+            notes.append(
+                _("The camera may not see {cells} past the piece in front: check by eye").format(
+                    cells=phrases.cell_list(cells)
+                )
+            )
+        cells = [c for c in diff.added if c in observation.unlearned]
+        if cells:
+            notes.append(
+                _(
+                    "The camera has never seen {cells} empty: a print there may look like a "
+                    "piece to it - check by eye"
+                ).format(cells=phrases.cell_list(cells))
+            )
+        return phrases.join_sentences(notes)
 
     def _restore_detail(self) -> str:
         if self.calibration_pieces:
