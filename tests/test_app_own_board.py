@@ -25,14 +25,14 @@ def screen():
     return HeadlessScreen((800, 480))
 
 
-def chess_table(seed=1):
+def chess_table(seed=1, **realism):
     return SimTable(
         "chessboard",
         seed=seed,
         size=(960, 540),
         tilt=12.0,
         light=(0.9, 1.0),
-        realism={"board": "green-cream", "pieces": "chess"},
+        realism={"board": "green-cream", "pieces": "chess", **realism},
     )
 
 
@@ -215,14 +215,7 @@ def test_the_app_teaches_the_camera_a_logo_under_a_start_position_piece(screen, 
     to the camera, which reads the logo as an empty square from then on."""
     app = chess_app(screen, tmp_path)
     app.start_game("arimaa")
-    table = SimTable(
-        "chessboard",
-        seed=1,
-        size=(960, 540),
-        tilt=12.0,
-        light=(0.9, 1.0),
-        realism={"board": "green-cream", "pieces": "chess", "logo": "h1"},
-    )
+    table = chess_table(logo="h1")
     cells, figures = chess_start("chessboard")
     frame = table.render(cells, figures=figures)
     app.vision.look(frame, now=1.0)

@@ -96,9 +96,9 @@ def test_when_two_marked_cells_would_each_do_the_referee_does_not_guess():
     assert [e.kind for e in events] == ["question"] and "h1" not in table.referee.board
 
 
-def test_a_resumed_game_takes_the_logo_as_empty_when_that_is_the_position(tmp_path):
-    # The camera's learning is not saved: after a restart h1 is marked again. The resumed
-    # referee has not seen the position yet, and takes h1 as empty when that makes it so.
+def restarted_after_a_step(tmp_path):
+    """A recorded game in which Gold's horse stepped a1-a2 (a turn of one step), resumed:
+    a new referee for it, the cells, and the board after the step."""
     records = Records(tmp_path / "r.sqlite3")
     referee = Referee(ArimaaPosition.from_board(PIECES), records=records)
     names = referee.position.cell_names()
@@ -106,12 +106,19 @@ def test_a_resumed_game_takes_the_logo_as_empty_when_that_is_the_position(tmp_pa
     moved = {**{c: k for c, k in referee.position.cells().items() if c != "a1"}, "a2": "gold"}
     referee.observe(observation_of(names, moved, frame=2))
     referee.handle(PlayerInput("done"))
-    resumed = Referee.resume(records, referee.game_id)
+    return (lambda: Referee.resume(records, referee.game_id)), names, moved
+
+
+def test_a_resumed_game_takes_the_logo_as_empty_when_that_is_the_position(tmp_path):
+    # The camera's learning is not saved: after a restart a1 is marked again. The resumed
+    # referee has not seen the position yet, and takes a1 as empty when that makes it so.
+    resume, names, moved = restarted_after_a_step(tmp_path)
+    resumed = resume()
     logo = {**moved, "a1": "gold"}
     resumed.observe(observation_of(names, logo, unlearned=("a1",), frame=3))
     assert resumed.settled and resumed.board == resumed.expected()
     assert resumed.board_to_learn(resumed.last_observation) == resumed.expected()
-    unmarked = Referee.resume(records, referee.game_id)
+    unmarked = resume()
     unmarked.observe(observation_of(names, logo, frame=3))
     assert not unmarked.settled
 
@@ -150,14 +157,8 @@ def test_unlearned_cells_cross_the_json_lines_and_a_bad_list_is_one_line():
 
 
 def test_a_piece_to_take_off_a_cell_never_seen_empty_says_to_check_by_eye(tmp_path):
-    records = Records(tmp_path / "r.sqlite3")
-    referee = Referee(ArimaaPosition.from_board(PIECES), records=records)
-    names = referee.position.cell_names()
-    referee.observe(observation_of(names, dict(referee.position.cells()), frame=1))
-    moved = {**{c: k for c, k in referee.position.cells().items() if c != "a1"}, "a2": "gold"}
-    referee.observe(observation_of(names, moved, frame=2))
-    referee.handle(PlayerInput("done"))
-    resumed = Referee.resume(records, referee.game_id)
+    resume, names, moved = restarted_after_a_step(tmp_path)
+    resumed = resume()
     # The logo on a1 and a stray piece on b5: not the position, even with a1 taken as empty.
     stray = {**moved, "a1": "gold", "b5": "gold"}
     resumed.observe(observation_of(names, stray, unlearned=("a1",), frame=3))
