@@ -339,7 +339,9 @@ def test_tall_pieces_leaning_over_the_paper_are_not_taken_for_a_hand():
     from vision.tracker import HANDS, STILL, Tracker
 
     layout = "arinama5"
-    table = SimTable(layout, seed=1000 + 2 * 17 + sum(map(ord, layout)), realism=True)
+    table = SimTable(
+        layout, seed=1000 + 2 * 17 + sum(map(ord, layout)), realism={"pieces": "chess"}
+    )
     assert table.realism.pieces == "chess" and table.tilt > 25
     cells = random_script(table.layout, np.random.default_rng(3), 1)[0]
     tracker = Tracker(table.layout, calibrate_table(table))

@@ -34,7 +34,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import EMPTY
-from vision.layouts import Layout, get_layout
+from vision.layouts import STONE_HEIGHT, Layout, get_layout
 from vision.sim_pieces import (
     CHESS_BACK_RANK,
     FIGURE_WEIGHTS,
@@ -210,7 +210,12 @@ class SimTable:
             return realism
         fixed = dict(realism) if isinstance(realism, dict) else {}
         rng = np.random.default_rng([self.seed, 0x5EA1])  # not the table's own stream
-        return Conditions.draw(rng, own_board=not self.layout.has_markers, **fixed)
+        return Conditions.draw(
+            rng,
+            own_board=not self.layout.has_markers,
+            figures=self.layout.piece_height > STONE_HEIGHT,
+            **fixed,
+        )
 
     # -- geometry ---------------------------------------------------------------------------------
     @property

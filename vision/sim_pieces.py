@@ -141,10 +141,17 @@ class Conditions:
 
     @classmethod
     def draw(
-        cls, rng: np.random.Generator | int, own_board: bool = False, **fixed: Any
+        cls,
+        rng: np.random.Generator | int,
+        own_board: bool = False,
+        figures: bool = True,
+        **fixed: Any,
     ) -> Conditions:
         """Conditions drawn at random (a seed or a generator); `fixed` sets any field.
-        `own_board`: a board of one's own (checkered, or now and then lined) instead of the mat."""
+        `own_board`: a board of one's own (checkered, or now and then lined) instead of the mat.
+        `figures`: whether the game's pieces may be figures; without, a mat whose draw says
+        figures gets domes (Arinama's stones are turned over, Aranea's are stones: no one plays
+        them with chess pieces, and their layouts expect stones - `Layout.piece_height`)."""
         rng = np.random.default_rng(rng) if isinstance(rng, int | np.integer) else rng
         board = "mat"
         if own_board:
@@ -159,6 +166,8 @@ class Conditions:
             pieces = "chess"
         else:
             pieces = str(rng.choice(PIECE_KINDS, p=[0.3, 0.25, 0.45]))
+            if pieces == "chess" and not figures:
+                pieces = "dome"
         values = dict(
             pieces=pieces,
             piece_set=str(rng.choice(PIECE_SETS, p=[0.6, 0.4])),
