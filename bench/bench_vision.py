@@ -90,6 +90,7 @@ from vision.sim import (  # noqa: E402
     random_script,
 )
 from vision.sim_pieces import CHECKERED_BOARDS  # noqa: E402
+from vision.standing import learn_from_board  # noqa: E402
 from vision.tracker import HANDS, Tracker, covered_cells  # noqa: E402
 
 
@@ -647,6 +648,32 @@ def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float
     return detect, peer
 
 
+def learning_speed(repeats: int = 10) -> tuple[list[float], list[float]]:
+    """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set just after
+    the start - the most it has to learn: 32 cells never seen empty, leans - and its peer."""
+    table = SimTable(
+        CHESSBOARD,
+        seed=4242,
+        tilt=25,
+        light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess"},
+    )
+    cells, figures = chess_start(table.layout)
+    homography = table.homography
+    calibration = calibrate(table.render(cells, figures=figures), homography, table.layout, cells)
+    cells["h3"], figures["h3"] = cells.pop("h2"), figures.pop("h2")
+    frame = table.render(cells, figures=figures)
+    learn, peer = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        learn_from_board(calibration, frame, homography, table.layout, cells)
+        learn.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        peer.append((time.perf_counter() - t0) * 1000)
+    return learn, peer
+
+
 def percent(a: int, b: int) -> str:
     return f"{100.0 * a / max(b, 1):.3f} %"
 
@@ -757,6 +784,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"speed: full re-detection {d:.2f} ms median (goal <= 40), peer {p:.2f} ms, ratio {d / p:.2f}"
         + goal(d <= 40, "detection speed")
+    )
+    learn, lpeer = learning_speed()
+    d, p = statistics.median(learn), statistics.median(lpeer)
+    print(
+        f"speed: learning from a board the referee took (once a move) {d:.2f} ms median "
+        f"(goal <= 40, as a re-detection), peer {p:.2f} ms, ratio {d / p:.2f}"
+        + goal(d <= 40, "learning speed")
     )
     if missed:
         print(f"goals missed: {', '.join(missed)}")
