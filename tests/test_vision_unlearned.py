@@ -240,3 +240,24 @@ def test_the_tracker_learns_only_from_the_frame_it_read_last():
     assert tracker.calibration is calibration  # another frame: nothing learned
     assert not tracker.learn_from_board(observation.frame, table.cells)  # all occupied: no
     assert tracker.calibration.unlearned == calibration.unlearned  # empty look learned
+
+
+def test_the_sim_source_prints_a_logo_on_a_board_of_your_own_and_refuses_a_bad_one():
+    from companion.errors import UserError
+    from vision.sources import open_source
+
+    spec = "sim:chessboard?board=green-cream&pieces=chess&light=0.9-1.0&seed=2&size=640x360"
+    with open_source(spec) as plain, open_source(spec + "&logo=h1") as logo:
+        empty_h1 = {c: k for c, k in chess_start("chessboard")[0].items() if c != "h1"}
+        a, b = plain.table.render(empty_h1), logo.table.render(empty_h1)
+    x, y = (int(round(v)) for v in plain.table.cell_pixel("h1"))
+    assert (
+        abs(a[y - 6 : y + 6, x - 6 : x + 6].astype(int) - b[y - 6 : y + 6, x - 6 : x + 6]).max()
+        > 60
+    )
+    assert (a[: y - 40] == b[: y - 40]).all()  # nothing else changes
+    for bad in ("&logo=z9", "&logo=", "&logo=h1&board=mat"):
+        with pytest.raises(UserError, match="sim option"):
+            open_source(spec + bad)
+    with pytest.raises(UserError, match="logo"):
+        open_source("sim:arimaa?logo=h1")

@@ -946,6 +946,8 @@ SIM_OPTIONS = {
     "board": "a board of your own for a layout without markers (chessboard, grid:RxC): "
     "green-cream, green-white, light-wood, dark-wood, othello or go (implies realistic=1)",
     "pieces": "with realistic=1: stone, dome or chess (default: drawn from the seed)",
+    "logo": "a cell of a board of your own with an emblem printed on its square, as the US Chess "
+    "board's on h1 (e.g. h1)",
     "light": "even light: the darkest and brightest gain, e.g. 0.9-1.0 (default random)",
 }
 
