@@ -164,3 +164,23 @@ def test_the_hidden_cells_cross_the_json_lines_companion_referee_reads():
     line = {"cells": {"d6": "silver", "d7": "empty"}, "hidden": ["d7"]}
     with pytest.raises(UserError, match='"hidden"'):
         observation_from_json(line)
+
+
+def test_a_board_needing_two_hidden_cells_is_taken_when_the_search_runs_out_of_time():
+    # Arimaa on a chess set from 30 degrees, both armies home: 24 cells a nearer piece may
+    # hide. Nothing moved, but the rabbits on a2 and b2 (behind b1 and c1) read empty: two
+    # changes explain it. Looking for a second explanation runs past MAX_HIDDEN_TRIES; the one
+    # found is taken, as before the search looked for ties (a review found it refused).
+    from companion.referee.arimaa import CHESS_SETUP
+
+    hidden = {f"{f}{r}": f"{f}{r - 1}" for f in "abcdefgh" for r in (2, 3)}
+    hidden.update({"a2": "b1", "a3": "b2", "b2": "c1"})
+    hidden.update({f"{f}8": f"{f}7" for f in "abcdefgh"})
+    pieces = {t[1:]: t[0] for side in ("gold", "silver") for t in CHESS_SETUP[side].split()}
+    position = ArimaaPosition.from_board(pieces, side="silver")
+    referee = Referee(position.copy())
+    names, board = position.cell_names(), dict(position.cells())
+    referee.observe(observation_of(names, board, hidden=hidden, frame=0))
+    seen = {c: k for c, k in board.items() if c not in ("a2", "b2")}
+    assert referee.observe(observation_of(names, seen, hidden=hidden, frame=1)) == []
+    assert referee.instruction.kind == "move" and referee.board == board

@@ -20,6 +20,7 @@ import pytest
 from shared_data import real_data
 
 from companion import games
+from companion.errors import UserError
 from companion.observation import EMPTY
 from companion.referee.core import Referee
 from companion.referee.protocol import PlayerInput
@@ -141,6 +142,9 @@ def test_the_unlearned_cells_are_kept_in_the_calibration_file(chesscog, tmp_path
     assert again.unlearned == calibration.unlearned
     assert again.piece_look.keys() == calibration.piece_look.keys()
     data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "unlearned": "h1"}))  # not a list of cells
+    with pytest.raises(UserError, match="damaged"):
+        load_calibration(path)
     del data["unlearned"], data["piece_look"]  # a file from before: every cell learned
     path.write_text(json.dumps(data))
     assert load_calibration(path).unlearned == ()
@@ -243,7 +247,6 @@ def test_the_tracker_learns_only_from_the_frame_it_read_last():
 
 
 def test_the_sim_source_prints_a_logo_on_a_board_of_your_own_and_refuses_a_bad_one():
-    from companion.errors import UserError
     from vision.sources import open_source
 
     spec = "sim:chessboard?board=green-cream&pieces=chess&light=0.9-1.0&seed=2&size=640x360"

@@ -466,6 +466,9 @@ class StandingCalibration:
         piece_look = {
             str(c): [float(v) for v in row] for c, row in dict(data.get("piece_look", {})).items()
         }
+        unlearned = data.get("unlearned", [])
+        if not isinstance(unlearned, list) or not all(isinstance(c, str) for c in unlearned):
+            raise ValueError("unlearned")
         groups = [(str(c), int(k)) for c, k in data["groups"]]
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
@@ -495,7 +498,7 @@ class StandingCalibration:
             novelty=float(data["novelty"]),
             margin=float(data["margin"]),
             doubtful=tuple(str(c) for c in data.get("doubtful", ())),
-            unlearned=tuple(str(c) for c in data.get("unlearned", ())),
+            unlearned=tuple(unlearned),
             piece_look=piece_look,
             piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
         )

@@ -290,8 +290,8 @@ class Referee(Generic[P]):
             for cells in combinations(options, count):
                 for chosen in product(*(options[c] for c in cells)):
                     tries += 1
-                    if tries > MAX_HIDDEN_TRIES:
-                        return board
+                    if tries > MAX_HIDDEN_TRIES:  # no time to look for a second: as found
+                        return found[0] if len(found) == 1 else board
                     candidate = dict(board)
                     for cell, value in zip(cells, chosen, strict=True):
                         if value is None:
