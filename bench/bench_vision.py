@@ -488,7 +488,7 @@ def follow_game(
     those from hand frames, wrong ones, the boards of `script` (moves) and those never
     observed; with `timing` the feed time of located frames and its peer's. As in the app,
     each observation a referee expecting the board would take (`taken_as_position`) teaches
-    the tracker (`Tracker.learn_from_board`: cells never seen empty, leans)."""
+    the tracker (`Tracker.learn_from_board`: the cells it never saw empty)."""
     observed: list[dict[str, str]] = []
     for frame, hand, cells in frames:
         located_before = tracker.located is not None
@@ -650,7 +650,7 @@ def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float
 
 def learning_speed(repeats: int = 10) -> tuple[list[float], list[float]]:
     """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set just after
-    the start - the most it has to learn: 32 cells never seen empty, leans - and its peer."""
+    the start - the most it has to learn: 32 cells never seen empty - and its peer."""
     table = SimTable(
         CHESSBOARD,
         seed=4242,
@@ -713,6 +713,30 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def speeds(trk: dict, layouts, goal) -> None:
+    """Print the speed lines (each with its peer measured in the same run); `goal(ok, what)`
+    marks a missed goal."""
+    feed, peer = statistics.median(trk["feed_ms"]), statistics.median(trk["peer_ms"])
+    print(
+        f"speed: tracking a located board {feed:.2f} ms/frame median (goal <= 10), "
+        f"peer cvtColor+GaussianBlur {peer:.2f} ms, ratio {feed / peer:.2f}"
+        + goal(feed <= 10, "tracking speed")
+    )
+    detect, dpeer = detection_speed(layouts)
+    d, p = statistics.median(detect), statistics.median(dpeer)
+    print(
+        f"speed: full re-detection {d:.2f} ms median (goal <= 40), peer {p:.2f} ms, ratio {d / p:.2f}"
+        + goal(d <= 40, "detection speed")
+    )
+    learn, lpeer = learning_speed()
+    d, p = statistics.median(learn), statistics.median(lpeer)
+    print(
+        f"speed: learning from a board the referee took (once a move) {d:.2f} ms median "
+        f"(goal <= 40, as a re-detection), peer {p:.2f} ms, ratio {d / p:.2f}"
+        + goal(d <= 40, "learning speed")
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     cv2.setNumThreads(1)
@@ -773,25 +797,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in rest["examples"]:
             print("  read under a hand:", line)
 
-    feed, peer = statistics.median(trk["feed_ms"]), statistics.median(trk["peer_ms"])
-    print(
-        f"speed: tracking a located board {feed:.2f} ms/frame median (goal <= 10), "
-        f"peer cvtColor+GaussianBlur {peer:.2f} ms, ratio {feed / peer:.2f}"
-        + goal(feed <= 10, "tracking speed")
-    )
-    detect, dpeer = detection_speed(args.layouts)
-    d, p = statistics.median(detect), statistics.median(dpeer)
-    print(
-        f"speed: full re-detection {d:.2f} ms median (goal <= 40), peer {p:.2f} ms, ratio {d / p:.2f}"
-        + goal(d <= 40, "detection speed")
-    )
-    learn, lpeer = learning_speed()
-    d, p = statistics.median(learn), statistics.median(lpeer)
-    print(
-        f"speed: learning from a board the referee took (once a move) {d:.2f} ms median "
-        f"(goal <= 40, as a re-detection), peer {p:.2f} ms, ratio {d / p:.2f}"
-        + goal(d <= 40, "learning speed")
-    )
+    speeds(trk, args.layouts, goal)
     if missed:
         print(f"goals missed: {', '.join(missed)}")
         return 1

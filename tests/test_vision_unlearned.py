@@ -5,9 +5,7 @@ piece whenever the rook has gone. The reader marks such a cell (`Observation.unl
 seen empty, and no longer looking as it did at calibration), the referee takes it as empty when
 that alone makes the board a legal move, and the board it took teaches the camera the cell.
 The same on the synthetic table, with the logo printed on h1 of a chessboard, end to end
-through the tracker, `companion referee`'s session and the app. The boards taken also teach
-how an empty cell looks under a nearer piece's lean (`LeanLook`): chesscog's e8 behind the
-black king on e7 reads as a black piece until then, as empty while the king stays."""
+through the tracker, `companion referee`'s session and the app."""
 
 from __future__ import annotations
 
@@ -92,46 +90,6 @@ def test_a_board_taken_with_h1_empty_teaches_h1_and_nothing_hidden(chesscog):
     assert "c8" in later.unlearned  # the bishop still stands there
     again = learn_from_board(later, image, homography, layout, cells)
     assert again.unlearned == later.unlearned and again.own_look == later.own_look  # kept
-
-
-def test_an_empty_cell_under_a_kings_lean_is_learned_while_the_king_stays(chesscog):
-    _, _, layout, calibration = chesscog
-    before, image, homography, cells = read(chesscog, "IMG_4789.jpg")
-    assert before.cells["e8"] == "black" and before.hidden["e8"] == "e7"  # the crown
-    learned = learn_from_board(calibration, image, homography, layout, cells)
-    assert learned.lean_look["e8"].front == "e7"
-    # The next photo: the king still on e7 (a white pawn took on e5) - e8 reads empty now.
-    assert read(chesscog, "IMG_4790.jpg")[0].cells["e8"] == "black"
-    assert read(chesscog, "IMG_4790.jpg", learned)[0].cells["e8"] == EMPTY
-    # The king gone from e7 (IMG_4745): the lean look no longer applies, e8 reads as before.
-    assert read(chesscog, "IMG_4745.jpg", learned)[0].cells["e8"] == EMPTY
-
-
-@pytest.mark.parametrize("pawn", ["black", "white"])
-def test_a_pawn_stepping_behind_the_leaning_piece_is_still_read(pawn):
-    """Synthetic chess set from 30 degrees: the black king on e5 leans over e6, which reads
-    as a white piece; a board taken with e6 empty teaches its look under the lean. A pawn that
-    then steps onto e6 changes that look, and is read as without the lean look."""
-    table = SimTable(
-        "chessboard",
-        seed=1,
-        size=(960, 540),
-        tilt=30.0,
-        light=(0.9, 1.0),
-        realism={"board": "green-cream", "pieces": "chess"},
-    )
-    cells, figures = chess_start("chessboard")
-    start = table.render(cells, figures=figures)
-    homography = find_board(start, "chessboard").homography
-    calibration = calibrate(start, homography, table.layout, cells)
-    board = {"a1": "white", "h8": "black", "e5": "black"}
-    figures = {"a1": "rook", "h8": "rook", "e5": "king"}
-    picture = table.render(board, figures=figures)
-    assert read_standing(picture, homography, table.layout, calibration).cells["e6"] == "white"
-    learned = learn_from_board(calibration, picture, homography, table.layout, board)
-    assert read_standing(picture, homography, table.layout, learned).cells["e6"] == EMPTY
-    with_pawn = table.render({**board, "e6": pawn}, figures={**figures, "e6": "pawn"})
-    assert read_standing(with_pawn, homography, table.layout, learned).cells["e6"] == pawn
 
 
 def test_the_unlearned_cells_are_kept_in_the_calibration_file(chesscog, tmp_path):
