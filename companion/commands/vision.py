@@ -391,7 +391,8 @@ def run_read(args: argparse.Namespace) -> int:
             f"{len(observation.unlearned)} cells no calibration photo showed empty no longer look "
             f"as they did then, and may be empty: {', '.join(observation.unlearned)} - a print "
             "there (a logo) reads as a piece until the camera has seen the cell empty: calibrate "
-            "with --empty, or play on (the referee teaches the camera)"
+            "with --empty (a photo of the empty board); in a game the referee teaches the camera "
+            "from the first legal move that empties the cell"
         )
     outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
     if outside:
