@@ -265,6 +265,10 @@ class Referee(Generic[P]):
         if not (hidden or unlearned) or self._explains(board):
             return board
         before = self.board  # None: nothing seen yet, so nothing to keep
+
+        def before_of(cell: str) -> str | None:
+            return None if before is None else before.get(cell)
+
         options: dict[str, list[str | None]] = {}
         for cell in sorted(set(hidden) | unlearned):
             if not self.settled and cell in self.asked:
@@ -286,22 +290,33 @@ class Referee(Generic[P]):
                 options[cell] = values
         tries = 0
         for count in range(1, MAX_HIDDEN_CHANGES + 1):
-            found: list[dict[str, str]] = []
+            found: list[tuple[dict[str, str], int, bool]] = []  # see _one_of
             for cells in combinations(options, count):
                 for chosen in product(*(options[c] for c in cells)):
                     tries += 1
                     if tries > MAX_HIDDEN_TRIES:  # no time to look for a second: as found
-                        return found[0] if len(found) == 1 else board
+                        return _one_of(found, board)
                     candidate = dict(board)
                     for cell, value in zip(cells, chosen, strict=True):
                         if value is None:
                             candidate.pop(cell, None)
                         else:
                             candidate[cell] = value
-                    if candidate not in found and self._explains(candidate):
-                        found.append(candidate)
+                    if all(candidate != f for f, _, _ in found) and self._explains(candidate):
+                        # How well the camera's own signs support it: the unlearned cells it
+                        # takes as empty (their look changed), and whether every change follows
+                        # something seen to change (a hidden cell read as it was and taken as
+                        # empty follows nothing seen).
+                        marks = sum(
+                            v is None and c in unlearned for c, v in zip(cells, chosen, strict=True)
+                        )
+                        seen = all(
+                            value is not None or c in unlearned or board.get(c) != before_of(c)
+                            for c, value in zip(cells, chosen, strict=True)
+                        )
+                        found.append((candidate, marks, seen))
             if found:
-                return found[0] if len(found) == 1 else board  # two would do: no guess
+                return _one_of(found, board)
         return board
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
@@ -604,6 +619,27 @@ class Referee(Generic[P]):
             return None
         a, b = self.position.players
         return b if player == a else a if player == b else None
+
+
+def _one_of(found: list[tuple[dict[str, str], int, bool]], board: dict[str, str]) -> dict[str, str]:
+    """The board of `found` - (board, unlearned cells it takes as empty, whether every change
+    follows something the camera saw change) - to take, else `board` as read: the one best
+    supported by the camera's signs, most marks first; never a guess between two as good.
+
+    >>> _one_of([({"a1": "x"}, 0, False)], {})
+    {'a1': 'x'}
+    >>> _one_of([({"a1": "x"}, 0, True), ({"b1": "x"}, 1, True)], {})
+    {'b1': 'x'}
+    >>> _one_of([({"a1": "x"}, 0, False), ({"b1": "x"}, 0, True)], {})
+    {'b1': 'x'}
+    >>> _one_of([({"a1": "x"}, 1, True), ({"b1": "x"}, 1, True)], {})
+    {}
+    """
+    if not found:
+        return board
+    best = max((marks, seen) for _, marks, seen in found)
+    top = [f for f, marks, seen in found if (marks, seen) == best]
+    return top[0] if len(top) == 1 else board
 
 
 def may_misread(read: str | None, was: str | None, front: str | None) -> bool:
