@@ -257,8 +257,9 @@ class Referee(Generic[P]):
           shown the position since the last move, only when that makes it the position.
         Never a cell the referee has asked the players to change since the board last showed
         the position; and never a guess: when two different boards would do with as few
-        changes, the reading stands. Otherwise the reading stands, and the instruction names
-        what differs."""
+        changes, the one the camera's signs support best is taken (`_one_of`), and when two
+        are as good the reading stands. Otherwise the reading stands, and the instruction
+        names what differs."""
         board = observation.occupied()
         hidden = observation.hidden if self.tall_pieces else {}
         unlearned = {c for c in observation.unlearned if c in board}
