@@ -9,9 +9,10 @@ is otherwise no legal move (`companion.referee.core`).
 
 A cell is possibly hidden by a nearer occupied cell when the camera's ray to its centre passes
 through a piece of the board's tallest height (`Layout.piece_height`, in cell widths) standing
-on the nearer cell - anywhere within OFF_CENTRE of its centre, since players do not centre their
-pieces (on the real photos a king stands at the left of e7 and its crown covers half of e8). The pose comes from the homography (`vision.pose`): straight above the
-board nothing is hidden; the lower the camera, the farther a piece's shadow of sight reaches.
+on the nearer cell - anywhere within OFF_CENTRE of its centre, since players do not centre
+their pieces (on the real photos a king stands at the left of e7 and its crown covers half of
+e8). The pose comes from the homography (`vision.pose`): straight above the board nothing is
+hidden; the lower the camera, the farther a piece's shadow of sight reaches.
 
     >>> import numpy as np
     >>> from vision.layouts import get_layout

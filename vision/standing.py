@@ -864,9 +864,9 @@ def _changed(
 ) -> tuple[str, ...]:
     """The unlearned cells that may be empty now: read as the piece that stood there at
     calibration (or on the last board the referee took), or unknown, but no longer looking as
-    they did then - a piece of another class is a piece: farther from that look than a cell is from its
-    class's mean on average (CHANGED, in the shared covariance's squared standard deviations:
-    the number of features). A piece that stayed where it stood looks as it did; one that
+    they did then (a piece of another class is a piece) - farther from that look than a cell
+    is from its class's mean on average (CHANGED, in the shared covariance's squared standard
+    deviations: the number of features). A piece that stayed where it stood looks as it did; one that
     left shows what is under it - a print the camera never saw empty. On chesscog's photos,
     taken over several games with the phone moved between them, the rook on h1 came out 1-27
     from its look in the calibration photo (median 6), the US Chess logo under it 27-96

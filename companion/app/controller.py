@@ -324,12 +324,8 @@ class App:
     def _teach_camera(self) -> None:
         """A board the referee takes as the position teaches the camera the empty look of the
         cells it has never seen empty (a logo under a start-position piece)."""
-        referee, vision = self.referee, self.vision
-        if referee is None or vision is None or referee.last_observation is None:
-            return
-        board = referee.board_to_learn(referee.last_observation)
-        if board is not None:
-            vision.learn_from_board(referee.last_observation.frame, board)
+        if self.referee is not None and self.vision is not None:
+            self.referee.teach(self.vision.learn_from_board)
 
     def on_camera_problem(self, text: str) -> None:
         """The camera is missing or failed ("" once it works again): said on every screen."""

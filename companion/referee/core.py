@@ -25,6 +25,7 @@ Rules of the edge, for every game:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Generic, TypeVar
@@ -276,7 +277,7 @@ class Referee(Generic[P]):
                 continue  # a change the players were asked for is never taken as done unseen
             read = board.get(cell)
             values: list[str | None] = []
-            was = before.get(cell) if before is not None else None
+            was = before_of(cell)
             front = hidden.get(cell)
             if (
                 front is not None
@@ -325,9 +326,8 @@ class Referee(Generic[P]):
         saw empty from (vision.standing.learn_from_board): the position, when the board taken from
         `observation` - the last one observed - shows it; else None.
 
-        A frontend with a camera calls it after each `observe` and hands the board to the
-        camera (`vision.tracker.Tracker.learn_from_board`), which learns from the frame that
-        observation was read from."""
+        `teach` hands it to the camera, which learns from the frame that observation was read
+        from (`vision.tracker.Tracker.learn_from_board`)."""
         if (
             self.board_seen_at != (observation.frame, observation.timestamp)
             or self.board is None
@@ -336,6 +336,16 @@ class Referee(Generic[P]):
         ):
             return None
         return dict(self.board)
+
+    def teach(self, learn: Callable[[int, dict[str, str]], Any]) -> None:
+        """Hand the board taken from the last observation, when it shows the position
+        (`board_to_learn`), to the camera's `learn(frame, board)` - the app's
+        `TableVision.learn_from_board`, `companion referee`'s tracker's: what a front end with
+        a camera calls after each `observe`."""
+        last = self.last_observation
+        board = None if last is None else self.board_to_learn(last)
+        if last is not None and board is not None:
+            learn(last.frame, board)
 
     def _explains(self, board: dict[str, str]) -> bool:
         """Whether `board` is the position, or (settled, the game going on) a move the game

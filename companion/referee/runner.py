@@ -158,13 +158,9 @@ class Session:
 
     def _teach_camera(self) -> None:
         """A board the referee takes as the position teaches the tracker the empty look of
-        the cells it has never seen empty (`Referee.board_to_learn`)."""
-        last = self.referee.last_observation
-        if self.tracker is None or last is None:
-            return
-        board = self.referee.board_to_learn(last)
-        if board is not None:
-            self.tracker.learn_from_board(last.frame, board)
+        the cells it has never seen empty (`Referee.teach`)."""
+        if self.tracker is not None:
+            self.referee.teach(self.tracker.learn_from_board)
 
     def handle_line(self, line: str) -> None:
         """One input line: a word, ``hands on|off`` or an observation as JSON."""
