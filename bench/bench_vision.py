@@ -648,9 +648,11 @@ def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float
     return detect, peer
 
 
-def learning_speed(repeats: int = 10) -> tuple[list[float], list[float]]:
-    """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set just after
-    the start - the most it has to learn: 32 cells never seen empty - and its peer."""
+def learning_speed(repeats: int = 10, moved: int = 1) -> tuple[list[float], list[float]]:
+    """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set after
+    `moved` pawns stepped forward - the most it has to learn: 32 cells never seen empty - and
+    its peer. With 4 pawns moved (8 cells changed, RELEARN_CHANGES) the whole model is fitted
+    again, as a few times a game (`vision.standing._relearned`)."""
     table = SimTable(
         CHESSBOARD,
         seed=4242,
@@ -661,7 +663,8 @@ def learning_speed(repeats: int = 10) -> tuple[list[float], list[float]]:
     cells, figures = chess_start(table.layout)
     homography = table.homography
     calibration = calibrate(table.render(cells, figures=figures), homography, table.layout, cells)
-    cells["h3"], figures["h3"] = cells.pop("h2"), figures.pop("h2")
+    for file in "hgfe"[:moved]:
+        cells[f"{file}3"], figures[f"{file}3"] = cells.pop(f"{file}2"), figures.pop(f"{file}2")
     frame = table.render(cells, figures=figures)
     learn, peer = [], []
     for _ in range(repeats):
@@ -734,6 +737,13 @@ def speeds(trk: dict, layouts, goal) -> None:
         f"speed: learning from a board the referee took (once a move) {d:.2f} ms median "
         f"(goal <= 40, as a re-detection), peer {p:.2f} ms, ratio {d / p:.2f}"
         + goal(d <= 40, "learning speed")
+    )
+    learn, lpeer = learning_speed(repeats=3, moved=4)
+    d, p = statistics.median(learn), statistics.median(lpeer)
+    print(
+        f"speed: fitting the model again to a board of the game (a few times a game) {d:.0f} ms"
+        f" median (goal <= 2000, as a calibration), peer {p:.2f} ms, ratio {d / p:.0f}"
+        + goal(d <= 2000, "relearning speed")
     )
 
 

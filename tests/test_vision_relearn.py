@@ -1,0 +1,130 @@
+"""The camera fits its model again to a board of the game (vision.standing.learn_from_board,
+`_relearned`): a start position shows each class on a few cells and from one side, a board of
+the game shows them elsewhere. On the real chess-ray-vision set (a green-and-white vinyl board,
+photographed from another side each time), calibrated on its start photo alone, 11 cells of 6
+photos read wrong - white pieces on white squares read empty; once a board the referee took is
+learned, all 13 photos read right."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import pytest
+from shared_data import real_data
+
+from vision.calibration import load_calibration
+from vision.standing import (
+    RELEARN_CHANGES,
+    calibrate_standing,
+    learn_from_board,
+    read_standing,
+)
+
+REAL = real_data()
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.fixture(scope="module")
+def crv():
+    """bench_real's helpers, a loader for the chess-ray-vision photos by name, and the set
+    calibrated on crv_01 alone."""
+    sys.path.insert(0, str(BENCH))
+    import bench_real
+
+    entries = json.loads((REAL / "manifest.json").read_text())
+    photos = {
+        e["file"].split("/")[-1]: e
+        for e in entries
+        if bench_real.board_set(e) == "chess-ray-vision"
+    }
+
+    def load(name):
+        entry = photos[name]
+        layout, homography = bench_real.layout_and_homography(entry)
+        image = cv2.imread(str(REAL / entry["file"]))
+        return image, homography, layout, entry["cells"], bench_real.truth_of(entry, layout)
+
+    image, homography, layout, position, _ = load("crv_01.jpg")
+    return load, calibrate_standing(image, homography, layout, position)
+
+
+def wrong_cells(load, calibration, names):
+    wrong = {}
+    for name in names:
+        image, homography, layout, _, truth = load(name)
+        observation = read_standing(image, homography, layout, calibration)
+        wrong[name] = [c for c, t in truth.items() if observation.cells[c] != t]
+    return wrong
+
+
+LATER = ("crv_02.jpg", "crv_06.jpg", "crv_07.jpg", "crv_10.jpg", "crv_11.jpg")
+
+
+def test_a_board_of_the_game_fitted_again_reads_what_the_start_photo_alone_missed(crv):
+    load, calibration = crv
+    before = wrong_cells(load, calibration, LATER)
+    assert before["crv_10.jpg"] == ["e2"]  # a white pawn on a white square, read empty
+    assert sum(map(len, before.values())) >= 8
+    image, homography, layout, position, _ = load("crv_04.jpg")  # 15 cells from the start
+    learned = learn_from_board(calibration, image, homography, layout, position)
+    assert learned.means != calibration.means and learned.relearned_changes == 15
+    assert len(learned.learned) == 1  # the players' photo; the board is not kept
+    assert wrong_cells(load, learned, LATER) == {name: [] for name in LATER}
+    # the next board is fitted only once it differs in RELEARN_CHANGES more cells
+    again = learn_from_board(learned, image, homography, layout, position)
+    assert again.means == learned.means
+
+
+def test_a_board_close_to_the_start_is_not_fitted(crv):
+    load, calibration = crv
+    image, homography, layout, position, _ = load("crv_01.jpg")
+    moved = dict(position)
+    moved["e3"] = moved.pop("e2", "white")  # one change: far fewer than RELEARN_CHANGES
+    assert RELEARN_CHANGES > 2
+    same = learn_from_board(calibration, image, homography, layout, moved)
+    assert same.means == calibration.means and same.relearned_changes == 0
+
+
+def test_a_board_the_picture_does_not_show_leaves_the_model_as_it_was(crv):
+    load, calibration = crv
+    image, homography, layout, _, _ = load("crv_04.jpg")
+    _, _, _, other, _ = load("crv_13.jpg")  # another position, said to be crv_04's
+    kept = learn_from_board(calibration, image, homography, layout, other)
+    assert kept.means == calibration.means and kept.precision == calibration.precision
+    assert kept.relearned_changes > 0  # not tried again on the same board
+
+
+def test_a_calibration_read_from_its_file_is_not_fitted_again(crv, tmp_path):
+    load, calibration = crv
+    path = tmp_path / "crv.cal.json"
+    calibration.save(path)
+    loaded = load_calibration(path)
+    assert loaded.learned == ()  # the photos' features are not in the file
+    image, homography, layout, position, _ = load("crv_04.jpg")
+    assert learn_from_board(loaded, image, homography, layout, position).means == loaded.means
+
+
+def test_cells_learned_empty_on_an_earlier_board_stay_learned(crv):
+    load, calibration = crv
+    image, homography, layout, position, _ = load("crv_04.jpg")
+    # a cell learned empty during the game (as the chesscog logo is) that the fitted photos
+    # never show empty
+    start = calibration.learned[0].truth
+    occupied_in_both = next(
+        c for c, t in zip(layout.cell_names(), start, strict=True) if t != "empty" and c in position
+    )
+    learned_look = [0.5] * len(calibration.means[0])
+    taught = replace(
+        calibration,
+        own_look={occupied_in_both: learned_look},
+        unlearned=tuple(c for c in calibration.unlearned if c != occupied_in_both),
+    )
+    fitted = learn_from_board(taught, image, homography, layout, position)
+    assert fitted.means != calibration.means
+    assert occupied_in_both not in fitted.unlearned
+    assert fitted.own_look[occupied_in_both] == learned_look
+    assert occupied_in_both not in fitted.piece_look
