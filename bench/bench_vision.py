@@ -651,8 +651,8 @@ def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float
 def learning_speed(repeats: int = 10, moved: int = 1) -> tuple[list[float], list[float]]:
     """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set after
     `moved` pawns stepped forward - the most it has to learn: 32 cells never seen empty - and
-    its peer. With 4 pawns moved (8 cells changed, RELEARN_CHANGES) the whole model is fitted
-    again, as a few times a game (`vision.standing._relearned`)."""
+    its peer. With 4 pawns moved (8 cells changed, REFIT_CHANGES) the whole model is fitted
+    again, as a few times a game (`vision.standing.refit_to_board`)."""
     table = SimTable(
         CHESSBOARD,
         seed=4242,
@@ -743,7 +743,7 @@ def speeds(trk: dict, layouts, goal) -> None:
     print(
         f"speed: fitting the model again to a board of the game (a few times a game) {d:.0f} ms"
         f" median (goal <= 2000, as a calibration), peer {p:.2f} ms, ratio {d / p:.0f}"
-        + goal(d <= 2000, "relearning speed")
+        + goal(d <= 2000, "refitting speed")
     )
 
 

@@ -1,6 +1,6 @@
 """The camera fits its model again to a board of the game (vision.standing.learn_from_board,
-`_relearned`): a start position shows each class on a few cells and from one side, a board of
-the game shows them elsewhere. On the real chess-ray-vision set (a green-and-white vinyl board,
+`refit_to_board`): a start position shows each class on a few cells and from one side, a
+board of the game shows them elsewhere. On the real chess-ray-vision set (a green-and-white vinyl board,
 photographed from another side each time), calibrated on its start photo alone, 11 cells of 6
 photos read wrong - white pieces on white squares read empty; once a board the referee took is
 learned, all 13 photos read right."""
@@ -16,13 +16,17 @@ import cv2
 import pytest
 from shared_data import real_data
 
-from vision.calibration import load_calibration
+from companion.observation import EMPTY
+from vision.calibration import calibrate, load_calibration
+from vision.find import find_board
+from vision.sim import SimTable, chess_start
 from vision.standing import (
-    RELEARN_CHANGES,
+    REFIT_CHANGES,
     calibrate_standing,
     learn_from_board,
     read_standing,
 )
+from vision.tracker import Tracker
 
 REAL = real_data()
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -71,10 +75,10 @@ def test_a_board_of_the_game_fitted_again_reads_what_the_start_photo_alone_misse
     assert sum(map(len, before.values())) >= 8
     image, homography, layout, position, _ = load("crv_04.jpg")  # 15 cells from the start
     learned = learn_from_board(calibration, image, homography, layout, position)
-    assert learned.means != calibration.means and learned.relearned_changes == 15
+    assert learned.means != calibration.means and learned.refit_changes == 15
     assert len(learned.learned) == 1  # the players' photo; the board is not kept
     assert wrong_cells(load, learned, LATER) == {name: [] for name in LATER}
-    # the next board is fitted only once it differs in RELEARN_CHANGES more cells
+    # the next board is fitted only once it differs in REFIT_CHANGES more cells
     again = learn_from_board(learned, image, homography, layout, position)
     assert again.means == learned.means
 
@@ -83,10 +87,10 @@ def test_a_board_close_to_the_start_is_not_fitted(crv):
     load, calibration = crv
     image, homography, layout, position, _ = load("crv_01.jpg")
     moved = dict(position)
-    moved["e3"] = moved.pop("e2", "white")  # one change: far fewer than RELEARN_CHANGES
-    assert RELEARN_CHANGES > 2
+    moved["e3"] = moved.pop("e2", "white")  # one change: far fewer than REFIT_CHANGES
+    assert REFIT_CHANGES > 2
     same = learn_from_board(calibration, image, homography, layout, moved)
-    assert same.means == calibration.means and same.relearned_changes == 0
+    assert same.means == calibration.means and same.refit_changes == 0
 
 
 def test_a_board_the_picture_does_not_show_leaves_the_model_as_it_was(crv):
@@ -95,7 +99,7 @@ def test_a_board_the_picture_does_not_show_leaves_the_model_as_it_was(crv):
     _, _, _, other, _ = load("crv_13.jpg")  # another position, said to be crv_04's
     kept = learn_from_board(calibration, image, homography, layout, other)
     assert kept.means == calibration.means and kept.precision == calibration.precision
-    assert kept.relearned_changes > 0  # not tried again on the same board
+    assert kept.refit_changes > 0  # not tried again on the same board
 
 
 def test_a_calibration_read_from_its_file_is_not_fitted_again(crv, tmp_path):
@@ -128,3 +132,59 @@ def test_cells_learned_empty_on_an_earlier_board_stay_learned(crv):
     assert occupied_in_both not in fitted.unlearned
     assert fitted.own_look[occupied_in_both] == learned_look
     assert occupied_in_both not in fitted.piece_look
+
+
+def board_after_pawns(moved: str):
+    """A green-and-cream chessboard from 24 degrees, calibrated on the chess start position,
+    and a frame after the white pawns of `moved`'s files stepped forward."""
+    table = SimTable(
+        "chessboard",
+        seed=3,
+        size=(960, 540),
+        tilt=24,
+        light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess"},
+    )
+    cells, figures = chess_start("chessboard")
+    start = table.render(cells, figures=figures)
+    homography = find_board(start, "chessboard").homography
+    calibration = calibrate(start, homography, table.layout, cells)
+    for file in moved:
+        cells[f"{file}3"], figures[f"{file}3"] = cells.pop(f"{file}2"), figures.pop(f"{file}2")
+    return table, calibration, cells, table.render(cells, figures=figures)
+
+
+def still_board(tracker, frame):
+    tracker.request()  # even when it reads as before
+    observation = None
+    for i in range(30):
+        observation = tracker.feed(frame, i / 30) or observation
+    assert observation is not None
+    return observation
+
+
+def test_the_app_fits_again_in_the_background_to_the_same_model_as_in_line():
+    table, calibration, cells, frame = board_after_pawns("efgh")  # 8 cells changed
+    in_line = Tracker(table.layout, calibration)
+    background = Tracker(table.layout, calibration, refit_in_background=True)
+    for tracker in (in_line, background):
+        observation = still_board(tracker, frame)
+        assert observation.cells == {c: cells.get(c, EMPTY) for c in table.layout.cell_names()}
+        tracker.learn_from_board(observation.frame, cells)
+    assert in_line.calibration.refit_changes == REFIT_CHANGES
+    assert in_line.calibration.means != calibration.means
+    assert background.calibration.refit_changes == 0  # still fitting, or not yet taken
+    assert background.wait_for_refit(timeout=60)
+    assert background.calibration.refit_changes == REFIT_CHANGES
+    assert background.calibration.means == in_line.calibration.means
+    assert background.calibration.unlearned == in_line.calibration.unlearned
+    assert still_board(background, frame).cells == still_board(in_line, frame).cells
+
+
+def test_a_board_too_close_to_the_start_starts_no_fit():
+    table, calibration, cells, frame = board_after_pawns("gh")  # 4 cells changed
+    tracker = Tracker(table.layout, calibration, refit_in_background=True)
+    observation = still_board(tracker, frame)
+    tracker.learn_from_board(observation.frame, cells)
+    assert not tracker.wait_for_refit(timeout=60)
+    assert tracker.calibration.means == calibration.means

@@ -48,6 +48,8 @@ neither clearly checkered nor lined, or corners tapped far off) is not checked, 
 from __future__ import annotations
 
 import dataclasses
+import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -62,7 +64,13 @@ from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.reader import read_cells
 from vision.sources import is_black
-from vision.standing import StandingCalibration, learn_from_board
+from vision.standing import (
+    StandingCalibration,
+    keep_learned,
+    learn_from_board,
+    refit_due,
+    refit_to_board,
+)
 from vision.stillness import MotionMeter, StillnessClock, colour_view, gray_of
 from vision.top_view import (
     BoardModel,
@@ -107,6 +115,7 @@ class Tracker:
         fps: float = 30.0,
         view_px: int = 256,
         search_interval: float = 0.2,
+        refit_in_background: bool = False,
     ) -> None:
         if still_seconds < 0 or fps <= 0:
             raise UserError("still_seconds must be >= 0 and fps > 0")
@@ -135,6 +144,12 @@ class Tracker:
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         # the last frame read, its index and homography: see learn_from_board
         self._read_frame: tuple[int, np.ndarray, np.ndarray] | None = None
+        # fitting the model again to a board of the game (`learn_from_board`): in a thread of
+        # its own when `refit_in_background` (the app: a calibration takes about a second on a
+        # Pi), installed by the next `feed` or `learn_from_board` once done
+        self.refit_in_background = refit_in_background
+        self._refit: threading.Thread | None = None
+        self._refitted: tuple[StandingCalibration | None, int] | None = None
         self._motion = MotionMeter()
         self._clean = StillnessClock(still_seconds)  # still AND nothing over the board
         self._still = StillnessClock(still_seconds)  # still, covered or not
@@ -161,9 +176,10 @@ class Tracker:
     def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
         """The still board read from frame number `frame` shows `board` (cell -> class, the
         rest empty), as the referee took it: learn from it about the cells no calibration
-        photo showed empty (`vision.standing.learn_from_board`). Whether a cell's empty look
-        was learned; a frame that is not the last one read, or a calibration of the
-        flat-stone model, teaches nothing."""
+        photo showed empty, and now and then fit the whole model again to it
+        (`vision.standing.learn_from_board`; with `refit_in_background`, in a thread of its
+        own). Whether a cell's empty look was learned; a frame that is not the last one read,
+        or a calibration of the flat-stone model, teaches nothing."""
         if (
             self._read_frame is None
             or self._read_frame[0] != frame
@@ -171,10 +187,56 @@ class Tracker:
             or self.layout is None
         ):
             return False
+        self._install_refit()
         _, image, homography = self._read_frame
         before = len(self.calibration.unlearned)
-        self.calibration = learn_from_board(self.calibration, image, homography, self.layout, board)
+        background = self.refit_in_background
+        self.calibration = learn_from_board(
+            self.calibration, image, homography, self.layout, board, refit=not background
+        )
+        if background:
+            self._start_refit(image, homography, board)
         return len(self.calibration.unlearned) < before
+
+    def _start_refit(
+        self, image: np.ndarray, homography: np.ndarray, board: dict[str, str]
+    ) -> None:
+        """Fit the model again to `board` in a thread, when it is due and none is running."""
+        if self._refit is not None or self.layout is None:
+            return
+        changes = refit_due(self.calibration, self.layout, board)
+        if changes is None:
+            return
+        calibration, layout, image = self.calibration, self.layout, image.copy()
+
+        def fit() -> None:
+            fitted = None
+            try:
+                fitted = refit_to_board(calibration, image, homography, layout, board, changes)
+            except Exception:  # a bug must not end the game: the model stays as it was
+                logging.getLogger(__name__).exception("fitting the model again failed")
+            self._refitted = (fitted, changes)
+
+        self._refit = threading.Thread(target=fit, name="refit", daemon=True)
+        self._refit.start()
+
+    def _install_refit(self) -> bool:
+        """Take the model fitted in the background, once it is done (whether it was)."""
+        if self._refit is None or self._refit.is_alive() or self._refitted is None:
+            return False
+        fitted, changes = self._refitted
+        self._refit, self._refitted = None, None
+        if fitted is None:  # the board was not good enough to fit to: try a later one
+            self.calibration = dataclasses.replace(self.calibration, refit_changes=changes)
+        else:
+            self.calibration = keep_learned(fitted, self.calibration)
+        return True
+
+    def wait_for_refit(self, timeout: float | None = None) -> bool:
+        """Wait for a fit running in the background and take it (tests, shutting down)."""
+        if self._refit is not None:
+            self._refit.join(timeout)
+        return self._install_refit()
 
     def reset(self) -> None:
         """Forget the board's location (search again) and the last observation."""
@@ -191,6 +253,7 @@ class Tracker:
         frame count / fps). Returns an Observation when a new still board was read."""
         self.frame_index += 1
         now = self.frame_index / self.fps if t is None else float(t)
+        self._install_refit()
         if not _usable(frame):
             return None
         if is_black(frame):

@@ -102,6 +102,7 @@ class TableVision:
                 corners=self.corners,
                 fps=self.fps,
                 still_seconds=self.still_seconds,
+                refit_in_background=True,  # a calibration: the screen must not wait for it
             )
             self.tracker.request()
 
