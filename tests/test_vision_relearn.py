@@ -13,9 +13,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from shared_data import real_data
 
+from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
 from vision.find import find_board
@@ -102,14 +104,28 @@ def test_a_board_the_picture_does_not_show_leaves_the_model_as_it_was(crv):
     assert kept.refit_changes > 0  # not tried again on the same board
 
 
-def test_a_calibration_read_from_its_file_is_not_fitted_again(crv, tmp_path):
+def test_a_calibration_read_from_its_file_is_fitted_again_as_in_memory(crv, tmp_path):
     load, calibration = crv
     path = tmp_path / "crv.cal.json"
     calibration.save(path)
     loaded = load_calibration(path)
-    assert loaded.learned == ()  # the photos' features are not in the file
+    assert len(loaded.learned) == 1 and loaded.learned[0].x.shape == (7, 64, 22)
+    assert path.stat().st_size < 120_000  # the features of 7 pictures, as float32
     image, homography, layout, position, _ = load("crv_04.jpg")
-    assert learn_from_board(loaded, image, homography, layout, position).means == loaded.means
+    in_memory = learn_from_board(calibration, image, homography, layout, position)
+    from_file = learn_from_board(loaded, image, homography, layout, position)
+    assert from_file.refit_changes == in_memory.refit_changes == 15
+    assert np.allclose(from_file.means, in_memory.means, atol=1e-4)
+    from_file.save(path, overwrite=True)
+    assert load_calibration(path).refit_changes == 15  # the next fit waits for 8 more
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "learned": [{**data["learned"][0], "seen": "01"}]}))
+    with pytest.raises(UserError, match="damaged"):
+        load_calibration(path)
+    del data["learned"], data["refit_changes"]  # a file from before: never fitted again
+    path.write_text(json.dumps(data))
+    older = load_calibration(path)
+    assert learn_from_board(older, image, homography, layout, position).means == older.means
 
 
 def test_cells_learned_empty_on_an_earlier_board_stay_learned(crv):

@@ -39,6 +39,7 @@ Cells that lie outside the picture (a board reaching past the frame) read "unkno
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -402,7 +403,7 @@ class StandingCalibration:
     piece_look: dict[str, list[float]] = field(default_factory=dict)
     piece_class: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = field(default=(), compare=False)
-    # the players' calibration photos as learned (features, not pictures: not in the file),
+    # the players' calibration photos as learned (their features, saved; not the pictures),
     # for `refit_to_board` to fit again with a board of the game added; and how many cells
     # of the last board it was fitted with (or tried) differed from the first photo's position
     learned: tuple[LearnedPhoto, ...] = field(default=(), compare=False, repr=False)
@@ -445,6 +446,9 @@ class StandingCalibration:
             "unlearned": list(self.unlearned),
             "piece_look": {c: rounded(v) for c, v in self.piece_look.items()},
             "piece_class": dict(self.piece_class),
+            # what it was learned from, to fit again to a board of the game (refit_to_board)
+            "learned": [photo.to_json() for photo in self.learned],
+            "refit_changes": int(self.refit_changes),
         }
 
     @classmethod
@@ -461,6 +465,8 @@ class StandingCalibration:
         if not isinstance(unlearned, list) or not all(isinstance(c, str) for c in unlearned):
             raise ValueError("unlearned")
         groups = [(str(c), int(k)) for c, k in data["groups"]]
+        cells = len(data["cell_kinds"])
+        learned = tuple(LearnedPhoto.from_json(p, cells) for p in data.get("learned", []))
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
             not classes
@@ -492,6 +498,8 @@ class StandingCalibration:
             unlearned=tuple(unlearned),
             piece_look=piece_look,
             piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
+            learned=learned,
+            refit_changes=int(data.get("refit_changes", 0)),
         )
 
 
@@ -604,6 +612,34 @@ class LearnedPhoto:
     x: np.ndarray  # (1 + AUGMENTED_COPIES, cells, FEATURE_COUNT)
     truth: np.ndarray  # (cells,) class
     seen: np.ndarray  # (1 + AUGMENTED_COPIES, cells) bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The features as base64 little-endian float32 (a chess set's photo: about 50 kB)."""
+        return {
+            "copies": int(self.x.shape[0]),
+            "x": base64.b64encode(self.x.astype("<f4").tobytes()).decode("ascii"),
+            "truth": [str(t) for t in self.truth],
+            "seen": "".join("1" if v else "0" for v in self.seen.ravel()),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], cells: int) -> LearnedPhoto:
+        """:raises KeyError, TypeError, ValueError: a damaged file (the caller says so)."""
+        copies, truth, seen = int(data["copies"]), list(data["truth"]), str(data["seen"])
+        raw = base64.b64decode(str(data["x"]), validate=True)
+        if (
+            copies < 1
+            or len(truth) != cells
+            or len(seen) != copies * cells
+            or set(seen) - {"0", "1"}
+            or len(raw) != 4 * copies * cells * FEATURE_COUNT
+        ):
+            raise ValueError("learned")
+        x = np.frombuffer(raw, "<f4").astype(np.float64).reshape(copies, cells, FEATURE_COUNT)
+        if not np.all(np.isfinite(x)):
+            raise ValueError("learned")
+        flags = np.array([c == "1" for c in seen]).reshape(copies, cells)
+        return cls(x, np.array([str(t) for t in truth]), flags)
 
 
 def _learn_photo(
