@@ -382,14 +382,15 @@ def run_read(args: argparse.Namespace) -> int:
     if observation.hidden:
         behind = [f"{c} behind {n}" for c, n in sorted(observation.hidden.items())]
         print(
-            f"{len(behind)} cells a nearer piece may hide from this camera: "
+            f"{_count(len(behind), 'cell')} a nearer piece may hide from this camera: "
             f"{', '.join(behind[:12])}{' ...' if len(behind) > 12 else ''} - the referee keeps "
             "them as they were when that alone makes the board a move; a higher camera hides fewer"
         )
     if observation.unlearned:
         print(
-            f"{len(observation.unlearned)} cells no calibration photo showed empty no longer look "
-            f"as they did then, and may be empty: {', '.join(observation.unlearned)} - a print "
+            f"{_count(len(observation.unlearned), 'cell')} no calibration photo showed empty "
+            f"{'no longer looks as it' if len(observation.unlearned) == 1 else 'no longer look as they'}"
+            f" did then, and may be empty: {', '.join(observation.unlearned)} - a print "
             "there (a logo) reads as a piece until the camera has seen the cell empty: calibrate "
             "with --empty (a photo of the empty board); in a game the referee teaches the camera "
             "from the first legal move that empties the cell"
@@ -397,7 +398,8 @@ def run_read(args: argparse.Namespace) -> int:
     outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
     if outside:
         print(
-            f"{len(outside)} cells lie outside the picture and read unknown: "
+            f"{_count(len(outside), 'cell')} {'lies' if len(outside) == 1 else 'lie'} outside the "
+            "picture and read unknown: "
             f"{', '.join(outside[:12])}{' ...' if len(outside) > 12 else ''} - "
             "turn or raise the camera to see the whole board"
         )
@@ -405,6 +407,15 @@ def run_read(args: argparse.Namespace) -> int:
     if unknown and not occluded:
         print(f"unknown (not sure): {', '.join(unknown)}")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 cell", "3 cells" (the command line speaks English).
+
+    >>> _count(1, "cell"), _count(3, "cell")
+    ('1 cell', '3 cells')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def run_snapshot(args: argparse.Namespace) -> int:
