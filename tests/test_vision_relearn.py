@@ -204,3 +204,76 @@ def test_a_board_too_close_to_the_start_starts_no_fit():
     tracker.learn_from_board(observation.frame, cells)
     assert not tracker.wait_for_refit(timeout=60)
     assert tracker.calibration.means == calibration.means
+
+
+def queen_takes_d7(logo=None):
+    """The green-and-cream chessboard of `board_after_pawns`, optionally with a logo printed
+    on d1: the queen took the pawn on d7 (a cell never seen empty, now another piece) and
+    three pawns stepped forward - 8 cells from the start, a fit is due. d1, left empty, lies
+    behind the pawn on d2."""
+    realism = {"board": "green-cream", "pieces": "chess", **({"logo": logo} if logo else {})}
+    table = SimTable(
+        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
+    )
+    cells, figures = chess_start("chessboard")
+    start = table.render(cells, figures=figures)
+    homography = find_board(start, "chessboard").homography
+    calibration = calibrate(start, homography, table.layout, cells)
+
+    def move(origin, dest):
+        cells[dest], figures[dest] = cells.pop(origin), figures.pop(origin)
+
+    for origin, dest in [("d1", "d7"), ("a2", "a3"), ("b2", "b3"), ("c2", "c3")]:
+        move(origin, dest)
+    return table, homography, calibration, cells, figures, move
+
+
+# Found by a review: the fit took the pieces on cells never seen empty from its photos - the
+# queen averaged with the start's pawn, the hidden logo cell's class from the board's label.
+def test_a_piece_that_captured_on_a_cell_never_seen_empty_is_not_marked_after_the_fit():
+    table, homography, calibration, cells, figures, _ = queen_takes_d7()
+    frame = table.render(cells, figures=figures)
+    fitted = learn_from_board(calibration, frame, homography, table.layout, cells)
+    assert fitted.refit_changes == REFIT_CHANGES
+    assert fitted.piece_class["d7"] == "white"
+    assert "d7" not in read_standing(frame, homography, table.layout, fitted).unlearned
+
+
+def test_a_logo_hidden_on_the_fitted_board_is_still_marked_once_in_view():
+    table, homography, calibration, cells, figures, move = queen_takes_d7(logo="d1")
+    frame = table.render(cells, figures=figures)
+    fitted = learn_from_board(calibration, frame, homography, table.layout, cells)
+    assert fitted.refit_changes == REFIT_CHANGES and "d1" in fitted.unlearned
+    assert fitted.piece_class["d1"] == "white"  # the queen of the start, not "empty"
+    move("d2", "d4")  # d1 comes into view: its logo reads as a white piece, marked
+    later = read_standing(table.render(cells, figures=figures), homography, table.layout, fitted)
+    assert later.cells["d1"] == "white" and "d1" in later.unlearned
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"refit_changes": float("inf")},
+        {"learned": {}},
+        {"learned": "x"},
+    ],
+)
+def test_a_damaged_fitting_record_is_refused_as_damaged(crv, tmp_path, damage):
+    _, calibration = crv
+    path = tmp_path / "crv.cal.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, **damage}))
+    with pytest.raises(UserError, match="damaged"):
+        load_calibration(path)
+
+
+def test_a_fitting_record_of_an_unknown_class_is_refused_as_damaged(crv, tmp_path):
+    _, calibration = crv
+    path = tmp_path / "crv.cal.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    data["learned"][0]["truth"] = ["purple"] * 64
+    path.write_text(json.dumps(data))
+    with pytest.raises(UserError, match="damaged"):
+        load_calibration(path)

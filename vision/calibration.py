@@ -142,7 +142,7 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
             )
         try:
             return StandingCalibration.from_json(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             raise UserError(f"{path} is damaged (bad or missing {exc}): calibrate again") from None
     return Calibration.from_json(data, str(path))
 

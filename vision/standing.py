@@ -466,7 +466,12 @@ class StandingCalibration:
             raise ValueError("unlearned")
         groups = [(str(c), int(k)) for c, k in data["groups"]]
         cells = len(data["cell_kinds"])
-        learned = tuple(LearnedPhoto.from_json(p, cells) for p in data.get("learned", []))
+        photos = data.get("learned", [])
+        if not isinstance(photos, list):
+            raise ValueError("learned")
+        learned = tuple(LearnedPhoto.from_json(p, cells) for p in photos)
+        if any(str(t) not in classes for p in learned for t in p.truth):
+            raise ValueError("learned")
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
             not classes
@@ -625,7 +630,9 @@ class LearnedPhoto:
     @classmethod
     def from_json(cls, data: dict[str, Any], cells: int) -> LearnedPhoto:
         """:raises KeyError, TypeError, ValueError: a damaged file (the caller says so)."""
-        copies, truth, seen = int(data["copies"]), list(data["truth"]), str(data["seen"])
+        copies, truth, seen = int(data["copies"]), data["truth"], str(data["seen"])
+        if not isinstance(truth, list):
+            raise ValueError("learned")
         raw = base64.b64decode(str(data["x"]), validate=True)
         if (
             copies < 1
@@ -726,8 +733,7 @@ def _from_learned(
         novelty=novelty,
         margin=0.0,
         unlearned=never_empty,
-        piece_look=_piece_looks(names, blocks, never_empty),
-        piece_class={n: str(truths[0][names.index(n)]) for n in never_empty},
+        **_piece_looks(names, learned, never_empty),
         learned=learned[len(learned) - given :],
     )
     classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
@@ -932,17 +938,21 @@ def _never_empty(
 
 
 def _piece_looks(
-    names: list[str], learned: list[tuple[np.ndarray, np.ndarray, np.ndarray]], cells: tuple
-) -> dict[str, list[float]]:
-    """How each of `cells` looked at calibration (its mean features over the photos and their
-    copies that show it): with the piece that stood there."""
-    looks = {}
+    names: list[str], learned: tuple[LearnedPhoto, ...], cells: tuple[str, ...]
+) -> dict[str, dict[str, Any]]:
+    """How each of `cells` looked at calibration, with the piece that stood there, and that
+    piece's class (`piece_look`, `piece_class`): from the first photo that shows it (its mean
+    features over the photo and its copies) - the board of the game when the model is fitted
+    again, where another piece may stand than at calibration."""
+    looks: dict[str, list[float]] = {}
+    classes: dict[str, str] = {}
     for name in cells:
         i = names.index(name)
-        rows = [x[i] for x, _, seen in learned if seen[i]]
-        if rows:
-            looks[name] = np.mean(rows, axis=0).tolist()
-    return looks
+        photo = next((p for p in learned if p.seen[:, i].any()), None)
+        if photo is not None:
+            looks[name] = photo.x[photo.seen[:, i], i].mean(axis=0).tolist()
+            classes[name] = str(photo.truth[i])
+    return {"piece_look": looks, "piece_class": classes}
 
 
 def _changed(
@@ -1101,16 +1111,26 @@ def refit_to_board(
     `board` as the referee took it, `changes` cells from the first photo's position
     (`refit_due`); None when the picture does not show the board well enough. The board is
     checked as a calibration photo is: one the new model would not read as the position (a
-    hand the tracker missed, a piece half off its cell) leaves the model as it was. The cells
-    a nearer piece may hide teach nothing (their look is a lean). `keep_learned` then adds
+    hand the tracker missed, a piece half off its cell) leaves the discriminant as it was
+    (what `learn_from_board` learned from it about cells never seen empty stays). The cells a
+    nearer piece may hide teach nothing (their look is a lean), nor the empty cells no
+    calibration photo showed empty (their own look is learned apart, `_learn_unlearned`). `keep_learned` then adds
     what the camera learned since `calibration` (the app fits in the background, while the
     game goes on). A calibration: about 0.15 s on a 1280x720 chess set here, once every
     REFIT_CHANGES changes."""
     size = (image.shape[1], image.shape[0])
-    hidden = tuple(hidden_cells(homography, size, layout, board))
+    names = layout.cell_names()
+    # Taught nothing: the cells a nearer piece may hide, and those the board has empty that
+    # no calibration photo showed empty - the referee took them as empty from a mark, and a
+    # piece left there (a capture slid back) would teach "empty" to look like a piece.
+    shown_empty = np.any([(p.truth == EMPTY) & p.seen[0] for p in calibration.learned], axis=0)
+    untaught = {
+        *hidden_cells(homography, size, layout, board),
+        *(n for n, shown in zip(names, shown_empty, strict=True) if not shown and n not in board),
+    }
     kinds, surface = calibration.kinds(layout), np.array(calibration.surface)
     learned = _learn_photo(
-        Photo(image, homography, board, hidden),
+        Photo(image, homography, board, tuple(sorted(untaught))),
         views,
         layout,
         kinds,
@@ -1127,20 +1147,27 @@ def refit_to_board(
 
 
 def keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> StandingCalibration:
-    """`fitted` (`refit_to_board` from an earlier state of `current`) with the cells `current`
-    has learned empty during the game and the fitted photos never showed empty: a logo seen
-    empty once stays learned."""
+    """`fitted` (`refit_to_board` from an earlier state of `current`) with what `current` has
+    learned during the game: the empty look of cells the fitted photos never showed empty (a
+    logo seen empty once stays learned), and how the pieces on the cells still never seen
+    empty looked last (a queen that captured on d7 is not judged against the pawn of the
+    start, nor a logo hidden on the fitted board taken for an empty cell)."""
     kept = {
         n: look
         for n, look in current.own_look.items()
         if n in fitted.unlearned and n not in current.unlearned
     }
+    unlearned = tuple(n for n in fitted.unlearned if n not in kept)
+    # the piece on a cell never seen empty as the camera last saw it (`_learn_unlearned`),
+    # else as the fitted photos show it
+    looks = {n: current.piece_look.get(n, fitted.piece_look.get(n)) for n in unlearned}
+    classes = {n: current.piece_class.get(n, fitted.piece_class.get(n)) for n in unlearned}
     return replace(
         fitted,
         own_look={**fitted.own_look, **kept},
-        unlearned=tuple(n for n in fitted.unlearned if n not in kept),
-        piece_look={n: v for n, v in fitted.piece_look.items() if n not in kept},
-        piece_class={n: v for n, v in fitted.piece_class.items() if n not in kept},
+        unlearned=unlearned,
+        piece_look={n: v for n, v in looks.items() if v is not None},
+        piece_class={n: v for n, v in classes.items() if v is not None},
     )
 
 
