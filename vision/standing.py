@@ -467,10 +467,14 @@ class StandingCalibration:
         groups = [(str(c), int(k)) for c, k in data["groups"]]
         cells = len(data["cell_kinds"])
         photos = data.get("learned", [])
-        if not isinstance(photos, list):
-            raise ValueError("learned")
-        learned = tuple(LearnedPhoto.from_json(p, cells) for p in photos)
-        if any(str(t) not in classes for p in learned for t in p.truth):
+        try:
+            learned = tuple(LearnedPhoto.from_json(p, cells) for p in photos)
+            refit_changes = int(data.get("refit_changes", 0))
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise ValueError("learned") from None  # binascii's own words name no key
+        if not isinstance(photos, list) or any(
+            str(t) not in classes for p in learned for t in p.truth
+        ):
             raise ValueError("learned")
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
@@ -504,7 +508,7 @@ class StandingCalibration:
             piece_look=piece_look,
             piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
             learned=learned,
-            refit_changes=int(data.get("refit_changes", 0)),
+            refit_changes=refit_changes,
         )
 
 
