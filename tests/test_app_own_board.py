@@ -248,3 +248,43 @@ def test_the_app_teaches_the_camera_a_logo_under_a_start_position_piece(screen, 
     cells["h6"], figures["h6"] = cells.pop("h7"), figures.pop("h7")
     hold()
     assert app.vision.tracker.last_observation.cells["h1"] == "empty"  # learned
+
+
+def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(screen, tmp_path):
+    """Four gold rabbits (white pawns) step forward: 8 cells from the start position, a board
+    the referee takes - the app hands it to the camera, whose tracker fits its model again in
+    a thread of its own, and takes the new model while the game goes on."""
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    table = chess_table()
+    cells, figures = chess_start("chessboard")
+    frame = table.render(cells, figures=figures)
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    app.button("done")
+    assert app.page == "play", app.message
+    assert app.vision.tracker.refit_in_background
+    clock = [2.0]
+
+    def hold():
+        picture = table.render(cells, figures=figures)
+        for _ in range(30):
+            clock[0] += 1 / 30
+            observation = app.vision.feed(picture, clock[0])
+            if observation is not None:
+                app.on_observation(observation)
+
+    hold()
+    for _ in range(2):
+        app.act("choose", "chess")
+        hold()
+    start = app.vision.tracker.calibration
+    for file in "abcd":
+        cells[f"{file}3"], figures[f"{file}3"] = cells.pop(f"{file}2"), figures.pop(f"{file}2")
+        hold()
+    assert app.referee.position.cells().get("d3") == "gold", app.referee.instruction
+    app.vision.tracker.wait_for_refit(timeout=60)  # if the frames since have not taken it
+    fitted = app.vision.tracker.calibration
+    assert fitted.refit_changes == 8 and fitted.means != start.means
+    hold()  # the game goes on, read by the new model
+    assert app.vision.tracker.last_observation.cells["d3"] == "white"

@@ -168,3 +168,22 @@ def test_a_piece_to_take_off_a_cell_never_seen_empty_says_to_check_by_eye(tmp_pa
         "The camera has never seen a1 empty: a print there may look like a piece to it - "
         "check by eye"
     )
+
+
+def test_on_a_chess_set_the_camera_learns_the_board_in_its_own_colours():
+    # The camera learned white and black; the referee plays gold and silver. A board handed
+    # back in the referee's sides would have fitted the camera's model to two new classes.
+    from companion import games
+    from vision.sim import chess_start
+
+    arimaa = games.get("arimaa")
+    referee = Referee(arimaa.new(arimaa.options_from({"equipment": "chess"})))
+    start, _ = chess_start("chessboard")
+    names = referee.position.cell_names()
+    for _ in range(2):
+        referee.handle(PlayerInput("choose", "chess"))
+    referee.observe(observation_of(names, start, frame=1))
+    assert referee.expected() == {
+        c: {"white": "gold", "black": "silver"}[k] for c, k in start.items()
+    }
+    assert referee.board_to_learn(referee.last_observation) == start

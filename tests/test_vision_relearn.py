@@ -27,6 +27,7 @@ from vision.standing import (
     calibrate_standing,
     learn_from_board,
     read_standing,
+    refit_due,
 )
 from vision.tracker import Tracker
 
@@ -277,3 +278,13 @@ def test_a_fitting_record_of_an_unknown_class_is_refused_as_damaged(crv, tmp_pat
     path.write_text(json.dumps(data))
     with pytest.raises(UserError, match="damaged"):
         load_calibration(path)
+
+
+def test_a_board_in_other_classes_than_the_camera_s_starts_no_fit(crv):
+    load, calibration = crv
+    image, homography, layout, position, _ = load("crv_04.jpg")
+    sides = {c: {"white": "gold", "black": "silver"}[k] for c, k in position.items()}
+    assert refit_due(calibration, layout, position) == 15
+    assert refit_due(calibration, layout, sides) is None
+    kept = learn_from_board(calibration, image, homography, layout, sides)
+    assert kept.means == calibration.means and kept.classes == calibration.classes

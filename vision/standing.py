@@ -1048,9 +1048,10 @@ def refit_due(
 ) -> int | None:
     """How many cells `board` differs in from the first calibration photo's position, when
     that is REFIT_CHANGES more than the last board the model was fitted with (else None, as
-    for a calibration read from a file: the photos' features are not in it)."""
-    if not calibration.learned:
-        return None
+    for a calibration file from before the features were kept, or a board that names other
+    classes than the calibration's)."""
+    if not calibration.learned or not set(board.values()) <= set(calibration.classes):
+        return None  # (a board in other classes than the camera's: none of its business)
     start = calibration.learned[0].truth
     changes = sum(board.get(n, EMPTY) != t for n, t in zip(layout.cell_names(), start, strict=True))
     return changes if changes >= calibration.refit_changes + REFIT_CHANGES else None

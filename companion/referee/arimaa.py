@@ -144,6 +144,14 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             )
         return super().observe(observation)
 
+    def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
+        """In the camera's classes: on a chess set the sides are its colours again (the camera
+        learned white and black, and fits its model again to the boards taken)."""
+        board = super().board_to_learn(observation)
+        if board is None or not self.chess_set:
+            return board
+        return {c: SIDE_COLOURS.get(k, k) for c, k in board.items()}
+
     # -- names ---------------------------------------------------------------------------------------
     def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         letter = self.position.piece_at(cell) if cell in SQUARE_INDEX else None

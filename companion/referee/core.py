@@ -322,8 +322,9 @@ class Referee(Generic[P]):
         return board
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
-        """The board (cell -> class) the camera may learn the empty look of the cells it never
-        saw empty from (vision.standing.learn_from_board): the position, when the board taken from
+        """The board (cell -> class, in the camera's classes) the camera may learn from
+        (vision.standing.learn_from_board: the empty look of the cells it never saw empty, and
+        now and then its whole model again): the position, when the board taken from
         `observation` - the last one observed - shows it; else None.
 
         `teach` hands it to the camera, which learns from the frame that observation was read
