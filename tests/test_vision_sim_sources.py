@@ -15,6 +15,7 @@ from vision.sources import (
     ImageDirSource,
     VideoFileSource,
     is_black,
+    is_camera,
     open_source,
 )
 
@@ -276,3 +277,15 @@ def test_pi_camera_locks_the_settled_exposure_and_white_balance(monkeypatch):
     assert again.controls[0]["AeEnable"] is False and source.locked
     source.close()
     assert again.closed and source.read() is None
+
+
+def test_only_a_live_camera_does_not_wait_for_the_model_to_be_fitted_again(tmp_path):
+    # `companion referee` fits the camera's model again in the background only on a live
+    # camera: a recording or the synthetic table waits, so that a run is repeatable.
+    path = tmp_path / "camera.avi"
+    write_video(path, frames=2)
+    camera = CameraSource(str(path), retry_seconds=0.0)
+    assert is_camera(camera)
+    camera.close()
+    with VideoFileSource(str(path)) as video, open_source("sim:arimaa?seed=1") as sim:
+        assert not is_camera(video) and not is_camera(sim)

@@ -114,6 +114,13 @@ def open_source(spec: str) -> FrameSource:
     raise UserError(f"unknown camera source {spec!r}: {SPEC_HELP}")
 
 
+def is_camera(source: FrameSource) -> bool:
+    """A live camera (picamera, usb:N, /dev/videoN), not a recording or the synthetic table:
+    what it shows does not wait for the reader (see `vision.tracker.Tracker`'s
+    `refit_in_background`)."""
+    return isinstance(source, (CameraSource, PiCameraSource))
+
+
 def _opencv_log_level() -> tuple[Any, Any, int] | None:
     """OpenCV's (get, set, silent) for its own log level: `cv2.utils.logging` in OpenCV 5, only
     `cv2.getLogLevel`/`cv2.setLogLevel` in the 4.x wheels a Raspberry Pi gets with apt's numpy

@@ -216,7 +216,11 @@ def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
                 file=sys.stderr,
             )
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
-    return tracker, sources.open_source(args.source)
+    source = sources.open_source(args.source)
+    # A live camera goes on while the model is fitted again to a board of the game (a second
+    # on a Pi); a recording or the synthetic table waits for it, so that a run is repeatable.
+    tracker.refit_in_background = sources.is_camera(source)
+    return tracker, source
 
 
 def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
