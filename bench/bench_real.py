@@ -153,9 +153,9 @@ def read_photos(
     unknown, boards, boards right), the wrong readings (truth, read) -> how often, and the
     seconds spent reading. `list_errors`: print every wrongly read cell. `learn`: the photos
     are read in turn as the boards of one game, and each photo a referee takes as its position
-    teaches the calibration the empty look of the cells it had not learned
-    (`vision.standing.learn_from_board`, as the companion does during a game); each photo is read
-    before it teaches anything."""
+    teaches the calibration the empty look of the cells it had not learned, and now and then
+    fits the whole model again to it (`vision.standing.learn_from_board`, as the companion
+    does during a game); each photo is read before it teaches anything."""
     count: Counter = Counter()
     errors: Counter = Counter()
     seconds = 0.0
@@ -178,8 +178,11 @@ def read_photos(
         if learn and taken:
             occupied = {c: t for c, t in truth.items() if t != EMPTY}
             before = len(calibration.unlearned)
+            was = calibration
             calibration = learn_from_board(calibration, image, homography, layout, occupied)
             count["cells learned"] += before - len(calibration.unlearned)
+            if calibration.refit_changes != was.refit_changes:  # a fit was due
+                count["fitted again" if calibration.means != was.means else "not fitted"] += 1
         for c in wrong:
             errors[(truth[c], observation.cells[c])] += 1
             if list_errors:
@@ -261,7 +264,12 @@ def main(argv: list[str] | None = None) -> int:
             f"    a referee expecting each position takes {count['boards taken']}/"
             f"{count['boards']} ({count['boards taken'] / count['boards']:.0%}) as it: "
             f"{count['hidden wrong']} wrong cells may be hidden by a nearer piece"
-            + (f"; {count['cells learned']} cells' empty look learned" if args.learn else "")
+            + (
+                f"; {count['cells learned']} cells' empty look learned, the model fitted again"
+                f" to {count['fitted again']} board(s) ({count['not fitted']} refused)"
+                if args.learn
+                else ""
+            )
         )
         print(
             f"    calibrated on {calib['file'].split('/')[-1]}"
