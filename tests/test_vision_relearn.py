@@ -288,3 +288,22 @@ def test_a_board_in_other_classes_than_the_camera_s_starts_no_fit(crv):
     assert refit_due(calibration, layout, sides) is None
     kept = learn_from_board(calibration, image, homography, layout, sides)
     assert kept.means == calibration.means and kept.classes == calibration.classes
+
+
+def test_a_big_board_is_fitted_again_every_eighth_of_its_cells_not_every_8():
+    # A 19x19 goban: 361 cells, a fit once a board has moved on by 45 of them (a stone game
+    # changes a few cells a move: every 8 would fit again every few moves).
+    sys.path.insert(0, str(BENCH))
+    import bench_real
+
+    entries = json.loads((REAL / "manifest.json").read_text())
+    go = next(e for e in entries if e["game"] == "go" and e["cells"])
+    layout, homography = bench_real.layout_and_homography(go)
+    calibration = calibrate_standing(
+        cv2.imread(str(REAL / go["file"])), homography, layout, go["cells"]
+    )
+    empty = [c for c in layout.cell_names() if c not in go["cells"]]
+    colour = next(iter(go["cells"].values()))
+    for added, due in ((REFIT_CHANGES, None), (361 // 8 - 1, None), (361 // 8, 361 // 8)):
+        board = {**go["cells"], **dict.fromkeys(empty[:added], colour)}
+        assert refit_due(calibration, layout, board) == due

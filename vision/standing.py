@@ -1047,14 +1047,15 @@ def refit_due(
     calibration: StandingCalibration, layout: Layout, board: dict[str, str]
 ) -> int | None:
     """How many cells `board` differs in from the first calibration photo's position, when
-    that is REFIT_CHANGES more than the last board the model was fitted with (else None, as
-    for a calibration file from before the features were kept, or a board that names other
-    classes than the calibration's)."""
+    that is REFIT_CHANGES (on a board of over 64 cells, an eighth of them) more than the last
+    board the model was fitted with; else None, as for a calibration file from before the
+    features were kept, or a board that names other classes than the calibration's."""
     if not calibration.learned or not set(board.values()) <= set(calibration.classes):
         return None  # (a board in other classes than the camera's: none of its business)
     start = calibration.learned[0].truth
     changes = sum(board.get(n, EMPTY) != t for n, t in zip(layout.cell_names(), start, strict=True))
-    return changes if changes >= calibration.refit_changes + REFIT_CHANGES else None
+    step = max(REFIT_CHANGES, len(start) // REFIT_SHARE)  # a big board: not every few moves
+    return changes if changes >= calibration.refit_changes + step else None
 
 
 def _learn_unlearned(
@@ -1101,6 +1102,7 @@ def _learn_unlearned(
 
 
 REFIT_CHANGES = 8  # cells a board must differ from the start in, more than the last one fitted
+REFIT_SHARE = 8  # ... or this share of the cells (1 / REFIT_SHARE), on a board of over 64
 
 
 def refit_to_board(
