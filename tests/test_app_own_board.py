@@ -209,44 +209,56 @@ def test_companion_run_plays_arimaa_on_a_chess_set_headless(tmp_path, capsys):
     assert any("captured: take it off" in line or "press DONE" in line for line in played)
 
 
+class ChessGame:
+    """The app playing Arimaa on a chess set on `table`: calibrated on the chess start
+    position, both sides' setup the chess set's; `move` moves a piece on the table and holds
+    the board still for a second, as players do."""
+
+    def __init__(self, screen, tmp_path, table):
+        self.app = app = chess_app(screen, tmp_path)
+        app.start_game("arimaa")
+        self.table = table
+        self.cells, self.figures = chess_start("chessboard")
+        frame = table.render(self.cells, figures=self.figures)
+        app.vision.look(frame, now=1.0)
+        app.on_setup_frame(frame)
+        app.button("done")
+        assert app.page == "play", app.message
+        self.clock = 2.0
+        self.hold()
+        for _ in range(2):
+            app.act("choose", "chess")
+            self.hold()
+        assert app.referee.instruction.text.startswith("Gold: move")
+
+    def hold(self):
+        picture = self.table.render(self.cells, figures=self.figures)
+        for _ in range(30):
+            self.clock += 1 / 30
+            observation = self.app.vision.feed(picture, self.clock)
+            if observation is not None:
+                self.app.on_observation(observation)
+
+    def move(self, origin, dest):
+        self.cells[dest] = self.cells.pop(origin)
+        self.figures[dest] = self.figures.pop(origin)
+        self.hold()
+
+
 def test_the_app_teaches_the_camera_a_logo_under_a_start_position_piece(screen, tmp_path):
     """The US Chess logo on h1, under the rook at calibration: once the rook leaves, the
     referee takes h1 as empty (the camera marks it `unlearned`), and the app hands that board
     to the camera, which reads the logo as an empty square from then on."""
-    app = chess_app(screen, tmp_path)
-    app.start_game("arimaa")
-    table = chess_table(logo="h1")
-    cells, figures = chess_start("chessboard")
-    frame = table.render(cells, figures=figures)
-    app.vision.look(frame, now=1.0)
-    app.on_setup_frame(frame)
-    app.button("done")
-    assert app.page == "play", app.message
-    clock = [2.0]
-
-    def hold():
-        picture = table.render(cells, figures=figures)
-        for _ in range(30):
-            clock[0] += 1 / 30
-            observation = app.vision.feed(picture, clock[0])
-            if observation is not None:
-                app.on_observation(observation)
-
-    hold()
-    for _ in range(2):
-        app.act("choose", "chess")
-        hold()
-    assert app.referee.instruction.text.startswith("Gold: move")
+    game = ChessGame(screen, tmp_path, chess_table(logo="h1"))
+    app = game.app
     assert "h1" in app.vision.tracker.calibration.unlearned
-    for origin, dest in (("h2", "h3"), ("h1", "h2")):
-        cells[dest], figures[dest] = cells.pop(origin), figures.pop(origin)
-        hold()
+    game.move("h2", "h3")
+    game.move("h1", "h2")
     assert app.referee.instruction.text.startswith("Gold: press DONE"), app.referee.instruction
     assert "h1" not in app.vision.tracker.calibration.unlearned
     assert app.vision.tracker.last_observation.cells["h1"] == "white"  # the logo, before
     app.act("done")
-    cells["h6"], figures["h6"] = cells.pop("h7"), figures.pop("h7")
-    hold()
+    game.move("h7", "h6")
     assert app.vision.tracker.last_observation.cells["h1"] == "empty"  # learned
 
 
@@ -254,37 +266,15 @@ def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(sc
     """Four gold rabbits (white pawns) step forward: 8 cells from the start position, a board
     the referee takes - the app hands it to the camera, whose tracker fits its model again in
     a thread of its own, and takes the new model while the game goes on."""
-    app = chess_app(screen, tmp_path)
-    app.start_game("arimaa")
-    table = chess_table()
-    cells, figures = chess_start("chessboard")
-    frame = table.render(cells, figures=figures)
-    app.vision.look(frame, now=1.0)
-    app.on_setup_frame(frame)
-    app.button("done")
-    assert app.page == "play", app.message
+    game = ChessGame(screen, tmp_path, chess_table())
+    app = game.app
     assert app.vision.tracker.refit_in_background
-    clock = [2.0]
-
-    def hold():
-        picture = table.render(cells, figures=figures)
-        for _ in range(30):
-            clock[0] += 1 / 30
-            observation = app.vision.feed(picture, clock[0])
-            if observation is not None:
-                app.on_observation(observation)
-
-    hold()
-    for _ in range(2):
-        app.act("choose", "chess")
-        hold()
     start = app.vision.tracker.calibration
     for file in "abcd":
-        cells[f"{file}3"], figures[f"{file}3"] = cells.pop(f"{file}2"), figures.pop(f"{file}2")
-        hold()
+        game.move(f"{file}2", f"{file}3")
     assert app.referee.position.cells().get("d3") == "gold", app.referee.instruction
     app.vision.tracker.wait_for_refit(timeout=60)  # if the frames since have not taken it
     fitted = app.vision.tracker.calibration
     assert fitted.refit_changes == 8 and fitted.means != start.means
-    hold()  # the game goes on, read by the new model
+    game.hold()  # the game goes on, read by the new model
     assert app.vision.tracker.last_observation.cells["d3"] == "white"
