@@ -359,14 +359,15 @@ def test_tall_pieces_leaning_over_the_paper_are_not_taken_for_a_hand():
 
 
 def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp_path):
-    """A position that names one stone on a cell the photo has empty, and none of the four
-    stones it shows: every cell is doubtful, so the photo is refused naming the stones that
-    stand out, and no calibration is written. `--view` replaces its PNG only with --force."""
+    """A position that names a stone of each class on cells the photo has empty, and none of
+    the four stones it shows: every cell is doubtful, so the photo is refused naming the stones
+    that stand out, and no calibration is written. `--view` replaces its PNG only with
+    --force."""
     table = SimTable("arimaa", seed=3, size=(1280, 720))
     shown = {"g1": "gold", "c3": "gold", "g4": "silver", "c6": "silver"}
     cv2.imwrite(str(tmp_path / "photo.png"), table.render(shown))
     (tmp_path / "right.json").write_text(json.dumps({"cells": shown}))
-    (tmp_path / "wrong.json").write_text(json.dumps({"cells": {"a1": "gold"}}))
+    (tmp_path / "wrong.json").write_text(json.dumps({"cells": {"a1": "gold", "h8": "silver"}}))
     run = [sys.executable, "-m", "companion", "vision"]
 
     def companion(*args):

@@ -294,6 +294,36 @@ def learned_picture(
     caption = (
         f"margin {calibration.margin:.2f}; doubtful: {', '.join(calibration.doubtful) or 'none'}"
     )
+    return _captioned(picture, caption, scale)
+
+
+def refused_picture(
+    image: np.ndarray, homography: np.ndarray, layout: Layout, cells: tuple[str, ...]
+) -> np.ndarray:
+    """The calibration photo of a refused calibration (`PositionMismatch`): the cell grid as
+    located, and the cells that do not look as the position says ringed in red - what to look
+    at on the board (a piece the position forgot, the grid a cell off)."""
+    picture = image.copy()
+    scale = max(1.0, max(image.shape[:2]) / 1000.0)
+    for cell in layout.cells:
+        corners = np.array([cell.polygon], np.float64)
+        outline = cv2.perspectiveTransform(corners, homography)[0].round().astype(np.int32)
+        cv2.polylines(picture, [outline], True, (255, 160, 0), max(1, int(scale)), cv2.LINE_AA)
+        if cell.name in cells:
+            x, y = cv2.perspectiveTransform(np.array([[cell.center]], np.float64), homography)[0, 0]
+            cv2.circle(
+                picture,
+                (int(round(x)), int(round(y))),
+                int(15 * scale),
+                (0, 0, 255),
+                max(2, int(2 * scale)),
+                cv2.LINE_AA,
+            )
+    caption = f"refused - not as the position says: {', '.join(cells) or 'see the message'}"
+    return _captioned(picture, caption, scale)
+
+
+def _captioned(picture: np.ndarray, caption: str, scale: float) -> np.ndarray:
     band = int(28 * scale)
     picture = cv2.copyMakeBorder(picture, band, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
     cv2.putText(

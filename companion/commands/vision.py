@@ -9,12 +9,13 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion import games
-from companion.errors import UserError
+from companion.errors import PositionMismatch, UserError
 from companion.export import write_output
 from companion.geometry import ARANEA_CENTRE
 from vision import sources
@@ -24,6 +25,7 @@ from vision.calibration import (
     learned_picture,
     load_calibration,
     load_position,
+    refused_picture,
 )
 from vision.corners import corners_path, save_corners, saved_corners
 from vision.find import draw_grid
@@ -256,7 +258,7 @@ def load_image(path: str) -> np.ndarray:
     return image
 
 
-def _locate(image: np.ndarray, layout_name: str, corners: str | None) -> Located:
+def _locate(image: np.ndarray, layout_name: str, corners: Any) -> Located:
     return locate(image, layout_name, corners)
 
 
@@ -307,7 +309,23 @@ def run_calibrate(args: argparse.Namespace) -> int:
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
-    calibration = calibrate(image, located.homography, layout, position, more)
+    _check_classes(position, layout)
+    try:
+        calibration = calibrate(image, located.homography, layout, position, more)
+    except PositionMismatch as exc:
+        more_words = []
+        if args.view:  # what was refused, to look at: the grid as located, the cells ringed
+            picture = refused_picture(image, located.homography, layout, exc.cells)
+            write_png(Path(args.view), picture, overwrite=args.force)
+            more_words.append(f"see {args.view}")
+        if not located.markers_seen and not args.corners:
+            more_words.append(
+                f"a1 was taken at the picture's {_corner_words(located)} corner - if the board "
+                "is turned, give --corners"
+            )
+        if not more_words:
+            raise
+        raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
     calibration.save(args.output, overwrite=args.force)
     if args.corners and not layout.has_markers:
         saved = save_corners(args.output, layout.name, located.board_corners_px())
@@ -333,6 +351,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
         else "its own grid, found in the photo"
     )
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
+    if not located.markers_seen and not args.corners:
+        print(
+            f"note: a1 was taken at the picture's {_corner_words(located)} corner: a checkered "
+            "board looks the same turned round, and so does a start position with its colours "
+            "swapped - if the first player does not sit there, give --corners (top-left first "
+            "as the first player sees the board) or check with --view",
+            file=sys.stderr,
+        )
     doubtful = ", ".join(calibration.doubtful) or "none"
     print(
         f"Margin between classes {calibration.margin:.2f} (standard deviations); doubtful cells: {doubtful}"
@@ -340,10 +366,54 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_classes(position: dict[str, str], layout: Layout) -> None:
+    """What a careless position file gets wrong before calibration learns it for good: one
+    class spelled two ways ("Black", "black"), or fewer than two classes of pieces (every
+    piece of a class left out would be learned as an empty cell).
+
+    :raises UserError: naming the classes and what to do."""
+    classes = sorted(set(position.values()))
+    spelled: dict[str, list[str]] = {}
+    for cls in classes:
+        spelled.setdefault(cls.strip().lower(), []).append(cls)
+    twice = [names for names in spelled.values() if len(names) > 1]
+    if twice:
+        raise UserError(
+            f"the position spells one class two ways ({' and '.join(map(repr, twice[0]))}): "
+            "write it the same way on every cell"
+        )
+    if len(classes) < 2 and (layout.game == "grid" or len(layout.classes) > 2):
+        named = f"only {classes[0]!r}" if classes else "no pieces"
+        raise UserError(
+            f"the position names {named}: calibration learns the classes the photo shows - put "
+            "a piece of every class on the board and name each in the position (a piece left "
+            "out is learned as an empty cell)"
+        )
+
+
+def _corner_words(located: Located) -> str:
+    """Where a1's corner of the playing area lies in the picture ("bottom-left", ...)."""
+    x, y = located.board_corners_px()[3]  # TL, TR, BR, BL as the first player sees it: BL is a1
+    width, height = located.image_size
+    return f"{'top' if y < height / 2 else 'bottom'}-{'left' if x < width / 2 else 'right'}"
+
+
 def run_read(args: argparse.Namespace) -> int:
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
-    located = _locate(image, _layout_for(args, calibration), args.corners)
+    corners: Any = args.corners
+    name = _layout_for(args, calibration)
+    if corners is None and name.strip().lower() != "auto":
+        layout_wanted = get_layout(name)
+        if not layout_wanted.has_markers:
+            corners = saved_corners(args.calibration, layout_wanted.name)
+            if corners is not None:
+                print(
+                    f"using the corners saved with the calibration "
+                    f"({corners_path(args.calibration)}); --corners gives others",
+                    file=sys.stderr,
+                )
+    located = _locate(image, name, corners)
     layout = located.layout
     calibration.check_layout(layout)
     seen = len(located.markers_seen)

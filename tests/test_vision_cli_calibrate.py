@@ -1,0 +1,101 @@
+"""`companion vision calibrate` and `read` with a careless player's inputs, on real photos
+(../shared/data/real): found by a new player's trial of the command line. A calibration from
+a found grid says where it took a1 (a checkered board and a chess start position look the
+same turned round, colours swapped); a refused one draws what it refused (`--view`); a
+position that spells a class two ways or names fewer than two is refused before anything is
+learned; `read` uses the corners saved with the calibration, as `track` and `referee` do."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from shared_data import real_data
+
+from companion.cli import main
+
+REAL = real_data()
+CRV = REAL / "chess/samryan18_chess-ray-vision"
+
+
+@pytest.fixture(scope="module")
+def crv_01():
+    """crv_01 (a chess start position, photographed from Black's side): its cells and the
+    corners of its playing area as the first player (White) sees it."""
+    entries = json.loads((REAL / "manifest.json").read_text())
+    entry = next(e for e in entries if e["file"].endswith("crv_01.jpg"))
+    a8, h8, h1, a1 = entry["corners"]
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in (a8, h8, h1, a1))
+    return entry["cells"], corners
+
+
+def companion(capsys, *args):
+    code = main(["vision", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def position_file(tmp_path, cells, name="pos.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"cells": cells}))
+    return path
+
+
+def test_a_refused_calibration_draws_what_it_refused_and_says_where_a1_was_taken(
+    tmp_path, capsys, crv_01
+):
+    cells, _ = crv_01
+    view = tmp_path / "refused.png"
+    code, _, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard",
+        "--position", position_file(tmp_path, cells), "-o", tmp_path / "c.json", "--view", view,
+    )  # fmt: skip
+    # The grid is found turned round (a1 where Black sits): the position does not fit it.
+    assert code == 2 and err.count("\n") == 1 and "does not match the position" in err
+    assert f"see {view}" in err and "a1 was taken at the picture's bottom-left corner" in err
+    assert view.stat().st_size > 0 and not (tmp_path / "c.json").exists()
+
+
+def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path, capsys, crv_01):
+    cells, corners = crv_01
+    cal = tmp_path / "c.json"
+    code, out, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, cells), "-o", cal,
+    )  # fmt: skip
+    assert code == 0 and "a1 was taken" not in err  # the corners said where it is
+    code, out, err = companion(capsys, "read", CRV / "crv_10.jpg", "--calibration", cal, "--json")
+    assert code == 0 and "using the corners saved with the calibration" in err
+    assert json.loads(out)["cells"]["e2"] == "white"
+
+
+def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
+    entries = json.loads((REAL / "manifest.json").read_text())
+    start = next(e for e in entries if e["file"].endswith("IMG_4755.jpg"))
+    code, out, err = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--position", position_file(tmp_path, start["cells"]), "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 0 and "from its own grid, found in the photo" in out
+    assert "a1 was taken at the picture's bottom-left corner" in err
+    assert "learned from one photo" in err and "--empty" in err
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda c: {**c, next(k for k, v in c.items() if v == "black"): "Black"}, "two ways"),
+        (lambda c: {k: v for k, v in c.items() if v == "white"}, "names only 'white'"),
+        (lambda c: {}, "names no pieces"),
+    ],
+)
+def test_a_careless_position_is_refused_before_anything_is_learned(
+    tmp_path, capsys, crv_01, change, words
+):
+    cells, corners = crv_01
+    code, _, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, change(cells)), "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 2 and words in err and err.count("\n") == 1
+    assert not (tmp_path / "c.json").exists()
