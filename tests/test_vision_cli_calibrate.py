@@ -99,3 +99,10 @@ def test_a_careless_position_is_refused_before_anything_is_learned(
     )  # fmt: skip
     assert code == 2 and words in err and err.count("\n") == 1
     assert not (tmp_path / "c.json").exists()
+
+
+def test_locate_on_a_board_of_one_s_own_gives_cells_in_pixels_and_where_a1_is(capsys):
+    code, out, _ = companion(capsys, "locate", CRV / "crv_01.jpg", "--layout", "chessboard")
+    assert code == 0 and "px/mm" not in out and "corner error" not in out  # no size in mm
+    assert "cells about 11" in out  # 930 px of board in the picture, 8 cells across
+    assert "a1 taken at the picture's bottom-left corner" in out

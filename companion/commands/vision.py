@@ -293,9 +293,23 @@ def run_locate(args: argparse.Namespace) -> int:
     seen = ", ".join(map(str, located.markers_seen)) or (
         "none (from --corners)" if args.corners else "none (found from its grid)"
     )
-    print(f"layout {located.layout.name}: markers {seen}; corner error {located.error_px:.2f} px")
+    if located.markers_seen:  # a printed mat: its markers' fit and its size in mm are known
+        print(
+            f"layout {located.layout.name}: markers {seen}; corner error {located.error_px:.2f} px"
+        )
+    else:
+        print(f"layout {located.layout.name}: markers {seen}")
     print(f"board corners (TL TR BR BL): {' '.join(f'{x:g},{y:g}' for x, y in corners)}")
-    print(f"scale {located.px_per_mm():.2f} px/mm; image {image.shape[1]}x{image.shape[0]}")
+    if located.markers_seen:
+        print(f"scale {located.px_per_mm():.2f} px/mm; image {image.shape[1]}x{image.shape[0]}")
+    else:  # a board of one's own has no size in mm: how big its cells are in the picture
+        pitch = located.px_per_mm() * 2.0 * min(c.radius for c in located.layout.cells)
+        print(f"cells about {pitch:.0f} px wide; image {image.shape[1]}x{image.shape[0]}")
+        if not args.corners:
+            print(
+                f"a1 taken at the picture's {_corner_words(located)} corner (a board of one's own "
+                "looks the same turned round: check with --view, or give --corners)"
+            )
     return 0
 
 
