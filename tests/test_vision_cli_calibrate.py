@@ -106,3 +106,12 @@ def test_locate_on_a_board_of_one_s_own_gives_cells_in_pixels_and_where_a1_is(ca
     assert code == 0 and "px/mm" not in out and "corner error" not in out  # no size in mm
     assert "cells about 11" in out  # 930 px of board in the picture, 8 cells across
     assert "a1 taken at the picture's bottom-left corner" in out
+
+
+def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path, capsys, crv_01):
+    cells, corners = crv_01
+    code, _, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, cells), "-o", tmp_path / "no-such" / "c.json",
+    )  # fmt: skip
+    assert code == 2 and "there is no folder" in err and err.count("\n") == 1

@@ -19,6 +19,11 @@ def write_json(path: str | Path, data: Any, *, overwrite: bool = False) -> None:
             handle.write(text)
     except FileExistsError:
         raise UserError(f"{path} already exists: choose another name or pass --force") from None
+    except FileNotFoundError:
+        raise UserError(
+            f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
+            "another path"
+        ) from None
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
 

@@ -50,7 +50,7 @@ EXAMPLES = """examples:
   companion vision read photo.jpg --calibration table.cal.json
   companion vision read photo.jpg --calibration table.cal.json --json
   companion vision track usb:0 --calibration table.cal.json --json
-  companion vision track sim:arimaa?seed=3 --calibration sim.cal.json --json
+  companion vision track 'sim:arimaa?seed=3' --calibration sim.cal.json --json
 
   a board without markers is found from its grid (chessboard: 8x8 checkered; grid:RxC: a lined
   board of R x C cells); when it is not found, give its corners (top-left, top-right,
