@@ -278,3 +278,19 @@ def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(sc
     assert fitted.refit_changes == 8 and fitted.means != start.means
     game.hold()  # the game goes on, read by the new model
     assert app.vision.tracker.last_observation.cells["d3"] == "white"
+
+
+def test_a_chess_set_found_turned_round_is_refused_on_the_setup_screen(screen, tmp_path):
+    """The chess start position with its colours swapped is what a board found turned round
+    looks like (a camera on Black's side): DONE says so instead of learning white as black."""
+    app = chess_app(screen, tmp_path)
+    app.start_game("arimaa")
+    table = chess_table()
+    cells, figures = chess_start("chessboard")
+    swapped = {c: "black" if k == "white" else "white" for c, k in cells.items()}
+    frame = table.render(swapped, figures=figures)
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    app.button("done")
+    assert app.page == "setup" and app.vision.tracker is None
+    assert "turned round" in app.message and "Corners" in app.message

@@ -52,7 +52,7 @@ def test_a_refused_calibration_draws_what_it_refused_and_says_where_a1_was_taken
     )  # fmt: skip
     # The grid is found turned round (a1 where Black sits): the position does not fit it.
     assert code == 2 and err.count("\n") == 1 and "does not match the position" in err
-    assert f"see {view}" in err and "a1 was taken at the picture's bottom-left corner" in err
+    assert f"see {view}" in err and "a1 was taken at the bottom-left corner of the picture" in err
     assert view.stat().st_size > 0 and not (tmp_path / "c.json").exists()
 
 
@@ -77,7 +77,7 @@ def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
         "--position", position_file(tmp_path, start["cells"]), "-o", tmp_path / "c.json",
     )  # fmt: skip
     assert code == 0 and "from its own grid, found in the photo" in out
-    assert "a1 was taken at the picture's bottom-left corner" in err
+    assert "a1 was taken at the bottom-left corner of the picture" in err
     assert "learned from one photo" in err and "--empty" in err
 
 
@@ -105,7 +105,7 @@ def test_locate_on_a_board_of_one_s_own_gives_cells_in_pixels_and_where_a1_is(ca
     code, out, _ = companion(capsys, "locate", CRV / "crv_01.jpg", "--layout", "chessboard")
     assert code == 0 and "px/mm" not in out and "corner error" not in out  # no size in mm
     assert "cells about 11" in out  # 930 px of board in the picture, 8 cells across
-    assert "a1 taken at the picture's bottom-left corner" in out
+    assert "a1 taken at the bottom-left corner of the picture" in out
 
 
 def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path, capsys, crv_01):
@@ -115,3 +115,26 @@ def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path,
         "--position", position_file(tmp_path, cells), "-o", tmp_path / "no-such" / "c.json",
     )  # fmt: skip
     assert code == 2 and "there is no folder" in err and err.count("\n") == 1
+
+
+def test_a_start_position_found_turned_round_is_refused_not_learned_with_its_colours_swapped(
+    tmp_path, capsys
+):
+    # crv_13 is photographed from Black's side: the grid found takes a1 at the bottom of the
+    # picture, where the black pieces stand, and the start position fits it turned round.
+    entries = json.loads((REAL / "manifest.json").read_text())
+    entry = next(e for e in entries if e["file"].endswith("crv_13.jpg"))
+    code, _, err = companion(
+        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard",
+        "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 2 and err.count("\n") == 1
+    assert "calls white look darker than those it calls black" in err and "--corners" in err
+    assert not (tmp_path / "c.json").exists()
+    a8, h8, h1, a1 = entry["corners"]
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in (a8, h8, h1, a1))
+    code, _, _ = companion(
+        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 0  # the right way round

@@ -73,6 +73,15 @@ def position_mismatch(looks: Sequence[tuple[str, str, str]], *, corners: bool = 
     return text.format(count=len(looks), looks=what)
 
 
+def colours_swapped() -> str:
+    """A chess set's start position learned turned round: white where black stands."""
+    return _(
+        "the pieces the position calls white look darker than those it calls black: the board "
+        "was probably taken turned round (a1 is the dark corner on the left of White) - give its "
+        "corners (--corners, or Corners on the setup screen), top-left first as White sees it"
+    )
+
+
 def position_unclear(unclear: int, seen: int, worst: Sequence[str]) -> str:
     """The calibration photo leaves too many cells doubtful."""
     return ngettext(

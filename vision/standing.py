@@ -588,7 +588,8 @@ def calibrate_standing(
     every cell empty in some photo has its own empty look learned (a printed logo, a label).
     A `Photo`'s `unlabelled` cells teach nothing (a piece nobody named, a hand over a cell).
 
-    :raises UserError: the position leaves no cell empty.
+    :raises UserError: the position leaves no cell empty; or the pieces it calls white look
+        darker than those it calls black (a chess start position taken turned round).
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
         class, or a wrongly labelled cell that taught its class its look - `_wrongly_labelled`).
     """
@@ -604,7 +605,28 @@ def calibrate_standing(
         _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws)
         for index, photo in enumerate(photos)
     )
-    return _from_learned(learned, layout, kinds, surface, given=len(learned))
+    calibration = _from_learned(learned, layout, kinds, surface, given=len(learned))
+    if _colours_swapped(calibration):
+        raise UserError(messages.colours_swapped())  # no cell is wrong: the whole board is
+    return calibration
+
+
+def _colours_swapped(calibration: StandingCalibration) -> bool:
+    """Whether the pieces the position calls white look darker than those it calls black on
+    every kind of cell showing both (the column's colour against the cell's empty colour): a
+    chess start position turned round - a checkered board found from the other side - looks
+    just like itself with its colours swapped, and would be learned that way."""
+    means = {
+        group: np.array(mean)
+        for group, mean in zip(calibration.groups, calibration.means, strict=True)
+    }
+    kinds = {k for _, k in calibration.groups}
+    lighter = [
+        float(means[("white", k)][:3].sum() - means[("black", k)][:3].sum())
+        for k in kinds
+        if ("white", k) in means and ("black", k) in means
+    ]
+    return bool(lighter) and max(lighter) < 0
 
 
 def _draws(seed: int) -> tuple[np.random.Generator, ...]:

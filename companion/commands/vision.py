@@ -307,7 +307,7 @@ def run_locate(args: argparse.Namespace) -> int:
         print(f"cells about {pitch:.0f} px wide; image {image.shape[1]}x{image.shape[0]}")
         if not args.corners:
             print(
-                f"a1 taken at the picture's {_corner_words(located)} corner (a board of one's own "
+                f"a1 taken at the {_corner_words(located)} corner of the picture (a board of your own "
                 "looks the same turned round: check with --view, or give --corners)"
             )
     return 0
@@ -334,7 +334,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             more_words.append(f"see {args.view}")
         if not located.markers_seen and not args.corners:
             more_words.append(
-                f"a1 was taken at the picture's {_corner_words(located)} corner - if the board "
+                f"a1 was taken at the {_corner_words(located)} corner of the picture - if the board "
                 "is turned, give --corners"
             )
         if not more_words:
@@ -367,7 +367,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
     if not located.markers_seen and not args.corners:
         print(
-            f"note: a1 was taken at the picture's {_corner_words(located)} corner: a checkered "
+            f"note: a1 was taken at the {_corner_words(located)} corner of the picture: a checkered "
             "board looks the same turned round, and so does a start position with its colours "
             "swapped - if the first player does not sit there, give --corners (top-left first "
             "as the first player sees the board) or check with --view",
