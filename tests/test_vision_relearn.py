@@ -193,7 +193,9 @@ def test_the_app_fits_again_in_the_background_to_the_same_model_as_in_line():
     assert background.calibration.refit_changes == 0  # still fitting, or not yet taken
     assert background.wait_for_refit(timeout=60)
     assert background.calibration.refit_changes == REFIT_CHANGES
-    assert background.calibration.means == in_line.calibration.means
+    # the same fit; OpenCV in another thread may round its last bits otherwise (the Pi's
+    # numpy 1.24 and OpenCV 4.11 did)
+    assert np.allclose(background.calibration.means, in_line.calibration.means, atol=1e-6)
     assert background.calibration.unlearned == in_line.calibration.unlearned
     assert still_board(background, frame).cells == still_board(in_line, frame).cells
 
