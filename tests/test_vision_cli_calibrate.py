@@ -18,15 +18,23 @@ REAL = real_data()
 CRV = REAL / "chess/samryan18_chess-ray-vision"
 
 
+def manifest_entry(name):
+    entries = json.loads((REAL / "manifest.json").read_text())
+    return next(e for e in entries if e["file"].endswith(name))
+
+
+def corners_of(entry):
+    """The labelled corners of the playing area as the first player (White) sees it."""
+    a8, h8, h1, a1 = entry["corners"]
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in (a8, h8, h1, a1))
+
+
 @pytest.fixture(scope="module")
 def crv_01():
     """crv_01 (a chess start position, photographed from Black's side): its cells and the
-    corners of its playing area as the first player (White) sees it."""
-    entries = json.loads((REAL / "manifest.json").read_text())
-    entry = next(e for e in entries if e["file"].endswith("crv_01.jpg"))
-    a8, h8, h1, a1 = entry["corners"]
-    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in (a8, h8, h1, a1))
-    return entry["cells"], corners
+    corners of its playing area."""
+    entry = manifest_entry("crv_01.jpg")
+    return entry["cells"], corners_of(entry)
 
 
 def companion(capsys, *args):
@@ -39,6 +47,14 @@ def position_file(tmp_path, cells, name="pos.json"):
     path = tmp_path / name
     path.write_text(json.dumps({"cells": cells}))
     return path
+
+
+def calibrate_on_its_grid(capsys, tmp_path, entry):
+    """`vision calibrate` on a real photo and its labelled position, the board found."""
+    return companion(
+        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard",
+        "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
+    )  # fmt: skip
 
 
 def test_a_refused_calibration_draws_what_it_refused_and_says_where_a1_was_taken(
@@ -70,12 +86,7 @@ def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path
 
 
 def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
-    entries = json.loads((REAL / "manifest.json").read_text())
-    start = next(e for e in entries if e["file"].endswith("IMG_4755.jpg"))
-    code, out, err = companion(
-        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
-        "--position", position_file(tmp_path, start["cells"]), "-o", tmp_path / "c.json",
-    )  # fmt: skip
+    code, out, err = calibrate_on_its_grid(capsys, tmp_path, manifest_entry("IMG_4755.jpg"))
     assert code == 0 and "from its own grid, found in the photo" in out
     assert "a1 was taken at the bottom-left corner of the picture" in err
     assert "learned from one photo" in err and "--empty" in err
@@ -122,19 +133,14 @@ def test_a_start_position_found_turned_round_is_refused_not_learned_with_its_col
 ):
     # crv_13 is photographed from Black's side: the grid found takes a1 at the bottom of the
     # picture, where the black pieces stand, and the start position fits it turned round.
-    entries = json.loads((REAL / "manifest.json").read_text())
-    entry = next(e for e in entries if e["file"].endswith("crv_13.jpg"))
-    code, _, err = companion(
-        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard",
-        "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
-    )  # fmt: skip
+    entry = manifest_entry("crv_13.jpg")
+    code, _, err = calibrate_on_its_grid(capsys, tmp_path, entry)
     assert code == 2 and err.count("\n") == 1
     assert "calls white look darker than those it calls black" in err and "--corners" in err
     assert not (tmp_path / "c.json").exists()
-    a8, h8, h1, a1 = entry["corners"]
-    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in (a8, h8, h1, a1))
     code, _, _ = companion(
-        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard", "--corners", corners,
+        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard",
+        "--corners", corners_of(entry),
         "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
     )  # fmt: skip
     assert code == 0  # the right way round
