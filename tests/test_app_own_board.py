@@ -294,3 +294,8 @@ def test_a_chess_set_found_turned_round_is_refused_on_the_setup_screen(screen, t
     app.button("done")
     assert app.page == "setup" and app.vision.tracker is None
     assert "turned round" in app.message and "Corners" in app.message
+    # Corners tapped: the players say where a1 is, and a darker white side is theirs to name
+    app.vision.set_corners(table.board_corners_px())
+    app.vision.look(frame, now=2.0)
+    app.button("done")
+    assert app.page == "play", app.message

@@ -144,3 +144,42 @@ def test_a_start_position_found_turned_round_is_refused_not_learned_with_its_col
         "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
     )  # fmt: skip
     assert code == 0  # the right way round
+
+
+def test_on_corners_given_a_darker_white_side_is_the_players_to_name(tmp_path, capsys, crv_01):
+    # Only a grid the companion found may be turned round; a set whose white side is darker
+    # (gold and silver metal, say) calibrates on the corners the players give. Found by a
+    # review: the refusal told them to give the corners they had given.
+    cells, corners = crv_01
+    swapped = {c: "black" if k == "white" else "white" for c, k in cells.items()}
+    code, _, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, swapped), "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 0, err
+
+
+def test_a_calibration_on_a_found_grid_drops_the_corners_of_the_one_it_replaces(
+    tmp_path, capsys, crv_01
+):
+    # Found by a review: `read` (and track, referee) used the old corners file and read 55 of
+    # 64 cells wrong.
+    cells, corners = crv_01
+    cal = tmp_path / "c.json"
+    code, out, _ = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, cells), "-o", cal,
+    )  # fmt: skip
+    assert code == 0 and (tmp_path / "c.corners.json").exists()
+    start = manifest_entry("IMG_4755.jpg")
+    code, out, _ = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard", "--force",
+        "--position", position_file(tmp_path, start["cells"]), "-o", cal,
+    )  # fmt: skip
+    assert code == 0 and "Removed the corners saved" in out
+    assert not (tmp_path / "c.corners.json").exists()
+    other = manifest_entry("IMG_4756.jpg")
+    code, out, err = companion(capsys, "read", REAL / other["file"], "--calibration", cal, "--json")
+    assert code == 0 and "using the corners saved" not in err
+    read = json.loads(out)["cells"]
+    assert sum(read[c] != other["cells"].get(c, "empty") for c in read) <= 2

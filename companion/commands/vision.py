@@ -18,7 +18,7 @@ from companion import games
 from companion.errors import PositionMismatch, UserError
 from companion.export import write_output
 from companion.geometry import ARANEA_CENTRE
-from vision import sources
+from vision import messages, sources
 from vision.calibration import (
     Calibration,
     calibrate,
@@ -34,7 +34,7 @@ from vision.locate import Located, locate, parse_corners
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, StandingCalibration, cells_outside
+from vision.standing import Photo, StandingCalibration, cells_outside, colours_swapped
 from vision.top_view import covered_cells
 from vision.tracker import Tracker
 
@@ -318,21 +318,25 @@ def run_calibrate(args: argparse.Namespace) -> int:
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
     position = load_position(args.position, layout)
+    _check_classes(position)
     more: tuple[Photo, ...] = ()
     if args.empty:
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
-    _check_classes(position, layout)
+    found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     try:
         calibration = calibrate(image, located.homography, layout, position, more)
+        if found and isinstance(calibration, StandingCalibration):
+            if colours_swapped(calibration):
+                raise UserError(messages.colours_swapped())
     except PositionMismatch as exc:
         more_words = []
         if args.view:  # what was refused, to look at: the grid as located, the cells ringed
             picture = refused_picture(image, located.homography, layout, exc.cells)
             write_png(Path(args.view), picture, overwrite=args.force)
             more_words.append(f"see {args.view}")
-        if not located.markers_seen and not args.corners:
+        if found:
             more_words.append(
                 f"a1 was taken at the {_corner_words(located)} corner of the picture - if the board "
                 "is turned, give --corners"
@@ -344,6 +348,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.corners and not layout.has_markers:
         saved = save_corners(args.output, layout.name, located.board_corners_px())
         print(f"Saved the corners beside the calibration: {saved} (used again next time)")
+    elif not layout.has_markers and corners_path(args.output).exists():
+        # an earlier calibration's corners: read, track and referee would use them
+        corners_path(args.output).unlink()
+        print(
+            f"Removed the corners saved with the calibration this one replaces "
+            f"({corners_path(args.output)}): the board is found again each time"
+        )
     if args.view:
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
@@ -380,7 +391,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_classes(position: dict[str, str], layout: Layout) -> None:
+def _check_classes(position: dict[str, str]) -> None:
     """What a careless position file gets wrong before calibration learns it for good: one
     class spelled two ways ("Black", "black"), or fewer than two classes of pieces (every
     piece of a class left out would be learned as an empty cell).
@@ -396,7 +407,7 @@ def _check_classes(position: dict[str, str], layout: Layout) -> None:
             f"the position spells one class two ways ({' and '.join(map(repr, twice[0]))}): "
             "write it the same way on every cell"
         )
-    if len(classes) < 2 and (layout.game == "grid" or len(layout.classes) > 2):
+    if len(classes) < 2:
         named = f"only {classes[0]!r}" if classes else "no pieces"
         raise UserError(
             f"the position names {named}: calibration learns the classes the photo shows - put "
