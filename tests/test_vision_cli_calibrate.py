@@ -49,6 +49,14 @@ def position_file(tmp_path, cells, name="pos.json"):
     return path
 
 
+def calibrate_on_corners(capsys, tmp_path, cells, corners, output=None):
+    """`vision calibrate` on crv_01 and its labelled corners, with `cells` as the position."""
+    return companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
+        "--position", position_file(tmp_path, cells), "-o", output or tmp_path / "c.json",
+    )  # fmt: skip
+
+
 def calibrate_on_its_grid(capsys, tmp_path, entry):
     """`vision calibrate` on a real photo and its labelled position, the board found."""
     return companion(
@@ -75,10 +83,7 @@ def test_a_refused_calibration_draws_what_it_refused_and_says_where_a1_was_taken
 def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path, capsys, crv_01):
     cells, corners = crv_01
     cal = tmp_path / "c.json"
-    code, out, err = companion(
-        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
-        "--position", position_file(tmp_path, cells), "-o", cal,
-    )  # fmt: skip
+    code, out, err = calibrate_on_corners(capsys, tmp_path, cells, corners, cal)
     assert code == 0 and "a1 was taken" not in err  # the corners said where it is
     code, out, err = companion(capsys, "read", CRV / "crv_10.jpg", "--calibration", cal, "--json")
     assert code == 0 and "using the corners saved with the calibration" in err
@@ -104,10 +109,7 @@ def test_a_careless_position_is_refused_before_anything_is_learned(
     tmp_path, capsys, crv_01, change, words
 ):
     cells, corners = crv_01
-    code, _, err = companion(
-        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
-        "--position", position_file(tmp_path, change(cells)), "-o", tmp_path / "c.json",
-    )  # fmt: skip
+    code, _, err = calibrate_on_corners(capsys, tmp_path, change(cells), corners)
     assert code == 2 and words in err and err.count("\n") == 1
     assert not (tmp_path / "c.json").exists()
 
@@ -121,10 +123,9 @@ def test_locate_on_a_board_of_one_s_own_gives_cells_in_pixels_and_where_a1_is(ca
 
 def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path, capsys, crv_01):
     cells, corners = crv_01
-    code, _, err = companion(
-        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
-        "--position", position_file(tmp_path, cells), "-o", tmp_path / "no-such" / "c.json",
-    )  # fmt: skip
+    code, _, err = calibrate_on_corners(
+        capsys, tmp_path, cells, corners, tmp_path / "no-such" / "c.json"
+    )
     assert code == 2 and "there is no folder" in err and err.count("\n") == 1
 
 
@@ -152,10 +153,7 @@ def test_on_corners_given_a_darker_white_side_is_the_players_to_name(tmp_path, c
     # review: the refusal told them to give the corners they had given.
     cells, corners = crv_01
     swapped = {c: "black" if k == "white" else "white" for c, k in cells.items()}
-    code, _, err = companion(
-        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
-        "--position", position_file(tmp_path, swapped), "-o", tmp_path / "c.json",
-    )  # fmt: skip
+    code, _, err = calibrate_on_corners(capsys, tmp_path, swapped, corners)
     assert code == 0, err
 
 
@@ -166,10 +164,7 @@ def test_a_calibration_on_a_found_grid_drops_the_corners_of_the_one_it_replaces(
     # 64 cells wrong.
     cells, corners = crv_01
     cal = tmp_path / "c.json"
-    code, out, _ = companion(
-        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners", corners,
-        "--position", position_file(tmp_path, cells), "-o", cal,
-    )  # fmt: skip
+    code, out, _ = calibrate_on_corners(capsys, tmp_path, cells, corners, cal)
     assert code == 0 and (tmp_path / "c.corners.json").exists()
     start = manifest_entry("IMG_4755.jpg")
     code, out, _ = companion(
