@@ -29,7 +29,7 @@ from vision import messages
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
-from vision.standing import FORMAT, StandingCalibration, calibrate_standing
+from vision.standing import FORMAT, StandingCalibration, calibrate_standing, colours_swapped
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
@@ -182,6 +182,17 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
 # Learn the table from a photo of a known position (and `more` photos: an empty board): the
 # standing-piece model of `vision.standing`, for printed mats and boards of your own alike.
 calibrate = calibrate_standing
+
+
+def refuse_turned_round(calibration: Calibration | StandingCalibration) -> None:
+    """For a calibration on a grid the companion found (not corners the players gave): a
+    chess start position found turned round looks like itself with its colours swapped, and
+    is learned so (`vision.standing.colours_swapped`).
+
+    :raises UserError: saying the board was probably taken turned round, and to give its
+        corners."""
+    if isinstance(calibration, StandingCalibration) and colours_swapped(calibration):
+        raise UserError(messages.colours_swapped())
 
 
 def calibrate_flat_stones(

@@ -6,8 +6,9 @@ setup screen, or typed with ``--corners``. Those corners belong to the calibrati
 camera and the board stay where they were, so the next game uses them again.
 
 ``companion vision calibrate PHOTO --layout chessboard --corners "..." --output cal.json``
-writes them to ``cal.corners.json`` beside the calibration; ``companion vision track`` and
-``companion referee`` with ``--calibration cal.json`` and no ``--corners`` use them. The
+writes them to ``cal.corners.json`` beside the calibration; ``companion vision read``,
+``track`` and ``companion referee`` with ``--calibration cal.json`` and no ``--corners`` use
+them (`corners_for`). The
 setup screen keeps the tapped corners in the settings instead (`companion.app.Settings`).
 
     {"format": "tabletop-companion/corners", "version": 1, "layout": "chessboard",
@@ -24,6 +25,7 @@ import numpy as np
 
 from companion.errors import UserError
 from vision.jsonfile import read_json, write_json
+from vision.layouts import Layout
 
 FORMAT = "tabletop-companion/corners"
 VERSION = 1
@@ -79,3 +81,20 @@ def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
     if data.get("layout") != layout:
         return None
     return check_corners(data.get("corners"), str(path))
+
+
+def corners_for(given: Any, calibration: str | Path, layout: Layout | None) -> tuple[Any, str]:
+    """The corners to locate a board with: `given` (``--corners``) when there are some, else
+    those saved beside `calibration` for `layout` when it has no markers (None: any layout in
+    view, "auto"); and a line saying so when the saved ones are used ("" otherwise).
+
+    :raises UserError: a damaged corners file."""
+    if given is not None or layout is None or layout.has_markers:
+        return given, ""
+    saved = saved_corners(calibration, layout.name)
+    if saved is None:
+        return None, ""
+    return saved, (
+        f"using the corners saved with the calibration ({corners_path(calibration)}); "
+        "--corners gives others"
+    )

@@ -467,14 +467,14 @@ class StandingCalibration:
         groups = [(str(c), int(k)) for c, k in data["groups"]]
         cells = len(data["cell_kinds"])
         photos = data.get("learned", [])
+        if not isinstance(photos, list):
+            raise ValueError("learned")
         try:
             learned = tuple(LearnedPhoto.from_json(p, cells) for p in photos)
             refit_changes = int(data.get("refit_changes", 0))
         except (KeyError, TypeError, ValueError, OverflowError):
             raise ValueError("learned") from None  # binascii's own words name no key
-        if not isinstance(photos, list) or any(
-            str(t) not in classes for p in learned for t in p.truth
-        ):
+        if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("learned")
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
@@ -1047,9 +1047,10 @@ def learn_from_board(
     a board with h1 empty has taught it.
     - with `refit`, the whole model, fitted again to the calibration photos and this board,
       once the board differs from the start in REFIT_CHANGES more cells than the last board
-      it was fitted with (`refit_to_board`): a start position shows each class on a few kinds of cells and from
-      one side; a board of the game shows them elsewhere. On the real photos read as one game
-      from the start photo, chess-ray-vision went from 98.68 to 99.64 % of cells."""
+      it was fitted with (`refit_due`, `refit_to_board`): a start position shows each class
+      on a few kinds of cells and from one side; a board of the game shows them elsewhere.
+      On the real photos read as one game from the start photo, chess-ray-vision went from
+      98.68 to 99.64 % of cells."""
     calibration.check_layout(layout)
     names = layout.cell_names()
     changes = refit_due(calibration, layout, board) if refit else None
@@ -1062,9 +1063,7 @@ def learn_from_board(
     if changes is None:
         return calibration
     fitted = refit_to_board(calibration, image, homography, layout, board, changes, views)
-    if fitted is None:
-        return replace(calibration, refit_changes=changes)  # not this board
-    return keep_learned(fitted, calibration)
+    return with_refit(calibration, fitted, changes)
 
 
 def refit_due(
@@ -1143,17 +1142,15 @@ def refit_to_board(
     (`refit_due`); None when the picture does not show the board well enough. The board is
     checked as a calibration photo is: one the new model would not read as the position (a
     hand the tracker missed, a piece half off its cell) leaves the discriminant as it was
-    (what `learn_from_board` learned from it about cells never seen empty stays). The cells a
-    nearer piece may hide teach nothing (their look is a lean), nor the empty cells no
-    calibration photo showed empty (their own look is learned apart, `_learn_unlearned`). `keep_learned` then adds
-    what the camera learned since `calibration` (the app fits in the background, while the
-    game goes on). A calibration: about 0.15 s on a 1280x720 chess set here, once every
-    REFIT_CHANGES changes."""
+    (what `learn_from_board` learned from it about cells never seen empty stays). Taught
+    nothing: the cells a nearer piece may hide (their look is a lean), and the empty cells no
+    calibration photo showed empty - the referee may have taken them as empty from a mark
+    alone, and a piece left there (a capture slid back) would teach "empty" to look like a
+    piece; their own look is learned apart (`_learn_unlearned`). `with_refit` then takes it
+    with what the camera learned meanwhile. A calibration: about 0.15 s on a 1280x720 chess
+    set here, a few times a game."""
     size = (image.shape[1], image.shape[0])
     names = layout.cell_names()
-    # Taught nothing: the cells a nearer piece may hide, and those the board has empty that
-    # no calibration photo showed empty - the referee took them as empty from a mark, and a
-    # piece left there (a capture slid back) would teach "empty" to look like a piece.
     shown_empty = np.any([(p.truth == EMPTY) & p.seen[0] for p in calibration.learned], axis=0)
     untaught = {
         *hidden_cells(homography, size, layout, board),
@@ -1177,12 +1174,24 @@ def refit_to_board(
     return replace(fitted, refit_changes=changes)
 
 
-def keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> StandingCalibration:
-    """`fitted` (`refit_to_board` from an earlier state of `current`) with what `current` has
-    learned during the game: the empty look of cells the fitted photos never showed empty (a
-    logo seen empty once stays learned), and how the pieces on the cells still never seen
-    empty looked last (a queen that captured on d7 is not judged against the pawn of the
-    start, nor a logo hidden on the fitted board taken for an empty cell)."""
+def with_refit(
+    current: StandingCalibration, fitted: StandingCalibration | None, changes: int
+) -> StandingCalibration:
+    """`current` once `refit_to_board` has fitted a board `changes` cells from the start (from
+    `current`, or an earlier state of it: the app fits in the background): the fitted model
+    with what `current` has learned meanwhile (`_keep_learned`) - or, when the board was not
+    good enough to fit to (None), `current` as it was, waiting for a later board."""
+    if fitted is None:
+        return replace(current, refit_changes=changes)
+    return _keep_learned(fitted, current)
+
+
+def _keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> StandingCalibration:
+    """`fitted` with what `current` has learned during the game: the empty look of cells the
+    fitted photos never showed empty (a logo seen empty once stays learned), and how the
+    pieces on the cells still never seen empty looked last (a queen that captured on d7 is
+    not judged against the pawn of the start, nor a logo hidden on the fitted board taken for
+    an empty cell)."""
     kept = {
         n: look
         for n, look in current.own_look.items()

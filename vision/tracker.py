@@ -66,10 +66,10 @@ from vision.reader import read_cells
 from vision.sources import is_black
 from vision.standing import (
     StandingCalibration,
-    keep_learned,
     learn_from_board,
     refit_due,
     refit_to_board,
+    with_refit,
 )
 from vision.stillness import MotionMeter, StillnessClock, colour_view, gray_of
 from vision.top_view import (
@@ -226,10 +226,7 @@ class Tracker:
             return False
         fitted, changes = self._refitted
         self._refit, self._refitted = None, None
-        if fitted is None:  # the board was not good enough to fit to: try a later one
-            self.calibration = dataclasses.replace(self.calibration, refit_changes=changes)
-        else:
-            self.calibration = keep_learned(fitted, self.calibration)
+        self.calibration = with_refit(self.calibration, fitted, changes)
         return True
 
     def wait_for_refit(self, timeout: float | None = None) -> bool:

@@ -10,12 +10,11 @@ import numpy as np
 from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
-from vision import messages
-from vision.calibration import calibrate
+from vision.calibration import calibrate, refuse_turned_round
 from vision.layouts import get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
-from vision.standing import Photo, StandingCalibration, colours_swapped
+from vision.standing import Photo
 from vision.tracker import Tracker
 
 Polygon = list[list[float]]  # image points [x, y]
@@ -97,13 +96,8 @@ class TableVision:
                 frame, homography = self.empty_photo
                 more = (Photo(frame, homography, {}),)
             calibration = calibrate(self.latest, self.located.homography, self.layout, cells, more)
-            if (
-                not self.layout.has_markers
-                and self.corners is None  # a grid found: it may be turned round
-                and isinstance(calibration, StandingCalibration)
-                and colours_swapped(calibration)
-            ):
-                raise UserError(messages.colours_swapped())
+            if not self.layout.has_markers and self.corners is None:  # a grid found
+                refuse_turned_round(calibration)
             self.tracker = Tracker(
                 self.layout,
                 calibration,

@@ -33,7 +33,7 @@ from companion.referee.core import Referee
 from companion.referee.runner import Session
 from vision import sources
 from vision.calibration import load_calibration
-from vision.corners import corners_path, saved_corners
+from vision.corners import corners_for
 from vision.layouts import get_layout
 from vision.locate import parse_corners
 from vision.tracker import Tracker
@@ -205,16 +205,11 @@ def _handle(session: Any, line: str) -> None:
 def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
     calibration = load_calibration(args.calibration)
-    corners = parse_corners(args.corners) if args.corners else None
-    if corners is None and layout_name.strip().lower() != "auto":
-        layout = get_layout(layout_name)
-        corners = None if layout.has_markers else saved_corners(args.calibration, layout.name)
-        if corners is not None:
-            print(
-                f"companion: using the corners saved with the calibration "
-                f"({corners_path(args.calibration)}); --corners gives others",
-                file=sys.stderr,
-            )
+    given = parse_corners(args.corners) if args.corners else None
+    layout = None if layout_name.strip().lower() == "auto" else get_layout(layout_name)
+    corners, said = corners_for(given, args.calibration, layout)
+    if said:
+        print(f"companion: {said}", file=sys.stderr)
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
     source = sources.open_source(args.source)
     # A live camera goes on while the model is fitted again to a board of the game (a second

@@ -18,23 +18,24 @@ from companion import games
 from companion.errors import PositionMismatch, UserError
 from companion.export import write_output
 from companion.geometry import ARANEA_CENTRE
-from vision import messages, sources
+from vision import sources
 from vision.calibration import (
     Calibration,
     calibrate,
     learned_picture,
     load_calibration,
     load_position,
+    refuse_turned_round,
     refused_picture,
 )
-from vision.corners import corners_path, save_corners, saved_corners
+from vision.corners import corners_for, corners_path, save_corners
 from vision.find import draw_grid
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate, parse_corners
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, StandingCalibration, cells_outside, colours_swapped
+from vision.standing import Photo, StandingCalibration, cells_outside
 from vision.top_view import covered_cells
 from vision.tracker import Tracker
 
@@ -327,9 +328,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     try:
         calibration = calibrate(image, located.homography, layout, position, more)
-        if found and isinstance(calibration, StandingCalibration):
-            if colours_swapped(calibration):
-                raise UserError(messages.colours_swapped())
+        if found:
+            refuse_turned_round(calibration)
     except PositionMismatch as exc:
         more_words = []
         if args.view:  # what was refused, to look at: the grid as located, the cells ringed
@@ -376,7 +376,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         else "its own grid, found in the photo"
     )
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
-    if not located.markers_seen and not args.corners:
+    if found:
         print(
             f"note: a1 was taken at the {_corner_words(located)} corner of the picture: a checkered "
             "board looks the same turned round, and so does a start position with its colours "
@@ -426,18 +426,11 @@ def _corner_words(located: Located) -> str:
 def run_read(args: argparse.Namespace) -> int:
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
-    corners: Any = args.corners
     name = _layout_for(args, calibration)
-    if corners is None and name.strip().lower() != "auto":
-        layout_wanted = get_layout(name)
-        if not layout_wanted.has_markers:
-            corners = saved_corners(args.calibration, layout_wanted.name)
-            if corners is not None:
-                print(
-                    f"using the corners saved with the calibration "
-                    f"({corners_path(args.calibration)}); --corners gives others",
-                    file=sys.stderr,
-                )
+    wanted = None if name.strip().lower() == "auto" else get_layout(name)
+    corners, said = corners_for(args.corners, args.calibration, wanted)
+    if said:
+        print(said, file=sys.stderr)
     located = _locate(image, name, corners)
     layout = located.layout
     calibration.check_layout(layout)
@@ -623,17 +616,10 @@ def run_track(args: argparse.Namespace) -> int:
         layout = get_layout(name)
         calibration.check_layout(layout)
         wanted = f"{layout.name} board"
-    corners = None
-    if args.corners:
-        corners = parse_corners(args.corners)
-    elif layout is not None and not layout.has_markers:
-        corners = saved_corners(args.calibration, layout.name)
-        if corners is not None:
-            print(
-                f"using the corners saved with the calibration ({corners_path(args.calibration)}); "
-                "--corners gives others",
-                file=sys.stderr,
-            )
+    given = parse_corners(args.corners) if args.corners else None
+    corners, said = corners_for(given, args.calibration, layout)
+    if said:
+        print(said, file=sys.stderr)
     tracker = Tracker(layout or "auto", calibration, corners=corners, fps=args.fps)
     frames = observations = 0
     found = False
