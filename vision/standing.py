@@ -74,6 +74,12 @@ CHECKERED_CONTRAST = (
 )
 SHRINK = 0.3  # covariance shrinkage towards its diagonal
 LABEL_CONTRAST = 4.0  # ... and that class nearer than its own by this factor (squared distances)
+# A cell a nearer piece may hide, read as a piece but nearer a lean look it showed than the
+# class's mean by this factor (squared distances), reads empty. bench_leans.py, own
+# chessboards from 30 and 40 degrees: at 4 (LABEL_CONTRAST), 7 of 470 pieces that stepped
+# behind a learned lean read empty where they read right without it; at 8, 1 (from 40 degrees).
+LEAN_CONTRAST = 8.0
+LEAN_LOOKS = 4  # the latest looks kept per cell of how it looked, empty, under a lean
 LABEL_ROUNDS = 3  # rounds of re-judging: a photo may have many cells the position gets wrong
 LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to it as they are"
 OUTLIER_FACTOR = (
@@ -408,6 +414,9 @@ class StandingCalibration:
     # of the last board it was fitted with (or tried) differed from the first photo's position
     learned: tuple[LearnedPhoto, ...] = field(default=(), compare=False, repr=False)
     refit_changes: int = 0
+    # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
+    # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
+    lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
     version: ClassVar[int] = 3  # 3: the edge energies joined the features
 
     def check_layout(self, layout: Layout) -> None:
@@ -449,6 +458,9 @@ class StandingCalibration:
             # what it was learned from, to fit again to a board of the game (refit_to_board)
             "learned": [photo.to_json() for photo in self.learned],
             "refit_changes": int(self.refit_changes),
+            "lean_looks": {
+                c: [[k, rounded(x)] for k, x in looks] for c, looks in self.lean_looks.items()
+            },
         }
 
     @classmethod
@@ -476,6 +488,7 @@ class StandingCalibration:
             raise ValueError("learned") from None  # binascii's own words name no key
         if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("learned")
+        lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
         square = (FEATURE_COUNT, FEATURE_COUNT)
         if (
             not classes
@@ -509,7 +522,32 @@ class StandingCalibration:
             piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
             learned=learned,
             refit_changes=refit_changes,
+            lean_looks=lean_looks,
         )
+
+
+def _lean_looks_from_json(
+    data: Any, classes: tuple[str, ...]
+) -> dict[str, list[tuple[str, list[float]]]]:
+    """:raises ValueError: a damaged record (a class the calibration does not know, a look
+    of the wrong length or not finite)."""
+    try:
+        looks = {
+            str(cell): [(str(k), [float(v) for v in x]) for k, x in entries]
+            for cell, entries in dict(data).items()
+        }
+    except (TypeError, ValueError):
+        raise ValueError("lean_looks") from None
+    for entries in looks.values():
+        for k, x in entries:
+            if (
+                k not in classes
+                or k == EMPTY
+                or len(x) != FEATURE_COUNT
+                or not np.all(np.isfinite(x))
+            ):
+                raise ValueError("lean_looks")
+    return looks
 
 
 def _features_of(
@@ -1037,14 +1075,15 @@ def learn_from_board(
     - how its unlearned cells that `board` has occupied look now, and the class the camera
       reads there (`piece_look`, `piece_class`): a piece that came to such a cell is what it
       is judged against from then on (`_changed`).
-    Not learned: how an empty cell looks under a nearer piece's lean. Used as its empty look
-    while the leaning piece and the cell looked the same, it took chesscog read as one game
-    from 91 to 101 of 112 boards, but on the synthetic chess set from 30 degrees it read 107 of
-    6,192 pieces behind a leaning piece of their own colour as empty (a review: a camel
-    stepping behind its king was recorded as another move); the referee reads such cells
-    through the hidden cells instead.
-    The US Chess logo on h1, under a rook in the start position, reads as a white piece until
-    a board with h1 empty has taught it.
+      The US Chess logo on h1, under a rook in the start position, reads as a white piece
+      until a board with h1 empty has taught it;
+    - how its empty cells a nearer piece may lean over look, where the camera reads them as
+      the leaning piece's class (`lean_looks`, `_learn_leans`): a later board where such a
+      cell looks far more like that lean than like a piece of that class reads it empty
+      (`_read_leans`). Not as its empty look: used so, while the leaning piece and the cell
+      looked the same, it read 107 of 6,192 pieces that stepped behind a leaning piece of
+      their own colour as empty on the synthetic chess set from 30 degrees (a review: a camel
+      stepping behind its king was recorded as another move);
     - with `refit`, the whole model, fitted again to the calibration photos and this board,
       once the board differs from the start in REFIT_CHANGES more cells than the last board
       it was fitted with (`refit_due`, `refit_to_board`): a start position shows each class
@@ -1054,12 +1093,15 @@ def learn_from_board(
     calibration.check_layout(layout)
     names = layout.cell_names()
     changes = refit_due(calibration, layout, board) if refit else None
-    if not any(n in names for n in calibration.unlearned) and changes is None:
-        return calibration
     size = (image.shape[1], image.shape[0])
     hidden = hidden_cells(homography, size, layout, board)
+    # empty cells a nearer piece may lean over, and that piece's class
+    leaned = {n: board[front] for n, front in hidden.items() if n not in board}
+    if not any(n in names for n in calibration.unlearned) and changes is None and not leaned:
+        return calibration
     views = cell_views(image, homography, layout)
     calibration = _learn_unlearned(calibration, views, layout, board, hidden)
+    calibration = _learn_leans(calibration, views, layout, leaned)
     if changes is None:
         return calibration
     fitted = refit_to_board(calibration, image, homography, layout, board, changes, views)
@@ -1122,6 +1164,27 @@ def _learn_unlearned(
         piece_class=piece_class,
         unlearned=tuple(n for n in calibration.unlearned if n not in own_look),
     )
+
+
+def _learn_leans(
+    calibration: StandingCalibration, views: CellViews, layout: Layout, leaned: dict[str, str]
+) -> StandingCalibration:
+    """`learn_from_board`'s lean part: of the `leaned` cells (empty on the board the referee
+    took, a nearer piece may lean over them -> that piece's class), those the discriminant
+    reads as the leaning piece's class: how each looks (`lean_looks`, the latest LEAN_LOOKS a
+    cell). A lean read as another class is not learned: a dark crown half over a cream square
+    may read as a white piece, and so does a white piece that steps there, behind the crown -
+    the two look alike (bench_leans.py: 8 of 47 such pieces read empty when it was learned)."""
+    if not leaned:
+        return calibration
+    x, read, _, _ = _read_views(views, layout, calibration)
+    names = layout.cell_names()
+    looks = dict(calibration.lean_looks)
+    for cell, leaning in leaned.items():
+        i = names.index(cell)
+        if read[i] == leaning:
+            looks[cell] = [*looks.get(cell, []), (read[i], x[i].tolist())][-LEAN_LOOKS:]
+    return replace(calibration, lean_looks=looks)
 
 
 REFIT_CHANGES = 8  # cells a board must differ from the start in, more than the last one fitted
@@ -1205,6 +1268,7 @@ def _keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> 
     return replace(
         fitted,
         own_look={**fitted.own_look, **kept},
+        lean_looks=current.lean_looks,
         unlearned=unlearned,
         piece_look={n: v for n, v in looks.items() if v is not None},
         piece_class={n: v for n, v in classes.items() if v is not None},
@@ -1389,8 +1453,34 @@ def read_standing(
     """Every cell of `layout` in `image`: a class of the calibration, or "unknown" (not sure,
     or outside the picture)."""
     calibration.check_layout(layout)
+    cells = layout.cell_names()
+    x, names, confidence, seen = _read_views(
+        cell_views(image, homography, layout), layout, calibration
+    )
+    size = (image.shape[1], image.shape[0])
+    hidden = hidden_cells(homography, size, layout, _occupied(cells, names))
+    names, confidence = _read_leans(x, calibration, layout, names, confidence, hidden)
+    unlearned = _changed(x, cells, names, seen, calibration)
+    observation = Observation(
+        cells=dict(zip(cells, names, strict=True)),
+        confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
+        frame=frame,
+        timestamp=timestamp,
+        markers_seen=markers_seen,
+        layout=layout.name,
+        unlearned=unlearned,
+    )
+    return replace(
+        observation, hidden=hidden_cells(homography, size, layout, observation.occupied())
+    )
+
+
+def _read_views(
+    views: CellViews, layout: Layout, calibration: StandingCalibration
+) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
+    """The features, classes (unknown outside the picture), confidences and which cells are
+    seen, read from `views` by the discriminant alone."""
     kinds = calibration.kinds(layout)
-    views = cell_views(image, homography, layout)
     surface = np.array(calibration.surface)
     cells = layout.cell_names()
     # The light is fitted to the grounds of every cell, robustly: a piece spoils its cell's
@@ -1409,18 +1499,48 @@ def read_standing(
             break
         empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
-    confidence = np.where(seen, confidence, 0.0)
-    unlearned = _changed(x, cells, names, seen, calibration)
-    observation = Observation(
-        cells=dict(zip(cells, names, strict=True)),
-        confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
-        frame=frame,
-        timestamp=timestamp,
-        markers_seen=markers_seen,
-        layout=layout.name,
-        unlearned=unlearned,
-    )
-    size = (image.shape[1], image.shape[0])
-    return replace(
-        observation, hidden=hidden_cells(homography, size, layout, observation.occupied())
-    )
+    return x, names, np.where(seen, confidence, 0.0), seen
+
+
+def _occupied(cells: list[str], names: list[str]) -> set[str]:
+    return {c for c, n in zip(cells, names, strict=True) if n not in (EMPTY, UNKNOWN)}
+
+
+def _read_leans(
+    x: np.ndarray,
+    calibration: StandingCalibration,
+    layout: Layout,
+    names: list[str],
+    confidence: np.ndarray,
+    hidden: dict[str, str],
+) -> tuple[list[str], np.ndarray]:
+    """`names` and `confidence` with the cells a nearer piece may hide (`hidden`) that read
+    as a piece but look like a lean the cell showed, empty, on a board the referee took
+    (`lean_looks`, of the class read) read empty: nearer that look than the class's mean by
+    LEAN_CONTRAST (squared distances). A piece that steps behind the leaning piece looks like
+    its class, not like the lean: its own body rises where the lean showed the board."""
+    if not calibration.lean_looks or not hidden:
+        return names, confidence
+    cells = layout.cell_names()
+    kinds = calibration.kinds(layout)
+    precision = np.array(calibration.precision)
+    allowed = _allowed(kinds, calibration)
+    names, confidence = list(names), confidence.copy()
+    for cell in hidden:
+        i = cells.index(cell)
+        looks = [look for k, look in calibration.lean_looks.get(cell, ()) if k == names[i]]
+        if not looks:
+            continue
+        of_class = allowed[i] & np.array([c == names[i] for c, _ in calibration.groups])
+        lean = _nearest(x[i], np.array(looks), precision)
+        piece = _nearest(x[i], np.array(calibration.means)[of_class], precision)
+        if LEAN_CONTRAST * lean < piece:
+            names[i] = EMPTY
+            confidence[i] = 1.0 / (1.0 + np.exp(-0.5 * (piece - lean)))  # (the two's posterior)
+    return names, confidence
+
+
+def _nearest(x: np.ndarray, to: np.ndarray, precision: np.ndarray) -> float:
+    """The squared Mahalanobis distance from `x` to the nearest row of `to`."""
+    diff = x[None, :] - to
+    return float(np.einsum("nd,de,ne->n", diff, precision, diff).min())
