@@ -156,7 +156,13 @@ def test_lean_looks_are_saved_kept_through_a_fit_and_a_damaged_one_is_named(ches
     # a fit of the whole model keeps what the game taught (the app fits in the background)
     assert with_refit(learned, calibration, 12).lean_looks == learned.lean_looks
     data = json.loads(path.read_text())
-    for damaged in ({"e8": [["purple", data["lean_looks"]["e8"][0][1]]]}, {"e8": [["black", [1]]]}):
+    look = data["lean_looks"]["e8"][0][1]
+    for damaged in (
+        {"e8": [["purple", look]]},  # a class the calibration does not know
+        {"e8": [["black", [1]]]},  # a look of the wrong length
+        {"e8": [["black", [float("inf")] * len(look)]]},
+        {"e8": "black"},
+    ):
         path.write_text(json.dumps({**data, "lean_looks": damaged}))
         with pytest.raises(UserError, match="bad or missing lean_looks"):
             load_calibration(path)

@@ -34,7 +34,10 @@ each cell the way the pieces stand:
    where 0.5 reads them right). Hands are kept out by the tracker (motion, stillness), not by
    this reader.
 
-Cells that lie outside the picture (a board reaching past the frame) read "unknown".
+Cells that lie outside the picture (a board reaching past the frame) read "unknown". During a
+game the boards the referee takes teach the model more (`learn_from_board`): the empty look of
+cells no calibration photo showed empty, how an empty cell looks under a nearer piece's lean,
+and now and then the whole model fitted again with such a board.
 """
 
 from __future__ import annotations
@@ -536,7 +539,7 @@ def _lean_looks_from_json(
             str(cell): [(str(k), [float(v) for v in x]) for k, x in entries]
             for cell, entries in dict(data).items()
         }
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError("lean_looks") from None
     for entries in looks.values():
         for k, x in entries:
@@ -1174,7 +1177,8 @@ def _learn_leans(
     reads as the leaning piece's class: how each looks (`lean_looks`, the latest LEAN_LOOKS a
     cell). A lean read as another class is not learned: a dark crown half over a cream square
     may read as a white piece, and so does a white piece that steps there, behind the crown -
-    the two look alike (bench_leans.py: 8 of 47 such pieces read empty when it was learned)."""
+    the two look alike (bench_leans.py, at a contrast of 4: 8 of 47 pieces that stepped behind
+    a learned lean read empty, each a white piece behind a black king or queen)."""
     if not leaned:
         return calibration
     x, read, _, _ = _read_views(views, layout, calibration)
@@ -1251,10 +1255,10 @@ def with_refit(
 
 def _keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> StandingCalibration:
     """`fitted` with what `current` has learned during the game: the empty look of cells the
-    fitted photos never showed empty (a logo seen empty once stays learned), and how the
-    pieces on the cells still never seen empty looked last (a queen that captured on d7 is
-    not judged against the pawn of the start, nor a logo hidden on the fitted board taken for
-    an empty cell)."""
+    fitted photos never showed empty (a logo seen empty once stays learned), the looks of
+    empty cells under a nearer piece's lean (`lean_looks`), and how the pieces on the cells
+    still never seen empty looked last (a queen that captured on d7 is not judged against
+    the pawn of the start, nor a logo hidden on the fitted board taken for an empty cell)."""
     kept = {
         n: look
         for n, look in current.own_look.items()
