@@ -155,7 +155,8 @@ def read_photos(
     are read in turn as the boards of one game, and each photo a referee takes as its position
     teaches the calibration the empty look of the cells it had not learned, and now and then
     fits the whole model again to it (`vision.standing.learn_from_board`, as the companion
-    does during a game); each photo is read before it teaches anything."""
+    does during a game), and how the empty cells a nearer piece leans over look under that lean
+    (`lean_looks`); each photo is read before it teaches anything."""
     count: Counter = Counter()
     errors: Counter = Counter()
     seconds = 0.0
@@ -181,6 +182,7 @@ def read_photos(
             was = calibration
             calibration = learn_from_board(calibration, image, homography, layout, occupied)
             count["cells learned"] += before - len(calibration.unlearned)
+            count["leans learned"] += calibration.lean_looks != was.lean_looks
             if calibration.refit_changes != was.refit_changes:  # a fit was due
                 count["fitted again" if calibration.means != was.means else "not fitted"] += 1
         for c in wrong:
@@ -266,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{count['hidden wrong']} wrong cells may be hidden by a nearer piece"
             + (
                 f"; {count['cells learned']} cells' empty look learned, the model fitted again"
-                f" to {count['fitted again']} board(s) ({count['not fitted']} refused)"
+                f" to {count['fitted again']} board(s) ({count['not fitted']} refused), a lean"
+                f" learned from {count['leans learned']} board(s)"
                 if args.learn
                 else ""
             )
