@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
@@ -38,8 +38,7 @@ from companion.observation import UNKNOWN, Observation
 from vision import messages
 from vision.layouts import Layout
 from vision.locate import to_gray
-from vision.occlusion import hidden_cells
-from vision.standing import StandingCalibration, read_standing
+from vision.standing import StandingCalibration, read_standing, reading_observation
 from vision.top_view import covered_cells
 
 if TYPE_CHECKING:
@@ -320,16 +319,15 @@ def read_cells(
         names = [UNKNOWN if c in under else n for c, n in zip(cells, names, strict=True)]
         confidence = np.where([c in under for c in cells], 0.0, confidence)
         hidden = None  # fewer cells read occupied now: worked out again from them below
-    observation = Observation(
-        cells=dict(zip(cells, names, strict=True)),
-        confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
+    return reading_observation(
+        layout,
+        names,
+        confidence,
+        homography,
+        (image.shape[1], image.shape[0]),
         frame=frame,
         timestamp=timestamp,
         markers_seen=markers_seen,
-        layout=layout.name,
         unlearned=unlearned,
+        hidden=hidden,
     )
-    if hidden is None:
-        size = (image.shape[1], image.shape[0])
-        hidden = hidden_cells(homography, size, layout, observation.occupied())
-    return replace(observation, hidden=hidden)

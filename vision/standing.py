@@ -1464,7 +1464,36 @@ def read_standing(
     size = (image.shape[1], image.shape[0])
     hidden = hidden_cells(homography, size, layout, _occupied(cells, names))
     names, confidence = _read_leans(x, calibration, layout, names, confidence, hidden)
-    unlearned = _changed(x, cells, names, seen, calibration)
+    return reading_observation(
+        layout,
+        names,
+        confidence,
+        homography,
+        size,
+        frame=frame,
+        timestamp=timestamp,
+        markers_seen=markers_seen,
+        unlearned=_changed(x, cells, names, seen, calibration),
+    )
+
+
+def reading_observation(
+    layout: Layout,
+    names: list[str],
+    confidence: np.ndarray,
+    homography: np.ndarray,
+    image_size: tuple[int, int],
+    *,
+    frame: int,
+    timestamp: float,
+    markers_seen: int,
+    unlearned: tuple[str, ...] = (),
+    hidden: dict[str, str] | None = None,
+) -> Observation:
+    """The Observation of `layout`'s cells read as `names` with `confidence` (in the layout's
+    order), in a picture of `image_size` seen through `homography`; the cells a nearer piece
+    may hide worked out from the cells read occupied unless `hidden` is given."""
+    cells = layout.cell_names()
     observation = Observation(
         cells=dict(zip(cells, names, strict=True)),
         confidence={c: float(v) for c, v in zip(cells, confidence, strict=True)},
@@ -1474,9 +1503,9 @@ def read_standing(
         layout=layout.name,
         unlearned=unlearned,
     )
-    return replace(
-        observation, hidden=hidden_cells(homography, size, layout, observation.occupied())
-    )
+    if hidden is None:
+        hidden = hidden_cells(homography, image_size, layout, observation.occupied())
+    return replace(observation, hidden=hidden)
 
 
 def _read_views(
