@@ -31,6 +31,12 @@ class Observation:
     # camera never saw. Learned once the referee takes a board with them empty
     # (vision.standing.learn_from_board).
     unlearned: tuple[str, ...] = ()
+    # Cells read empty because they look like the lean of a nearer piece the camera learned
+    # there on earlier boards -> the class it would have read without that (the leaning
+    # piece's): a piece that steps behind the leaning piece and hides there may look the same
+    # (vision.standing's lean looks). The referee takes them as read otherwise when that
+    # alone makes the board the position or a legal move.
+    leaned: dict[str, str] = field(default_factory=dict)
     # The board in the frame that was read, for the records: JPEG quality -> JPEG bytes (the
     # tracker sets it; the referee stores it with a move the board shows). Not part of the JSON.
     photo: Callable[[int], bytes] | None = field(default=None, compare=False, repr=False)
@@ -38,6 +44,11 @@ class Observation:
     def occupied(self) -> dict[str, str]:
         """Cells that hold something the reader is sure of."""
         return {c: k for c, k in self.cells.items() if k not in (EMPTY, UNKNOWN)}
+
+    def occupied_without_leans(self) -> dict[str, str]:
+        """`occupied()` with the cells read empty from a learned lean as the class the camera
+        would have read there without it."""
+        return {**self.occupied(), **self.leaned}
 
     def unknown(self) -> list[str]:
         return sorted(c for c, k in self.cells.items() if k == UNKNOWN)
@@ -51,4 +62,5 @@ class Observation:
             "layout": self.layout,
             **({"hidden": dict(self.hidden)} if self.hidden else {}),
             **({"unlearned": list(self.unlearned)} if self.unlearned else {}),
+            **({"leaned": dict(self.leaned)} if self.leaned else {}),
         }

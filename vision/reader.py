@@ -306,12 +306,14 @@ def read_cells(
     cells = layout.cell_names()
     hidden = None  # which cells a nearer piece may hide: the standing reader says
     unlearned: tuple[str, ...] = ()  # the flat-stone model learns every cell alike
+    leaned: dict[str, str] = {}  # nor does it learn how a lean looks
     if isinstance(calibration, StandingCalibration):
         seen = read_standing(image, homography, layout, calibration)
         names = [seen.cells[c] for c in cells]
         confidence = np.array([seen.confidence[c] for c in cells])
         hidden = seen.hidden
         unlearned = seen.unlearned
+        leaned = seen.leaned
     else:
         names, confidence = classify(sample_cells(image, homography, layout), calibration)
     under = set(covered)
@@ -319,6 +321,7 @@ def read_cells(
         names = [UNKNOWN if c in under else n for c, n in zip(cells, names, strict=True)]
         confidence = np.where([c in under for c in cells], 0.0, confidence)
         hidden = None  # fewer cells read occupied now: worked out again from them below
+        leaned = {c: k for c, k in leaned.items() if c not in under}
     return reading_observation(
         layout,
         names,
@@ -329,5 +332,6 @@ def read_cells(
         timestamp=timestamp,
         markers_seen=markers_seen,
         unlearned=unlearned,
+        leaned=leaned,
         hidden=hidden,
     )

@@ -1463,7 +1463,7 @@ def read_standing(
     )
     size = (image.shape[1], image.shape[0])
     hidden = hidden_cells(homography, size, layout, _occupied(cells, names))
-    names, confidence = _read_leans(x, calibration, layout, names, confidence, hidden)
+    names, confidence, leaned = _read_leans(x, calibration, layout, names, confidence, hidden)
     return reading_observation(
         layout,
         names,
@@ -1474,6 +1474,7 @@ def read_standing(
         timestamp=timestamp,
         markers_seen=markers_seen,
         unlearned=_changed(x, cells, names, seen, calibration),
+        leaned=leaned,
     )
 
 
@@ -1488,6 +1489,7 @@ def reading_observation(
     timestamp: float,
     markers_seen: int,
     unlearned: tuple[str, ...] = (),
+    leaned: dict[str, str] | None = None,
     hidden: dict[str, str] | None = None,
 ) -> Observation:
     """The Observation of `layout`'s cells read as `names` with `confidence` (in the layout's
@@ -1502,6 +1504,7 @@ def reading_observation(
         markers_seen=markers_seen,
         layout=layout.name,
         unlearned=unlearned,
+        leaned=dict(leaned or {}),
     )
     if hidden is None:
         hidden = hidden_cells(homography, image_size, layout, observation.occupied())
@@ -1546,19 +1549,21 @@ def _read_leans(
     names: list[str],
     confidence: np.ndarray,
     hidden: dict[str, str],
-) -> tuple[list[str], np.ndarray]:
+) -> tuple[list[str], np.ndarray, dict[str, str]]:
     """`names` and `confidence` with the cells a nearer piece may hide (`hidden`) that read
     as a piece but look like a lean the cell showed, empty, on a board the referee took
     (`lean_looks`, of the class read) read empty: nearer that look than the class's mean by
-    LEAN_CONTRAST (squared distances). A piece that steps behind the leaning piece looks like
-    its class, not like the lean: its own body rises where the lean showed the board."""
+    LEAN_CONTRAST (squared distances) - and those cells -> the class they read before. A
+    piece that steps behind the leaning piece mostly shows its own body where the lean showed
+    the board; one hidden there almost wholly (a pawn behind a queen) looks like the lean, and
+    the referee takes the cell as first read when that makes the board a legal move."""
     if not calibration.lean_looks or not hidden:
-        return names, confidence
+        return names, confidence, {}
     cells = layout.cell_names()
     kinds = calibration.kinds(layout)
     precision = np.array(calibration.precision)
     allowed = _allowed(kinds, calibration)
-    names, confidence = list(names), confidence.copy()
+    names, confidence, leaned = list(names), confidence.copy(), {}
     for cell in hidden:
         i = cells.index(cell)
         looks = [look for k, look in calibration.lean_looks.get(cell, ()) if k == names[i]]
@@ -1568,9 +1573,10 @@ def _read_leans(
         lean = _nearest(x[i], np.array(looks), precision)
         piece = _nearest(x[i], np.array(calibration.means)[of_class], precision)
         if LEAN_CONTRAST * lean < piece:
+            leaned[cell] = names[i]
             names[i] = EMPTY
             confidence[i] = 1.0 / (1.0 + np.exp(-0.5 * (piece - lean)))  # (the two's posterior)
-    return names, confidence
+    return names, confidence, leaned
 
 
 def _nearest(x: np.ndarray, to: np.ndarray, precision: np.ndarray) -> float:

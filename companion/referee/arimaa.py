@@ -134,7 +134,8 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         """A chess set's colours are the sides: white is gold, black is silver."""
         if self.chess_set:
             cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
-            observation = replace(observation, cells=cells)
+            leaned = {c: CHESS_COLOURS.get(k, k) for c, k in observation.leaned.items()}
+            observation = replace(observation, cells=cells, leaned=leaned)
         elif set(observation.cells.values()) & set(CHESS_COLOURS):
             raise UserError(
                 _(

@@ -243,15 +243,22 @@ class Referee(Generic[P]):
     def seen_board(self, observation: Observation) -> dict[str, str]:
         """The occupied cells of `observation` as the referee takes them.
 
-        The cells read, unless the board read is neither `expected()` nor (settled) a legal
-        move. Then up to MAX_HIDDEN_CHANGES cells where the camera may be wrong are taken
+        When the game's pieces are tall, first the cells the camera read empty only because
+        they look like a lean it learned there (`observation.leaned`) are taken as it read
+        them before it knew the lean, when that makes the board the position or a legal move:
+        a rabbit that steps behind its camel and hides there looks like the camel's lean, and
+        the board without it - the rabbit gone - may be a legal move too (a review: "Which
+        gold piece is on g5 now?"); a board with a piece more where a lean was seen is none.
+        Then the cells read, unless the board read is neither `expected()` nor (settled) a
+        legal move. Then up to MAX_HIDDEN_CHANGES cells where the camera may be wrong are taken
         otherwise, the fewest that make it one:
         - when the game's pieces are tall (`tall_pieces`), the cells a nearer piece may hide
           (`observation.hidden`), as they were on the last board seen - or, while the board
           shows the position, as empty (a tall piece that moved in front of a square leans
           over it); only where the camera may misread them (`may_misread`: a short piece
           behind a tall one reads empty, an empty cell under a lean reads occupied, a piece
-          behind one reads as the piece in front);
+          behind one reads as the piece in front - or as the lean learned there: then as the
+          camera read it before it knew the lean);
         - in any game, a cell read as a piece whose empty look the camera has not learned
           (`observation.unlearned`: a piece stood there in every calibration photo, and a logo
           printed there reads as a piece once it has gone) as empty - while the board has not
@@ -264,6 +271,9 @@ class Referee(Generic[P]):
         board = observation.occupied()
         hidden = observation.hidden if self.tall_pieces else {}
         unlearned = {c for c in observation.unlearned if c in board}
+        as_first_read = observation.occupied_without_leans()
+        if hidden and as_first_read != board and self._explains(as_first_read):
+            return as_first_read
         if not (hidden or unlearned) or self._explains(board):
             return board
         before = self.board  # None: nothing seen yet, so nothing to keep
@@ -288,6 +298,9 @@ class Referee(Generic[P]):
                 values.append(was)
             if read is not None and None not in values and (self.settled or cell in unlearned):
                 values.append(None)
+            first_read = observation.leaned.get(cell)  # read empty from a lean learned there
+            if first_read is not None and first_read not in values:
+                values.append(first_read)
             if values:
                 options[cell] = values
         tries = 0

@@ -81,6 +81,9 @@ def observation_from_json(data: Any) -> Observation:
     unlearned = data.get("unlearned") or []
     if not isinstance(unlearned, list):
         raise UserError('an observation line\'s "unlearned" must be a list of cells: ["h1", ...]')
+    leaned = data.get("leaned") or {}
+    if not isinstance(leaned, dict):
+        raise UserError('an observation line\'s "leaned" must be {"e8": "black", ...}')
     try:
         return Observation(
             cells=cells,
@@ -91,6 +94,7 @@ def observation_from_json(data: Any) -> Observation:
             layout=str(data.get("layout", "")),
             hidden={str(c): str(n) for c, n in hidden.items()},
             unlearned=tuple(str(c) for c in unlearned),
+            leaned={str(c): str(k) for c, k in leaned.items()},
         )
     except (TypeError, ValueError):
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None

@@ -1,0 +1,121 @@
+"""A piece that steps behind a leaning piece of its colour, once the camera has learned that
+lean (vision.standing's lean looks), may look just like the lean and read empty. The referee
+then takes the cell as the camera read it before it knew the lean (`Observation.leaned`,
+`Referee.seen_board`) when that makes the board a legal move.
+
+Found by a review: Arimaa on a chess set, the synthetic dark-wood chessboard, a camera 30
+degrees off vertical (table seed 5: it looks from the a-file side, so a piece on g5 leans over
+h5). The gold camel (the white queen) stands on g5 and the camera learns h5's look under its
+lean; then a gold rabbit steps h4-h5, behind the camel. h5 reads empty, the rabbit seemed to
+vanish, and the referee asked "Which gold piece is on g5 now?" - either answer recorded a turn
+that lost a piece. Now it records the rabbit's step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import games
+from companion.errors import UserError
+from companion.observation import EMPTY, Observation
+from companion.referee.core import Referee
+from companion.referee.protocol import PlayerInput
+from companion.referee.runner import Session, observation_from_json
+from vision.calibration import calibrate
+from vision.find import find_board
+from vision.sim import SimTable, chess_start
+from vision.tracker import Tracker
+
+TURNS = [
+    [("d2", "d3"), ("d3", "c3"), ("c3", "c4"), ("d1", "d2")],
+    [("a7", "a6")],
+    [("d2", "d3"), ("d3", "e3"), ("e3", "f3"), ("f3", "g3")],  # the camel
+    [("a6", "a5")],
+    [("g3", "g4"), ("g4", "g5"), ("h2", "h3"), ("h3", "h4")],  # camel on g5, rabbit to h4
+    [("a5", "a4")],
+]
+
+
+class Table:
+    def __init__(self, style: str, seed: int, tilt: float = 30.0):
+        self.table = SimTable(
+            "chessboard",
+            seed=seed,
+            size=(960, 540),
+            tilt=tilt,
+            light=(0.9, 1.0),
+            realism={"board": style, "pieces": "chess"},
+        )
+        self.cells, self.figures = chess_start("chessboard")
+        start = self.table.render(self.cells, figures=self.figures)
+        homography = find_board(start, "chessboard").homography
+        self.tracker = Tracker(
+            self.table.layout, calibrate(start, homography, self.table.layout, self.cells)
+        )
+        arimaa = games.get("arimaa")
+        self.referee = Referee(arimaa.new(arimaa.options_from({"equipment": "chess"})))
+        self.lines: list[str] = []
+        self.session = Session(
+            self.referee, emit=self.lines.append, json_lines=True, tracker=self.tracker
+        )
+        self.time = 0.0
+
+    def steps(self):
+        events = [e for line in self.lines for e in json.loads(line).get("events", [])]
+        return [e["step"] for e in events if e["kind"] == "step"]
+
+    def hold(self, frames=30):
+        frame = self.table.render(self.cells, figures=self.figures)
+        for _ in range(frames):
+            self.time += 1 / 30
+            self.session.feed_frame(frame, self.time)
+
+    def step(self, origin, dest):
+        self.cells[dest] = self.cells.pop(origin)
+        self.figures[dest] = self.figures.pop(origin)
+        self.hold()
+
+    def physical(self):
+        return {c: {"white": "gold", "black": "silver"}[k] for c, k in self.cells.items()}
+
+
+def play_to_the_lean(style: str, seed: int) -> Table:
+    table = Table(style, seed)
+    table.hold()
+    for _ in range(2):
+        table.session.handle(PlayerInput("choose", "chess"))
+        table.hold()
+    for turn in TURNS:
+        for origin, dest in turn:
+            table.step(origin, dest)
+        assert table.referee.position.cells() == table.physical(), (turn, table.steps())
+        if "press DONE" in table.referee.instruction.text:
+            table.session.handle(PlayerInput("done"))
+            table.hold(5)
+    return table
+
+
+def test_a_rabbit_stepping_behind_its_camel_is_recorded_as_its_step():
+    table = play_to_the_lean("dark-wood", 5)
+    assert [k for k, _ in table.tracker.calibration.lean_looks["h5"]] == ["white"] * 4
+    before = len(table.steps())
+    table.step("h4", "h5")  # the rabbit steps behind the camel on g5
+    observation = table.tracker.last_observation
+    assert observation.hidden.get("h5") == "g5"
+    # the rabbit looks like the camel's lean: read empty, and what it read before is kept
+    assert observation.cells["h5"] == EMPTY and observation.leaned == {"h5": "white"}
+    assert table.steps()[before:] == ["Rh4n"], table.referee.instruction.text
+    assert table.referee.position.cells() == table.physical()
+
+
+def test_the_cells_read_from_a_lean_travel_with_the_observation_as_json():
+    observation = Observation(cells={"e7": "black", "e8": EMPTY}, leaned={"e8": "black"})
+    data = json.loads(json.dumps(observation.to_json()))
+    assert data["leaned"] == {"e8": "black"}
+    again = observation_from_json(data)
+    assert again.leaned == {"e8": "black"}
+    assert again.occupied_without_leans() == {"e7": "black", "e8": "black"}
+    assert "leaned" not in Observation(cells={"e8": EMPTY}).to_json()
+    with pytest.raises(UserError, match="leaned"):
+        observation_from_json({**data, "leaned": ["e8"]})
