@@ -15,17 +15,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from arimaa_chess_table import ChessTable
 
-from companion import games
 from companion.errors import UserError
 from companion.observation import EMPTY, Observation
-from companion.referee.core import Referee
 from companion.referee.protocol import PlayerInput
-from companion.referee.runner import Session, observation_from_json
-from vision.calibration import calibrate
-from vision.find import find_board
-from vision.sim import SimTable, chess_start
-from vision.tracker import Tracker
+from companion.referee.runner import observation_from_json
 
 TURNS = [
     [("d2", "d3"), ("d3", "c3"), ("c3", "c4"), ("d1", "d2")],
@@ -37,51 +32,8 @@ TURNS = [
 ]
 
 
-class Table:
-    def __init__(self, style: str, seed: int, tilt: float = 30.0):
-        self.table = SimTable(
-            "chessboard",
-            seed=seed,
-            size=(960, 540),
-            tilt=tilt,
-            light=(0.9, 1.0),
-            realism={"board": style, "pieces": "chess"},
-        )
-        self.cells, self.figures = chess_start("chessboard")
-        start = self.table.render(self.cells, figures=self.figures)
-        homography = find_board(start, "chessboard").homography
-        self.tracker = Tracker(
-            self.table.layout, calibrate(start, homography, self.table.layout, self.cells)
-        )
-        arimaa = games.get("arimaa")
-        self.referee = Referee(arimaa.new(arimaa.options_from({"equipment": "chess"})))
-        self.lines: list[str] = []
-        self.session = Session(
-            self.referee, emit=self.lines.append, json_lines=True, tracker=self.tracker
-        )
-        self.time = 0.0
-
-    def steps(self):
-        events = [e for line in self.lines for e in json.loads(line).get("events", [])]
-        return [e["step"] for e in events if e["kind"] == "step"]
-
-    def hold(self, frames=30):
-        frame = self.table.render(self.cells, figures=self.figures)
-        for _ in range(frames):
-            self.time += 1 / 30
-            self.session.feed_frame(frame, self.time)
-
-    def step(self, origin, dest):
-        self.cells[dest] = self.cells.pop(origin)
-        self.figures[dest] = self.figures.pop(origin)
-        self.hold()
-
-    def physical(self):
-        return {c: {"white": "gold", "black": "silver"}[k] for c, k in self.cells.items()}
-
-
-def play_to_the_lean(style: str, seed: int) -> Table:
-    table = Table(style, seed)
+def play_to_the_lean(style: str, seed: int) -> ChessTable:
+    table = ChessTable(30.0, style=style, seed=seed)
     table.hold()
     for _ in range(2):
         table.session.handle(PlayerInput("choose", "chess"))

@@ -15,16 +15,13 @@ from pathlib import Path
 
 import cv2
 import pytest
+from arimaa_chess_table import ChessTable
 from shared_data import real_data
 
-from companion import games
 from companion.errors import UserError
 from companion.observation import EMPTY
-from companion.referee.core import Referee
 from companion.referee.protocol import PlayerInput
-from companion.referee.runner import Session
-from vision.calibration import calibrate, load_calibration
-from vision.find import find_board
+from vision.calibration import load_calibration
 from vision.layouts import get_layout
 from vision.locate import from_corners
 from vision.sim import SimTable, chess_start
@@ -35,7 +32,6 @@ from vision.standing import (
     read_standing,
     with_refit,
 )
-from vision.tracker import Tracker
 
 REAL = real_data()
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -200,48 +196,10 @@ def test_a_piece_stepping_behind_a_learned_lean_still_reads_as_it_did(style):
                 assert after == colour, figure
 
 
-class LogoTable:
+def logo_table(tilt=12.0) -> ChessTable:
     """A green-and-cream chessboard with the US Chess logo printed on h1, a chess set's start
-    position on it (the rook over the logo), a tracker calibrated on it and the Arimaa referee
-    on a chess set in `companion referee`'s session."""
-
-    def __init__(self, tilt=12.0):
-        self.table = SimTable(
-            "chessboard",
-            seed=1,
-            size=(960, 540),
-            tilt=tilt,
-            light=(0.9, 1.0),
-            realism={"board": "green-cream", "pieces": "chess", "logo": "h1"},
-        )
-        self.cells, self.figures = chess_start("chessboard")
-        start = self.table.render(self.cells, figures=self.figures)
-        homography = find_board(start, "chessboard").homography
-        self.tracker = Tracker(
-            self.table.layout, calibrate(start, homography, self.table.layout, self.cells)
-        )
-        arimaa = games.get("arimaa")
-        self.referee = Referee(arimaa.new(arimaa.options_from({"equipment": "chess"})))
-        self.lines: list[str] = []
-        self.session = Session(
-            self.referee, emit=self.lines.append, json_lines=True, tracker=self.tracker
-        )
-        self.time = 0.0
-
-    def steps(self):
-        events = [e for line in self.lines for e in json.loads(line).get("events", [])]
-        return [e["step"] for e in events if e["kind"] == "step"]
-
-    def hold(self, frames=30):
-        frame = self.table.render(self.cells, figures=self.figures)
-        for _ in range(frames):
-            self.time += 1 / 30
-            self.session.feed_frame(frame, self.time)
-
-    def step(self, origin, dest):
-        self.cells[dest] = self.cells.pop(origin)
-        self.figures[dest] = self.figures.pop(origin)
-        self.hold()
+    position on it (the rook over the logo), the Arimaa referee on it through the camera."""
+    return ChessTable(tilt, logo="h1")
 
 
 @pytest.mark.parametrize("tilt", [12.0, 30.0])
@@ -249,7 +207,7 @@ def test_the_logo_under_a_rook_is_learned_as_the_game_goes_end_to_end(tilt):
     # From 30 degrees the rook leaning over h2 makes "nothing moved, h2 misread" explain the
     # board too; only the step off the logo explains h1's changed look (a review found it
     # refused as a tie on every table seed tried).
-    table = LogoTable(tilt)
+    table = logo_table(tilt)
     table.hold()
     for _ in range(2):  # the chess start position is both sides' setup
         table.session.handle(PlayerInput("choose", "chess"))
@@ -286,7 +244,7 @@ def test_a_board_taken_refreshes_how_a_never_empty_cell_looks_with_its_new_piece
 
 
 def test_the_tracker_learns_only_from_the_frame_it_read_last():
-    table = LogoTable()
+    table = logo_table()
     tracker, frame = table.tracker, table.table.render(table.cells, figures=table.figures)
     observation = None
     for i in range(30):
