@@ -6,8 +6,8 @@ them. Plain data, no rules and no OpenCV.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 EMPTY = "empty"
@@ -49,6 +49,20 @@ class Observation:
         """`occupied()` with the cells read empty from a learned lean as the class the camera
         would have read there without it."""
         return {**self.occupied(), **self.leaned}
+
+    def renamed(self, classes: Mapping[str, str]) -> Observation:
+        """The same observation with each class named as `classes` says (the others as they
+        are), wherever it names one: an Arimaa referee on a chess set calls white gold.
+
+        >>> seen = Observation(cells={"e7": "black", "e8": EMPTY}, leaned={"e8": "black"})
+        >>> seen.renamed({"black": "silver"}).occupied_without_leans()
+        {'e7': 'silver', 'e8': 'silver'}
+        """
+        return replace(
+            self,
+            cells={c: classes.get(k, k) for c, k in self.cells.items()},
+            leaned={c: classes.get(k, k) for c, k in self.leaned.items()},
+        )
 
     def unknown(self) -> list[str]:
         return sorted(c for c, k in self.cells.items() if k == UNKNOWN)

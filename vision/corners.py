@@ -26,6 +26,7 @@ import numpy as np
 from companion.errors import UserError
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
+from vision.location import parse_corners
 
 FORMAT = "tabletop-companion/corners"
 VERSION = 1
@@ -83,14 +84,18 @@ def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
     return check_corners(data.get("corners"), str(path))
 
 
-def corners_for(given: Any, calibration: str | Path, layout: Layout | None) -> tuple[Any, str]:
-    """The corners to locate a board with: `given` (``--corners``) when there are some, else
-    those saved beside `calibration` for `layout` when it has no markers (None: any layout in
-    view, "auto"); and a line saying so when the saved ones are used ("" otherwise).
+def corners_for(
+    given: str | None, calibration: str | Path, layout: Layout | None
+) -> tuple[np.ndarray | None, str]:
+    """The corners to locate a board with: `given` (``--corners`` as typed) when there are
+    some, else those saved beside `calibration` for `layout` when it has no markers (None: any
+    layout in view, "auto"); and a line saying so when the saved ones are used ("" otherwise).
 
-    :raises UserError: a damaged corners file."""
-    if given is not None or layout is None or layout.has_markers:
-        return given, ""
+    :raises UserError: corners typed wrong, or a damaged corners file."""
+    if given:
+        return parse_corners(given), ""
+    if layout is None or layout.has_markers:
+        return None, ""
     saved = saved_corners(calibration, layout.name)
     if saved is None:
         return None, ""

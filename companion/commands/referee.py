@@ -35,7 +35,6 @@ from vision import sources
 from vision.calibration import load_calibration
 from vision.corners import corners_for
 from vision.layouts import get_layout
-from vision.locate import parse_corners
 from vision.tracker import Tracker
 
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
@@ -205,9 +204,8 @@ def _handle(session: Any, line: str) -> None:
 def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
     calibration = load_calibration(args.calibration)
-    given = parse_corners(args.corners) if args.corners else None
     layout = None if layout_name.strip().lower() == "auto" else get_layout(layout_name)
-    corners, said = corners_for(given, args.calibration, layout)
+    corners, said = corners_for(args.corners, args.calibration, layout)
     if said:
         print(f"companion: {said}", file=sys.stderr)
     tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)

@@ -31,7 +31,7 @@ from vision.calibration import (
 from vision.corners import corners_for, corners_path, save_corners
 from vision.find import draw_grid
 from vision.layouts import Layout, get_layout
-from vision.locate import Located, locate, parse_corners
+from vision.locate import Located, locate
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
@@ -616,8 +616,7 @@ def run_track(args: argparse.Namespace) -> int:
         layout = get_layout(name)
         calibration.check_layout(layout)
         wanted = f"{layout.name} board"
-    given = parse_corners(args.corners) if args.corners else None
-    corners, said = corners_for(given, args.calibration, layout)
+    corners, said = corners_for(args.corners, args.calibration, layout)
     if said:
         print(said, file=sys.stderr)
     tracker = Tracker(layout or "auto", calibration, corners=corners, fps=args.fps)

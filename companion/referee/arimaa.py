@@ -31,7 +31,7 @@ The camera sees colours, not piece types. So:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import UserError
@@ -133,9 +133,7 @@ class ArimaaReferee(Referee[ArimaaPosition]):
     def observe(self, observation: Observation) -> list[Event]:
         """A chess set's colours are the sides: white is gold, black is silver."""
         if self.chess_set:
-            cells = {c: CHESS_COLOURS.get(k, k) for c, k in observation.cells.items()}
-            leaned = {c: CHESS_COLOURS.get(k, k) for c, k in observation.leaned.items()}
-            observation = replace(observation, cells=cells, leaned=leaned)
+            observation = observation.renamed(CHESS_COLOURS)
         elif set(observation.cells.values()) & set(CHESS_COLOURS):
             raise UserError(
                 _(
