@@ -17,7 +17,7 @@ from vision.layouts import get_layout, layout_names
 from vision.locate import from_corners, locate
 from vision.reader import read_cells
 from vision.sim import HandPose, SimTable, calibrate_table, random_cells, random_script
-from vision.tracker import BOARD_MOVED, HANDS, SEARCHING, STILL, Tracker
+from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
 
 SIZE = (640, 360)
 STILL_FRAMES = 18  # 0.6 s at 30 fps: enough for the 0.5 s window after the hand has gone
@@ -354,6 +354,65 @@ def test_a_cup_beside_the_mat_is_not_a_hand(arimaa):
     moves = [(with_cup(frame), hand) for frame, hand in table.transition(cells, after)]
     seen = feed_all(tracker, moves)
     assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+
+
+def cup_on_the_margin(table):
+    """A dark cup put down on the mat's right margin, over its edge: a still difference
+    from the print that reaches across the edge, as a hand does - `paint(frame)` draws it."""
+    w, h = table.layout.size
+    angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    rim = np.stack([w - 20 + 30 * np.cos(angles), h / 2 + 30 * np.sin(angles)], axis=1)
+    cup = cv2.perspectiveTransform(rim[None].astype(np.float32), table.homography)[0]
+
+    def paint(frame):
+        cv2.fillPoly(frame, [np.round(cup * 16).astype(np.int32)], (40, 45, 60), cv2.LINE_AA, 4)
+        return frame
+
+    return paint
+
+
+def test_something_that_lies_on_the_mat_s_edge_is_read_past_once_the_players_say_so(arimaa):
+    """What lies still across the mat's edge looks like a resting hand: nothing is read, and
+    after COVERED_SECONDS the status says "covered" (the app then offers BOARD CLEAR). Only
+    when the players say the board is clear (`read_as_it_is`) is it read - as it is - and the
+    cup is left out from then on: the next move is read without a word, a hand that comes in
+    over the cup is still a hand, and once the cup is gone a hand there counts as before."""
+    table, calibration = arimaa
+    with_cup = cup_on_the_margin(table)
+    cells = {"a1": "gold", "h8": "silver"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    after = {"a1": "gold", "h7": "silver"}
+    moves = [(with_cup(frame), hand) for frame, hand in table.transition(cells, after)]
+    assert feed_all(tracker, moves) == [] and tracker.status == HANDS
+    waiting = [(with_cup(table.render(after)), False) for _ in range(int(30 * COVERED_SECONDS))]
+    assert feed_all(tracker, waiting) == [] and tracker.status == COVERED
+    tracker.read_as_it_is()
+    tracker.feed(with_cup(table.render(after, table.hand_towards(table.cell_pixel("c3")))))
+    assert feed_all(tracker, waiting + waiting[:20]) == []  # said, then a hand moved: forgotten
+    assert tracker.status == COVERED
+    tracker.read_as_it_is()
+    seen = feed_all(tracker, waiting[:1])
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+    assert tracker.status == STILL
+    for seed in range(4):  # hands over the cup, resting: never read
+        table.rng = np.random.default_rng(seed)
+        hand = table.hand_towards(table.cell_pixel("h4"), 1.0)
+        frames = [(with_cup(table.render(after, hand)), True) for _ in range(30)]
+        assert feed_all(tracker, frames) == [], f"hand {seed} was read as a board"
+        assert tracker.status == HANDS
+        assert feed_all(tracker, [(with_cup(table.render(after)), False)] * 20) == []
+    again = {"a2": "gold", "h7": "silver"}
+    moves = [(with_cup(frame), hand) for frame, hand in table.transition(after, again)]
+    assert [obs.cells for _, obs, _ in feed_all(tracker, moves)] == [truth(table.layout, again)]
+    gone = {"a3": "gold", "h7": "silver"}  # the cup taken away with this move
+    assert [obs.cells for _, obs, _ in feed_all(tracker, table.transition(again, gone))] == [
+        truth(table.layout, gone)
+    ]
+    assert tracker._model.occluders.accepted is None
+    hand = table.hand_towards(table.cell_pixel("h4"), 1.0)
+    assert feed_all(tracker, [(with_cup(table.render(gone, hand)), True)] * 30) == []
+    assert tracker.status == HANDS
 
 
 @pytest.mark.parametrize("name", ["arimaa", "aranea"])

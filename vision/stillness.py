@@ -29,6 +29,14 @@ every frame:
 
 A region must cover `min_area_px` pixels (after removing speckle) to count, which keeps sensor
 noise and a crumb on the mat from freezing the companion.
+
+What the players said is not over the board (`OccluderCheck.accept`): a still difference
+that is no hand - a low lamp's shadow of a tall piece reaching across the mat's edge, a
+captured piece or a cup put down on the mat's margin - would hold the companion on "hands"
+for good. When the players say the board is clear, the regions found then are *accepted*: a
+changed region that lies wholly within them (and the pieces' zone) is left out, as the pieces'
+own leans are, until a still board no longer shows them. A hand that comes in across them
+reaches beyond them and is seen.
 """
 
 from __future__ import annotations
@@ -208,6 +216,7 @@ NEAR_CLIPPING = 200.0  # a smoothed pixel this bright may hide clipped ones (sma
 DARK = 35.0  # a channel this dark has too much noise in its colour ratios
 CHROMA_THRESHOLD = 0.08  # colour-ratio difference (log) above which a pixel is not the print
 MAT_FACTOR = 1.25  # the mat's brightness check uses this times the threshold
+ACCEPT_PX = 2  # top-view pixels round what the players accepted that are accepted too
 
 
 def _log_chroma(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -289,6 +298,9 @@ class OccluderCheck:
         self.chroma = chroma
         self.reference: np.ndarray | None = None
         self.reference_colour: np.ndarray | None = None
+        # where the players said nothing is over the board though the view differs there
+        # (`accept`); None: nowhere
+        self.accepted: np.ndarray | None = None
         self._reference_fit: LightingFit | None = None  # made on first use (a light change)
         # The overall light change is a median over about 2000 pixels of the mat (not all:
         # a median is slow).
@@ -379,11 +391,16 @@ class OccluderCheck:
         found = self._on_the_mat(changed, standing)
         if found or colour is None or self.reference_colour is None:
             return found
+        return self._on_the_mat(changed | self._colour_changed(colour, gray.shape), standing)
+
+    def _colour_changed(self, colour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """Where a colour channel differs from the reference's (judged at half resolution,
+        on the watched pixels), at full resolution."""
         now, then = _half(colour), self.reference_colour
         half = np.zeros(now.shape[:2], bool)
         for c in range(3):
             half |= _changed(now[:, :, c], then[:, :, c], self._gain_at_half, self.threshold)
-        return self._on_the_mat(changed | _full(half & self._watched_half, gray.shape), standing)
+        return _full(half & self._watched_half, shape)
 
     def against_relit_reference(
         self,
@@ -502,15 +519,66 @@ class OccluderCheck:
     def _not_the_pieces(self, changed: np.ndarray, standing: np.ndarray | None) -> np.ndarray:
         """`changed` without the regions the pieces explain: those wholly inside `standing`
         (where a standing piece or its shadow may show) and clear of the mat's edge - a hand
-        always comes in across the edge, a piece's lean or shadow never reaches it."""
-        if standing is None or not changed.any():
+        always comes in across the edge, a piece's lean or shadow never reaches it - or within
+        what the players accepted (`accept`)."""
+        if (standing is None and self.accepted is None) or not changed.any():
             return changed
         count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
         if count <= 1:
             return changed
-        outside = np.bincount(labels[~standing | self._edge_band], minlength=count) > 0
+        unexplained = (
+            np.ones(changed.shape, bool) if standing is None else ~standing | self._edge_band
+        )
+        if self.accepted is not None:
+            unexplained &= ~self.accepted
+        outside = np.bincount(labels[unexplained], minlength=count) > 0
         outside[0] = False
         return outside[labels]
+
+    def accept(
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        loose: bool = False,
+        standing: np.ndarray | None = None,
+    ) -> int:
+        """The players say nothing is over the board in this view: what the checks find over
+        it here (a shadow across the mat's edge, a captured piece on the margin: where the
+        paper does not look like the print, and what changed since the last still board) is
+        accepted - left out of both checks from now on, a few pixels round it too (the view
+        shakes by a pixel or two), until `forget_accepted` finds it gone. Returns the accepted
+        pixels. Boards without a print accept nothing: the last still board, their only
+        baseline, becomes this view when it is read."""
+        changed = self.mat_changes(gray, colour, loose=loose)
+        if changed is None:
+            return 0
+        if self.reference is not None and self.reference.shape == gray.shape:
+            # what changed since the last still board too: the part of a shadow on the mat's
+            # rim and the table, which only that board judges (it will go away again)
+            changed |= _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
+            if colour is not None and self.reference_colour is not None:
+                changed |= self._colour_changed(colour, gray.shape)
+        found = self._not_the_pieces(changed, standing)
+        if not found.any():
+            return 0 if self.accepted is None else int(self.accepted.sum())
+        grown = cv2.dilate(found.astype(np.uint8), np.ones((2 * ACCEPT_PX + 1,) * 2, np.uint8)) > 0
+        self.accepted = grown if self.accepted is None else self.accepted | grown
+        return int(self.accepted.sum())
+
+    def forget_accepted(
+        self, gray: np.ndarray, colour: np.ndarray | None = None, *, loose: bool = False
+    ) -> bool:
+        """Drop what was accepted once this still view no longer differs from the print
+        there (the shadow or the object is gone): a hand in that spot counts again. Whether
+        it was dropped."""
+        if self.accepted is None:
+            return False
+        changed = self.mat_changes(gray, colour, loose=loose)
+        if changed is not None and _significant(changed & self.accepted, self.min_area_px):
+            return False
+        self.accepted = None
+        return True
 
     def mat_changes(
         self,

@@ -28,6 +28,13 @@ Per frame (a few milliseconds at 1280x720 on one core):
    differs from the last one returned (or one was requested with `request()`).
 
 A frame with a hand in it never yields an observation: occluded frames return before reading.
+What stays over the board while the view is still becomes status ``"covered"`` after
+COVERED_SECONDS: a resting hand - or no hand at all, such as a low lamp's shadow of a tall piece
+across the mat's edge or a captured piece put down on the margin, which the checks cannot
+tell from a hand there. Nothing is read until it goes or the players say the board is clear
+(`read_as_it_is`: the app's BOARD CLEAR, `clear` typed to `companion referee`); then the view
+is read as it is and what lay there is left out of the checks until a still board no longer
+shows it (`vision.stillness.OccluderCheck.accept`).
 Dropped frames (None) are skipped; black frames (a glitching camera) restart the stillness
 window, since the board may have changed while the camera was blind. Neither ever raises.
 
@@ -83,6 +90,10 @@ from vision.top_view import (
 SEARCHING = "searching"  # the board has not been found (yet, or again)
 MOVING = "moving"  # something on the board is changing, nothing over it
 HANDS = "hands"  # something is over the board: a hand, an arm, its shadow
+# still, but something has lain over the board for COVERED_SECONDS: a hand resting, or no
+# hand at all - a low lamp's shadow across the mat's edge, a piece put down on its margin.
+# Nothing is read; the players may say the board is clear (`read_as_it_is`).
+COVERED = "covered"
 STILL = "still"  # still and uncovered: what the last observation says is on the board
 BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
 
@@ -92,6 +103,7 @@ LIGHT_REBASE_SECONDS = 0.5  # still, mat clean, only the old reference differs: 
 GRID_REBASE_SECONDS = 10.0  # the same without a printed mat to confirm (grid boards)
 TAPPED_LOST_SECONDS = 2.0  # tapped corners: grid not there, view changed, still this long: moved
 TAPPED_CHECK_SECONDS = 0.5  # how often a tapped board's grid is looked for meanwhile
+COVERED_SECONDS = 3.0  # still and covered this long: "covered" (see COVERED)
 PHOTO_WIDTH_PX = 480  # the board photo kept with each move (the records cap its bytes)
 
 
@@ -158,6 +170,7 @@ class Tracker:
         self._dirty = True  # something happened since the last reading
         self._wanted = True  # an observation is due even if the board looks the same
         self._occluded_since: float | None = None
+        self._clear_said = False  # the players said nothing is over the board (read_as_it_is)
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
@@ -171,6 +184,15 @@ class Tracker:
     # -- the public API -----------------------------------------------------------------------------
     def request(self) -> None:
         """Return the next still board even if it is the same as the last one returned."""
+        self._wanted = True
+
+    def read_as_it_is(self) -> None:
+        """The players say nothing is over the board: read the next still view as it is, even
+        if something seems to lie over it (status "covered": a lamp's shadow across the mat's
+        edge, a captured piece on its margin), and leave what lies there out of the checks
+        until a still board no longer shows it (`OccluderCheck.accept`). Said while the view
+        moves, it is forgotten: the players see the board still when they say it."""
+        self._clear_said = True
         self._wanted = True
 
     def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
@@ -282,9 +304,13 @@ class Tracker:
         clean = self._clean.update(1.0 if occluded else self.motion, now)
         if not still:
             self._occluded_since = None
+            self._clear_said = False
             return None
         if occluded:
+            if self._clear_said:
+                return self._read_as_it_is(frame, colour, gray, now)
             return self._still_but_covered(frame, colour, gray, now, on_mat, on_reference)
+        self._clear_said = False  # nothing over the board: an ordinary reading (requested)
         # (_occluded_since stays: a difference that flickers, as a changed light can near the
         # thresholds, is still "covered since" its first frame in this still period.)
         if not clean or not (self._dirty or self._wanted) or self.calibration is None:
@@ -304,7 +330,7 @@ class Tracker:
         when the board is about to be read - a still view is the same picture throughout the
         stillness window, so judging its last frame is judging them all."""
         checks = self._model.occluders
-        loose = len(self.located.markers_seen) < len(self._model.layout.markers)
+        loose = self._loose()
         standing = self._standing_zone()
         on_mat = checks.against_mat(gray, loose=loose, standing=standing)
         on_reference = checks.against_reference(gray, standing=standing)
@@ -319,6 +345,10 @@ class Tracker:
                 checks.against_reference(gray, colour, standing=standing),
             )
         return self._colour_found
+
+    def _loose(self) -> bool:
+        """A marker of the mat was not seen: the location is extrapolated towards it."""
+        return len(self.located.markers_seen) < len(self._model.layout.markers)
 
     def _standing_zone(self) -> np.ndarray | None:
         """Where the pieces may show over the paper from where the camera is (per location):
@@ -358,6 +388,7 @@ class Tracker:
             self.layout = located.layout
             self._model = board_model(located.layout, self.view_px)
         self._model.occluders.reference = None  # the old view no longer lines up
+        self._model.occluders.accepted = None
         self._restart_window()
 
     def _restart_window(self) -> None:
@@ -480,6 +511,8 @@ class Tracker:
         smooth change of light explains all of it - a hand never does)."""
         if self._occluded_since is None:
             self._occluded_since = now
+        if self.status == HANDS and now - self._occluded_since >= COVERED_SECONDS:
+            self.status = COVERED
         tapped = self._tapped()
         due = tapped and self._tapped_missing is not None
         if self._checked_since != self._still.since or (
@@ -503,6 +536,26 @@ class Tracker:
         return None
 
     # -- reading ----------------------------------------------------------------------------------------
+    def _read_as_it_is(
+        self, frame: np.ndarray, colour: np.ndarray, gray: np.ndarray, now: float
+    ) -> Observation | None:
+        """The players said the board is clear while the checks found something over it:
+        accept what they found (`OccluderCheck.accept`) and read. The board must still be
+        where it was (a moved board is found again first, as always)."""
+        self._clear_said = False
+        if self.calibration is None or self.lost:
+            return None
+        located = self.located
+        if not self._board_in_place(frame, now, covered=True):
+            return None
+        if self.located is not located:
+            colour, gray = self._views(frame)
+        self._model.occluders.accept(
+            gray, colour, loose=self._loose(), standing=self._standing_zone()
+        )
+        self._wanted = True
+        return self._read(frame, colour, gray, now)
+
     def _read(
         self, frame: np.ndarray, colour: np.ndarray, gray: np.ndarray, now: float
     ) -> Observation | None:
@@ -518,7 +571,9 @@ class Tracker:
             layout=self.layout.name,
             photo=board_photo(frame, self.located.homography, self.layout),
         )
-        self._model.occluders.set_reference(gray, colour)
+        checks = self._model.occluders
+        checks.set_reference(gray, colour)
+        checks.forget_accepted(gray, colour, loose=self._loose())  # once it is gone
         self._occluded_since = None
         self._dirty = False
         self._moved = False
