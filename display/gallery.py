@@ -11,6 +11,7 @@ German the table shows.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Callable
@@ -138,6 +139,18 @@ def play_example() -> tuple[Callable, object]:
         camera=_("camera: {state}").format(state=pgettext("camera state", "hands")),
     )
     return play.draw, model
+
+
+def play_covered_example() -> tuple[Callable, object]:
+    """The play screen while something has lain over the board for a while (a lamp's shadow
+    across the mat's edge): the players may say the board is clear."""
+    draw, model = play_example()
+    covered = dataclasses.replace(
+        model,
+        covered=True,
+        camera=_("camera: {state}").format(state=pgettext("camera state", "covered")),
+    )
+    return draw, covered
 
 
 def dice_example() -> tuple[Callable, object]:
@@ -272,6 +285,7 @@ EXAMPLES: dict[str, Callable[[], tuple[Callable, object]]] = {
     "home": home_example,
     "setup": setup_example,
     "play": play_example,
+    "play-covered": play_covered_example,
     "dice": dice_example,
     "gameover": gameover_example,
     "review-list": review_list_example,

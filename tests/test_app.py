@@ -552,3 +552,57 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     app.pages.setup.confirm()
     assert app.page == "play"
     assert len(app.vision.tracker.calibration.own_look) == 25
+
+
+def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_press_done(
+    screen, tmp_path
+):
+    """A cup put down over the mat's edge looks to the camera like a hand resting there:
+    after a few seconds the play screen says something lies on the board and offers BOARD
+    CLEAR, which the table's DONE button also presses; then the board is read as it is and
+    the move is recorded, and the next move is read with the cup still there."""
+    from test_vision_track import cup_on_the_margin
+
+    from vision.sim import SimTable
+
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    app = App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name),
+    )
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    with_cup = cup_on_the_margin(table)
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
+    app.vision.look(table.render(want), now=100.0)
+    app.pages.setup.confirm()
+    assert app.page == "play"
+    clock = iter(range(10**6))
+
+    def watch(frames):
+        for frame in frames:
+            observation = app.vision.feed(frame, next(clock) / 30)
+            app.on_vision_status(app.vision.status)
+            if observation is not None:
+                app.on_observation(observation)
+
+    watch([table.render({})] * 20)  # the players clear the calibration position away
+    first = {"c3": "black"}
+    watch(with_cup(frame) for frame, _ in table.transition({}, first))
+    watch([with_cup(table.render(first))] * 100)
+    assert app.vision_status == "covered" and app.covered and app.hands
+    assert app.referee.position.move_stack == []
+    app.render(force=True)
+    screen.save(tmp_path / "covered.png")
+    assert "Something lies on the board" in app.painter.texts
+    assert "Board clear" in [t.label for t in app.painter.targets]
+    app.button("done")  # the table's DONE button: the board is clear
+    watch([with_cup(table.render(first))] * 3)
+    assert [str(m) for m in app.referee.position.move_stack] == ["c3"]
+    assert app.vision_status == "still" and not app.covered
+    second = {"c3": "black", "d4": "white"}
+    watch(with_cup(frame) for frame, _ in table.transition(first, second))
+    assert [str(m) for m in app.referee.position.move_stack] == ["c3", "d4"]

@@ -92,6 +92,9 @@ class App:
         self.setup_position: Position[Any] | None = None  # the game being set up
         self.resume_id: int | None = None  # ... when it continues a recorded game
         self.hands = False
+        # something has lain over the board for a while (the tracker's "covered"): perhaps
+        # no hand at all - the players may say the board is clear (`board_clear`)
+        self.covered = False
         self.vision_status = ""
         self.events: list[Event] = []  # everything the referee said, in order
         self.quit = False
@@ -243,6 +246,7 @@ class App:
         self.resume_id = None
         self.events = []
         self.hands = False
+        self.covered = False
         self._speak([])
         self.go("play")
 
@@ -264,6 +268,14 @@ class App:
             if e.kind == "roll" and e.data.get("value") is not None
         ]
         self.speaker.say(". ".join([*sentences, text]))
+
+    def board_clear(self) -> None:
+        """The players say nothing lies over the board, though the camera has seen something
+        there for a while (a lamp's shadow across the mat's edge, a piece on its margin): it
+        reads the board as it is, and leaves what it saw there out from now on
+        (`vision.tracker.Tracker.read_as_it_is`)."""
+        if self.vision is not None:
+            self.vision.read_as_it_is()
 
     def player_input(self, player_input: PlayerInput) -> None:
         assert self.referee is not None  # the pages hand over inputs only during a game
@@ -350,7 +362,10 @@ class App:
             self.message = moved  # a board of tapped corners: no markers to find it again
         elif self.message == moved:
             self.message = ""
-        hands = status == "hands"
+        hands = status in ("hands", "covered")  # either way: nothing is read
+        if self.page in ("play", "setup") and (status == "covered") != self.covered:
+            self.dirty = True
+        self.covered = status == "covered"
         if self.referee is not None:
             self._after(self.referee.hands(hands))
         if hands != self.hands:

@@ -130,6 +130,13 @@ class TableVision:
             observation: Observation | None = self.tracker.feed(frame, now)
             return observation
 
+    def read_as_it_is(self) -> None:
+        """The players say the board is clear: the tracker reads the next still view as it
+        is (`vision.tracker.Tracker.read_as_it_is`)."""
+        with self._lock:
+            if self.tracker is not None:
+                self.tracker.read_as_it_is()
+
     def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
         """The board read from frame number `frame` showed `board`, as the referee took it:
         learn from it about the cells no calibration photo showed empty

@@ -28,5 +28,6 @@ def _mark_states() -> None:  # pragma: no cover - never called, only read by the
     pgettext("camera state", "still")
     pgettext("camera state", "moving")
     pgettext("camera state", "hands")
+    pgettext("camera state", "covered")
     pgettext("camera state", "searching")
     pgettext("camera state", "board-moved")

@@ -30,6 +30,9 @@ class PlayModel:
     turn: str | None  # the player to move ("black"), None when over
     move_number: int = 0
     hands: bool = False  # a hand is over the board
+    # ... and has lain there for a while: perhaps no hand (a shadow, a piece on the margin) -
+    # the players may say the board is clear
+    covered: bool = False
     camera: str = ""  # short camera state for the header ("still", "moving", "no camera")
     last_move: str = ""
     can_roll: bool = False
@@ -70,7 +73,7 @@ def draw(p: Painter, model: PlayModel) -> None:
     y = _whose_turn(p, model, panel) if model.turn else panel.top
     if model.hands:  # a yellow striped banner with black text: not colour alone
         banner = pygame.Rect(panel.left, y, panel.width, m.mm(9))
-        _hands_banner(p, banner)
+        _hands_banner(p, banner, _("Something lies on the board") if model.covered else None)
         y = banner.bottom + m.gap
 
     buttons = _buttons(model)
@@ -78,6 +81,9 @@ def draw(p: Painter, model: PlayModel) -> None:
     bottom = min(b.top for b in boxes) - m.gap if boxes else panel.bottom
     instruction = say(model.instruction.text, model.colour_names)
     detail = say(model.instruction.detail, model.colour_names)
+    if model.covered:  # nothing is read until it goes, or the players say it is no hand
+        instruction = _("Take away what lies there, or press BOARD CLEAR")
+        detail = _("Perhaps only a lamp's shadow")
     roles = _roles(model)
     plan = _plan(p, instruction, detail, roles, panel.width, bottom - y)
 
@@ -185,6 +191,8 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
             (_("Review"), Action("review"), "normal"),
             (_("New game"), Action("new-game"), "primary"),
         ]
+    if model.covered:  # nothing is read until it is settled; the table's DONE says it too
+        return buttons + [(_("Board clear"), Action("board-clear"), "primary")]
     buttons.append((_("Undo"), Action("undo"), "normal"))
     if model.can_roll or kind == "roll":
         buttons.append((_("Roll"), Action("roll"), "primary" if kind == "roll" else "normal"))
@@ -196,7 +204,7 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     return buttons
 
 
-def _hands_banner(p: Painter, rect: pygame.Rect) -> None:
+def _hands_banner(p: Painter, rect: pygame.Rect, text: str | None = None) -> None:
     pygame.draw.rect(p.surface, theme.HANDS, rect, border_radius=p.m.mm(1.5))
     stripe = p.m.mm(2)
     clip = p.surface.get_clip()
@@ -207,7 +215,7 @@ def _hands_banner(p: Painter, rect: pygame.Rect) -> None:
     inner = rect.inflate(-p.m.mm(2), -p.m.mm(1.5))
     pygame.draw.rect(p.surface, theme.HANDS, inner, border_radius=p.m.mm(1))
     p.line(
-        _("Hands on the board"),
+        text or _("Hands on the board"),
         inner.center,
         inner.width - p.m.gap,
         p.m.font_body,

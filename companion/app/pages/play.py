@@ -41,7 +41,9 @@ class PlayPage(Page):
         self.arimaa_setup = ArimaaSetup(app)
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
-        return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
+        # While something has lain over the board for a while, DONE says the board is clear.
+        done = ("board-clear", None) if self.app.covered else ("done", None)
+        return {"done": done, "roll": ("roll", None), "back": ("undo", None)}
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
@@ -51,6 +53,8 @@ class PlayPage(Page):
             kind == "choose" and value == ARRANGE and (side := self.arimaa_setup.side()) is not None
         ):
             self.arimaa_setup.start(side)
+        elif kind == "board-clear":
+            app.board_clear()
         elif kind in INPUTS and app.referee is not None:
             app.player_input(PlayerInput(INPUTS[kind], value))
         elif kind == "review":
@@ -86,6 +90,7 @@ class PlayPage(Page):
             turn=position.turn if not position.is_game_over() else None,
             move_number=len(position.move_stack),
             hands=app.hands,
+            covered=app.covered,
             camera=_("camera: {state}").format(state=pgettext("camera state", app.vision_status))
             if app.vision_status
             else "",
