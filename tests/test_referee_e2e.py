@@ -12,10 +12,12 @@ import sys
 
 import cv2
 import numpy as np
+import pytest
 from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.dice import Dice
+from companion.errors import UserError
 from companion.export import export_game
 from companion.records import Records
 from companion.referee.core import Referee
@@ -179,6 +181,41 @@ def test_a_hand_resting_beside_the_stone_it_just_placed_is_not_read():
     for _ in range(3 * STILL):
         game.session.feed_frame(game.table.render({"c3": "black", "e3": "white"}, hand))
     assert game.referee.position.move_stack == ["c3"]
+
+
+def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_type_clear():
+    """A cup over the mat's edge holds the camera on "hands"; after a few seconds a line says
+    something lies on the board, and nothing is read however long it stays - until the
+    players type `clear`: the board is read as it is and the move counts. A hand that rests
+    long enough to be "covered" is never read without that word."""
+    from test_vision_track import cup_on_the_margin
+
+    game = SimGame(
+        "arinama5", games.get("arinama").new({"rows": 5, "cols": 5}), calibration_cells=ARINAMA_CAL
+    )
+    with_cup = cup_on_the_margin(game.table)
+    hand = game.table.hand_towards(game.table.cell_pixel("e3"), 1.0)
+    for _ in range(5 * FPS):
+        game.session.feed_frame(game.table.render({"c3": "black"}, hand))
+    assert game.session.covered and game.referee.position.move_stack == []
+    game.cells = {"c3": "black"}
+    game.settle(2 * STILL)  # the hand goes: the stone it put down counts
+    assert game.referee.position.move_stack == ["c3"] and not game.session.covered
+    for _ in range(5 * FPS):
+        game.session.feed_frame(with_cup(game.table.render({"c3": "black", "e3": "white"})))
+    assert (
+        game.lines.count(
+            "(something has lain on the board for a while: take it away, or type clear if nothing "
+            "does)"
+        )
+        == 2
+    )
+    assert game.referee.position.move_stack == ["c3"]
+    game.session.handle_line("clear")
+    game.session.feed_frame(with_cup(game.table.render({"c3": "black", "e3": "white"})))
+    assert game.referee.position.move_stack == ["c3", "e3"]
+    with pytest.raises(UserError, match="there is no camera here"):
+        Session(game.referee, emit=game.lines.append).handle_line("clear")
 
 
 def test_a_whole_real_arimaa_game_through_the_synthetic_table(tmp_path):

@@ -6,6 +6,9 @@ Input lines (`handle_line`), as typed at a terminal or piped in:
 
 - ``done``, ``roll``, ``undo``, ``cancel``, ``choose X`` (also ``enter``, ``r``, ``back``);
 - ``hands on`` / ``hands off`` - the "hands on the board" state, when no tracker gives it;
+- ``clear`` - the board is clear: when the camera has seen something lie over the board for
+  a while (its status "covered": a lamp's shadow across the mat's edge, a piece on the
+  margin), it reads the board as it is (`vision.tracker.Tracker.read_as_it_is`);
 - ``show`` - print the current instruction again;
 - a JSON object - an Observation, as `companion vision track --json` prints it
   (``{"frame": 12, "cells": {"a1": "black", ...}}``).
@@ -50,8 +53,11 @@ WORDS: dict[str, InputKind] = {
     "c": CANCEL,
 }
 INPUT_HELP = (
-    "type done, roll, undo, cancel, choose X, hands on/off, show, or an observation as JSON"
+    "type done, roll, undo, cancel, choose X, hands on/off, clear, show, or an observation as JSON"
 )
+# the tracker's states (vision.tracker) in which nothing is read: something is over the board
+# ("covered": it has lain there for a while - perhaps no hand; `clear` reads past it)
+OVER_THE_BOARD = ("hands", "covered")
 
 
 def parse_input(line: str) -> PlayerInput:
@@ -118,6 +124,7 @@ class Session:
         self.pending: list[Event] = []
         self.shown: Instruction | None = None
         self.latencies: list[float] = []  # seconds from an observation to its instruction line
+        self.covered = False  # the tracker said "covered" (said once a spell, see feed_frame)
 
     # -- the streams --------------------------------------------------------------------------------
     def start(self, *, resumed: bool = False) -> None:
@@ -144,7 +151,17 @@ class Session:
     def feed_frame(self, frame: Any, t: float | None = None) -> Observation | None:
         """One camera frame through the tracker; the observation it gave, if any."""
         observation: Observation | None = self.tracker.feed(frame, t)
-        self.pending += self.referee.hands(self.tracker.status == "hands")
+        status = self.tracker.status
+        self.pending += self.referee.hands(status in OVER_THE_BOARD)
+        if (status == "covered") != self.covered:
+            self.covered = status == "covered"
+            if self.covered:
+                self.emit(
+                    json.dumps({"type": "camera", "status": status})
+                    if self.json_lines
+                    else "(something has lain on the board for a while: take it away, or type "
+                    "clear if nothing does)"
+                )
         if observation is not None:
             self.observe(observation)
         return observation
@@ -184,6 +201,14 @@ class Session:
         if words == ["show"]:
             self.shown = None
             self.flush(repeat=True)
+            return
+        if words == ["clear"]:
+            if self.tracker is None:
+                raise UserError(
+                    "clear tells the camera the board is clear: there is no camera here "
+                    "(give --source)"
+                )
+            self.tracker.read_as_it_is()
             return
         if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
             self.pending += self.referee.hands(words[1] == "on")
