@@ -491,20 +491,25 @@ def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, mo
     assert Vision.calls >= 3
 
 
+def arinama5_app(screen, tmp_path):
+    """The app for Arinama on its 5 x 5 mat, with the real camera path (TableVision)."""
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    return App(
+        screen,
+        settings,
+        records=Records(tmp_path / "r.sqlite3"),
+        vision_factory=lambda name: TableVision(name),
+    )
+
+
 def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(screen, tmp_path):
     """The camera sees a stone where the start position has none: the setup screen says how
     many cells differ in one line and marks them on the diagram (not a wall of cell names);
     once the board is right, DONE starts the game and the marks are gone."""
     from vision.sim import SimTable
 
-    settings = Settings(game="arinama")
-    settings.options["arinama"] = {"rows": 5, "cols": 5}
-    app = App(
-        screen,
-        settings,
-        records=Records(tmp_path / "r.sqlite3"),
-        vision_factory=lambda name: TableVision(name),
-    )
+    app = arinama5_app(screen, tmp_path)
     app.start_game("arinama")
     assert app.page == "setup"
     want = app.setup_position.calibration_cells(app.vision.layout.classes)
@@ -528,14 +533,7 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     DONE then calibrates with it: every cell has its own empty look, and the game starts."""
     from vision.sim import SimTable
 
-    settings = Settings(game="arinama")
-    settings.options["arinama"] = {"rows": 5, "cols": 5}
-    app = App(
-        screen,
-        settings,
-        records=Records(tmp_path / "r.sqlite3"),
-        vision_factory=lambda name: TableVision(name),
-    )
+    app = arinama5_app(screen, tmp_path)
     app.start_game("arinama")
     _, model = app.page_model()
     assert [label for label, _, _ in model.buttons] == ["Back", "Empty board", "Own board", "Done"]
@@ -565,14 +563,7 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_press_do
 
     from vision.sim import SimTable
 
-    settings = Settings(game="arinama")
-    settings.options["arinama"] = {"rows": 5, "cols": 5}
-    app = App(
-        screen,
-        settings,
-        records=Records(tmp_path / "r.sqlite3"),
-        vision_factory=lambda name: TableVision(name),
-    )
+    app = arinama5_app(screen, tmp_path)
     app.start_game("arinama")
     table = SimTable("arinama5", seed=3, size=(960, 540))
     with_cup = cup_on_the_margin(table)
