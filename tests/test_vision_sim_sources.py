@@ -187,6 +187,25 @@ def test_sim_dropped_and_black_frames():
         assert not is_black(source.read())
 
 
+def test_a_sim_chessboard_is_a_checkered_board_with_chess_figures():
+    """What `companion vision calibrate --layout chessboard` expects: a checkered board (its
+    style from the seed) with chess figures, found from its grid - not a lined grid of stones;
+    the options still choose another."""
+    from vision.find import find_board
+    from vision.sim_pieces import CHECKERED_BOARDS
+
+    styles = set()
+    for seed in range(2):
+        with open_source(f"sim:chessboard?seed={seed}&size=960x540") as source:
+            conditions = source.table.realism
+            assert conditions.board in CHECKERED_BOARDS and conditions.pieces == "chess"
+            styles.add(conditions.board)
+            assert find_board(source.read(), "chessboard").layout.name == "chessboard"
+    assert len(styles) == 2
+    with open_source("sim:chessboard?board=go&size=320x180") as source:
+        assert source.table.realism.board == "go"
+
+
 def test_sim_loop_never_ends():
     with open_source("sim:arinama5?size=160x90&moves=1&still=1&hand=1&loop=1") as source:
         for _ in range(12):

@@ -34,8 +34,9 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import EMPTY
-from vision.layouts import STONE_HEIGHT, Layout, get_layout
+from vision.layouts import CHESSBOARD, STONE_HEIGHT, Layout, get_layout
 from vision.sim_pieces import (
+    CHECKERED_BOARDS,
     CHESS_BACK_RANK,
     FIGURE_WEIGHTS,
     FIGURES,
@@ -944,7 +945,8 @@ SIM_OPTIONS = {
     "shake": "fraction of frames with camera shake (default 0)",
     "realistic": "1 for a realistic table: tall pieces, shadows, printers (default 0)",
     "board": "a board of your own for a layout without markers (chessboard, grid:RxC): "
-    "green-cream, green-white, light-wood, dark-wood, othello or go (implies realistic=1)",
+    "green-cream, green-white, light-wood, dark-wood, othello or go (implies realistic=1; "
+    "chessboard: a checkered one from the seed, with chess figures, unless given)",
     "pieces": "with realistic=1: stone, dome or chess (default: drawn from the seed)",
     "logo": "a cell of a board of your own with an emblem printed on its square, as the US Chess "
     "board's on h1 (e.g. h1)",
@@ -1017,7 +1019,7 @@ class SimSource:
         if hand_frames + still_frames == 0:
             raise UserError("sim options hand=0 and still=0 leave no frames to show")
         faults = {key: number(key, 0.0, float, 0.0, 1.0) for key in ("drop", "black", "shake")}
-        realism = _sim_realism(options, layout, realistic)
+        realism = _sim_realism(options, layout, realistic, seed)
         light = _sim_light(options)
         table = SimTable(layout, seed=seed, size=size, tilt=tilt, light=light, realism=realism)
         stills: list[int | None] = []
@@ -1133,11 +1135,16 @@ def _sim_flag(options: dict[str, str], key: str) -> bool:
     return value in ("", "1", "true", "yes")
 
 
-def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool) -> Any:
+def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool, seed: int) -> Any:
     """SimTable's `realism` from the options ``realistic``, ``board``, ``pieces`` and
-    ``logo`` (a cell with an emblem printed on it): True or None, or the fields they fix."""
+    ``logo`` (a cell with an emblem printed on it): True or None, or the fields they fix. A
+    ``chessboard`` is a checkered board with chess figures unless the options say otherwise
+    (its style from the seed): what `companion vision calibrate --layout chessboard` finds."""
     realism: Any = realistic or None
     fixed: dict[str, str] = {}
+    if layout.name == CHESSBOARD and "board" not in options:
+        fixed["board"] = CHECKERED_BOARDS[seed % len(CHECKERED_BOARDS)]
+        fixed["pieces"] = "chess"
     if "board" in options:
         board = options["board"].strip().lower()
         if layout.has_markers or board not in OWN_BOARDS:
