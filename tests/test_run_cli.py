@@ -52,6 +52,14 @@ def test_run_refuses_a_move_count_that_is_not_one_or_more(moves):
     one_line_error(companion("run", "--headless", "--moves", moves), "--moves", "1 or more")
 
 
+@pytest.mark.parametrize("seed", ["-3", "4294967296", "x"])
+def test_run_refuses_a_seed_that_is_not_0_to_2_to_the_32(tmp_path, seed):
+    db = tmp_path / "r.sqlite3"
+    result = companion("run", "--headless", "--seed", seed, "--db", str(db))
+    one_line_error(result, "--seed", f"'{seed}' must be a whole number from 0 to 4294967295")
+    assert not db.exists()  # refused before the demo starts
+
+
 def test_games_refuses_an_empty_db_name():
     one_line_error(companion("games", "--db", ""), "--db", "empty file name")
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
+from companion.commands import seed_number
 from companion.dice import Dice
 from companion.errors import OptionError, UserError
 from companion.games.base import Position, game_to_json, options_to_dict
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_number,
         metavar="N",
         help="seed the dice and the random players: the same N plays the same game",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands import seed_number
 from companion.dice import Dice
 from companion.errors import UserError
 
@@ -40,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--sides", type=int, default=6, metavar="S", help="sides of each die (default 6)"
     )
     parser.add_argument(
-        "--seed", type=int, metavar="N", help="repeatable rolls (for demos and tests)"
+        "--seed", type=seed_number, metavar="N", help="repeatable rolls (for demos and tests)"
     )
     parser.set_defaults(func=run)
 

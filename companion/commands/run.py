@@ -27,6 +27,7 @@ from companion.app import (
     run_demo,
     run_table,
 )
+from companion.commands import seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.errors import OptionError, UserError
@@ -93,7 +94,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o rows=8; at the table it is kept in the settings",
     )
     add_db_argument(parser)
-    parser.add_argument("--seed", type=int, default=1, help="demo: the random seed (default 1)")
+    parser.add_argument(
+        "--seed", type=seed_number, default=1, metavar="N", help="demo: the random seed (default 1)"
+    )
     parser.add_argument(
         "--moves",
         type=_positive,
