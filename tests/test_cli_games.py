@@ -208,6 +208,17 @@ def test_play_bad_input_is_one_line(capsys, argv, words):
     assert_one_line_error(code, err, *words)
 
 
+@pytest.mark.parametrize("command", [["play", "arinama", "--auto"], ["roll"]])
+@pytest.mark.parametrize("seed", ["-1", "4294967296", "1.5"])
+def test_a_seed_outside_0_to_2_to_the_32_is_one_line(capsys, command, seed):
+    """-1 would play the game of seed 1 (random.Random takes the absolute value)."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--seed", seed])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"argument --seed: '{seed}' must be a whole number from 0 to 4294967295" in err
+
+
 # -- moves ------------------------------------------------------------------------------------
 def test_moves_of_the_start_position(capsys):
     code, out, _ = run(capsys, "moves", "arinama", "-o", "rows=3", "-o", "cols=4")
@@ -445,6 +456,42 @@ def test_replay_an_arimaa_record_whose_labels_are_not_text_is_one_line(capsys, t
     path.write_text(json.dumps(record))
     code, _, err = run(capsys, "replay", str(path))
     assert_one_line_error(code, err, '"turn_labels" item 4 is', "not text")
+
+
+@pytest.mark.parametrize("moves", [[], ["c3"], ["c3", "c3"]])
+def test_replay_a_record_without_format_is_replayed_as_the_game_it_names(capsys, tmp_path, moves):
+    """Not as Arimaa: the record says "game": "arinama" (our record, its "format" left out)."""
+    record = {"game": "arinama", "moves": moves}
+    path = tmp_path / "no-format.json"
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "replay", str(path))
+    assert "Arimaa" not in out + err
+    if moves == ["c3", "c3"]:
+        assert code == 1 and out.startswith("Arinama: illegal move 2 ('c3')")
+    else:
+        assert code == 0 and err == ""
+        assert out.startswith(f"Arinama: {len(moves)} move") and "all legal" in out
+    lines = tmp_path / "no-format.jsonl"
+    lines.write_text(json.dumps(record) + "\n" + json.dumps({**record, "moves": []}) + "\n")
+    code, out, _ = run(capsys, "replay", str(lines))
+    first = "ILLEGAL move 2 ('c3')" if moves == ["c3", "c3"] else "Not finished"
+    assert out.splitlines()[0].startswith(f"line 1: {first}"), out
+    assert out.splitlines()[1] == "line 2: Not finished: black to play" and "Arimaa" not in out
+
+
+def test_replay_a_record_without_format_naming_an_unknown_game_is_one_line(capsys, tmp_path):
+    path = tmp_path / "chess.json"
+    path.write_text(json.dumps({"game": "chess", "moves": ["e4"]}))
+    code, _, err = run(capsys, "replay", str(path))
+    assert_one_line_error(code, err, "unknown game 'chess'", "arinama")
+
+
+def test_replay_an_arimaa_record_that_names_its_game_without_format(capsys, tmp_path):
+    record = {**_arimaa_records()[0], "game": "arimaa"}
+    path = tmp_path / "arimaa.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and out.startswith("Arimaa:") and "all legal" in out
 
 
 @pytest.mark.parametrize("content", ["[]", '{"moves": []}'])

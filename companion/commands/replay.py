@@ -3,8 +3,9 @@
 Reads our game records (JSON from `companion play --save`, `companion export` or the referee:
 ``{"format": "tabletop-companion/game", ...}``) and Arimaa games as arimaa.com move lists
 (``1g Ra1 Rb1 ... / 1s ra8 ... / 2g Ed2n ...``) or JSON objects with "moves" and no "format"
-(the lines of shared/data/arimaa/games.jsonl). A file of such JSON lines checks every game in
-it, one line of output each.
+(the lines of shared/data/arimaa/games.jsonl; one whose "game" names another game is our record
+without its "format" key, replayed as that game). A file of such JSON lines checks every game
+in it, one line of output each.
 
 Exit status: 0 when every move is legal, 1 at the first illegal move (its number, text and
 the reason are printed) or when the result a record states is not the one the rules reach
@@ -145,14 +146,20 @@ def replay(numbered: tuple[int, Any]) -> Replay[Any]:
     _, record = numbered
     if isinstance(record, RecordError):  # a line parse_records could not read
         raise record
-    if isinstance(record, dict) and "format" in record:
-        return replay_json(record)
+    if isinstance(record, dict) and ("format" in record or _names_another_game(record)):
+        return replay_json(record)  # our record (one without its "format" key too)
     if isinstance(record, (str, list)) or (isinstance(record, dict) and "moves" in record):
         return replay_move_list(record)
     raise RecordError(
         'not a game record: expected {"format": "tabletop-companion/game", ...}, a JSON '
         'object with "moves", or an arimaa.com move list'
     )
+
+
+def _names_another_game(record: dict[str, Any]) -> bool:
+    """A record without "format" whose "game" is not Arimaa's: our record missing that key
+    (`replay_json` reads it as ours), never an arimaa.com record."""
+    return "game" in record and str(record["game"]).strip().lower() != "arimaa"
 
 
 def report_one(result: Replay[Any], show_board: bool) -> int:
