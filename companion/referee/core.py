@@ -154,12 +154,19 @@ class Referee(Generic[P]):
             return []  # a hand over the board is never a move
         foreign = set(observation.cells) - self._cell_names
         if foreign:
-            raise UserError(
-                _(
-                    "the camera layout {layout} has cells that a {game} board does not "
+            if observation.layout:
+                text = _(
+                    "the camera layout {layout} has cells that the {game} board does not have "
                     "({cells}): choose the layout for {game}"
-                ).format(
-                    layout=observation.layout or "?",
+                )
+            else:  # an observation line that names no layout
+                text = _(
+                    "the camera sees cells that the {game} board does not have ({cells}): "
+                    "choose the layout for {game}"
+                )
+            raise UserError(
+                text.format(
+                    layout=observation.layout,
                     game=self.position.title,
                     cells=phrases.cell_list(foreign),
                 )
