@@ -147,7 +147,20 @@ def test_wrong_layout_for_the_game_is_named(tmp_path, capsys, monkeypatch):
     assert code == 0  # reported per line; the 8x8 Arinama board has a1..h8 too
     bad = json.dumps({"cells": {"r1-1": "amber"}})
     code, _out, err = run(capsys, monkeypatch, args, [bad])
-    assert "cells that a Arinama board does not (r1-1)" in err
+    assert code == 0 and len(err.strip().splitlines()) == 1, err
+    assert "the camera sees cells that the Arinama board does not have (r1-1)" in err
+    assert "?" not in err and "a Arinama" not in err
+    named = json.dumps({"cells": {"z9": "black"}, "layout": "arinama5"})
+    code, _out, err = run(capsys, monkeypatch, args, [named])
+    assert code == 0 and len(err.strip().splitlines()) == 1, err
+    assert "the camera layout arinama5 has cells that the Arinama board does not have (z9)" in err
+
+
+def test_help_shows_the_corners_as_the_command_takes_them(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["referee", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert '--corners "x,y x,y x,y x,y"' in out and "X,Y" not in out
 
 
 def test_input_words():
@@ -161,3 +174,67 @@ def test_text_lines_list_the_choices(tmp_path, capsys, monkeypatch):
     args = ["--game", "arimaa", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     code, out, _ = run(capsys, monkeypatch, args, [])
     assert out[-1].endswith("- type: choose standard, or choose Ra1 Rb1 ... (your own setup)")
+
+
+@pytest.fixture(scope="module")
+def arinama5_calibration(tmp_path_factory):
+    """A calibration of the Arinama 5 x 5 mat on the synthetic table (its start stones)."""
+    from vision.calibration import calibrate
+    from vision.locate import locate
+    from vision.sim import SimTable
+
+    start = {"c3": "black", "d3": "white", "c2": "white", "b3": "black"}
+    table = SimTable("arinama5", seed=3, size=(640, 360), tilt=12.0)
+    picture = table.render(start)
+    calibration = calibrate(picture, locate(picture, "arinama5").homography, table.layout, start)
+    path = tmp_path_factory.mktemp("cal") / "a5.cal.json"
+    calibration.save(path)
+    return str(path)
+
+
+def test_the_camera_s_board_is_the_calibration_s_and_must_be_the_game_s(
+    tmp_path, capsys, monkeypatch, arinama5_calibration
+):
+    """Without --layout the camera reads the board its calibration was made on, and an
+    Arinama game takes that board's size; a calibration of another board than the game's (or
+    than --layout) is one line before anything starts - never a game that waits for ever."""
+    db = tmp_path / "r.sqlite3"
+    source = ["--source", "sim:arinama5?size=640x360&moves=0&still=5", "--max-frames", "3"]
+    cal = ["--calibration", arinama5_calibration, "--db", str(db)]
+    code, out, _ = run(capsys, monkeypatch, ["--game", "arinama", *source, *cal], [])
+    assert code == 0 and out[0] == "New Arinama game 1"
+    options = Records(db).game(1).summary.options
+    assert (options["rows"], options["cols"]) == (5, 5)
+    for args, message in [
+        (
+            ["--game", "arimaa"],
+            "made for layout arinama5 (25 cells), which is not the Arimaa board",
+        ),
+        (["--game", "arinama", "-o", "rows=8", "-o", "cols=8"], "(64 cells)"),
+        (["--game", "arinama", "--layout", "arinama8"], "made for layout arinama5, not arinama8"),
+    ]:
+        code, _out, err = run(capsys, monkeypatch, [*args, *source, *cal, "--new"], [])
+        assert code == 2 and message in err and err.count("\n") == 1, err
+    assert len(Records(db).games()) == 1  # none of them started a game
+
+
+def test_a_board_the_camera_does_not_find_is_said_with_why(
+    tmp_path, capsys, monkeypatch, arinama5_calibration
+):
+    """The camera looks at another mat than the calibration's: after a few seconds of its
+    frames a line on stderr says why the board is not found."""
+    args = [
+        "--game",
+        "arinama",
+        "--source",
+        "sim:arinama8?size=640x360&moves=0&still=200",
+        "--calibration",
+        arinama5_calibration,
+        "--max-frames",
+        "120",
+        "--db",
+        str(tmp_path / "r.sqlite3"),
+    ]
+    code, out, err = run(capsys, monkeypatch, args, [])
+    assert code == 0 and out == ["New Arinama game 1", "[0] Black: place a stone"]
+    assert err.count("the board is not found yet: no markers of layout arinama5 seen") == 1, err

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games, i18n
+from companion.commands import seed_number
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
 from companion.errors import UserError
@@ -38,6 +39,7 @@ from vision.layouts import get_layout
 from vision.tracker import Tracker
 
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
+NOT_FOUND_WARNING = 3.0  # seconds of the camera's frames without the board before saying why
 
 
 def register(subparsers: Any) -> None:
@@ -72,16 +74,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--layout",
         help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, chessboard, "
-        "grid:RxC or auto (default: the game's own mat; Arimaa with -o equipment=chess: "
-        "chessboard)",
+        "grid:RxC or auto (default with --source: the calibration's; else the game's own mat, "
+        "Arimaa with -o equipment=chess: chessboard)",
     )
     parser.add_argument(
         "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
     )
     parser.add_argument(
         "--corners",
-        metavar="X,Y,...",
-        help="the playing area's corners in image pixels, TL TR BR BL (boards without markers)",
+        metavar='"x,y x,y x,y x,y"',
+        help='the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, '
+        "top-right, bottom-right, bottom-left as the first player sees it (boards without "
+        "markers)",
     )
     parser.add_argument("--db", metavar="FILE", help="the game records (default: the state dir)")
     parser.add_argument(
@@ -105,7 +109,9 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="how long the board must be still and uncovered before it is read (default 0.5)",
     )
-    parser.add_argument("--seed", type=int, help="seed the dice (repeatable rolls, for tests)")
+    parser.add_argument(
+        "--seed", type=seed_number, metavar="N", help="seed the dice (repeatable rolls, for tests)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.add_argument(
         "--max-frames", type=int, metavar="N", help="stop after N camera frames (for tests)"
@@ -124,12 +130,15 @@ def run(args: argparse.Namespace) -> int:
 
     cls = games.get(args.game)
     options = _options(args)
-    if args.layout:
-        fixed = cls.layout_options(args.layout)  # e.g. an Arinama board's size from its mat
+    # A camera reads the board its calibration was made on: that is the layout.
+    calibration = _calibration(args) if args.observations is None else None
+    layout_given = calibration.layout if calibration is not None else args.layout
+    if layout_given:
+        fixed = cls.layout_options(layout_given)  # e.g. an Arinama board's size from its mat
         if not set(fixed) & set(options):
             options.update(fixed)
     position = cls.new(cls.options_from(options))
-    layout_name = args.layout or cls.mat_layout(position.options)
+    layout_name = layout_given or cls.mat_layout(position.options)
     if args.setup and not cls.referee_class().typed_setup:
         raise UserError("--setup is for Arimaa's setup turns only")
     if len(args.setup) > 2:
@@ -137,15 +146,11 @@ def run(args: argparse.Namespace) -> int:
 
     # The camera side first: a missing calibration or camera must not leave an empty game.
     camera = lines = None
-    if args.observations is not None:
+    if calibration is None:
         lines = _observation_lines(args.observations)
     else:
-        if not args.calibration:
-            raise UserError(
-                "--calibration CAL is needed with --source (make one with `companion vision "
-                "calibrate`)"
-            )
-        camera = _open_camera(args, layout_name)
+        _check_board(position, get_layout(layout_name), args.calibration)
+        camera = _open_camera(args, layout_name, calibration)
 
     records = Records(args.db)
     dice = Dice(seed=args.seed)
@@ -201,9 +206,39 @@ def _handle(session: Any, line: str) -> None:
         print(f"companion: {exc}", file=sys.stderr)
 
 
-def _open_camera(args: argparse.Namespace, layout_name: str) -> tuple[Any, Any]:
-    """The tracker and the opened camera source; UserError naming what is missing."""
+def _calibration(args: argparse.Namespace) -> Any:
+    """The camera's calibration (--source needs one), checked against --layout when given."""
+    if not args.calibration:
+        raise UserError(
+            "--calibration CAL is needed with --source (make one with `companion vision calibrate`)"
+        )
     calibration = load_calibration(args.calibration)
+    given = args.layout.strip().lower() if args.layout else "auto"
+    if given != "auto" and get_layout(args.layout).name != calibration.layout:
+        raise UserError(
+            f"{args.calibration} was made for layout {calibration.layout}, not {args.layout}: "
+            f"give --layout {calibration.layout}, or calibrate on the {args.layout} board "
+            f"(`companion vision calibrate PHOTO --layout {args.layout} ...`)"
+        )
+    return calibration
+
+
+def _check_board(position: Position[Any], layout: Any, calibration_path: str) -> None:
+    """The camera's board must be the game's: the same cells (an Arinama game of 8 x 8 never
+    sees a move on the 5 x 5 mat it was calibrated on, and would wait without a word)."""
+    board = set(position.cell_names())
+    if set(layout.cell_names()) == board:
+        return
+    raise UserError(
+        f"{calibration_path} was made for layout {layout.name} ({len(layout.cell_names())} "
+        f"cells), which is not the {position.title} board asked for here ({len(board)} cells): "
+        f"calibrate on the {position.title} board or mat, or choose the game's options to fit "
+        "the layout (-o KEY=VALUE, e.g. the board size)"
+    )
+
+
+def _open_camera(args: argparse.Namespace, layout_name: str, calibration: Any) -> tuple[Any, Any]:
+    """The tracker and the opened camera source; UserError naming what is missing."""
     layout = None if layout_name.strip().lower() == "auto" else get_layout(layout_name)
     corners, said = corners_for(args.corners, args.calibration, layout)
     if said:
@@ -221,6 +256,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
     frames = 0
     last_frame = time.monotonic()
     warned = False
+    searching: tuple[int, bool] | None = None  # see _say_searching
     while not source.ended:
         if args.max_frames is not None and frames >= args.max_frames:
             break
@@ -240,7 +276,24 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
             warned = False
         last_frame = time.monotonic()
         session.feed_frame(frame)
+        searching = _say_searching(session.tracker, searching)
     return 0
+
+
+def _say_searching(tracker: Tracker, since: tuple[int, bool] | None) -> tuple[int, bool] | None:
+    """Say on stderr why the board is not found once the camera has looked for it for
+    NOT_FOUND_WARNING seconds of its frames (the wrong mat in view, a board out of the
+    picture), and that it is found again; returns (frame it began, said) while searching."""
+    if tracker.status != "searching":
+        if since is not None and since[1]:
+            print("companion: the board is found", file=sys.stderr)
+        return None
+    start, said = since or (tracker.frame_index, False)
+    waited = (tracker.frame_index - start) / tracker.fps
+    if not said and waited >= NOT_FOUND_WARNING and tracker.problem:
+        print(f"companion: the board is not found yet: {tracker.problem}", file=sys.stderr)
+        said = True
+    return start, said
 
 
 def _read_ready_lines(session: Any) -> bool:
