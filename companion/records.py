@@ -250,6 +250,24 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_state_dir(APP_NAME)) / DB_FILENAME
 
 
+def is_record_database(path: str | os.PathLike[str]) -> bool:
+    """Does `path` hold a companion record database (its SQLite header carries our application
+    id), or is it the -wal or -shm file beside one? For commands that write files: a record
+    database is never replaced, --force or not. Reads only the 100-byte header."""
+    path = Path(path)
+    for suffix in ("-wal", "-shm"):
+        if path.name.endswith(suffix) and is_record_database(str(path).removesuffix(suffix)):
+            return True
+    try:
+        if not path.is_file():  # a folder, a pipe (opening it would wait), nothing at all
+            return False
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return header.startswith(_SQLITE_MAGIC) and header[68:72] == struct.pack(">I", APPLICATION_ID)
+
+
 class Records:
     """The game record database. One object per process and file; safe to share between threads.
 

@@ -3,6 +3,7 @@
 import json
 
 import cv2
+import pytest
 
 from companion.cli import main
 from vision.sim import SimTable
@@ -219,3 +220,66 @@ def test_marker_sheet_places_each_marker_where_its_label_says():
         10: ("bottom", "right"),
         11: ("bottom", "left"),
     }
+
+
+def test_mat_help_says_chessboard_and_grid_print_a_plain_grid_without_markers(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["mat", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "chessboard and grid:RxC give a plain lined grid with the cell names and no markers" in out
+    )
+    assert "for --layout-json" not in out
+    assert main(["mat", "grid:3x4", "-o", str(tmp_path / "g"), "--dpi", "60"]) == 0
+    assert (tmp_path / "g.pdf").read_bytes().startswith(b"%PDF-1.4")
+    grid = cv2.imread(str(tmp_path / "g.png"))
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    assert detector.detectMarkers(cv2.cvtColor(grid, cv2.COLOR_BGR2GRAY))[1] is None
+    capsys.readouterr()
+    assert main(["mat", "chessboard", "-o", str(tmp_path / "m.png"), "--markers-only"]) == 2
+    assert "no markers to print" in capsys.readouterr().err
+
+
+def test_vision_commands_never_write_over_their_inputs_or_a_record_database(tmp_path, capsys):
+    from companion import games
+    from companion.records import Records
+
+    table = SimTable("arimaa", seed=3, size=(800, 450))
+    start = {"a1": "gold", "b1": "gold", "g8": "silver", "h8": "silver"}
+    photo, empty, pos, db = (tmp_path / n for n in ("photo.png", "empty.png", "pos.json", "r.db"))
+    cv2.imwrite(str(photo), table.render(start))
+    cv2.imwrite(str(empty), table.render({}))
+    pos.write_text(json.dumps({"cells": start}))
+    with Records(db) as records:
+        records.new_game(games.get("arimaa").new({}))
+    given = {p: p.read_bytes() for p in (photo, empty, pos, db)}
+    calibrate = ["vision", "calibrate", str(photo), "--position", str(pos), "--force"]
+    cal = str(tmp_path / "c.json")
+    for extra, message in (
+        (["-o", str(photo)], "-o and the photo name the same file: give two names"),
+        (["-o", str(pos)], "-o and --position name the same file: give two names"),
+        (["-o", cal, "--view", str(photo)], "--view and the photo name the same file"),
+        (["-o", cal, "--view", str(pos)], "--view and --position name the same file"),
+        (["-o", cal, "--empty", str(empty), "--view", str(empty)], "--view and --empty name"),
+        (["-o", cal, "--view", cal], "-o and --view name the same file"),
+        (["-o", str(db)], f"{db} holds game records: give another file name with -o"),
+        (["-o", cal, "--view", str(db)], "holds game records: give another file name with --view"),
+        (["-o", f"{db}-wal"], "holds game records: give another file name with -o"),
+    ):
+        assert main([*calibrate, *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, err
+    assert main(["vision", "locate", str(photo), "--view", str(photo), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert "--view and the photo name the same file" in err and len(err.splitlines()) == 1
+    assert {p: p.read_bytes() for p in (photo, empty, pos, db)} == given
+    assert not (tmp_path / "c.json").exists()
+    # a folder is not "not found"; a photo given as the position says what a position file is
+    assert main(["vision", "locate", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path} is a folder, not an image file" in err and len(err.splitlines()) == 1
+    assert main(["vision", "calibrate", str(photo), "--position", str(photo), "-o", cal]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"position file {photo} is not a text file" in err
+    assert "`companion vision snapshot --position` writes" in err and "calibrate`" not in err
+    assert photo.read_bytes() == given[photo] and not (tmp_path / "c.json").exists()

@@ -36,6 +36,25 @@ def test_snapshot_then_calibrate_then_read_gives_the_position_back(tmp_path, sou
     assert {c: k for c, k in cells.items() if k != "empty"} == position
 
 
+def test_a_snapshot_of_a_chessboard_says_how_to_calibrate_it_and_that_works(tmp_path):
+    """A board without markers: the printed hint names its layout (auto finds markers only),
+    and the hint, run as printed, calibrates and reads the position back."""
+    made = companion("vision", "snapshot", "sim:chessboard?size=960x540", "-o", "chess.png",
+                     "--position", "chess.json", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    hint = made.stdout.split("Try: ", 1)[1].split()
+    assert hint[:7] == ["companion", "vision", "calibrate", "chess.png", "--position",
+                        "chess.json", "--layout"]  # fmt: skip
+    calibrated = companion(*hint[1:], cwd=tmp_path)
+    assert calibrated.returncode == 0, calibrated.stderr
+    read = companion("vision", "read", "chess.png", "--calibration", "sim.cal.json",
+                     "--layout", "chessboard", "--json", cwd=tmp_path)  # fmt: skip
+    assert read.returncode == 0, read.stderr
+    position = json.loads((tmp_path / "chess.json").read_text())["cells"]
+    cells = json.loads(read.stdout)["cells"]
+    assert {c: k for c, k in cells.items() if k != "empty"} == position
+
+
 def test_snapshot_keeps_existing_files_and_wants_a_sim_source(tmp_path):
     (tmp_path / "photo.png").write_text("mine")
     kept = companion("vision", "snapshot", "sim:arimaa", "-o", "photo.png", "--position", "p.json",
@@ -46,3 +65,30 @@ def test_snapshot_keeps_existing_files_and_wants_a_sim_source(tmp_path):
                        cwd=tmp_path)  # fmt: skip
     assert camera.returncode == 2 and "sim:LAYOUT" in camera.stderr
     assert len(camera.stderr.strip().splitlines()) == 1
+
+
+def test_snapshot_never_writes_over_a_record_database_or_its_script(tmp_path):
+    from companion import games
+    from companion.records import Records
+
+    with Records(tmp_path / "r.db") as records:
+        records.new_game(games.get("arimaa").new({}))
+    before = (tmp_path / "r.db").read_bytes()
+    for output in (
+        ["-o", "p.png", "--position", "r.db"],
+        ["-o", "p.png", "--position", "r.db-wal"],
+    ):
+        done = companion("vision", "snapshot", "sim:arimaa", *output, "--force", cwd=tmp_path)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+        assert "holds game records: give another file name with --position" in done.stderr
+    assert (tmp_path / "r.db").read_bytes() == before and not (tmp_path / "p.png").exists()
+    script = tmp_path / "s.json"
+    script.write_text('[{"a1": "gold", "h8": "silver"}]')
+    done = companion("vision", "snapshot", "sim:arimaa?script=s.json", "-o", "p.png",
+                     "--position", "s.json", "--force", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "--position and the script name the same file: give two names" in done.stderr
+    assert script.read_text() == '[{"a1": "gold", "h8": "silver"}]'
+    same = companion("vision", "snapshot", "sim:arimaa", "-o", "p.png", "--position", "./p.png",
+                     "--force", cwd=tmp_path)  # fmt: skip
+    assert same.returncode == 2 and "-o and --position name the same file" in same.stderr

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from companion import games
 from companion.errors import PositionMismatch, UserError
 from companion.export import write_output
 from companion.geometry import ARANEA_CENTRE
+from companion.records import is_record_database
 from vision import sources
 from vision.calibration import (
     Calibration,
@@ -246,9 +248,38 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+def check_files(
+    outputs: dict[str, str | None], inputs: dict[str, str | None], *, force: bool
+) -> None:
+    """Before anything is read or written, refuse with one line: an output naming an input or
+    another output (what the user gave is never overwritten, --force or not), a game record
+    database (never replaced either), an existing file without --force, or a file that cannot
+    be written. The keys say how each file was given ("-o", "the photo"); None: not given."""
+    given = [(option, Path(name)) for option, name in outputs.items() if name]
+    read = [(option, Path(name)) for option, name in inputs.items() if name]
+    for i, (option, path) in enumerate(given):
+        for other, named in [*read, *given[i + 1 :]]:
+            if path.resolve() == named.resolve():
+                raise UserError(f"{option} and {other} name the same file: give two names")
+    for option, path in given:  # all can be written, before any is
+        if is_record_database(path):
+            raise UserError(f"{path} holds game records: give another file name with {option}")
+        if path.is_dir():
+            raise UserError(f"{path} is a folder: give a file name with {option}")
+        if path.exists() and not force:
+            raise UserError(f"{path} already exists: choose another name, or add --force")
+        if not path.parent.is_dir():
+            raise UserError(
+                f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
+                "another path"
+            )
+
+
 def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
     file = Path(path)
+    if file.is_dir():
+        raise UserError(f"{path} is a folder, not an image file: give a photo (PNG, JPEG, ...)")
     if not file.is_file():
         raise UserError(f"image {path} not found")
     image = cv2.imread(str(file), cv2.IMREAD_COLOR)
@@ -269,6 +300,7 @@ def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCal
 
 # -- actions ---------------------------------------------------------------------------------------
 def run_locate(args: argparse.Namespace) -> int:
+    check_files({"--view": args.view}, {"the photo": args.image}, force=args.force)
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in located.board_corners_px()]
@@ -315,6 +347,11 @@ def run_locate(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    check_files(
+        {"-o": args.output, "--view": args.view},
+        {"the photo": args.image, "--position": args.position, "--empty": args.empty},
+        force=args.force,
+    )
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
@@ -515,13 +552,10 @@ def run_snapshot(args: argparse.Namespace) -> int:
     photo, position = Path(args.output), Path(args.position)
     if photo.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise UserError(f"-o {args.output}: name a .png or .jpg file for the photo")
-    if photo.resolve() == position.resolve():
-        raise UserError("-o and --position name the same file: give two names")
-    for path in (photo, position):  # both can be written, before either is
-        if path.exists() and not args.force:
-            raise UserError(f"{path} already exists: choose another name, or add --force")
-        if path.is_dir() or not path.parent.is_dir():
-            raise UserError(f"cannot write {path}: give a file name in a folder that exists")
+    script = dict(parse_qsl(args.source.partition("?")[2])).get("script")
+    check_files(
+        {"-o": args.output, "--position": args.position}, {"the script": script}, force=args.force
+    )
     source = SimSource.from_spec(args.source[len("sim:") :])
     table = source.table
     layout = table.layout
@@ -542,10 +576,12 @@ def run_snapshot(args: argparse.Namespace) -> int:
         raise UserError(f"cannot encode the photo as {photo.suffix}")
     _write_bytes(photo, encoded.tobytes())
     write_output(json.dumps({"cells": cells}, indent=1) + "\n", position, force=True)
+    # A board without markers is not found by "auto": the calibration must be told which.
+    which = "" if layout.has_markers else f" --layout {layout.name}"
     print(
         f"Wrote {photo} ({image.shape[1]}x{image.shape[0]}, layout {layout.name}) and "
         f"{position} ({len(cells)} pieces). Try: companion vision calibrate {photo} "
-        f"--position {position} -o sim.cal.json"
+        f"--position {position}{which} -o sim.cal.json"
     )
     return 0
 
