@@ -90,7 +90,9 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
     for change, message in (
         ({"version": 99}, "newer than this companion"),
         ({"means": [[1.0, 2.0]]}, "damaged"),
-        ({"precision": "x"}, "damaged"),
+        ({"precision": "x"}, r"is damaged \(bad or missing precision\): calibrate again$"),
+        ({"means": [["x"] * len(data["means"][0])]}, r"is damaged \(bad or missing means\): calib"),
+        ({"novelty": None}, r"is damaged \(bad or missing novelty\): calibrate again$"),
     ):
         path = tmp_path / "bad.json"
         path.write_text(json.dumps({**data, **change}))
@@ -99,7 +101,7 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
     without = dict(data)
     del without["groups"]
     path.write_text(json.dumps(without))
-    with pytest.raises(UserError, match="damaged"):
+    with pytest.raises(UserError, match=r"is damaged \(bad or missing groups\): calibrate again"):
         load_calibration(path)
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
-from vision.jsonfile import read_json, write_json
+from vision.jsonfile import json_field, read_json, write_json
 from vision.layouts import Layout
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
 from vision.standing import FORMAT, StandingCalibration, calibrate_standing, colours_swapped
@@ -86,17 +86,22 @@ class Calibration:
                 f"({VERSION}): update the companion or calibrate again"
             )
         try:
-            classes = tuple(str(c) for c in data["classes"])
-            albedo = {c: _six(data["albedo"][c]) for c in classes}
-            spread = {c: _six(data["spread"][c]) for c in classes}
-            samples = {c: int(data["samples"][c]) for c in classes}
-            layout = str(data["layout"])
-            saturated = {
-                str(c): tuple(str(f) for f in feats if f in FEATURES)
-                for c, feats in dict(data.get("saturated", {})).items()
-                if c in classes
-            }
-        except (KeyError, TypeError, ValueError) as exc:
+            classes = json_field(data, "classes", lambda v: tuple(str(c) for c in v))
+            albedo = json_field(data, "albedo", lambda v: {c: _six(v[c]) for c in classes})
+            spread = json_field(data, "spread", lambda v: {c: _six(v[c]) for c in classes})
+            samples = json_field(data, "samples", lambda v: {c: int(v[c]) for c in classes})
+            layout = json_field(data, "layout", str)
+            saturated = json_field(
+                data,
+                "saturated",
+                lambda v: {
+                    str(c): tuple(str(f) for f in feats if f in FEATURES)
+                    for c, feats in dict(v).items()
+                    if c in classes
+                },
+                {},
+            )
+        except (KeyError, TypeError, ValueError) as exc:  # json_field names the field
             raise UserError(
                 f"{source} is damaged (bad or missing {exc}): calibrate again"
             ) from None
@@ -150,7 +155,11 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
 def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
     """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout."""
     data = read_json(
-        path, "position", 'write one like {"cells": {"a1": "gold"}}, or check the path'
+        path,
+        "position",
+        'write one like {"cells": {"a1": "gold"}}, or check the path',
+        give='JSON naming the class on each occupied cell, {"cells": {"a1": "gold"}}, as '
+        "`companion vision snapshot --position` writes",
     )
     return check_position(data, layout, str(path))
 

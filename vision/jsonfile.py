@@ -4,10 +4,13 @@ every way a file can be wrong becomes one line saying what to do."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from companion.errors import UserError
+
+T = TypeVar("T")
 
 
 def write_json(path: str | Path, data: Any, *, overwrite: bool = False) -> None:
@@ -28,7 +31,15 @@ def write_json(path: str | Path, data: Any, *, overwrite: bool = False) -> None:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def read_json(path: str | Path, what: str, if_missing: str) -> Any:
+def read_json(
+    path: str | Path,
+    what: str,
+    if_missing: str,
+    *,
+    give: str = "the JSON file that `companion vision calibrate` wrote",
+) -> Any:
+    """The JSON in `path`, the `what` file; `if_missing` says what to do when it does not
+    exist, `give` what to give instead of a file that is not text (a photo, say)."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -38,13 +49,24 @@ def read_json(path: str | Path, what: str, if_missing: str) -> Any:
     except OSError as exc:
         raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise UserError(
-            f"{what} file {path} is not a text file: give the JSON file that "
-            "`companion vision calibrate` wrote"
-        ) from None
+        raise UserError(f"{what} file {path} is not a text file: give {give}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(
             f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno})"
         ) from None
+
+
+def json_field(data: dict[str, Any], key: str, convert: Callable[[Any], T], *default: Any) -> T:
+    """`convert(data[key])` (or the `default`, when one is given and the key is absent).
+
+    :raises ValueError: named after the key, when it is missing or `convert` fails on it, so
+        that a damaged file's message names the field ("bad or missing means"), not Python's
+        words for what went wrong inside it."""
+    if key not in data and default:
+        return cast(T, default[0])
+    try:
+        return convert(data[key])
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+        raise ValueError(key) from None

@@ -54,7 +54,7 @@ import numpy as np
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
-from vision.jsonfile import write_json
+from vision.jsonfile import json_field, write_json
 from vision.layouts import Layout
 from vision.mat import render_mat
 from vision.occlusion import hidden_cells
@@ -469,65 +469,75 @@ class StandingCalibration:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StandingCalibration:
-        """:raises KeyError, TypeError, ValueError: a damaged file (the caller says so)."""
-        classes = tuple(str(c) for c in data["classes"])
-        means = [[float(v) for v in row] for row in data["means"]]
-        precision = [[float(v) for v in row] for row in data["precision"]]
-        own_look = {str(c): [float(v) for v in row] for c, row in dict(data["own_look"]).items()}
-        piece_look = {
-            str(c): [float(v) for v in row] for c, row in dict(data.get("piece_look", {})).items()
-        }
+        """:raises ValueError: a damaged file, naming the field (the caller says so)."""
+        classes = json_field(data, "classes", lambda v: tuple(str(c) for c in v))
+        means = json_field(data, "means", _rows)
+        precision = json_field(data, "precision", _rows)
+        own_look = json_field(data, "own_look", _looks)
+        piece_look = json_field(data, "piece_look", _looks, {})
         unlearned = data.get("unlearned", [])
         if not isinstance(unlearned, list) or not all(isinstance(c, str) for c in unlearned):
             raise ValueError("unlearned")
-        groups = [(str(c), int(k)) for c, k in data["groups"]]
-        cells = len(data["cell_kinds"])
+        groups = json_field(data, "groups", lambda v: [(str(c), int(k)) for c, k in v])
+        cell_kinds = json_field(data, "cell_kinds", lambda v: [int(k) for k in v])
+        cells = len(cell_kinds)
         photos = data.get("learned", [])
         if not isinstance(photos, list):
             raise ValueError("learned")
         try:
             learned = tuple(LearnedPhoto.from_json(p, cells) for p in photos)
-            refit_changes = int(data.get("refit_changes", 0))
         except (KeyError, TypeError, ValueError, OverflowError):
             raise ValueError("learned") from None  # binascii's own words name no key
+        refit_changes = json_field(data, "refit_changes", int, 0)
         if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("learned")
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
-        square = (FEATURE_COUNT, FEATURE_COUNT)
+        novelty = json_field(data, "novelty", float)
         if (
             not classes
             or classes[0] != EMPTY
             or not means
             or len(means) != len(groups)
             or any(c not in classes for c, _ in groups)
-            or np.shape(means) != (len(groups), FEATURE_COUNT)
-            or np.shape(precision) != square
+            or any(len(row) != FEATURE_COUNT for row in means)  # rows of unequal length too
+            or len(precision) != FEATURE_COUNT
+            or any(len(row) != FEATURE_COUNT for row in precision)
             or any(len(v) != FEATURE_COUNT for v in [*own_look.values(), *piece_look.values()])
             or not np.all(np.isfinite(means))
             or not np.all(np.isfinite(precision))
-            or not float(data["novelty"]) > 0
+            or not novelty > 0
         ):
             raise ValueError("model")
         return cls(
-            layout=str(data["layout"]),
+            layout=json_field(data, "layout", str),
             classes=classes,
-            samples={c: int(data["samples"][c]) for c in classes},
-            cell_kinds=[int(k) for k in data["cell_kinds"]],
-            surface=[[float(v) for v in row] for row in data["surface"]],
+            samples=json_field(data, "samples", lambda v: {c: int(v[c]) for c in classes}),
+            cell_kinds=cell_kinds,
+            surface=json_field(data, "surface", _rows),
             groups=groups,
             means=means,
             precision=precision,
             own_look=own_look,
-            novelty=float(data["novelty"]),
-            margin=float(data["margin"]),
-            doubtful=tuple(str(c) for c in data.get("doubtful", ())),
+            novelty=novelty,
+            margin=json_field(data, "margin", float),
+            doubtful=json_field(data, "doubtful", lambda v: tuple(str(c) for c in v), ()),
             unlearned=tuple(unlearned),
             piece_look=piece_look,
-            piece_class={str(c): str(k) for c, k in dict(data.get("piece_class", {})).items()},
+            piece_class=json_field(
+                data, "piece_class", lambda v: {str(c): str(k) for c, k in dict(v).items()}, {}
+            ),
             learned=learned,
             refit_changes=refit_changes,
             lean_looks=lean_looks,
         )
+
+
+def _rows(value: Any) -> list[list[float]]:
+    return [[float(v) for v in row] for row in value]
+
+
+def _looks(value: Any) -> dict[str, list[float]]:
+    return {str(c): [float(v) for v in row] for c, row in dict(value).items()}
 
 
 def _lean_looks_from_json(
