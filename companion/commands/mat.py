@@ -21,8 +21,10 @@ EXAMPLES = """examples:
                                                      round an 8x8 board you own
   companion mat arimaa --layout-json                 cells, markers and classes in millimetres
 
-layouts: arinama5 arinama8 arimaa aranea sensei sensei-storm (and grid:RxC for --layout-json).
-The camera measures the mat by its markers, so a mat printed smaller than true size works just
+layouts: arinama5 arinama8 arimaa aranea sensei sensei-storm (mats with four ArUco markers);
+chessboard and grid:RxC give a plain lined grid with the cell names and no markers (the camera
+finds such a board by its grid, or by the corners you give).
+The camera measures a mat by its markers, so a mat printed smaller than true size works just
 as well; print it flat and without "fit to page" distortion (same scale both ways).
 """
 
@@ -30,9 +32,11 @@ as well; print it flat and without "fit to page" distortion (same scale both way
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "mat",
-        help="write a printable board mat with its camera markers (PNG or PDF)",
+        help="write a printable board mat (PNG or PDF): a game's with its camera markers, or "
+        "a plain grid",
         description="Write the printable mat of a layout: the board with its four ArUco "
-        "markers, which tell the camera where the board is and which board it is.",
+        "markers, which tell the camera where the board is and which board it is (chessboard "
+        "and grid:RxC: a plain lined grid, without markers).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
