@@ -292,6 +292,20 @@ def test_export_never_writes_over_the_record_database(db_path, capsys, suffix):
         assert [g.id for g in db.games()] == [game_id]
 
 
+def test_export_never_writes_over_another_record_database(db_path, tmp_path, capsys):
+    """Another table's records (or a backup of these) are not replaced by a game's JSON,
+    --force or not."""
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    other = tmp_path / "other.sqlite3"
+    with Records(other) as db:
+        play_recorded(db, "sensei", seed=2, max_moves=2)
+    before = other.read_bytes()
+    code, out, err = run_cli(capsys, "export", game_id, "-o", other, "--force", "--db", db_path)
+    assert code == 2 and "holds game records: give another file name with -o" in err
+    assert len(err.splitlines()) == 1 and other.read_bytes() == before
+
+
 def test_export_never_replaces_a_device_or_pipe_even_with_force(db_path, tmp_path, capsys):
     import os
 
