@@ -19,7 +19,11 @@ command takes ``--db FILE`` to choose another.
 The file is never damaged by the companion trying to read it. A file that is not SQLite, is
 truncated, belongs to another program or was written by a newer companion is refused with a
 `RecordError` before anything is written to it; before a future schema migration the original is
-copied aside first (`_migrate`).
+copied aside first (`_migrate`). Damage inside the file that its header cannot show (a bad
+sector, a copy cut short and patched) is looked for when the file is opened for writing:
+SQLite's quick check runs in a thread of its own while the companion starts, and the first
+write waits for it - a damaged file gets no new game and no new move, only a `RecordError`
+saying so (`companion games --check` runs the full check).
 
 Schema 1 (``PRAGMA user_version``; ``PRAGMA application_id`` marks the file as ours; the ``meta``
 table names the companion version that created and last wrote it):
@@ -250,6 +254,9 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_state_dir(APP_NAME)) / DB_FILENAME
 
 
+FOUND_CHARS = 120  # of SQLite's findings in the one line that says a file is damaged
+
+
 def is_record_database(path: str | os.PathLike[str]) -> bool:
     """Does `path` hold a companion record database (its SQLite header carries our application
     id), or is it the -wal or -shm file beside one? For commands that write files: a record
@@ -290,12 +297,18 @@ class Records:
                     f"cannot create the folder for the game records {self.path.parent}: "
                     f"{exc.strerror}; pass a writable file with --db"
                 ) from None
+        # the quick check of a file opened for writing (see the module's text): running, then
+        # its verdict - the RecordError every write raises once damage was found
+        self._checking: threading.Thread | None = None
+        self._damage: RecordError | None = None
         self._conn = self._connect()
         try:
             self._prepare()
         except BaseException:
             self._conn.close()
             raise
+        if not readonly:
+            self._start_check()
 
     # -- opening ------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -414,7 +427,54 @@ class Records:
 
     def close(self) -> None:
         with self._lock:
+            if self._checking is not None:
+                self._checking.join()
             self._conn.close()
+
+    def _start_check(self) -> None:
+        """SQLite's quick check of the whole file, on a read-only connection of its own in a
+        thread (it reads every page: a second or more for a large file on a Pi's SD card)."""
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+
+        def check() -> None:
+            try:
+                conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=False)
+                try:
+                    rows = conn.execute("PRAGMA quick_check").fetchall()
+                finally:
+                    conn.close()
+                problems = [str(r[0]) for r in rows]
+                found = "" if problems == ["ok"] else " ".join(" ".join(problems).split())
+                if len(found) > FOUND_CHARS:  # one line: what SQLite found first
+                    found = found[: FOUND_CHARS - 3].rstrip() + "..."
+            except sqlite3.OperationalError as exc:
+                found = "" if "locked" in str(exc) else str(exc)  # busy is not damaged
+            except sqlite3.DatabaseError as exc:
+                found = str(exc)
+            if found:
+                self._damage = RecordError(
+                    f"{self.path} is damaged ({found}): nothing more is written to it - restore "
+                    "it from a backup, or copy it aside and start new records with --db NEWFILE"
+                )
+
+        self._checking = threading.Thread(target=check, name="records-check", daemon=True)
+        self._checking.start()
+
+    def damage(self, *, wait: bool = False) -> str:
+        """What the quick check of a file opened for writing found ("": nothing, or not done
+        yet - `wait` for it): the line every write now raises, for a screen to say at once."""
+        if wait and self._checking is not None:
+            self._checking.join()
+        done = self._checking is None or not self._checking.is_alive()
+        return str(self._damage) if done and self._damage is not None else ""
+
+    def _checked(self) -> None:
+        """Before a write: the quick check is done, and found no damage."""
+        if self._checking is not None:
+            self._checking.join()
+            self._checking = None
+        if self._damage is not None:
+            raise self._damage
 
     def __enter__(self) -> Records:
         return self
@@ -437,6 +497,7 @@ class Records:
         if self.readonly:
             raise RecordError(f"{self.path} is open read-only")
         with self._lock, self._guard("save"):
+            self._checked()
             conn = self._conn
             wanted = "FULL" if durable else "NORMAL"
             if self._synchronous != wanted:

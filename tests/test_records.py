@@ -401,6 +401,25 @@ def test_a_damaged_page_is_a_record_error_not_a_traceback(db_path):
             assert db.check() == []
 
 
+def test_damage_inside_the_file_gets_no_new_game_and_the_file_is_left_as_it_was(db_path):
+    """Damage that the header cannot show and that opening does not read (two pages in the
+    middle overwritten): the quick check that runs when the file is opened for writing finds
+    it, and the first write is refused with one line saying what to do - SQLite would
+    otherwise have gone on writing new games into a damaged file."""
+    _written_db(db_path)
+    data = bytearray(db_path.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
+    db_path.write_bytes(bytes(data))
+    before = digest(db_path)
+    with Records(db_path) as db:
+        with pytest.raises(RecordError, match="is damaged .*nothing more is written to it"):
+            db.new_game(games.get("arinama").new())
+        with pytest.raises(RecordError, match="nothing more is written"):  # every write
+            db.new_game(games.get("arinama").new())
+    assert digest(db_path) == before
+
+
 def test_a_file_that_is_not_sqlite_is_refused_and_left_untouched(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("my shopping list\n" * 20)
