@@ -597,3 +597,47 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_press_do
     second = {"c3": "black", "d4": "white"}
     watch(with_cup(frame) for frame, _ in table.transition(first, second))
     assert [str(m) for m in app.referee.position.move_stack] == ["c3", "d4"]
+
+
+def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unrecorded(
+    screen, tmp_path
+):
+    """The records file was damaged inside (a bad sector): the home screen and the game say
+    what is wrong and what to do on every page, the game is played without being recorded,
+    and the file is left exactly as it was."""
+    import hashlib
+
+    from test_records import _written_db
+
+    from vision.sim import SimTable
+
+    db_path = tmp_path / "r.sqlite3"
+    _written_db(db_path)
+    data = bytearray(db_path.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
+    db_path.write_bytes(bytes(data))
+    before = hashlib.sha256(db_path.read_bytes()).hexdigest()
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    app = App(
+        screen, settings, records=Records(db_path), vision_factory=lambda name: TableVision(name)
+    )
+    app.records.damage(wait=True)  # the quick check runs while the app starts
+    app.render(force=True)
+    assert "is damaged" in app.records_problem and "--db NEWFILE" in app.records_problem
+    assert any("is damaged" in t for t in app.painter.texts)
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
+    app.vision.look(table.render(want), now=100.0)
+    app.pages.setup.confirm()
+    assert app.page == "play" and app.referee.game_id is None
+    assert app.records_problem.endswith("this game is not recorded")
+    app.render(force=True)
+    assert app.painter.cut == [] and any("not recorded" in t for t in app.painter.texts)
+    app.act("menu")
+    app.act("review")  # the review list reads the damaged file: said, not a traceback
+    app.render(force=True)
+    app.records.close()
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before

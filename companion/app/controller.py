@@ -28,11 +28,12 @@ import numpy as np
 from companion import games, i18n
 from companion.app.pages import PAGES, Pages
 from companion.app.pages.base import Draw, Page
+from companion.app.pages.setup import sentence
 from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.app.words import play_name
 from companion.dice import Dice
-from companion.errors import UserError
+from companion.errors import RecordError, UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.observation import Observation
@@ -87,6 +88,9 @@ class App:
         self.painter: Painter | None = None  # the last frame's (targets, texts)
         self.message = ""  # a one-line problem to show (setup, play)
         self.camera_problem = ""  # why there is no camera (the boot service waits for one)
+        # what is wrong with the game records (a damaged file): said on every page, as the
+        # camera's problem is; the games go on unrecorded rather than not at all
+        self.records_problem = ""
         self.referee: Referee[Any] | None = None
         self.position: Position[Any] | None = None
         self.setup_position: Position[Any] | None = None  # the game being set up
@@ -146,7 +150,10 @@ class App:
         elif kind == "noop":
             return
         else:
-            self._page.act(kind, value)
+            try:
+                self._page.act(kind, value)
+            except RecordError as exc:  # reading a damaged records file (review, continue)
+                self.records_problem = sentence(str(exc))
         self.dirty = True
 
     # -- games ------------------------------------------------------------------------------------------
@@ -166,7 +173,12 @@ class App:
         """How the last finished game of this kind at this table ended (None: no such game)."""
         if self.records is None:
             return None
-        for summary in self.records.games():  # newest first
+        try:
+            summaries = self.records.games()  # newest first
+        except RecordError as exc:  # a damaged file: the defaults decide who starts
+            self.records_problem = sentence(str(exc))
+            return None
+        for summary in summaries:
             if summary.game == game and summary.status == FINISHED:
                 return Outcome.from_json(summary.outcome) if summary.outcome else None
         return None
@@ -234,13 +246,24 @@ class App:
             extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
             # A chess set's start position stays on the board: it is both sides' `chess` setup.
             chess = position.uses_chess_set(position.options)
-            self.referee = Referee(
-                position,
-                records=self.records,
-                dice=self.dice,
-                clear_first=extra != position.cells() and not chess,
-                meta=self.game_meta,
-            )
+            try:
+                self.referee = Referee(
+                    position,
+                    records=self.records,
+                    dice=self.dice,
+                    clear_first=extra != position.cells() and not chess,
+                    meta=self.game_meta,
+                )
+            except RecordError as exc:  # a damaged file is left as it is; the game is played
+                self.records_problem = _("{problem} - this game is not recorded").format(
+                    problem=sentence(str(exc))
+                )
+                self.referee = Referee(
+                    position,
+                    dice=self.dice,
+                    clear_first=extra != position.cells() and not chess,
+                    meta=self.game_meta,
+                )
         self.position = self.referee.position
         self.setup_position = None
         self.resume_id = None
@@ -398,6 +421,8 @@ class App:
         """Draw the current page if anything changed; True when it drew."""
         if not (self.dirty or force):
             return False
+        if not self.records_problem and self.records is not None:
+            self.records_problem = sentence(self.records.damage())  # found while starting
         surface = self.screen.canvas
         painter = Painter(surface, self.metrics)
         draw, model = self.page_model()
@@ -406,6 +431,8 @@ class App:
             message_bar(
                 painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
             )
+        elif self.records_problem:  # the same for the game records
+            message_bar(painter, self.records_problem, top=True)
         elif self.message and self.page in ("setup", "play"):
             # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
             # over the header instead, where it covers nothing a player must reach.

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
+from companion.app.pages.setup import sentence
+from companion.errors import RecordError
 from companion.games.base import Position
 from companion.i18n import _
 from companion.option_words import option_label, option_value
@@ -55,18 +57,22 @@ class HomePage(Page):
         app = self.app
         s = app.settings
         unfinished = []
-        if app.records is not None:
-            for summary in reversed(app.records.unfinished_games()[-2:]):
-                unfinished.append(
-                    (
-                        summary.id,
-                        _("#{id} {game}, move {number}").format(
-                            id=summary.id,
-                            game=games.get(summary.game).title,
-                            number=summary.moves + 1,
-                        ),
-                    )
+        try:
+            waiting = app.records.unfinished_games()[-2:] if app.records is not None else []
+        except RecordError as exc:  # a damaged file: no game to continue is offered
+            app.records_problem = sentence(str(exc))
+            waiting = []
+        for summary in reversed(waiting):
+            unfinished.append(
+                (
+                    summary.id,
+                    _("#{id} {game}, move {number}").format(
+                        id=summary.id,
+                        game=games.get(summary.game).title,
+                        number=summary.moves + 1,
+                    ),
                 )
+            )
         cls = games.get(s.game)
         model = home.HomeModel(
             games=[(n, games.get(n).title) for n in games.names()],

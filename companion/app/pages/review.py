@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
+from companion.app.pages.setup import sentence
 from companion.app.words import result_text
+from companion.errors import RecordError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
 from companion.referee.protocol import FLIP, FROM, TO
@@ -32,8 +34,13 @@ class ReviewListPage(Page):
         records = self.app.records
         if records is None:
             return []
+        try:
+            summaries = records.games()
+        except RecordError as exc:  # a damaged file: said over the page, nothing listed
+            self.app.records_problem = sentence(str(exc))
+            return []
         rows = []
-        for summary in reversed(records.games()):
+        for summary in reversed(summaries):
             title = f"#{summary.id} {games.get(summary.game).title}"
             if summary.meta.get("demo"):
                 # played by the synthetic table, not at this table

@@ -150,7 +150,11 @@ class SetupPage(Page):
             app.signal()
             return
         self.mismatch = ()
-        app.start_referee()
+        try:
+            app.start_referee()
+        except UserError as exc:  # the records refuse the new game (a damaged file, a full disk)
+            app.message = sentence(str(exc))
+            app.signal()
 
     def corner_cells(self) -> tuple[str, ...]:
         """The cell at each corner of the layout (TL TR BR BL): "a8", "h8", "h1", "a1"."""
