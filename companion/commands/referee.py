@@ -49,8 +49,9 @@ def register(subparsers: Any) -> None:
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
-            "Inputs (typed, or piped in): done, roll, undo, cancel, choose X; with --observations "
-            "also JSON observation lines and 'hands on' / 'hands off'. Examples:\n"
+            "Inputs (typed, or piped in): done, roll, undo, cancel, choose X; with a camera 'clear' "
+            "(nothing lies on the board); with --observations also JSON observation lines and "
+            "'hands on' / 'hands off'. Examples:\n"
             "  companion referee --game sensei --source usb:0 --layout sensei "
             "--calibration cal.json\n"
             "  companion referee --game arinama --observations seen.jsonl --db /tmp/t.sqlite3"
@@ -59,34 +60,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--game", required=True, choices=games.names(), help="the game on the table"
     )
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument(
-        "--source",
-        metavar="SPEC",
-        help="camera frames: picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB, sim:LAYOUT[?...]",
-    )
-    where.add_argument(
-        "--observations",
-        metavar="FILE",
-        help="read observations (JSON lines, as `companion vision track --json` prints) and "
-        "inputs from FILE instead of a camera; - is standard input",
-    )
-    parser.add_argument(
-        "--layout",
-        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, chessboard, "
-        "grid:RxC or auto (default with --source: the calibration's; else the game's own mat, "
-        "Arimaa with -o equipment=chess: chessboard)",
-    )
-    parser.add_argument(
-        "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
-    )
-    parser.add_argument(
-        "--corners",
-        metavar='"x,y x,y x,y x,y"',
-        help='the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, '
-        "top-right, bottom-right, bottom-left as the first player sees it (boards without "
-        "markers)",
-    )
+    _add_camera_arguments(parser)
     parser.add_argument("--db", metavar="FILE", help="the game records (default: the state dir)")
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
@@ -123,6 +97,39 @@ def register(subparsers: Any) -> None:
         help="the language of the instruction lines (default en)",
     )
     parser.set_defaults(func=run)
+
+
+def _add_camera_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where the board comes from: a camera (with its calibration, layout and corners) or
+    observation lines."""
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--source",
+        metavar="SPEC",
+        help="camera frames: picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB, sim:LAYOUT[?...]",
+    )
+    where.add_argument(
+        "--observations",
+        metavar="FILE",
+        help="read observations (JSON lines, as `companion vision track --json` prints) and "
+        "inputs from FILE instead of a camera; - is standard input",
+    )
+    parser.add_argument(
+        "--layout",
+        help="the mat: arinama5, arinama8, arimaa, aranea, sensei, sensei-storm, chessboard, "
+        "grid:RxC or auto (default with --source: the calibration's; else the game's own mat, "
+        "Arimaa with -o equipment=chess: chessboard)",
+    )
+    parser.add_argument(
+        "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
+    )
+    parser.add_argument(
+        "--corners",
+        metavar='"x,y x,y x,y x,y"',
+        help='the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, '
+        "top-right, bottom-right, bottom-left as the first player sees it (boards without "
+        "markers)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
