@@ -217,6 +217,7 @@ DARK = 35.0  # a channel this dark has too much noise in its colour ratios
 CHROMA_THRESHOLD = 0.08  # colour-ratio difference (log) above which a pixel is not the print
 MAT_FACTOR = 1.25  # the mat's brightness check uses this times the threshold
 ACCEPT_PX = 2  # top-view pixels round what the players accepted that are accepted too
+ACCEPT_MOST = 0.2  # of the watched pixels: more is not left out (a hand could hide in it)
 
 
 def _log_chroma(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -550,9 +551,10 @@ class OccluderCheck:
         shakes by a pixel or two), until `forget_accepted` finds it gone. Returns the accepted
         pixels. Boards without a print accept nothing: the last still board, their only
         baseline, becomes this view when it is read."""
-        changed = self.mat_changes(gray, colour, loose=loose)
-        if changed is None:
+        on_paper = self.mat_changes(gray, colour, loose=loose)
+        if on_paper is None:
             return 0
+        changed = on_paper.copy()
         if self.reference is not None and self.reference.shape == gray.shape:
             # what changed since the last still board too: the part of a shadow on the mat's
             # rim and the table, which only that board judges (it will go away again)
@@ -560,24 +562,39 @@ class OccluderCheck:
             if colour is not None and self.reference_colour is not None:
                 changed |= self._colour_changed(colour, gray.shape)
         found = self._not_the_pieces(changed, standing)
-        if not found.any():
+        # Only what the print shows is there (a region on the paper, with what joins it on
+        # the rim and the table): not a change of light since the last still board, nor specks.
+        found = cv2.morphologyEx(found.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(found, connectivity=8)
+        on_print = np.bincount(labels[on_paper & (found > 0)], minlength=count) >= 1
+        on_print[0] = False
+        found = on_print[labels]
+        accepted = found if self.accepted is None else self.accepted | found
+        grown = cv2.dilate(accepted.astype(np.uint8), np.ones((2 * ACCEPT_PX + 1,) * 2, np.uint8))
+        if not found.any() or (grown > 0).sum() > ACCEPT_MOST * self.watched.sum():
+            # nothing to leave out - or so much of the mat that a hand could hide in it: the
+            # board is read as the players said, and the checks go on as before
             return 0 if self.accepted is None else int(self.accepted.sum())
-        grown = cv2.dilate(found.astype(np.uint8), np.ones((2 * ACCEPT_PX + 1,) * 2, np.uint8)) > 0
-        self.accepted = grown if self.accepted is None else self.accepted | grown
+        self.accepted = grown > 0
         return int(self.accepted.sum())
 
     def forget_accepted(
         self, gray: np.ndarray, colour: np.ndarray | None = None, *, loose: bool = False
     ) -> bool:
-        """Drop what was accepted once this still view no longer differs from the print
-        there (the shadow or the object is gone): a hand in that spot counts again. Whether
-        it was dropped."""
+        """Drop each region that was accepted where this still view no longer differs from
+        the print (that shadow or object is gone): a hand in that spot counts again. Whether
+        any was dropped."""
         if self.accepted is None:
             return False
         changed = self.mat_changes(gray, colour, loose=loose)
-        if changed is not None and _significant(changed & self.accepted, self.min_area_px):
+        count, labels = cv2.connectedComponents(self.accepted.astype(np.uint8), connectivity=8)
+        keep = np.zeros(count, bool)
+        if changed is not None:  # each accepted region on its own: is what lay there still?
+            for region in range(1, count):
+                keep[region] = bool(_significant(changed & (labels == region), self.min_area_px))
+        if keep[1:].all():
             return False
-        self.accepted = None
+        self.accepted = keep[labels] if keep.any() else None
         return True
 
     def mat_changes(

@@ -171,6 +171,9 @@ class Tracker:
         self._wanted = True  # an observation is due even if the board looks the same
         self._occluded_since: float | None = None
         self._clear_said = False  # the players said nothing is over the board (read_as_it_is)
+        # "covered" was shown: it stays until the board is read or something moves, so that a
+        # difference flickering near the thresholds does not make it come and go
+        self._covered = False
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
@@ -300,6 +303,10 @@ class Tracker:
             self.status = BOARD_MOVED  # shown until the moved board has been read
         else:
             self.status = MOVING if moving else STILL
+        if moving:
+            self._covered = False
+        elif self._covered and self.status in (HANDS, STILL):
+            self.status = COVERED
         still = self._still.update(self.motion, now)
         clean = self._clean.update(1.0 if occluded else self.motion, now)
         if not still:
@@ -392,6 +399,7 @@ class Tracker:
         self._restart_window()
 
     def _restart_window(self) -> None:
+        self._covered = False
         self._colour_frame = -COLOUR_EVERY  # judge the colour again at once
         self._colour_found = (0, 0)
         self._motion.reset()
@@ -513,6 +521,7 @@ class Tracker:
             self._occluded_since = now
         if self.status == HANDS and now - self._occluded_since >= COVERED_SECONDS:
             self.status = COVERED
+            self._covered = True
         tapped = self._tapped()
         due = tapped and self._tapped_missing is not None
         if self._checked_since != self._still.since or (
@@ -578,6 +587,7 @@ class Tracker:
         self._dirty = False
         self._moved = False
         self.status = STILL
+        self._covered = False
         # The same cells as the last board: no news, even if the marks (hidden, unlearned)
         # differ - they follow the light (tests/test_vision_track.py: a lamp turned up)
         same = self.last_observation is not None and (
