@@ -552,13 +552,14 @@ def test_an_empty_board_photo_on_the_setup_screen_teaches_every_cell_its_own_loo
     assert len(app.vision.tracker.calibration.own_look) == 25
 
 
-def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_press_done(
+def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_touch_board_clear(
     screen, tmp_path
 ):
     """A cup put down over the mat's edge looks to the camera like a hand resting there:
     after a few seconds the play screen says something lies on the board and offers BOARD
-    CLEAR, which the table's DONE button also presses; then the board is read as it is and
-    the move is recorded, and the next move is read with the cup still there."""
+    CLEAR (on the screen only: the table's DONE keeps its meaning, a hand may rest there);
+    then the board is read as it is and the move is recorded, and the next move is read with
+    the cup still there."""
     from test_vision_track import cup_on_the_margin
 
     from vision.sim import SimTable
@@ -590,7 +591,10 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_press_do
     screen.save(tmp_path / "covered.png")
     assert "Something lies on the board" in app.painter.texts
     assert "Board clear" in [t.label for t in app.painter.targets]
-    app.button("done")  # the table's DONE button: the board is clear
+    app.button("done")  # the table's DONE keeps its meaning: it may be a hand resting there
+    watch([with_cup(table.render(first))] * 3)
+    assert app.referee.position.move_stack == [] and app.covered
+    app.act("board-clear")  # the players touch BOARD CLEAR
     watch([with_cup(table.render(first))] * 3)
     assert [str(m) for m in app.referee.position.move_stack] == ["c3"]
     assert app.vision_status == "still" and not app.covered
@@ -639,5 +643,37 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
     app.act("menu")
     app.act("review")  # the review list reads the damaged file: said, not a traceback
     app.render(force=True)
+    app.records.close()
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
+
+
+def test_a_game_continued_from_a_damaged_records_file_goes_on_unrecorded(screen, tmp_path):
+    """An unfinished game can still be read from a file damaged elsewhere: it is continued,
+    every page says the file is damaged and that the game is not recorded, and the moves
+    made are not written into the damaged file."""
+    import hashlib
+
+    from test_records import _written_db
+
+    from companion import games
+
+    db_path = tmp_path / "r.sqlite3"
+    with Records(db_path) as db:
+        game_id = db.new_game(games.get("arinama").new({"rows": 5, "cols": 5}))
+    _written_db(db_path)  # finished games after it, in the pages damaged below
+    data = bytearray(db_path.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
+    db_path.write_bytes(bytes(data))
+    before = hashlib.sha256(db_path.read_bytes()).hexdigest()
+    app = arinama5_app(screen, tmp_path)
+    app.records.close()
+    app.records = Records(db_path)
+    app.resume_game(game_id)
+    app.start_referee()  # the board shows it: as the setup page does then
+    assert app.page == "play" and app.referee.records is None
+    assert app.records_problem.endswith("this game is not recorded")
+    app.render(force=True)
+    assert any("not recorded" in t for t in app.painter.texts)
     app.records.close()
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before

@@ -191,7 +191,7 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
             (_("Review"), Action("review"), "normal"),
             (_("New game"), Action("new-game"), "primary"),
         ]
-    if model.covered:  # nothing is read until it is settled; the table's DONE says it too
+    if model.covered:  # nothing is read until it is settled (the table's buttons still work)
         return buttons + [(_("Board clear"), Action("board-clear"), "primary")]
     buttons.append((_("Undo"), Action("undo"), "normal"))
     if model.can_roll or kind == "roll":

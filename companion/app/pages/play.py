@@ -41,9 +41,10 @@ class PlayPage(Page):
         self.arimaa_setup = ArimaaSetup(app)
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
-        # While something has lain over the board for a while, DONE says the board is clear.
-        done = ("board-clear", None) if self.app.covered else ("done", None)
-        return {"done": done, "roll": ("roll", None), "back": ("undo", None)}
+        # The table's DONE keeps its meaning while something lies on the board: the players
+        # say the board is clear on the screen only (BOARD CLEAR), never by a press that may
+        # have meant "done" while a hand rested there.
+        return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
