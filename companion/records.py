@@ -496,8 +496,8 @@ class Records:
         """One write transaction; `durable` commits with synchronous=FULL (fsync of the WAL)."""
         if self.readonly:
             raise RecordError(f"{self.path} is open read-only")
+        self._checked()  # (outside the lock: readers need not wait for the check)
         with self._lock, self._guard("save"):
-            self._checked()
             conn = self._conn
             wanted = "FULL" if durable else "NORMAL"
             if self._synchronous != wanted:

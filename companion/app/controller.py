@@ -240,7 +240,14 @@ class App:
         assert position is not None
         if self.resume_id is not None:
             assert self.records is not None  # a game is resumed from the records
-            self.referee = Referee.resume(self.records, self.resume_id, dice=self.dice)
+            damage = self.records.damage(wait=True)
+            self.referee = Referee.resume(
+                self.records, self.resume_id, dice=self.dice, recorded=not damage
+            )
+            if damage:  # read, but not written to: the game goes on unrecorded
+                self.records_problem = _("{problem} - this game is not recorded").format(
+                    problem=sentence(damage)
+                )
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
             extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
@@ -264,6 +271,8 @@ class App:
                     clear_first=extra != position.cells() and not chess,
                     meta=self.game_meta,
                 )
+            else:
+                self.records_problem = ""  # recorded: a problem reading the file has passed
         self.position = self.referee.position
         self.setup_position = None
         self.resume_id = None

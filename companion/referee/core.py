@@ -237,11 +237,18 @@ class Referee(Generic[P]):
         return [Event("hands", {"on": status})]
 
     @classmethod
-    def resume(cls, records: Records, game_id: Any, *, dice: Dice | None = None) -> Referee[Any]:
+    def resume(
+        cls, records: Records, game_id: Any, *, dice: Dice | None = None, recorded: bool = True
+    ) -> Referee[Any]:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
-        plug). The board must then show that position before play goes on."""
+        plug). The board must then show that position before play goes on. Not `recorded`:
+        the game is read from `records` and goes on without writing to them (a damaged file).
+
+        :raises RecordError: the game cannot be read, or (recorded) written to."""
         position = records.resume(game_id)
-        referee = Referee(position, records=records, dice=dice, game_id=game_id)
+        referee = Referee(
+            position, records=records if recorded else None, dice=dice, game_id=game_id
+        )
         referee.settled = False
         referee.resumed = not _ended_with_undo(records.game(game_id, images=False))
         referee._update()
