@@ -30,7 +30,7 @@ from companion.games.arimaa import ArimaaPosition
 from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
-from companion.records import GameRecord, replay
+from companion.records import GameRecord, is_record_database, replay
 from companion.svg import board_defs, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
@@ -343,7 +343,10 @@ def write_output(text: str, output: str | os.PathLike[str], *, force: bool = Fal
 
 
 def _check_output(path: Path, force: bool) -> None:
-    """UserError when `path` must not or cannot be written (an existing file without force)."""
+    """UserError when `path` must not or cannot be written (an existing file without force;
+    a game records database or its -wal/-shm, force or not: every game in it would be lost)."""
+    if is_record_database(path):
+        raise UserError(f"{path} holds game records: give another file name")
     if path.is_dir():
         raise UserError(f"{path} is a folder: give a file name, e.g. {path / 'game.html'}")
     if path.exists() and not force:

@@ -778,3 +778,17 @@ def test_play_in_a_real_process_plays_to_a_result_and_errors_are_one_line():
         'companion: error: the --position text: "stones" must be an object of cell -> '
         '"black" or "white"'
     ]
+
+
+def test_play_save_never_writes_over_a_game_records_database(capsys, tmp_path):
+    """--save naming a records database (a slip between two file names) is refused before
+    any play, --force or not, and the database is left as it was."""
+    from companion.records import Records
+
+    db = tmp_path / "records.sqlite3"
+    with Records(db) as records:
+        records.new_game(games.get("arinama").new())
+    before = db.read_bytes()
+    code, out, err = run(capsys, "play", "arinama", "--auto", "--save", str(db), "--force")
+    assert_one_line_error(code, err, "cannot save to", "holds game records")
+    assert db.read_bytes() == before

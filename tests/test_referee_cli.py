@@ -47,7 +47,7 @@ def test_text_lines_from_observations_and_inputs(tmp_path, capsys, monkeypatch):
         "[1] Take the white stone off d4 (Put the board back as it was)",
     ]
     assert "unknown input 'nonsense'" in err
-    assert [m.text for m in Records(db).game(1).moves] == ["c3"]
+    assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["c3"]
 
 
 def test_a_restart_continues_the_unfinished_game(tmp_path, capsys, monkeypatch):
@@ -70,7 +70,7 @@ def test_aranea_roll_from_the_keyboard(tmp_path, capsys, monkeypatch):
     last = json.loads(out[-1])
     assert last["instruction"]["text"] == "Amber rolled 7: place a stone on r1-7"
     assert [e["kind"] for e in last["events"]] == ["roll", "move"]
-    assert [r.value for r in Records(db).game(1).rolls] == [7]
+    assert [r.value for r in Records(db, readonly=True).game(1).rolls] == [7]
 
 
 def test_arimaa_setup_lines_from_the_command_line(tmp_path, capsys, monkeypatch):
@@ -88,7 +88,7 @@ def test_arimaa_setup_lines_from_the_command_line(tmp_path, capsys, monkeypatch)
     # Gold's setup is accepted from the board; Silver's line waits until Silver's turn.
     texts = [json.loads(line)["instruction"]["text"] for line in out[1:]]
     assert texts[-1] == "Gold: move up to four steps, then press DONE"
-    assert [m.text for m in Records(db).game(1).moves] == [gold, silver]
+    assert [m.text for m in Records(db, readonly=True).game(1).moves] == [gold, silver]
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_a_start_that_fails_leaves_no_game_behind(tmp_path, capsys, monkeypatch)
             capsys, monkeypatch, ["--game", "arinama", *args, "--db", str(db)], []
         )
         assert code == 2 and message in err and err.count("\n") == 1, err
-    assert not db.exists() or Records(db).games() == []
+    assert not db.exists() or Records(db, readonly=True).games() == []
 
 
 def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, capsys, monkeypatch):
@@ -203,7 +203,7 @@ def test_the_camera_s_board_is_the_calibration_s_and_must_be_the_game_s(
     cal = ["--calibration", arinama5_calibration, "--db", str(db)]
     code, out, _ = run(capsys, monkeypatch, ["--game", "arinama", *source, *cal], [])
     assert code == 0 and out[0] == "New Arinama game 1"
-    options = Records(db).game(1).summary.options
+    options = Records(db, readonly=True).game(1).summary.options
     assert (options["rows"], options["cols"]) == (5, 5)
     for args, message in [
         (
@@ -215,7 +215,7 @@ def test_the_camera_s_board_is_the_calibration_s_and_must_be_the_game_s(
     ]:
         code, _out, err = run(capsys, monkeypatch, [*args, *source, *cal, "--new"], [])
         assert code == 2 and message in err and err.count("\n") == 1, err
-    assert len(Records(db).games()) == 1  # none of them started a game
+    assert len(Records(db, readonly=True).games()) == 1  # none of them started a game
 
 
 def test_a_board_the_camera_does_not_find_is_said_with_why(

@@ -9,7 +9,7 @@ from pathlib import Path
 from companion.commands.games import add_db_argument
 from companion.errors import UserError
 from companion.export import FORMATS, export_game, write_output
-from companion.records import Records, is_record_database
+from companion.records import Records
 
 EXAMPLES = """examples:
   companion export 12 --format html -o game12.html    a page to review the game at home
@@ -66,14 +66,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _refuse_the_database(output: str, db_path: Path) -> None:
-    """-o naming the record database itself (or its WAL), or any other record database, would
-    destroy every game in it, --force or not: a slip of the keyboard that must not cost the
-    records."""
+    """-o naming the record database itself (or its WAL) would destroy every game, --force or
+    not: a slip of the keyboard that must not cost the records."""
     target = Path(output).resolve()
     database = db_path.resolve()
     if target in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:
         raise UserError(
             f"{output} is the game record database itself: give another file name with -o"
-        )
-    if is_record_database(target):  # another table's records, a backup of these
-        raise UserError(f"{output} holds game records: give another file name with -o")
+        )  # (another record database - another table's, a backup - write_output refuses)

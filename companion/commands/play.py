@@ -28,6 +28,7 @@ from companion.commands import seed_number
 from companion.dice import Dice
 from companion.errors import OptionError, UserError
 from companion.games.base import Position, game_to_json, options_to_dict
+from companion.records import is_record_database
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -124,6 +125,8 @@ def check_can_write(path: str, force: bool) -> Path:
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
+    if is_record_database(target):  # every game in it would be lost, --force or not
+        raise UserError(f"cannot save to {path}: it holds game records; give another file name")
     if target.is_dir():
         raise UserError(
             f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
