@@ -336,25 +336,31 @@ def write_output(text: str, output: str | os.PathLike[str], *, force: bool = Fal
     """Write `text` to `output` atomically; an existing file is kept unless `force`."""
     path = Path(output)
     try:
-        _check_output(path, force)
+        check_output(path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
     return _write_through_temporary(path, text)
 
 
-def _check_output(path: Path, force: bool) -> None:
-    """UserError when `path` must not or cannot be written (an existing file without force;
-    a game records database or its -wal/-shm, force or not: every game in it would be lost)."""
+def check_output(path: Path, force: bool, option: str = "-o") -> None:
+    """UserError when `path` (given with `option`) must not or cannot be written: a game
+    records database or its -wal/-shm, force or not (every game in it would be lost); a
+    folder; an existing file without force; a device or pipe (never replaced by a file); a
+    folder that does not exist. The one check of every command that writes a file the user
+    names (export, play --save, vision calibrate/locate/snapshot)."""
     if is_record_database(path):
-        raise UserError(f"{path} holds game records: give another file name")
+        raise UserError(f"{path} holds game records: give another file name with {option}")
     if path.is_dir():
-        raise UserError(f"{path} is a folder: give a file name, e.g. {path / 'game.html'}")
+        raise UserError(f"{path} is a folder: give a file name with {option}")
     if path.exists() and not force:
         raise UserError(f"{path} already exists: choose another name, or add --force to replace it")
     if path.exists() and not path.is_file():  # /dev/null, a pipe: never replace it by a file
-        raise UserError(f"{path} is not a regular file: give a file name, or leave out -o")
+        raise UserError(f"{path} is not a regular file: give a file name with {option}")
     if not path.parent.is_dir():
-        raise UserError(f"the folder {path.parent} does not exist: create it first")
+        raise UserError(
+            f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
+            "another path"
+        )
 
 
 def _write_through_temporary(path: Path, text: str) -> Path:

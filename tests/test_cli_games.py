@@ -200,7 +200,10 @@ def test_play_ctrl_c_still_saves_the_game_so_far(capsys, tmp_path, monkeypatch):
         (["play", "arinama", "-o", "rows"], ["KEY=VALUE"]),
         (["play", "aranea", "-o", "clash=maybe"], ["clash", "true or false"]),
         (["play", "arinama", "--auto", "--max-moves", "0"], ["--max-moves"]),
-        (["play", "arinama", "--save", "/no/such/folder/g.json"], ["does not exist"]),
+        (
+            ["play", "arinama", "--save", "/no/such/folder/g.json"],
+            ["there is no folder /no/such/folder"],
+        ),
     ],
 )
 def test_play_bad_input_is_one_line(capsys, argv, words):
@@ -610,7 +613,7 @@ def test_play_save_to_a_folder_is_refused_before_playing(capsys, tmp_path):
     code, out, err = run(
         capsys, "play", "arinama", "--auto", "--seed", "1", "--save", str(tmp_path), "--force"
     )
-    assert_one_line_error(code, err, "is a folder", "game.json")
+    assert_one_line_error(code, err, "is a folder: give a file name with --save")
     assert out == ""  # nothing was played that could be lost
 
 
@@ -790,5 +793,5 @@ def test_play_save_never_writes_over_a_game_records_database(capsys, tmp_path):
         records.new_game(games.get("arinama").new())
     before = db.read_bytes()
     code, out, err = run(capsys, "play", "arinama", "--auto", "--save", str(db), "--force")
-    assert_one_line_error(code, err, "cannot save to", "holds game records")
+    assert_one_line_error(code, err, "holds game records: give another file name with --save")
     assert db.read_bytes() == before

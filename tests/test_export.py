@@ -266,7 +266,7 @@ def test_export_never_overwrites_a_file_without_force(db_path, tmp_path, capsys)
     ("argv", "message"),
     [
         (["export", "99"], "there is no game 99 in"),
-        (["export", "1", "-o", "{tmp}/nowhere/x.json"], "does not exist: create it first"),
+        (["export", "1", "-o", "{tmp}/nowhere/x.json"], "there is no folder"),
         (["export", "1", "-o", "{tmp}"], "is a folder: give a file name"),
         (["export", "1", "-o", "x" * 5000], "File name too long"),
     ],

@@ -27,8 +27,8 @@ from companion import games
 from companion.commands import seed_number
 from companion.dice import Dice
 from companion.errors import OptionError, UserError
+from companion.export import check_output
 from companion.games.base import Position, game_to_json, options_to_dict
-from companion.records import is_record_database
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -125,18 +125,7 @@ def check_can_write(path: str, force: bool) -> Path:
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
-    if is_record_database(target):  # every game in it would be lost, --force or not
-        raise UserError(f"cannot save to {path}: it holds game records; give another file name")
-    if target.is_dir():
-        raise UserError(
-            f"cannot save to {path}: it is a folder; give a file name, e.g. {target / 'game.json'}"
-        )
-    if target.exists() and not force:
-        raise UserError(f"{path} exists: choose another name, or add --force to replace it")
-    if target.exists() and not target.is_file():  # /dev/null, a pipe: never replaced by a file
-        raise UserError(f"cannot save to {path}: it is not a regular file; give a file name")
-    if not target.parent.is_dir():
-        raise UserError(f"cannot save to {path}: the folder {target.parent} does not exist")
+    check_output(target, force, "--save")
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".companion-"):
         pass  # can we write there? Better to learn it now than after the game
     return target

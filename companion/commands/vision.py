@@ -17,9 +17,8 @@ import numpy as np
 
 from companion import games
 from companion.errors import PositionMismatch, UserError
-from companion.export import write_output
+from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
-from companion.records import is_record_database
 from vision import sources
 from vision.calibration import (
     Calibration,
@@ -262,17 +261,7 @@ def check_files(
             if path.resolve() == named.resolve():
                 raise UserError(f"{option} and {other} name the same file: give two names")
     for option, path in given:  # all can be written, before any is
-        if is_record_database(path):
-            raise UserError(f"{path} holds game records: give another file name with {option}")
-        if path.is_dir():
-            raise UserError(f"{path} is a folder: give a file name with {option}")
-        if path.exists() and not force:
-            raise UserError(f"{path} already exists: choose another name, or add --force")
-        if not path.parent.is_dir():
-            raise UserError(
-                f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
-                "another path"
-            )
+        check_output(path, force, option)
 
 
 def load_image(path: str) -> np.ndarray:
