@@ -417,6 +417,29 @@ def test_something_that_lies_on_the_mat_s_edge_is_read_past_once_the_players_say
     assert tracker.status == HANDS
 
 
+@pytest.mark.parametrize("cell", ["h4", "d5"])
+def test_a_hand_resting_long_enough_to_be_covered_is_never_read_without_the_players_word(
+    arimaa, cell
+):
+    """Five seconds of a still hand - at the mat's edge or over the board - is "covered", as
+    a cup would be: still nothing is read, however often a reading is requested; once it
+    goes, the board is read as usual."""
+    table, calibration = arimaa
+    cells = {"a1": "gold", "h8": "silver"}
+    tracker = Tracker(table.layout, calibration)
+    assert len(feed_all(tracker, still(table, cells))) == 1
+    after = {"a1": "gold", "h8": "silver", cell: "gold"}
+    hand = table.hand_towards(table.cell_pixel(cell), 1.0)
+    resting = table.render(after, hand)
+    for _ in range(5 * 30):
+        tracker.request()
+        assert tracker.feed(resting) is None
+    assert tracker.status == COVERED
+    seen = feed_all(tracker, still(table, after, 2 * STILL_FRAMES))
+    assert [obs.cells for _, obs, _ in seen] == [truth(table.layout, after)]
+    assert tracker.status == STILL
+
+
 def test_what_the_players_accept_never_grows_over_much_of_the_mat(arimaa):
     """A second cup on the other margin throws the paper's light fit off along the whole
     margin: what BOARD CLEAR would accept then covers much of the mat, where a hand could
