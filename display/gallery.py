@@ -148,6 +148,7 @@ def play_covered_example() -> tuple[Callable, object]:
     covered = dataclasses.replace(
         model,
         covered=True,
+        covered_near="h4",
         camera=_("camera: {state}").format(state=pgettext("camera state", "covered")),
     )
     return draw, covered

@@ -590,6 +590,7 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_touch_bo
     app.render(force=True)
     screen.save(tmp_path / "covered.png")
     assert "Something lies on the board" in app.painter.texts
+    assert any(t.startswith("Near e") and "lamp's shadow" in t for t in app.painter.texts)
     assert "Board clear" in [t.label for t in app.painter.targets]
     app.button("done")  # the table's DONE keeps its meaning: it may be a hand resting there
     watch([with_cup(table.render(first))] * 3)

@@ -551,24 +551,9 @@ class OccluderCheck:
         shakes by a pixel or two), until `forget_accepted` finds it gone. Returns the accepted
         pixels. Boards without a print accept nothing: the last still board, their only
         baseline, becomes this view when it is read."""
-        on_paper = self.mat_changes(gray, colour, loose=loose)
-        if on_paper is None:
+        if self.printed is None:
             return 0
-        changed = on_paper.copy()
-        if self.reference is not None and self.reference.shape == gray.shape:
-            # what changed since the last still board too: the part of a shadow on the mat's
-            # rim and the table, which only that board judges (it will go away again)
-            changed |= _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
-            if colour is not None and self.reference_colour is not None:
-                changed |= self._colour_changed(colour, gray.shape)
-        found = self._not_the_pieces(changed, standing)
-        # Only what the print shows is there (a region on the paper, with what joins it on
-        # the rim and the table): not a change of light since the last still board, nor specks.
-        found = cv2.morphologyEx(found.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels = cv2.connectedComponents(found, connectivity=8)
-        on_print = np.bincount(labels[on_paper & (found > 0)], minlength=count) >= 1
-        on_print[0] = False
-        found = on_print[labels]
+        found = self.lying(gray, colour, loose=loose, standing=standing)
         accepted = found if self.accepted is None else self.accepted | found
         grown = cv2.dilate(accepted.astype(np.uint8), np.ones((2 * ACCEPT_PX + 1,) * 2, np.uint8))
         if not found.any() or (grown > 0).sum() > ACCEPT_MOST * self.watched.sum():
@@ -577,6 +562,34 @@ class OccluderCheck:
             return 0 if self.accepted is None else int(self.accepted.sum())
         self.accepted = grown > 0
         return int(self.accepted.sum())
+
+    def lying(
+        self,
+        gray: np.ndarray,
+        colour: np.ndarray | None = None,
+        *,
+        loose: bool = False,
+        standing: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Where something lies over the board in this view, as the checks see it (bool top
+        view): on a printed mat the regions where the paper does not look like the print, with
+        what joins them on the mat's rim and the table since the last still board (the rest
+        of a shadow) - not a change of light elsewhere, nor specks; without a print, what
+        changed since the last still board."""
+        on_paper = self.mat_changes(gray, colour, loose=loose)
+        changed = np.zeros(gray.shape, bool) if on_paper is None else on_paper.copy()
+        if self.reference is not None and self.reference.shape == gray.shape:
+            changed |= _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
+            if colour is not None and self.reference_colour is not None:
+                changed |= self._colour_changed(colour, gray.shape)
+        found = self._not_the_pieces(changed, standing)
+        found = cv2.morphologyEx(found.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if on_paper is None:
+            return found > 0
+        count, labels = cv2.connectedComponents(found, connectivity=8)
+        on_print = np.bincount(labels[on_paper & (found > 0)], minlength=count) >= 1
+        on_print[0] = False
+        return on_print[labels]
 
     def forget_accepted(
         self, gray: np.ndarray, colour: np.ndarray | None = None, *, loose: bool = False

@@ -174,6 +174,7 @@ class Tracker:
         # "covered" was shown: it stays until the board is read or something moves, so that a
         # difference flickering near the thresholds does not make it come and go
         self._covered = False
+        self.covered_near = ""  # while "covered": the cell nearest what lies there ("h4")
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
@@ -305,6 +306,7 @@ class Tracker:
             self.status = MOVING if moving else STILL
         if moving:
             self._covered = False
+            self.covered_near = ""
         elif self._covered and self.status in (HANDS, STILL):
             self.status = COVERED
         still = self._still.update(self.motion, now)
@@ -353,6 +355,18 @@ class Tracker:
             )
         return self._colour_found
 
+    def _nearest_cell(self, where: np.ndarray) -> str:
+        """The cell nearest the middle of `where` (bool top view), "" when it is empty."""
+        ys, xs = np.nonzero(where)
+        if not len(xs):
+            return ""
+        model = self._model
+        # top-view pixel u shows mat millimetre (u + 0.5 - margin) / scale (`top_view`)
+        at = (np.array([xs.mean(), ys.mean()]) + 0.5 - model.margin) / model.scale
+        cells = model.layout.cells
+        centres = np.array([c.center for c in cells])
+        return cells[int(np.argmin(np.linalg.norm(centres - at, axis=1)))].name
+
     def _loose(self) -> bool:
         """A marker of the mat was not seen: the location is extrapolated towards it."""
         return len(self.located.markers_seen) < len(self._model.layout.markers)
@@ -400,6 +414,7 @@ class Tracker:
 
     def _restart_window(self) -> None:
         self._covered = False
+        self.covered_near = ""
         self._colour_frame = -COLOUR_EVERY  # judge the colour again at once
         self._colour_found = (0, 0)
         self._motion.reset()
@@ -522,6 +537,11 @@ class Tracker:
         if self.status == HANDS and now - self._occluded_since >= COVERED_SECONDS:
             self.status = COVERED
             self._covered = True
+            self.covered_near = self._nearest_cell(
+                self._model.occluders.lying(
+                    gray, colour, loose=self._loose(), standing=self._standing_zone()
+                )
+            )
         tapped = self._tapped()
         due = tapped and self._tapped_missing is not None
         if self._checked_since != self._still.since or (
@@ -588,6 +608,7 @@ class Tracker:
         self._moved = False
         self.status = STILL
         self._covered = False
+        self.covered_near = ""
         # The same cells as the last board: no news, even if the marks (hidden, unlearned)
         # differ - they follow the light (tests/test_vision_track.py: a lamp turned up)
         same = self.last_observation is not None and (

@@ -99,6 +99,7 @@ class App:
         # something has lain over the board for a while (the tracker's "covered"): perhaps
         # no hand at all - the players may say the board is clear (`board_clear`)
         self.covered = False
+        self.covered_near = ""  # ... the cell nearest what lies there, when the camera knows
         self.vision_status = ""
         self.events: list[Event] = []  # everything the referee said, in order
         self.quit = False
@@ -398,6 +399,7 @@ class App:
         if self.page in ("play", "setup") and (status == "covered") != self.covered:
             self.dirty = True
         self.covered = status == "covered"
+        self.covered_near = self.vision.covered_near if self.covered and self.vision else ""
         if self.referee is not None:
             self._after(self.referee.hands(hands))
         if hands != self.hands:

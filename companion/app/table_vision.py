@@ -48,6 +48,11 @@ class TableVision:
         return "found" if self.located is not None else "searching"
 
     @property
+    def covered_near(self) -> str:
+        """While the camera says "covered": the cell nearest what lies there ("h4"), else ""."""
+        return self.tracker.covered_near if self.tracker is not None else ""
+
+    @property
     def lost(self) -> bool:
         """A board located by tapped corners moved away (vision.tracker): put back, or tapped
         again on the setup screen."""

@@ -33,6 +33,7 @@ class PlayModel:
     # ... and has lain there for a while: perhaps no hand (a shadow, a piece on the margin) -
     # the players may say the board is clear
     covered: bool = False
+    covered_near: str = ""  # ... near this cell ("h4"), when the camera can say
     camera: str = ""  # short camera state for the header ("still", "moving", "no camera")
     last_move: str = ""
     can_roll: bool = False
@@ -83,7 +84,11 @@ def draw(p: Painter, model: PlayModel) -> None:
     detail = say(model.instruction.detail, model.colour_names)
     if model.covered:  # nothing is read until it goes, or the players say it is no hand
         instruction = _("Take away what lies there, or press BOARD CLEAR")
-        detail = _("Perhaps only a lamp's shadow")
+        detail = (
+            _("Near {cell} - perhaps only a lamp's shadow").format(cell=model.covered_near)
+            if model.covered_near
+            else _("Perhaps only a lamp's shadow")
+        )
     roles = _roles(model)
     plan = _plan(p, instruction, detail, roles, panel.width, bottom - y)
 

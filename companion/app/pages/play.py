@@ -92,6 +92,7 @@ class PlayPage(Page):
             move_number=len(position.move_stack),
             hands=app.hands,
             covered=app.covered,
+            covered_near=app.covered_near,
             camera=_("camera: {state}").format(state=pgettext("camera state", app.vision_status))
             if app.vision_status
             else "",
