@@ -160,6 +160,43 @@ def test_vision_track_notes_a_moved_board_once(tmp_path, capsys, monkeypatch):
     assert err.count("the board moved on the table") == 1
 
 
+def test_vision_track_says_once_that_something_lies_on_the_board(tmp_path, capsys, monkeypatch):
+    """A cup left over the mat's edge after the first board: nothing more is read, and one
+    line on stderr says so, near which cell, and how to say it is no hand."""
+    from test_vision_track import cup_on_the_margin
+
+    import vision.sources
+
+    table = SimTable("arimaa", seed=3, size=(640, 360))
+    cells = {"a1": "gold", "h8": "silver"}
+    with_cup = cup_on_the_margin(table)
+    frames = [table.render(cells) for _ in range(20)]
+    frames += [with_cup(table.render(cells)) for _ in range(130)]
+
+    class Frames:
+        ended = False
+
+        def read(self):
+            if not frames:
+                self.ended = True
+                return None
+            return frames.pop(0)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Frames())
+    cal = _sim_calibration(tmp_path)
+    assert main(["vision", "track", "recorded", "--calibration", cal, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1  # the first board only
+    assert err.count("something has lain on the board near h") == 1, err
+    assert "takes `clear` when it is no hand" in err
+
+
 def _png_chunks(data):
     """(type, body) of every chunk of a PNG, each CRC checked - independent of vision.mat."""
     import struct

@@ -649,6 +649,7 @@ def run_track(args: argparse.Namespace) -> int:
     found = False
     said = ""
     moves_said = 0
+    covered = False  # the tracker's "covered" was said (once a spell)
     # vision.sources.FrameSource does not declare the context manager every source is
     with sources.open_source(args.source) as source:
         while not args.max_frames or frames < args.max_frames:
@@ -670,6 +671,17 @@ def run_track(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
+            if (tracker.status == "covered") != covered:
+                covered = not covered
+                if covered:
+                    near = f" near {tracker.covered_near}" if tracker.covered_near else ""
+                    print(
+                        f"companion: something has lain on the board{near} for a while (frame "
+                        f"{index}): nothing is read until it goes (`companion referee --source` "
+                        "takes `clear` when it is no hand)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             if observation is None:
                 continue
             observations += 1
