@@ -28,7 +28,6 @@ import numpy as np
 from companion import games, i18n
 from companion.app.pages import PAGES, Pages
 from companion.app.pages.base import Draw, Page
-from companion.app.pages.setup import sentence
 from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.app.words import play_name
@@ -153,8 +152,8 @@ class App:
         else:
             try:
                 self._page.act(kind, value)
-            except RecordError as exc:  # reading a damaged records file (review, continue)
-                self.records_problem = sentence(str(exc))
+            except RecordError:  # reading a damaged records file (review, continue)
+                self.records_damaged()
         self.dirty = True
 
     # -- games ------------------------------------------------------------------------------------------
@@ -176,8 +175,8 @@ class App:
             return None
         try:
             summaries = self.records.games()  # newest first
-        except RecordError as exc:  # a damaged file: the defaults decide who starts
-            self.records_problem = sentence(str(exc))
+        except RecordError:  # a damaged file: the defaults decide who starts
+            self.records_damaged()
             return None
         for summary in summaries:
             if summary.game == game and summary.status == FINISHED:
@@ -246,9 +245,7 @@ class App:
                 self.records, self.resume_id, dice=self.dice, recorded=not damage
             )
             if damage:  # read, but not written to: the game goes on unrecorded
-                self.records_problem = _("{problem} - this game is not recorded").format(
-                    problem=sentence(damage)
-                )
+                self.records_damaged()
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
             extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
@@ -262,10 +259,8 @@ class App:
                     clear_first=extra != position.cells() and not chess,
                     meta=self.game_meta,
                 )
-            except RecordError as exc:  # a damaged file is left as it is; the game is played
-                self.records_problem = _("{problem} - this game is not recorded").format(
-                    problem=sentence(str(exc))
-                )
+            except RecordError:  # a damaged file is left as it is; the game is played
+                self.records_damaged()
                 self.referee = Referee(
                     position,
                     dice=self.dice,
@@ -301,6 +296,16 @@ class App:
             if e.kind == "roll" and e.data.get("value") is not None
         ]
         self.speaker.say(". ".join([*sentences, text]))
+
+    def records_damaged(self) -> None:
+        """The game records file cannot be used (damaged): said on every page but the game's,
+        whose header says the game is not recorded. In the players' words and language - the
+        file's name, not SQLite's findings, which `companion games --check` prints."""
+        name = self.records.path.name if self.records is not None else ""
+        self.records_problem = _(
+            "The game records ({file}) are damaged: games are not recorded - copy the file "
+            "aside and restore a backup"
+        ).format(file=name)
 
     def board_clear(self) -> None:
         """The players say nothing lies over the board, though the camera has seen something
@@ -432,8 +437,8 @@ class App:
         """Draw the current page if anything changed; True when it drew."""
         if not (self.dirty or force):
             return False
-        if not self.records_problem and self.records is not None:
-            self.records_problem = sentence(self.records.damage())  # found while starting
+        if not self.records_problem and self.records is not None and self.records.damage():
+            self.records_damaged()  # found while starting
         surface = self.screen.canvas
         painter = Painter(surface, self.metrics)
         draw, model = self.page_model()
@@ -442,12 +447,13 @@ class App:
             message_bar(
                 painter, _("No camera: {problem}").format(problem=self.camera_problem), top=True
             )
-        elif self.records_problem:  # the same for the game records
-            message_bar(painter, self.records_problem, top=True)
         elif self.message and self.page in ("setup", "play"):
             # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
             # over the header instead, where it covers nothing a player must reach.
             message_bar(painter, self.message, top=True)
+        elif self.records_problem and self.page not in ("play", "dice"):
+            # (in a game the header says "not recorded": the move number stays in sight)
+            message_bar(painter, self.records_problem, top=True)
         self.painter = painter
         self.screen.present()
         self.dirty = False

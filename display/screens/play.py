@@ -65,7 +65,7 @@ def draw(p: Painter, model: PlayModel) -> None:
         f.board,
         model.geometry,
         model.cells,
-        model.instruction.highlights,
+        {} if model.covered else model.instruction.highlights,  # (its words are not shown)
         piece_labels=model.piece_labels,
     )
     if model.cell_action:  # e.g. arranging Arimaa's setup by touch
@@ -83,13 +83,13 @@ def draw(p: Painter, model: PlayModel) -> None:
     instruction = say(model.instruction.text, model.colour_names)
     detail = say(model.instruction.detail, model.colour_names)
     if model.covered:  # nothing is read until it goes, or the players say it is no hand
-        instruction = _("Take away what lies there, or press BOARD CLEAR")
+        instruction = _("Take away what lies there, or tap Board clear")
         detail = (
             _("Near {cell} - perhaps only a lamp's shadow").format(cell=model.covered_near)
             if model.covered_near
             else _("Perhaps only a lamp's shadow")
         )
-    roles = _roles(model)
+    roles = [] if model.covered else _roles(model)
     plan = _plan(p, instruction, detail, roles, panel.width, bottom - y)
 
     text_box = pygame.Rect(panel.left, y, panel.width, plan.instruction_h)

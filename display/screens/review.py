@@ -24,6 +24,7 @@ class ReviewListModel:
     games: list[tuple[int, str, str]]  # (id, "#12 Arinama", "finished · 34 moves · white wins")
     page: int = 0
     per_page: int = 4
+    unreadable: bool = False  # the records could not be read (a damaged file)
 
 
 def draw_list(p: Painter, model: ReviewListModel) -> None:
@@ -51,7 +52,9 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     shown = model.games[page * per_page : (page + 1) * per_page]
     if not shown:
         p.wrapped(
-            _("No games recorded yet. Play one and it appears here."),
+            _("The recorded games cannot be read: the records file is damaged")
+            if model.unreadable
+            else _("No games recorded yet. Play one and it appears here."),
             list_area,
             m.font_large,
             theme.MUTED,

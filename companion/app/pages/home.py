@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
-from companion.app.pages.setup import sentence
 from companion.errors import RecordError
 from companion.games.base import Position
 from companion.i18n import _
@@ -59,8 +58,8 @@ class HomePage(Page):
         unfinished = []
         try:
             waiting = app.records.unfinished_games()[-2:] if app.records is not None else []
-        except RecordError as exc:  # a damaged file: no game to continue is offered
-            app.records_problem = sentence(str(exc))
+        except RecordError:  # a damaged file: no game to continue is offered
+            app.records_damaged()
             waiting = []
         for summary in reversed(waiting):
             unfinished.append(

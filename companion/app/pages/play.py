@@ -93,9 +93,20 @@ class PlayPage(Page):
             hands=app.hands,
             covered=app.covered,
             covered_near=app.covered_near,
-            camera=_("camera: {state}").format(state=pgettext("camera state", app.vision_status))
-            if app.vision_status
-            else "",
+            camera=" · ".join(
+                [
+                    *(
+                        [
+                            _("camera: {state}").format(
+                                state=pgettext("camera state", app.vision_status)
+                            )
+                        ]
+                        if app.vision_status
+                        else []
+                    ),
+                    *([_("not recorded")] if app.records_problem else []),
+                ]
+            ),
             can_roll=position.awaiting_roll,
             colour_names=app.settings.colour_names,
             piece_labels=labels,

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
-from companion.app.pages.setup import sentence
 from companion.app.words import result_text
 from companion.errors import RecordError
 from companion.geometry import board_geometry
@@ -36,8 +35,8 @@ class ReviewListPage(Page):
             return []
         try:
             summaries = records.games()
-        except RecordError as exc:  # a damaged file: said over the page, nothing listed
-            self.app.records_problem = sentence(str(exc))
+        except RecordError:  # a damaged file: said over the page and in the list
+            self.app.records_damaged()
             return []
         rows = []
         for summary in reversed(summaries):
@@ -71,7 +70,9 @@ class ReviewListPage(Page):
             self.app.go("home")
 
     def model(self) -> tuple[Draw, object]:
-        return review.draw_list, review.ReviewListModel(self.games(), self.number)
+        listed = self.games()
+        unreadable = not listed and bool(self.app.records_problem)
+        return review.draw_list, review.ReviewListModel(listed, self.number, unreadable=unreadable)
 
 
 class ReviewGamePage(Page):
