@@ -208,6 +208,20 @@ def test_game_over_and_rule_reasons_in_german():
         == "Der goldene Hund auf d4 wird von dem silbernen Kamel auf d5 festgehalten"
     )
     assert rule_text("rabbits cannot step backwards") == "Kaninchen können nicht rückwärts ziehen"
+    # Arimaa's reasons for a push or pull that cannot be made (companion.games.arimaa)
+    assert rule_text(
+        "the silver dog on a7 is an enemy piece: it moves only when a stronger gold piece next "
+        "to it pushes or pulls it"
+    ) == (
+        "Der silberne Hund auf a7 ist eine gegnerische Figur: sie zieht nur, wenn eine stärkere "
+        "goldene Figur neben ihr sie schiebt oder zieht"
+    )
+    assert rule_text(
+        "the silver dog on a7 can only be pushed by a stronger gold piece that is not frozen"
+    ).startswith("Der silberne Hund auf a7 kann nur eine stärkere goldene Figur schieben")
+    assert rule_text("a push takes two steps and this turn has only one step left") == (
+        "Schieben braucht zwei Schritte, und dieser Zug hat nur noch einen"
+    )
     # Every reason the games can give for their end has its German sentence.
     details = [
         "Black has no stones left to place next to",
@@ -328,6 +342,11 @@ def test_chess_names_for_arimaa_on_a_chess_set():
         "den goldenen Springer",
         "den goldenen Bauern",
     ]
-    assert [choice_label(c) for c in ("king", "knight", "dog")] == ["König", "Springer", "Hund"]
+    assert [choice_label(c) for c in ("king", "knight", "dog", "chess")] == [
+        "König",
+        "Springer",
+        "Hund",
+        "Schach",
+    ]
     i18n.set_language("en")
     assert phrases.piece_phrase("pawn", "silver", 2) == "the silver pawns"

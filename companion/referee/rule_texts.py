@@ -134,6 +134,26 @@ _RULES: list[tuple[re.Pattern[str], Sentence]] = [
             piece=_piece(g, "p", "subject"), cell=g["cell"]
         ),
     ),
+    (
+        _re(
+            "{piece} on {cell} is an enemy piece: it moves only when a stronger {player} piece "
+            "next to it pushes or pulls it"
+        ),
+        lambda g: _(
+            "{piece} on {cell} is an enemy piece: it moves only when a stronger {colour} piece "
+            "next to it pushes or pulls it"
+        ).format(piece=_piece(g, "p", "subject"), cell=g["cell"], colour=_colour_adj(g["player"])),
+    ),
+    (
+        _re("{piece} on {cell} can only be pushed by a stronger {player} piece that is not frozen"),
+        lambda g: _(
+            "{piece} on {cell} can only be pushed by a stronger {colour} piece that is not frozen"
+        ).format(piece=_piece(g, "p", "subject"), cell=g["cell"], colour=_colour_adj(g["player"])),
+    ),
+    (
+        _re("a push takes two steps and this turn has only one step left"),
+        lambda g: _("A push takes two steps, and this turn has only one step left"),
+    ),
     # Sensei (companion.games.sensei: action_error)
     (
         _re("you already moved your character this turn"),

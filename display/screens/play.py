@@ -322,6 +322,7 @@ def choice_label(choice: str) -> str:
 
 # The referee's and the app's choice values; `_mark_choices` marks them for the catalogue.
 CHOICES = (
+    "chess",
     "standard",
     "previous",
     "arrange",
@@ -343,6 +344,7 @@ CHOICES = (
 
 
 def _mark_choices() -> None:  # pragma: no cover - never called, only read by the extractor
+    pgettext("choice", "chess")
     pgettext("choice", "standard")
     pgettext("choice", "previous")
     pgettext("choice", "arrange")
