@@ -138,13 +138,12 @@ def outcome_text(outcome: Outcome) -> str:
 
 
 def result_text(outcome: Outcome | None, status: str = "finished", *, short: bool = False) -> str:
-    """A recorded game's result in the table's language: "white wins (full-board)" in English
-    (as `companion games` says it), "Weiß gewinnt" (`short`, for a list) or "Weiß gewinnt (Das
-    Brett ist voll: ...)" in German; the game's status when it has no outcome."""
+    """A recorded game's result in the table's language, for the screens: "White wins"
+    (`short`, for a list) or "White wins (The board is full: ...)" - "Weiß gewinnt (Das Brett
+    ist voll: ...)" in German; the game's status when it has no outcome. (`companion games`
+    prints the record's own words, "white wins (full-board)".)"""
     if outcome is None:
         return pgettext("game status", status)
-    if language() == "en":
-        return str(outcome) if not short else str(outcome).split(":")[0]
     if outcome.winner:
         head = _("{player} wins").format(player=player(outcome.winner))
     else:
