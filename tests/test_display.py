@@ -2,6 +2,8 @@
 each must show (highlighted cells' pixels, the instruction text through the render path, touch
 targets of at least 9 mm), rotation and touch mapping, and finger-vs-mouse handling."""
 
+import dataclasses
+
 import numpy as np
 import pygame
 import pytest
@@ -508,3 +510,15 @@ def test_cell_names_are_not_covered_by_pieces(game):
         for colour in (fill, rim):
             covered = np.all(np.abs(label - colour) <= 6, axis=2).sum()
             assert covered == 0, f"{cell.name}: {covered} pixels of a piece behind its name"
+
+
+def test_roll_is_not_offered_while_a_take_back_waits_for_its_answer():
+    """Aranea: the players asked to take a move back - DONE, BACK or CANCEL answers; a Roll
+    button then would only confuse (the roll comes after the answer)."""
+    _, _, model = gallery.render("play", (800, 480))
+    confirm = Instruction("Blue: press DONE to take back r1-8", "confirm", player="blue")
+    asked = dataclasses.replace(model, instruction=confirm, can_roll=True)
+    labels = [label for label, _, _ in play._buttons(asked)]
+    assert "Roll" not in labels and "Done" in labels and "Cancel" in labels
+    rolling = dataclasses.replace(model, can_roll=True)
+    assert "Roll" in [label for label, _, _ in play._buttons(rolling)]

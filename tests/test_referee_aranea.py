@@ -128,6 +128,9 @@ def test_undo_takes_back_the_use_but_never_the_roll():
     table = Table(position_after(CASCADE))
     table.show(r1_8=None, r2_9="amber")
     assert table.press(UNDO, "amber")[0].data["state"] == "requested"
+    assert table.text == "Blue: press DONE to take back r1-8"  # a ring move keeps its square
+    assert table.referee.move_words("place") == "the stone placed"  # Aranea's notation in words
+    assert table.referee.move_words("roll 3-4") == "the roll 3-4"
     table.press(DONE, "blue")
     assert table.referee.position.move_stack[-1].kind == "roll"
     assert table.text == "Take the amber stone off r2-9. Put the amber stone back on r1-8"

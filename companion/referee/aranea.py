@@ -61,6 +61,17 @@ class AraneaReferee(Referee[AraneaPosition]):
     game = "aranea"
     piece_word = "stone"
 
+    def move_words(self, move: str) -> str:
+        """Aranea's notation in words: "place" is the stone placed, "pass" the pass, "roll 3-4"
+        the roll; a ring move keeps its square ("r2-5")."""
+        if move == "place":
+            return _("the stone placed")
+        if move == "pass":
+            return _("the pass")
+        if move.startswith("roll "):
+            return _("the roll {dice}").format(dice=move.removeprefix("roll "))
+        return move
+
     # -- the roll -------------------------------------------------------------------------------
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
         position = self.position

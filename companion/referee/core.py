@@ -561,6 +561,11 @@ class Referee(Generic[P]):
             detail=outcome_text(outcome),
         )
 
+    def move_words(self, move: str) -> str:
+        """A move's text (its notation) as the players read it in a sentence ("take back
+        {move}"): the notation itself in most games."""
+        return move
+
     def _request_undo(self, by: str | None) -> list[Event]:
         text = self._last_move_text()
         if text is None:
@@ -612,12 +617,13 @@ class Referee(Generic[P]):
         if self.undo_request is not None:
             request = self.undo_request
             other = self._other(request.by)
+            move = self.move_words(request.move)
             if other:
                 text = _("{player}: press DONE to take back {move}").format(
-                    player=player_name(other), move=request.move
+                    player=player_name(other), move=move
                 )
             else:
-                text = _("Press DONE to take back {move}").format(move=request.move)
+                text = _("Press DONE to take back {move}").format(move=move)
             return Instruction(
                 text=text,
                 kind="confirm",

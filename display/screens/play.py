@@ -199,7 +199,7 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     if model.covered:  # nothing is read until it is settled (the table's buttons still work)
         return buttons + [(_("Board clear"), Action("board-clear"), "primary")]
     buttons.append((_("Undo"), Action("undo"), "normal"))
-    if model.can_roll or kind == "roll":
+    if (model.can_roll and kind != "confirm") or kind == "roll":  # (not while a take-back waits)
         buttons.append((_("Roll"), Action("roll"), "primary" if kind == "roll" else "normal"))
     if kind == "confirm":
         buttons.append((_("Cancel"), Action("cancel"), "normal"))
