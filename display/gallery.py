@@ -134,7 +134,7 @@ def play_example() -> tuple[Callable, object]:
         cells=cells,
         instruction=instruction,
         turn="black",
-        move_number=5,
+        move_label="6",
         hands=True,
         camera=_("camera: {state}").format(state=pgettext("camera state", "hands")),
     )

@@ -451,6 +451,8 @@ def test_arimaa_setup_arranged_by_touch(screen):
     app.on_observation(observation_of(names, board))
     assert app.referee.position.move_stack and app.referee.position.turn == "silver"
     assert app.page_model()[1].piece_labels["a1"] == "E"
+    app.render(force=True)  # the header counts as Arimaa does: silver's setup is turn 1s
+    assert "Arimaa · move 1s" in app.painter.texts
 
 
 def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, monkeypatch):

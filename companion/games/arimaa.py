@@ -600,6 +600,10 @@ class ArimaaPosition(Position[Turn]):
         return f"{self.turn_number}{'gs'[self._side]}"
 
     @property
+    def move_label(self) -> str:
+        return self.turn_label
+
+    @property
     def in_setup(self) -> bool:
         """True while a side still has to place its pieces."""
         return self._setups_left > 0

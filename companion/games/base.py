@@ -313,6 +313,17 @@ class Position(ABC, Generic[MoveT]):
         :raises NotationError: (a ValueError) when the text is no move of this game.
         """
 
+    @property
+    def move_label(self) -> str:
+        """The number of the move to play, as the game counts its moves ("7"; Arimaa: its
+        turn label, "2g"), for a screen's header.
+
+            >>> from companion import games
+            >>> games.get("arinama").new().move_label, games.get("arimaa").new().move_label
+            ('1', '1g')
+        """
+        return str(len(self.move_stack) + 1)
+
     @abstractmethod
     def move_text(self, move: MoveT) -> str:
         """The standard text of a move (parse_move(move_text(m)) == m)."""

@@ -28,7 +28,7 @@ class PlayModel:
     cells: dict[str, str]  # what the diagram shows (the last clean board seen, else the position)
     instruction: Instruction
     turn: str | None  # the player to move ("black"), None when over
-    move_number: int = 0
+    move_label: str = "1"  # the move to play as the game counts ("7"; Arimaa "2g")
     hands: bool = False  # a hand is over the board
     # ... and has lain there for a while: perhaps no hand (a shadow, a piece on the margin) -
     # the players may say the board is clear
@@ -57,7 +57,7 @@ def draw(p: Painter, model: PlayModel) -> None:
     draw_header(
         p,
         f.header,
-        _("{game} · move {number}").format(game=model.title, number=model.move_number + 1),
+        _("{game} · move {number}").format(game=model.title, number=model.move_label),
         right,
     )
     p.board_view = draw_board(

@@ -89,7 +89,7 @@ class PlayPage(Page):
             cells=board,
             instruction=instruction,
             turn=position.turn if not position.is_game_over() else None,
-            move_number=len(position.move_stack),
+            move_label=position.move_label,
             hands=app.hands,
             covered=app.covered,
             covered_near=app.covered_near,
