@@ -522,3 +522,22 @@ def test_roll_is_not_offered_while_a_take_back_waits_for_its_answer():
     assert "Roll" not in labels and "Done" in labels and "Cancel" in labels
     rolling = dataclasses.replace(model, can_roll=True)
     assert "Roll" in [label for label, _, _ in play._buttons(rolling)]
+
+
+def test_when_the_panel_is_short_the_key_goes_before_the_rule():
+    """A long instruction with five kinds of highlighted cells and a rule: on the small
+    screen the key of the highlights is left out (the diagram shows their colours), the rule
+    - or the camera's doubt - stays."""
+    _, _, model = gallery.render("play", (800, 480))
+    instruction = Instruction(
+        "Turn d4 and e5 to black, then take the white stone off f6 and put it back on c3",
+        "flip",
+        player="black",
+        highlights={"d4": FLIP, "e5": TO, "f6": REMOVE, "c3": TARGET, "b2": FROM},
+        detail="The white stone on d4 touches exactly three black stones now",
+    )
+    surface = pygame.Surface((800, 480))
+    painter = Painter(surface, Metrics((800, 480)))
+    play.draw(painter, dataclasses.replace(model, instruction=instruction))
+    assert instruction.detail in painter.texts and instruction.text in painter.texts
+    assert "turn over" in painter.left_out

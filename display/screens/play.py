@@ -154,12 +154,14 @@ def _whose_turn(p: Painter, model: PlayModel, panel: pygame.Rect) -> int:
 
 def _plan(p: Painter, text: str, detail: str, roles: list[str], width: int, height: int) -> _Plan:
     """The instruction comes first: it is shrunk from the huge size down to the large one
-    before anything else gives way; below that the detail, then the key are left out; only
+    before anything else gives way; below that the key, then the detail are left out; only
     when the instruction alone does not fit at the large size does it shrink to body size, and
     only below that is it cut (with an ellipsis, see Painter.wrapped)."""
     m = p.m
     legend_h = _legend_height(p, roles, width)
-    options = [(True, True), (False, True), (True, False), (False, False)]  # (detail, key)
+    # (detail, key): the detail is the rule or the camera's doubt - worth more than the key,
+    # whose colours the diagram shows anyway
+    options = [(True, True), (True, False), (False, True), (False, False)]
     for with_detail, with_legend in options:
         if (with_detail and not detail) or (with_legend and not roles):
             continue
