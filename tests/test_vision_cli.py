@@ -128,6 +128,26 @@ def test_vision_track_says_why_the_board_is_never_found(tmp_path, capsys):
     assert "hand='-1' must be a whole number" in capsys.readouterr().err
 
 
+class Recorded:
+    """A recorded camera: these frames, then the end."""
+
+    def __init__(self, frames):
+        self.frames = list(frames)
+        self.ended = False
+
+    def read(self):
+        if not self.frames:
+            self.ended = True
+            return None
+        return self.frames.pop(0)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
 def test_vision_track_notes_a_moved_board_once(tmp_path, capsys, monkeypatch):
     import vision.sources
 
@@ -137,22 +157,7 @@ def test_vision_track_notes_a_moved_board_once(tmp_path, capsys, monkeypatch):
     table.nudge(6.0, -4.0, 1.5)
     frames += [table.render(cells) for _ in range(40)]
 
-    class Frames:
-        ended = False
-
-        def read(self):
-            if not frames:
-                self.ended = True
-                return None
-            return frames.pop(0)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            pass
-
-    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Frames())
+    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Recorded(frames))
     cal = _sim_calibration(tmp_path)
     assert main(["vision", "track", "recorded", "--calibration", cal, "--json"]) == 0
     out, err = capsys.readouterr()
@@ -173,22 +178,7 @@ def test_vision_track_says_once_that_something_lies_on_the_board(tmp_path, capsy
     frames = [table.render(cells) for _ in range(20)]
     frames += [with_cup(table.render(cells)) for _ in range(130)]
 
-    class Frames:
-        ended = False
-
-        def read(self):
-            if not frames:
-                self.ended = True
-                return None
-            return frames.pop(0)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            pass
-
-    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Frames())
+    monkeypatch.setattr(vision.sources, "open_source", lambda spec: Recorded(frames))
     cal = _sim_calibration(tmp_path)
     assert main(["vision", "track", "recorded", "--calibration", cal, "--json"]) == 0
     out, err = capsys.readouterr()
