@@ -204,3 +204,30 @@ def test_rare_referee_reasons_are_said_in_german_too(german):
         referee.set_setup("gold", "Ra1 Rb1")
     with pytest.raises(UserError, match="^die Kamera meldet weiße und schwarze Figuren"):
         referee.observe(Observation({"a1": "white"}, layout="arimaa"))
+
+
+def test_the_chess_set_s_piece_key_is_on_the_small_german_setup_screen(tmp_path, german):
+    """Arimaa on a chess set, in German on the 800x480 screen, the board found: the detail
+    says which chess piece is which Arimaa piece - the players need it at the board, where
+    they read from close by - so the instruction gives up its large size to make room (the
+    detail was left out)."""
+    from vision.sim import chess_start
+
+    screen = screen_of((800, 480))
+    app = app_for(screen, tmp_path, "arimaa", {"equipment": "chess"})
+    app.start_game("arimaa")
+    table = SimTable(
+        "chessboard",
+        seed=1,
+        size=(960, 540),
+        tilt=12.0,
+        light=(0.9, 1.0),
+        realism={"board": "green-cream", "pieces": "chess"},
+    )
+    cells, figures = chess_start("chessboard")
+    frame = table.render(cells, figures=figures)
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    app.render(force=True)
+    assert any("König = Elefant" in t for t in app.painter.texts), app.painter.left_out
+    check_whole(app, screen)

@@ -95,7 +95,8 @@ def draw(p: Painter, model: SetupModel) -> None:
     text_box = pygame.Rect(
         panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap
     )
-    used = p.wrapped(model.text, text_box, m.font_large, bold=True, min_size=m.font_body)
+    size = _instruction_size(p, model, text_box)
+    used = p.wrapped(model.text, text_box, size, bold=True, min_size=m.font_body)
     p.instruction_rect = used
     if model.detail:
         detail_box = pygame.Rect(
@@ -111,6 +112,24 @@ def draw(p: Painter, model: SetupModel) -> None:
             p.left_out.append(model.detail)
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
+
+
+def _instruction_size(p: Painter, model: SetupModel, box: pygame.Rect) -> int:
+    """The instruction's size: large, or as much smaller (down to body size) as lets the
+    detail fit under it - at the board the players read it from close by, and the detail is
+    what they need there (which chess piece is which Arimaa piece; what to do if the grid is
+    wrong). Large when even body size leaves the detail no room: then it is left out."""
+    m = p.m
+    if not model.detail:
+        return m.font_large
+    for size in range(m.font_large, m.font_body - 1, -1):
+        fitted = fit(model.text, box.width, box.height, size, size, bold=True)
+        if fitted is None:
+            continue
+        rest = box.height - text_height(len(fitted[1]), size, True) - m.gap
+        if rest > 0 and fit(model.detail, box.width, rest, m.font_small, m.font_small):
+            return size
+    return m.font_large
 
 
 def _words_height(p: Painter, model: SetupModel, width: int) -> int:
