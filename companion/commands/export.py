@@ -67,10 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _refuse_the_database(output: str, db_path: Path) -> None:
     """-o naming the record database itself (or its WAL) would destroy every game, --force or
-    not: a slip of the keyboard that must not cost the records."""
+    not: a slip of the keyboard that must not cost the records. (Any other record database -
+    another table's, a backup - `write_output` refuses.)"""
     target = Path(output).resolve()
     database = db_path.resolve()
     if target in {database, Path(f"{database}-wal"), Path(f"{database}-shm")}:
         raise UserError(
             f"{output} is the game record database itself: give another file name with -o"
-        )  # (another record database - another table's, a backup - write_output refuses)
+        )

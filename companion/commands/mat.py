@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from companion.errors import UserError
-from companion.records import is_record_database
+from companion.export import check_output
 from vision import mat
 from vision.layouts import Layout, get_layout, layout_names
 
@@ -102,11 +102,8 @@ def run(args: argparse.Namespace) -> int:
             f"{path} must end in .pdf or .png (the file type follows the name), or have no "
             f"extension to write both"
         )
-    for target in paths:
-        if is_record_database(target):  # every game in it would be lost, --force or not
-            raise UserError(f"{target} holds game records: choose another name")
-        if target.exists() and not args.force:
-            raise UserError(f"{target} already exists: choose another name or pass --force")
+    for target in paths:  # both can be written, before either is
+        check_output(target, args.force)
     for target in paths:
         _write(layout, target, target.suffix, args.paper, args.dpi, args.markers_only, args.force)
     return 0

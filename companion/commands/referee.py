@@ -35,7 +35,7 @@ from companion.referee.runner import Session
 from vision import sources
 from vision.calibration import load_calibration
 from vision.corners import corners_for
-from vision.layouts import get_layout
+from vision.layouts import Layout, get_layout
 from vision.tracker import Tracker
 
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
@@ -230,7 +230,7 @@ def _calibration(args: argparse.Namespace) -> Any:
     return calibration
 
 
-def _check_board(position: Position[Any], layout: Any, calibration_path: str) -> None:
+def _check_board(position: Position[Any], layout: Layout, calibration_path: str) -> None:
     """The camera's board must be the game's: the same cells (an Arinama game of 8 x 8 never
     sees a move on the 5 x 5 mat it was calibrated on, and would wait without a word)."""
     board = set(position.cell_names())
