@@ -238,37 +238,29 @@ class App:
         """The position is on the board (and the camera knows its colours): play."""
         position = self.setup_position
         assert position is not None
+        # A damaged records file is left as it is: the game is played, unrecorded.
+        recorded = not (self.records is not None and self.records.damage(wait=True))
+        if recorded:
+            self.records_problem = ""  # a problem reading the file has passed
+        else:
+            self.records_damaged()
         if self.resume_id is not None:
             assert self.records is not None  # a game is resumed from the records
-            damage = self.records.damage(wait=True)
             self.referee = Referee.resume(
-                self.records, self.resume_id, dice=self.dice, recorded=not damage
+                self.records, self.resume_id, dice=self.dice, recorded=recorded
             )
-            if damage:  # read, but not written to: the game goes on unrecorded
-                self.records_damaged()
         else:
             # The calibration pieces of a game that starts on an empty board are still there.
             extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
             # A chess set's start position stays on the board: it is both sides' `chess` setup.
             chess = position.uses_chess_set(position.options)
-            try:
-                self.referee = Referee(
-                    position,
-                    records=self.records,
-                    dice=self.dice,
-                    clear_first=extra != position.cells() and not chess,
-                    meta=self.game_meta,
-                )
-            except RecordError:  # a damaged file is left as it is; the game is played
-                self.records_damaged()
-                self.referee = Referee(
-                    position,
-                    dice=self.dice,
-                    clear_first=extra != position.cells() and not chess,
-                    meta=self.game_meta,
-                )
-            else:
-                self.records_problem = ""  # recorded: a problem reading the file has passed
+            self.referee = Referee(
+                position,
+                records=self.records if recorded else None,
+                dice=self.dice,
+                clear_first=extra != position.cells() and not chess,
+                meta=self.game_meta,
+            )
         self.position = self.referee.position
         self.setup_position = None
         self.resume_id = None

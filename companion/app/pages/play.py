@@ -69,6 +69,16 @@ class PlayPage(Page):
         referee = self.app.referee
         return referee.shown_position().piece_labels() if referee is not None else {}
 
+    def header_state(self) -> str:
+        """The header's right side: the camera's state, and that the game is not recorded."""
+        app, said = self.app, []
+        if app.vision_status:
+            state = pgettext("camera state", app.vision_status)
+            said.append(_("camera: {state}").format(state=state))
+        if app.records_problem:
+            said.append(_("not recorded"))
+        return " · ".join(said)
+
     def model(self) -> tuple[Draw, object]:
         app = self.app
         referee = app.referee
@@ -93,20 +103,7 @@ class PlayPage(Page):
             hands=app.hands,
             covered=app.covered,
             covered_near=app.covered_near,
-            camera=" · ".join(
-                [
-                    *(
-                        [
-                            _("camera: {state}").format(
-                                state=pgettext("camera state", app.vision_status)
-                            )
-                        ]
-                        if app.vision_status
-                        else []
-                    ),
-                    *([_("not recorded")] if app.records_problem else []),
-                ]
-            ),
+            camera=self.header_state(),
             can_roll=position.awaiting_roll,
             colour_names=app.settings.colour_names,
             piece_labels=labels,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.app.pages.base import Draw, Page
-from companion.errors import PositionMismatch, RecordError, UserError
+from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext
@@ -152,12 +152,8 @@ class SetupPage(Page):
         self.mismatch = ()
         try:
             app.start_referee()
-        except RecordError:  # the game to continue cannot be read from the records
-            app.records_damaged()
-            app.message = app.records_problem
-            app.signal()
-        except UserError as exc:
-            app.message = sentence(str(exc))
+        except UserError as exc:  # the records cannot be read or written (damaged, disk full)
+            app.message = app.records_problem or sentence(str(exc))
             app.signal()
 
     def corner_cells(self) -> tuple[str, ...]:
