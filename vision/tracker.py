@@ -171,10 +171,10 @@ class Tracker:
         self._wanted = True  # an observation is due even if the board looks the same
         self._occluded_since: float | None = None
         self._clear_said = False  # the players said nothing is over the board (read_as_it_is)
-        # "covered" was shown: it stays until the board is read or something moves, so that a
-        # difference flickering near the thresholds does not make it come and go
-        self._covered = False
-        self.covered_near = ""  # while "covered": the cell nearest what lies there ("h4")
+        # "covered" was shown (the cell nearest what lies there, "" when none is): it stays
+        # until the board is read or something moves, so that a difference flickering near the
+        # thresholds does not make it come and go; None: not covered
+        self._covered_at: str | None = None
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
@@ -189,6 +189,11 @@ class Tracker:
     def request(self) -> None:
         """Return the next still board even if it is the same as the last one returned."""
         self._wanted = True
+
+    @property
+    def covered_near(self) -> str:
+        """While the status is "covered": the cell nearest what lies there ("h4"), else ""."""
+        return self._covered_at or ""
 
     def read_as_it_is(self) -> None:
         """The players say nothing is over the board: read the next still view as it is, even
@@ -305,9 +310,8 @@ class Tracker:
         else:
             self.status = MOVING if moving else STILL
         if moving:
-            self._covered = False
-            self.covered_near = ""
-        elif self._covered and self.status in (HANDS, STILL):
+            self._covered_at = None
+        elif self._covered_at is not None and self.status in (HANDS, STILL):
             self.status = COVERED
         still = self._still.update(self.motion, now)
         clean = self._clean.update(1.0 if occluded else self.motion, now)
@@ -413,8 +417,7 @@ class Tracker:
         self._restart_window()
 
     def _restart_window(self) -> None:
-        self._covered = False
-        self.covered_near = ""
+        self._covered_at = None
         self._colour_frame = -COLOUR_EVERY  # judge the colour again at once
         self._colour_found = (0, 0)
         self._motion.reset()
@@ -536,8 +539,7 @@ class Tracker:
             self._occluded_since = now
         if self.status == HANDS and now - self._occluded_since >= COVERED_SECONDS:
             self.status = COVERED
-            self._covered = True
-            self.covered_near = self._nearest_cell(
+            self._covered_at = self._nearest_cell(
                 self._model.occluders.lying(
                     gray, colour, loose=self._loose(), standing=self._standing_zone()
                 )
@@ -582,8 +584,7 @@ class Tracker:
         self._model.occluders.accept(
             gray, colour, loose=self._loose(), standing=self._standing_zone()
         )
-        self._wanted = True
-        return self._read(frame, colour, gray, now)
+        return self._read(frame, colour, gray, now)  # (`read_as_it_is` wanted an observation)
 
     def _read(
         self, frame: np.ndarray, colour: np.ndarray, gray: np.ndarray, now: float
@@ -607,8 +608,7 @@ class Tracker:
         self._dirty = False
         self._moved = False
         self.status = STILL
-        self._covered = False
-        self.covered_near = ""
+        self._covered_at = None
         # The same cells as the last board: no news, even if the marks (hidden, unlearned)
         # differ - they follow the light (tests/test_vision_track.py: a lamp turned up)
         same = self.last_observation is not None and (
