@@ -21,7 +21,14 @@ from vision.locate import from_corners
 from vision.pose import CameraPose
 from vision.reader import read_cells
 from vision.sim import SimTable
-from vision.standing import Photo, StandingCalibration, calibrate_standing, read_standing
+from vision.standing import (
+    FEATURE_COUNT,
+    Photo,
+    StandingCalibration,
+    _fit,
+    calibrate_standing,
+    read_standing,
+)
 
 REAL = real_data()
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -93,6 +100,8 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"precision": "x"}, r"is damaged \(bad or missing precision\): calibrate again$"),
         ({"means": [["x"] * len(data["means"][0])]}, r"is damaged \(bad or missing means\): calib"),
         ({"novelty": None}, r"is damaged \(bad or missing novelty\): calibrate again$"),
+        ({"class_precision": [[1.0]]}, "damaged"),
+        ({"class_precision": "x"}, r"is damaged \(bad or missing class_precision\): calibr"),
     ):
         path = tmp_path / "bad.json"
         path.write_text(json.dumps({**data, **change}))
@@ -103,6 +112,58 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
     path.write_text(json.dumps(without))
     with pytest.raises(UserError, match=r"is damaged \(bad or missing groups\): calibrate again"):
         load_calibration(path)
+
+
+def test_a_file_from_before_the_class_precision_picks_the_class_as_it_did(tmp_path):
+    """Calibration files written before `class_precision` have one precision: it then picks
+    the class too, and the file reads as it did."""
+    grid, table, H, _ = _grid_board()
+    position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "b8": "white"}
+    calibration = calibrate(table.render(position), H, grid, position)
+    data = calibration.to_json()
+    assert len(data["class_precision"]) == len(data["precision"])
+    del data["class_precision"]
+    path = tmp_path / "before.cal.json"
+    path.write_text(json.dumps(data))
+    before = load_calibration(path)
+    assert before.class_precision == [] and np.array_equal(before.picks(), before.precision)
+    later = {"e5": "white", "a9": "black", "i1": "white", "d4": "black"}
+    truth = {c: later.get(c, "empty") for c in grid.cell_names()}
+    assert read_cells(table.render(later), H, grid, before).cells == truth
+
+
+def test_the_class_is_picked_by_the_spread_within_a_picture():
+    """What moves a whole picture (an exposure, a tone curve: each copy's draw) moves every
+    cell of a class alike: it widens the spread between pictures (`precision`, which says
+    whether a cell resembles a class at all) but not the one that picks the class
+    (`class_precision`), where a small difference within a picture stays large. A class each
+    picture shows on one cell only keeps its copies' spread, less the picture's own move."""
+    rng = np.random.default_rng(1)
+    cells, pictures, features = 12, 7, FEATURE_COUNT
+    truth = np.array(["empty"] * 6 + ["white"] * 5 + ["mark"])
+    kinds = np.zeros(cells, np.int64)
+    rows, labels = [], []
+    for _ in range(pictures):
+        x = rng.normal(0.0, 0.02, (cells, features))
+        x[:, :2] += rng.normal(0.0, 1.0)  # the picture's own move
+        x[truth == "white", 1] += 0.3  # white differs a little from empty, within a picture
+        x[truth == "mark", 2] += rng.normal(0.0, 0.5)  # the one-cell class's own spread
+        rows.append(x)
+        labels.append(truth)
+    fit = _fit(
+        np.vstack(rows),
+        np.concatenate(labels),
+        np.tile(kinds, pictures),
+        np.ones(cells * pictures, bool),
+        ["empty", "mark", "white"],
+        kinds,
+    )
+    between, within = np.linalg.inv(fit.precision), np.linalg.inv(fit.class_precision)
+    assert between[0, 0] > 0.5 and within[0, 0] < 0.01  # the picture's move: between only
+    assert within[2, 2] > 0.05  # the mark's own spread is kept
+    white, empty = (fit.means[fit.groups.index((c, 0))] for c in ("white", "empty"))
+    gap = white - empty  # 0.3 on feature 1, which each picture's move also shifts
+    assert gap @ fit.precision @ gap < 1.0 < 50.0 < gap @ fit.class_precision @ gap
 
 
 def test_a_photo_that_is_not_the_position_names_the_cells():

@@ -401,7 +401,7 @@ class StandingCalibration:
     surface: list[list[float]]  # per kind: log colour relative to kind 0
     groups: list[tuple[str, int]]  # (class, kind) of every mean
     means: list[list[float]]
-    precision: list[list[float]]  # the inverse of the shared covariance
+    precision: list[list[float]]  # the inverse of the shared covariance, between pictures too
     own_look: dict[str, list[float]]  # cell -> its empty look's offset from its kind's mean
     novelty: float  # a cell farther than this from every class resembles none: unknown
     margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
@@ -421,6 +421,9 @@ class StandingCalibration:
     # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
     # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
     lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
+    # the inverse of the covariance within one picture, which picks the class (`_fit`); a
+    # file written before it had none: `precision` then picks the class too
+    class_precision: list[list[float]] = field(default_factory=list, repr=False)
     version: ClassVar[int] = 3  # 3: the edge energies joined the features
 
     def check_layout(self, layout: Layout) -> None:
@@ -432,6 +435,10 @@ class StandingCalibration:
 
     def kinds(self, layout: Layout) -> np.ndarray:
         return np.array(self.cell_kinds, np.int64)
+
+    def picks(self) -> np.ndarray:
+        """The precision that picks a cell's class (`class_precision`, else `precision`)."""
+        return np.array(self.class_precision or self.precision)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> None:
         write_json(path, self.to_json(), overwrite=overwrite)
@@ -452,6 +459,7 @@ class StandingCalibration:
             "groups": [[c, k] for c, k in self.groups],
             "means": [rounded(row) for row in self.means],
             "precision": [[float(v) for v in row] for row in self.precision],
+            "class_precision": [[float(v) for v in row] for row in self.class_precision],
             "own_look": {c: rounded(v) for c, v in self.own_look.items()},
             "novelty": float(self.novelty),
             "margin": float(self.margin),
@@ -473,6 +481,7 @@ class StandingCalibration:
         classes = json_field(data, "classes", lambda v: tuple(str(c) for c in v))
         means = json_field(data, "means", _rows)
         precision = json_field(data, "precision", _rows)
+        class_precision = json_field(data, "class_precision", _rows, [])
         own_look = json_field(data, "own_look", _looks)
         piece_look = json_field(data, "piece_look", _looks, {})
         unlearned = data.get("unlearned", [])
@@ -505,6 +514,14 @@ class StandingCalibration:
             or any(len(v) != FEATURE_COUNT for v in [*own_look.values(), *piece_look.values()])
             or not np.all(np.isfinite(means))
             or not np.all(np.isfinite(precision))
+            or (
+                class_precision
+                and (
+                    len(class_precision) != FEATURE_COUNT
+                    or any(len(row) != FEATURE_COUNT for row in class_precision)
+                    or not np.all(np.isfinite(class_precision))
+                )
+            )
             or not novelty > 0
         ):
             raise ValueError("model")
@@ -517,6 +534,7 @@ class StandingCalibration:
             groups=groups,
             means=means,
             precision=precision,
+            class_precision=class_precision,
             own_look=own_look,
             novelty=novelty,
             margin=json_field(data, "margin", float),
@@ -580,15 +598,23 @@ def _features_of(
     return features(views, expected), seen
 
 
-def _distances(x: np.ndarray, calibration: StandingCalibration, cells: list[str]) -> np.ndarray:
+def _distances(
+    x: np.ndarray,
+    calibration: StandingCalibration,
+    cells: list[str],
+    precision: np.ndarray | None = None,
+) -> np.ndarray:
     """Squared Mahalanobis distance of every cell to every (class, kind) mean, (n, groups);
-    the empty class measured from each cell's own empty look where it is known."""
+    the empty class measured from each cell's own empty look where it is known. `precision`:
+    the calibration's `precision` (between pictures too) unless another is given."""
     means = np.array(calibration.means)
     offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
     empty = np.array([c == EMPTY for c, _ in calibration.groups])
     diff = x[:, None, :] - means[None, :, :]
     diff[:, empty, :] -= offsets[:, None, :]
-    return np.einsum("nkd,de,nke->nk", diff, np.array(calibration.precision), diff)
+    if precision is None:
+        precision = np.array(calibration.precision)
+    return np.einsum("nkd,de,nke->nk", diff, precision, diff)
 
 
 def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
@@ -609,10 +635,14 @@ def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
 def _decide(
     x: np.ndarray, kinds: np.ndarray, calibration: StandingCalibration, cells: list[str]
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Class (or unknown), posterior of the best class, and the (n, classes) posteriors."""
+    """Class (or unknown), posterior of the best class, and the (n, classes) posteriors. The
+    class is picked within the picture (`class_precision`); whether a cell resembles any class
+    at all is judged with the spread between pictures too (`novelty`): a later photo's cells
+    all lie a little off the calibration's, as the light and the camera's settings differ."""
     distance = _distances(x, calibration, cells)
     allowed = _allowed(kinds, calibration)
-    score = np.where(allowed, -0.5 * distance, -np.inf)
+    picking = _distances(x, calibration, cells, calibration.picks())
+    score = np.where(allowed, -0.5 * picking, -np.inf)
     score -= score.max(axis=1, keepdims=True)
     weight = np.exp(score)
     classes = calibration.classes
@@ -784,16 +814,23 @@ def _from_learned(
     seen_all = np.concatenate([s for _, _, s in blocks])
     k_all = np.tile(kinds, len(blocks))
     present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
-    groups, means, precision = _fit(x_all, t_all, k_all, seen_all, present, kinds)
-    own_distance = _own_distances(x_all, t_all, k_all, groups, means, precision)
+    fit = _fit(x_all, t_all, k_all, seen_all, present, kinds)
+    groups, means = fit.groups, fit.means
     wrong_cells = _wrongly_labelled(
-        x_all, t_all, k_all, seen_all, present, kinds, own_distance, len(blocks), names
+        x_all,
+        t_all,
+        k_all,
+        seen_all,
+        present,
+        kinds,
+        _own_distances(x_all, t_all, k_all, groups, means, fit.class_precision),
+        names,
     )
     if wrong_cells:
         raise PositionMismatch(
             messages.position_mismatch(wrong_cells), tuple(n for n, _, _ in wrong_cells)
         )
-    own_distance = own_distance[seen_all]
+    own_distance = _own_distances(x_all, t_all, k_all, groups, means, fit.precision)[seen_all]
     own_look = _own_looks(names, samples, truths, seens, kinds) if len(learned) > 1 else {}
     never_empty = _never_empty(names, truths, seens)
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
@@ -808,7 +845,8 @@ def _from_learned(
         surface=surface.tolist(),
         groups=groups,
         means=[m.tolist() for m in means],
-        precision=precision.tolist(),
+        precision=fit.precision.tolist(),
+        class_precision=fit.class_precision.tolist(),
         own_look=own_look,
         novelty=novelty,
         margin=0.0,
@@ -820,6 +858,16 @@ def _from_learned(
     return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
 
 
+@dataclass(frozen=True)
+class Discriminant:
+    """A mean per (class, kind of cell) and two inverse covariances (`_fit`)."""
+
+    groups: list[tuple[str, int]]
+    means: list[np.ndarray]
+    precision: np.ndarray  # the spread between pictures too: does a cell resemble a class?
+    class_precision: np.ndarray  # the spread within one picture: which class is it?
+
+
 def _fit(
     x: np.ndarray,
     truth: np.ndarray,
@@ -827,9 +875,24 @@ def _fit(
     use: np.ndarray,
     present: list[str],
     cell_kinds_: np.ndarray,
-) -> tuple[list[tuple[str, int]], list[np.ndarray], np.ndarray]:
-    """The discriminant: a mean per (class, kind of cell) and the inverse of one shared
-    covariance (shrunk towards its diagonal, floored at sensor noise)."""
+) -> Discriminant:
+    """The discriminant: a mean per (class, kind of cell) and the inverses of two covariances
+    shared by all (shrunk towards their diagonal, floored at sensor noise). `x` holds pictures
+    of `len(cell_kinds_)` rows each (a photo, then its copies).
+
+    `precision` is the spread of every cell round its class's mean over all the pictures;
+    `class_precision` the spread *within one picture*: each picture's cells measured from that
+    picture's own mean of their class and kind. What moves a whole picture - its exposure,
+    tone curve, white balance, sharpness: the copies' draws, another moment at the table -
+    moves every cell of a class alike and says little about which class a cell is; pooled
+    into the spread that picks the class it hid the small differences that tell a white pawn
+    from its cream square (bench_real, five random streams of the copies: chesscog read as
+    one game from 99.6 to 100.4 of its 112 boards on average, with a second photo too from
+    97 to 100, and the calibration one stream refused is taken). A class a picture shows on
+    one cell only (a Sensei character) has no spread within a picture: how its copies spread
+    round its mean is added, as the only measure of how its look varies (its mark fills more
+    of the column where the camera looks down more steeply)."""
+    per_picture = len(cell_kinds_)
     groups, means, residuals = [], [], []
     for cls in present:
         for kind in np.unique(cell_kinds_):
@@ -839,10 +902,39 @@ def _fit(
                 means.append(x[rows].mean(axis=0))
                 residuals.append(x[rows] - means[-1])
     residual = np.vstack(residuals)
-    covariance = residual.T @ residual / max(len(residual) - len(groups), 1)
+    between = residual.T @ residual / max(len(residual) - len(groups), 1)
+    within, picture_means = [], 0
+    one_cell: dict[int, list[np.ndarray]] = {}  # group -> its cell's residual, picture by picture
+    spread_within: set[int] = set()  # groups some picture shows on two cells or more
+    for start in range(0, len(x), per_picture):
+        picture = slice(start, start + per_picture)
+        shifts, single = [], {}
+        for g, (cls, kind) in enumerate(groups):
+            rows = (truth[picture] == cls) & (kinds[picture] == kind) & use[picture]
+            if rows.sum() >= 2:
+                cells = x[picture][rows]
+                within.append(cells - cells.mean(axis=0))
+                shifts.append(cells - means[g])
+                picture_means += 1
+                spread_within.add(g)
+            elif rows.any():
+                single[g] = x[picture][rows][0] - means[g]
+        # what moved the whole picture (its cells' mean shift) is no spread of the class
+        shift = np.vstack(shifts).mean(axis=0) if shifts else 0.0
+        for g, residual in single.items():
+            one_cell.setdefault(g, []).append(residual - shift)
+    residual = np.vstack(within) if within else np.zeros((0, FEATURE_COUNT))
+    covariance = residual.T @ residual / max(len(residual) - picture_means, 1)
+    alone = [np.array(rows) for g, rows in one_cell.items() if g not in spread_within]
+    for rows in alone:
+        covariance = covariance + rows.T @ rows / max(len(rows) - 1, 1) / len(alone)
+    return Discriminant(groups, means, _inverse(between), _inverse(covariance))
+
+
+def _inverse(covariance: np.ndarray) -> np.ndarray:
+    """The inverse of `covariance` shrunk SHRINK towards its diagonal, floored at FLOOR."""
     covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
-    covariance += FLOOR**2 * np.eye(FEATURE_COUNT)
-    return groups, means, np.linalg.inv(covariance)
+    return np.linalg.inv(covariance + FLOOR**2 * np.eye(FEATURE_COUNT))
 
 
 def _wrongly_labelled(
@@ -853,7 +945,6 @@ def _wrongly_labelled(
     present: list[str],
     cell_kinds_: np.ndarray,
     own_distance: np.ndarray,
-    copies: int,
     names: list[str],
 ) -> list[tuple[str, str, str]]:
     """Cells of the first calibration photo whose label the picture contradicts: (cell, the
@@ -862,7 +953,8 @@ def _wrongly_labelled(
     judged by a fit without it and its augmented copies: wrong when it is then nearer another
     class *and* as near to that class as that class's own cells are (a stone the players left
     on a cell the position has empty). A real piece that is merely odd (lit apart, half
-    hidden) is near no class, and stays a doubtful cell."""
+    hidden) is near no class, and stays a doubtful cell. Distances as the class is picked
+    (`class_precision`); `own_distance` each row's to its own class."""
     n = len(names)
     typical = float(np.median(own_distance[seen]))
     suspects = [
@@ -877,7 +969,8 @@ def _wrongly_labelled(
             without = seen.copy()
             for j in (i, *wrong):
                 without[j::n] = False
-            groups, means, precision = _fit(x, truth, kinds, without, present, cell_kinds_)
+            fit = _fit(x, truth, kinds, without, present, cell_kinds_)
+            groups, means, precision = fit.groups, fit.means, fit.class_precision
             others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
             if not others:
                 continue
@@ -1345,8 +1438,9 @@ def _own_and_gap(
     names: list[str],
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each calibration cell's squared distance to its own class (on its kind of cell), and
-    how much nearer it is to that class than to the nearest other (standard deviations)."""
-    distance = _distances(x, calibration, names)
+    how much nearer it is to that class than to the nearest other (standard deviations), as
+    the class is picked (`class_precision`)."""
+    distance = _distances(x, calibration, names, calibration.picks())
     own_group = np.array(
         [
             [c == t and k == kind for c, k in calibration.groups]
