@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_real.py --errors   # also list every wrongly read cell
     .venv/bin/python bench/bench_real.py --second [--empty-cells-only]   # and a second photo
     .venv/bin/python bench/bench_real.py --learn    # the photos as one game's boards, learning
+    .venv/bin/python bench/bench_real.py --learn --streams 5   # and over 5 random streams
 
 The photos are `../shared/data/real/` beside the repository (128 labelled photos: 125 of two
 chess sets, two gobans, one Othello board; see its README). They are read from there and never
@@ -21,8 +22,13 @@ the cells a nearer piece may hide (`vision.occlusion`) are read by the referee a
 when that alone makes the board the position (`companion.referee.core.Referee.seen_board`).
 The bars are on the reading itself.
 
-Exit status 1 when a bar is missed, 0 otherwise. The thresholds of the reader are not tuned to
-these photos: this benchmark only measures.
+Calibration draws its augmented copies from a random stream (`calibrate_standing(stream=)`):
+the same photos give the same calibration, but another stream reads a few cells and boards
+differently. `--streams N` measures N streams (the default one first) and prints, per board,
+the boards read whole on each stream, their mean, and on how many streams both bars are met.
+
+Exit status 1 when a bar is missed (on the default stream), 0 otherwise. The thresholds of the
+reader are not tuned to these photos: this benchmark only measures.
 """
 
 from __future__ import annotations
@@ -40,10 +46,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import games  # noqa: E402
+from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.standing import (  # noqa: E402
+    AUGMENT_SEED,
     Photo,
     calibrate_standing,
     learn_from_board,
@@ -208,12 +216,108 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         " as a photo of the empty board would teach",
     )
     parser.add_argument(
+        "--streams",
+        type=int,
+        default=1,
+        metavar="N",
+        help="measure N random streams of calibration's copies (the default one first)",
+    )
+    parser.add_argument(
         "--learn",
         action="store_true",
         help="read the photos in turn as one game's boards; each board a referee takes teaches"
         " the empty look of the cells no calibration photo showed empty",
     )
     return parser.parse_args(argv)
+
+
+def streams(count: int) -> list[int]:
+    """The random streams `--streams` measures: the default one, then 1, 2, ..."""
+    return [AUGMENT_SEED, *range(1, max(count, 1))]
+
+
+def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, show: bool):
+    """Calibrate and read every board set on one random stream: set -> (counts, errors,
+    seconds a photo, calibration line). `show`: print the table (and the errors) as it goes."""
+    results = {}
+    for name, photos in sets.items():
+        calib, emptiest = calibration_photo(photos), emptiest_photo(photos)
+        layout, homography = layout_and_homography(calib)
+        more = ()
+        if args.second and emptiest is not calib:
+            _, second_h = layout_and_homography(emptiest)
+            image = cv2.imread(str(args.data / emptiest["file"]))
+            if args.empty_cells_only:
+                more = (Photo(image, second_h, {}, unlabelled=tuple(emptiest["cells"])),)
+            else:
+                more = (Photo(image, second_h, emptiest["cells"]),)
+        start = time.perf_counter()
+        try:
+            calibration = calibrate_standing(
+                cv2.imread(str(args.data / calib["file"])),
+                homography,
+                layout,
+                calib["cells"],
+                more,
+                stream=stream,
+            )
+        except UserError as exc:  # a photo refused on this stream: every board counts wrong
+            results[name] = (refused(photos, layout), Counter(), 0.0, f"refused: {exc}")
+            if show:
+                print(f"{name:32} calibration refused: {exc}")
+            continue
+        calibrate_s = time.perf_counter() - start
+        count, errors, seconds = read_photos(
+            photos, args.data, calibration, args.errors and show, args.learn
+        )
+        line = (
+            f"calibrated on {calib['file'].split('/')[-1]}"
+            + (f" and {emptiest['file'].split('/')[-1]}" if more else "")
+            + f" in {calibrate_s:.2f} s: margin "
+            f"{calibration.margin:.2f}, doubtful {', '.join(calibration.doubtful) or 'none'}"
+        )
+        results[name] = (count, errors, seconds / count["boards"], line)
+        if show:
+            print_board(name, count, errors, seconds / count["boards"], line, args.learn)
+    return results
+
+
+def refused(photos: list[dict], layout) -> Counter:
+    """The counts of a board set whose calibration was refused: every cell and board wrong."""
+    cells = len(layout.cell_names())
+    return Counter(cells=cells * len(photos), boards=len(photos))
+
+
+def meets_bars(count: Counter) -> bool:
+    return (
+        count["right"] >= CELL_BAR * count["cells"]
+        and count["boards right"] >= BOARD_BAR * count["boards"]
+    )
+
+
+def print_board(name: str, count: Counter, errors: Counter, per_photo: float, line: str, learn):
+    cells = count["right"] / count["cells"]
+    boards = count["boards right"] / count["boards"]
+    flag = "" if meets_bars(count) else "   <- below the bar"
+    print(
+        f"{name:32} {count['boards']:>6} {cells:>11.2%} {count['unknown']:>8} "
+        f"{count['boards right']:>5}/{count['boards']:<3} ({boards:.0%}) {per_photo:>7.3f}{flag}"
+    )
+    if errors:
+        print("    " + ", ".join(f"{t} read {r}: {n}" for (t, r), n in errors.most_common()))
+    print(
+        f"    a referee expecting each position takes {count['boards taken']}/"
+        f"{count['boards']} ({count['boards taken'] / count['boards']:.0%}) as it: "
+        f"{count['hidden wrong']} wrong cells may be hidden by a nearer piece"
+        + (
+            f"; {count['cells learned']} cells' empty look learned, the model fitted again"
+            f" to {count['fitted again']} board(s) ({count['not fitted']} refused), a lean"
+            f" learned from {count['leans learned']} board(s)"
+            if learn
+            else ""
+        )
+    )
+    print(f"    {line}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,59 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     sets: dict[str, list[dict]] = defaultdict(list)
     for entry in entries:
         sets[board_set(entry)].append(entry)
-    missed = False
-    total = Counter()
     print(
         f"{'board':32} {'photos':>6} {'cells right':>12} {'unknown':>8} {'boards right':>13} {'s/photo':>8}"
     )
-    for name, photos in sets.items():
-        calib, emptiest = calibration_photo(photos), emptiest_photo(photos)
-        layout, homography = layout_and_homography(calib)
-        more = ()
-        if args.second and emptiest is not calib:
-            _, second_h = layout_and_homography(emptiest)
-            image = cv2.imread(str(args.data / emptiest["file"]))
-            if args.empty_cells_only:
-                more = (Photo(image, second_h, {}, unlabelled=tuple(emptiest["cells"])),)
-            else:
-                more = (Photo(image, second_h, emptiest["cells"]),)
-        start = time.perf_counter()
-        calibration = calibrate_standing(
-            cv2.imread(str(args.data / calib["file"])), homography, layout, calib["cells"], more
-        )
-        calibrate_s = time.perf_counter() - start
-        count, errors, seconds = read_photos(
-            photos, args.data, calibration, args.errors, args.learn
-        )
-        total.update(count)
-        cells = count["right"] / count["cells"]
-        boards = count["boards right"] / count["boards"]
-        flag = "" if cells >= CELL_BAR and boards >= BOARD_BAR else "   <- below the bar"
-        missed |= bool(flag)
-        print(
-            f"{name:32} {count['boards']:>6} {cells:>11.2%} {count['unknown']:>8} "
-            f"{count['boards right']:>5}/{count['boards']:<3} ({boards:.0%}) {seconds / count['boards']:>7.3f}{flag}"
-        )
-        if errors:
-            print("    " + ", ".join(f"{t} read {r}: {n}" for (t, r), n in errors.most_common()))
-        print(
-            f"    a referee expecting each position takes {count['boards taken']}/"
-            f"{count['boards']} ({count['boards taken'] / count['boards']:.0%}) as it: "
-            f"{count['hidden wrong']} wrong cells may be hidden by a nearer piece"
-            + (
-                f"; {count['cells learned']} cells' empty look learned, the model fitted again"
-                f" to {count['fitted again']} board(s) ({count['not fitted']} refused), a lean"
-                f" learned from {count['leans learned']} board(s)"
-                if args.learn
-                else ""
-            )
-        )
-        print(
-            f"    calibrated on {calib['file'].split('/')[-1]}"
-            + (f" and {emptiest['file'].split('/')[-1]}" if more else "")
-            + f" in {calibrate_s:.2f} s: margin "
-            f"{calibration.margin:.2f}, doubtful {', '.join(calibration.doubtful) or 'none'}"
-        )
+    first, *others = streams(args.streams)
+    results = measure(sets, args, first, show=True)
+    total = sum((count for count, *_ in results.values()), Counter())
+    missed = not all(meets_bars(count) for count, *_ in results.values())
     print(
         f"{'total':32} {total['boards']:>6} {total['right'] / total['cells']:>11.2%} "
         f"{total['unknown']:>8} {total['boards right']:>5}/{total['boards']:<3}"
@@ -288,6 +346,21 @@ def main(argv: list[str] | None = None) -> int:
         f"{'':32} a referee expecting each position takes {total['boards taken']}/"
         f"{total['boards']} as it"
     )
+    if others:
+        every = [results] + [measure(sets, args, stream, show=False) for stream in others]
+        print(f"over {len(every)} random streams of calibration's copies (the first as above):")
+        for name in sets:
+            counts = [run[name][0] for run in every]
+            whole = [c["boards right"] for c in counts]
+            print(
+                f"  {name:30} boards {' '.join(map(str, whole))} of {counts[0]['boards']}"
+                f" (mean {sum(whole) / len(whole):.1f}); cells "
+                f"{min(c['right'] / c['cells'] for c in counts):.2%}-"
+                f"{max(c['right'] / c['cells'] for c in counts):.2%}; both bars met on "
+                f"{sum(map(meets_bars, counts))} of {len(counts)}"
+            )
+        both = sum(all(meets_bars(run[name][0]) for name in sets) for run in every)
+        print(f"  every board meets both bars on {both} of {len(every)} streams")
     return 1 if missed else 0
 
 

@@ -22,6 +22,7 @@ from vision.pose import CameraPose
 from vision.reader import read_cells
 from vision.sim import SimTable
 from vision.standing import (
+    AUGMENT_SEED,
     FEATURE_COUNT,
     Photo,
     StandingCalibration,
@@ -130,6 +131,26 @@ def test_a_file_from_before_the_class_precision_picks_the_class_as_it_did(tmp_pa
     later = {"e5": "white", "a9": "black", "i1": "white", "d4": "black"}
     truth = {c: later.get(c, "empty") for c in grid.cell_names()}
     assert read_cells(table.render(later), H, grid, before).cells == truth
+
+
+def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):
+    """The same photo gives the same calibration; another random stream for the augmented
+    copies (`bench_real.py --streams`) gives another, and the file keeps which (a fit to a
+    board of the game draws from it too)."""
+    grid, table, H, _ = _grid_board()
+    position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "b8": "white"}
+    frame = table.render(position)
+    first, again = (calibrate(frame, H, grid, position) for _ in range(2))
+    other = calibrate(frame, H, grid, position, stream=7)
+    assert first == again and first.stream == AUGMENT_SEED
+    assert other.stream == 7 and other.means != first.means
+    path = tmp_path / "other.cal.json"
+    other.save(path)
+    assert load_calibration(path).stream == 7
+    data = json.loads(path.read_text())
+    del data["stream"]  # a file from before: the default stream
+    path.write_text(json.dumps(data))
+    assert load_calibration(path).stream == AUGMENT_SEED
 
 
 def test_the_class_is_picked_by_the_spread_within_a_picture():

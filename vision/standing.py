@@ -91,7 +91,9 @@ OUTLIER_FACTOR = (
 )
 COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
 AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, corner errors
-AUGMENT_SEED = 20261124  # calibration is repeatable: the same photos give the same file
+# the copies' random stream unless another is asked for: calibration is repeatable, the same
+# photos give the same file (bench_real.py --streams measures other streams too)
+AUGMENT_SEED = 20261124
 SHADOW_EVERY = 6  # augmented copies: a shadow for every this many cells
 SHADOW_LENGTH = (0.5, 2.0)  # cell widths
 SHADOW_WIDTH = (0.2, 0.7)  # cell widths
@@ -418,6 +420,7 @@ class StandingCalibration:
     # of the last board it was fitted with (or tried) differed from the first photo's position
     learned: tuple[LearnedPhoto, ...] = field(default=(), compare=False, repr=False)
     refit_changes: int = 0
+    stream: int = AUGMENT_SEED  # the augmented copies' random stream (`calibrate_standing`)
     # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
     # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
     lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
@@ -470,6 +473,7 @@ class StandingCalibration:
             # what it was learned from, to fit again to a board of the game (refit_to_board)
             "learned": [photo.to_json() for photo in self.learned],
             "refit_changes": int(self.refit_changes),
+            "stream": int(self.stream),
             "lean_looks": {
                 c: [[k, rounded(x)] for k, x in looks] for c, looks in self.lean_looks.items()
             },
@@ -498,6 +502,7 @@ class StandingCalibration:
         except (KeyError, TypeError, ValueError, OverflowError):
             raise ValueError("learned") from None  # binascii's own words name no key
         refit_changes = json_field(data, "refit_changes", int, 0)
+        stream = json_field(data, "stream", int, AUGMENT_SEED)
         if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("learned")
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
@@ -546,6 +551,7 @@ class StandingCalibration:
             ),
             learned=learned,
             refit_changes=refit_changes,
+            stream=stream,
             lean_looks=lean_looks,
         )
 
@@ -664,11 +670,15 @@ def calibrate_standing(
     layout: Layout,
     position: dict[str, str],
     more: tuple[Photo, ...] = (),
+    *,
+    stream: int = AUGMENT_SEED,
 ) -> StandingCalibration:
     """Learn the table from `image` showing `position` (cell -> class; others empty), and from
     `more` photos of known positions if the players have them - an empty board above all:
     every cell empty in some photo has its own empty look learned (a printed logo, a label).
     A `Photo`'s `unlabelled` cells teach nothing (a piece nobody named, a hand over a cell).
+    `stream`: the random stream the augmented copies are drawn from (kept in the calibration:
+    a fit to a board of the game draws from it too).
 
     :raises UserError: the position leaves no cell empty.
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
@@ -681,12 +691,14 @@ def calibrate_standing(
     if not (truth == EMPTY).any():
         raise UserError(messages.no_empty_cell())
     kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
-    draws = _draws(AUGMENT_SEED)
+    draws = _draws(stream)
     learned = tuple(
         _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws)
         for index, photo in enumerate(photos)
     )
-    return _from_learned(learned, layout, kinds, surface, given=len(learned))
+    return replace(
+        _from_learned(learned, layout, kinds, surface, given=len(learned)), stream=stream
+    )
 
 
 def colours_swapped(calibration: StandingCalibration) -> bool:
@@ -1334,7 +1346,7 @@ def refit_to_board(
         layout,
         kinds,
         surface,
-        _draws(AUGMENT_SEED + changes),
+        _draws(calibration.stream + changes),
     )
     try:
         fitted = _from_learned(
@@ -1342,7 +1354,7 @@ def refit_to_board(
         )
     except PositionMismatch:
         return None
-    return replace(fitted, refit_changes=changes)
+    return replace(fitted, refit_changes=changes, stream=calibration.stream)
 
 
 def with_refit(
