@@ -231,9 +231,15 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+STREAM_SPACING = (
+    1000  # a stream's generators take seeds stream..stream+2, its refits stream+changes
+)
+
+
 def streams(count: int) -> list[int]:
-    """The random streams `--streams` measures: the default one, then 1, 2, ..."""
-    return [AUGMENT_SEED, *range(1, max(count, 1))]
+    """The random streams `--streams` measures: the default one, then others STREAM_SPACING
+    apart (no two share a generator's seed)."""
+    return [AUGMENT_SEED + STREAM_SPACING * k for k in range(max(count, 1))]
 
 
 def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, show: bool):

@@ -23,6 +23,7 @@ from vision.calibration import calibrate, load_calibration
 from vision.find import find_board
 from vision.sim import SimTable, chess_start
 from vision.standing import (
+    AUGMENT_SEED,
     REFIT_CHANGES,
     calibrate_standing,
     learn_from_board,
@@ -86,6 +87,21 @@ def test_a_board_of_the_game_fitted_again_reads_what_the_start_photo_alone_misse
     assert again.means == learned.means
 
 
+def test_a_fit_to_a_board_of_the_game_draws_from_the_calibrations_random_stream(crv):
+    """A calibration made on another random stream of copies keeps it (`stream`), and a fit to
+    a board of the game draws that board's copies from it: the same calibration said to be on
+    the default stream fits another model."""
+    load, _ = crv
+    image, homography, layout, position, _ = load("crv_01.jpg")
+    other = calibrate_standing(image, homography, layout, position, stream=7)
+    board = load("crv_04.jpg")
+    fitted = learn_from_board(other, *board[:4])
+    assert fitted.stream == 7 and fitted.refit_changes == 15
+    assert fitted.learned[0] is other.learned[0]  # the players' photo as learned on stream 7
+    as_default = learn_from_board(replace(other, stream=AUGMENT_SEED), *board[:4])
+    assert as_default.stream == AUGMENT_SEED and as_default.means != fitted.means
+
+
 def test_a_board_close_to_the_start_is_not_fitted(crv):
     load, calibration = crv
     image, homography, layout, position, _ = load("crv_01.jpg")
@@ -102,6 +118,7 @@ def test_a_board_the_picture_does_not_show_leaves_the_model_as_it_was(crv):
     _, _, _, other, _ = load("crv_13.jpg")  # another position, said to be crv_04's
     kept = learn_from_board(calibration, image, homography, layout, other)
     assert kept.means == calibration.means and kept.precision == calibration.precision
+    assert kept.class_precision == calibration.class_precision
     assert kept.refit_changes > 0  # not tried again on the same board
 
 

@@ -26,6 +26,7 @@ from vision.standing import (
     FEATURE_COUNT,
     Photo,
     StandingCalibration,
+    _decide,
     _fit,
     calibrate_standing,
     read_standing,
@@ -151,6 +152,50 @@ def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):
     del data["stream"]  # a file from before: the default stream
     path.write_text(json.dumps(data))
     assert load_calibration(path).stream == AUGMENT_SEED
+    path.write_text(json.dumps({**data, "stream": -1}))  # no random stream
+    with pytest.raises(UserError, match=r"damaged \(bad or missing stream\)"):
+        load_calibration(path)
+    with pytest.raises(ValueError, match="from 0 up"):
+        calibrate(frame, H, grid, position, stream=-1)
+
+
+def _two_precisions(class_precision):
+    """A hand-made model: empty at 0, black at (1, 1, 0, ...); the spread between pictures one
+    in every feature, the spread within a picture `class_precision`'s."""
+    black = np.zeros(FEATURE_COUNT)
+    black[:2] = 1.0
+    return StandingCalibration(
+        layout="grid:1x2",
+        classes=("empty", "black"),
+        samples={"empty": 1, "black": 1},
+        cell_kinds=[0, 0],
+        surface=[[0.0, 0.0, 0.0]],
+        groups=[("empty", 0), ("black", 0)],
+        means=[[0.0] * FEATURE_COUNT, black.tolist()],
+        precision=np.eye(FEATURE_COUNT).tolist(),
+        class_precision=class_precision,
+        own_look={},
+        novelty=250.0,
+        margin=1.0,
+    )
+
+
+def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pictures():
+    """`_decide`: the class with the spread within one picture (`class_precision`); whether a
+    cell resembles any class at all with the spread between pictures (`precision`); a file
+    from before `class_precision` picks with `precision`."""
+    within = np.eye(FEATURE_COUNT)
+    within[0, 0], within[1, 1] = 0.01, 100.0  # feature 0 moves with the picture, 1 does not
+    model = _two_precisions(within.tolist())
+    assert np.array_equal(model.picks(), within)
+    x = np.zeros((2, FEATURE_COUNT))
+    x[0, :2] = (1.2, 0.1)  # between pictures nearer black (0.85 < 1.45); within, empty
+    x[1, 0] = 30.0  # within a picture near empty (9), between pictures like nothing (841)
+    names, confidence, _ = _decide(x, np.zeros(2, np.int64), model, ["a1", "b1"])
+    assert names == ["empty", "unknown"] and confidence[1] == 0.0
+    before = _two_precisions([])
+    assert np.array_equal(before.picks(), before.precision)
+    assert _decide(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
 
 
 def test_the_class_is_picked_by_the_spread_within_a_picture():

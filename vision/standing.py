@@ -22,17 +22,18 @@ each cell the way the pieces stand:
    colour, how they vary, how the centre differs from the sides, and the energy of the
    outlines there at full resolution - nothing that shows the neighbours.
 4. **Learned at calibration.** The players' photo of a known position (every class on the
-   board) gives, per class and cell kind, the features' mean; one shared covariance (shrunk
-   towards its diagonal: a single photo is few samples) scores every cell of a later photo
-   against each (linear discriminant analysis, augmented with copies of the photo under other
-   exposures, white balances, corner errors and elevations, with shadows drawn across it). A
-   cell is "unknown" when no class is more likely than the others together, or when it lies
-   outside the picture. The discriminant's posterior says little more than that on real
-   photos: between photos of one table the features move far more than within one (the
-   camera's exposure and white balance), so a stricter posterior or a "resembles no class"
-   distance turned pieces in plain view into unknowns (bench_real: at 0.7, 114 unknown cells
-   where 0.5 reads them right). Hands are kept out by the tracker (motion, stillness), not by
-   this reader.
+   board) gives, per class and cell kind, the features' mean (augmented with copies of the
+   photo under other exposures, white balances, corner errors and elevations, with shadows
+   drawn across it), and two covariances shared by all classes (shrunk towards their
+   diagonal: a single photo is few samples; `_fit`): the spread *within one picture* picks a
+   cell's class (linear discriminant analysis), the spread over all the pictures says whether
+   it resembles a class at all. Between photos of one table the features move far more than
+   within one (the camera's exposure, tone curve, white balance, sharpness): what moves a
+   whole picture says little about which class a cell is. A cell is "unknown" when no class
+   is more likely than the others together, when it resembles none, or when it lies outside
+   the picture; a stricter posterior turned pieces in plain view into unknowns (bench_real:
+   at 0.7, 114 unknown cells where 0.5 reads them right). Hands are kept out by the tracker
+   (motion, stillness), not by this reader.
 
 Cells that lie outside the picture (a board reaching past the frame) read "unknown". During a
 game the boards the referee takes teach the model more (`learn_from_board`): the empty look of
@@ -403,7 +404,7 @@ class StandingCalibration:
     surface: list[list[float]]  # per kind: log colour relative to kind 0
     groups: list[tuple[str, int]]  # (class, kind) of every mean
     means: list[list[float]]
-    precision: list[list[float]]  # the inverse of the shared covariance, between pictures too
+    precision: list[list[float]]  # the inverse of the covariance over all pictures
     own_look: dict[str, list[float]]  # cell -> its empty look's offset from its kind's mean
     novelty: float  # a cell farther than this from every class resembles none: unknown
     margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
@@ -503,6 +504,8 @@ class StandingCalibration:
             raise ValueError("learned") from None  # binascii's own words name no key
         refit_changes = json_field(data, "refit_changes", int, 0)
         stream = json_field(data, "stream", int, AUGMENT_SEED)
+        if stream < 0:
+            raise ValueError("stream")
         if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("learned")
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
@@ -684,6 +687,8 @@ def calibrate_standing(
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
         class, or a wrongly labelled cell that taught its class its look - `_wrongly_labelled`).
     """
+    if stream < 0:
+        raise ValueError(f"a random stream is a number from 0 up, not {stream}")
     photos = (Photo(image, homography, position), *more)
     names = layout.cell_names()
     views = cell_views(image, homography, layout)
@@ -696,9 +701,7 @@ def calibrate_standing(
         _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws)
         for index, photo in enumerate(photos)
     )
-    return replace(
-        _from_learned(learned, layout, kinds, surface, given=len(learned)), stream=stream
-    )
+    return _from_learned(learned, layout, kinds, surface, given=len(learned), stream=stream)
 
 
 def colours_swapped(calibration: StandingCalibration) -> bool:
@@ -805,9 +808,11 @@ def _from_learned(
     kinds: np.ndarray,
     surface: np.ndarray,
     given: int,
+    stream: int,
 ) -> StandingCalibration:
     """The model fitted to the photos `learned` (the first is the one checked: its margin,
-    doubtful cells, wrongly labelled cells), of which the last `given` are the players'.
+    doubtful cells, wrongly labelled cells), of which the last `given` are the players', their
+    copies drawn from the random `stream`.
 
     :raises PositionMismatch: the first photo does not show its position."""
     names = layout.cell_names()
@@ -865,6 +870,7 @@ def _from_learned(
         unlearned=never_empty,
         **_piece_looks(names, learned, never_empty),
         learned=learned[len(learned) - given :],
+        stream=stream,
     )
     classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
     return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
@@ -898,12 +904,13 @@ def _fit(
     tone curve, white balance, sharpness: the copies' draws, another moment at the table -
     moves every cell of a class alike and says little about which class a cell is; pooled
     into the spread that picks the class it hid the small differences that tell a white pawn
-    from its cream square (bench_real, five random streams of the copies: chesscog read as
-    one game from 99.6 to 100.4 of its 112 boards on average, with a second photo too from
-    97 to 100, and the calibration one stream refused is taken). A class a picture shows on
-    one cell only (a Sensei character) has no spread within a picture: how its copies spread
-    round its mean is added, as the only measure of how its look varies (its mark fills more
-    of the column where the camera looks down more steeply)."""
+    from its cream square (bench_real --streams 5: chesscog read as one game from 100.8 to
+    102.0 of its 112 boards on average, with a second photo too from 97.3 to 99.6, and the
+    calibration one stream refused is taken; docs/vision.md, calibration 4.). A class a
+    picture shows on one cell only (a Sensei character) has no spread within a picture: how
+    its copies spread round its mean, less the picture's own move (its other cells' mean
+    shift), is added, as the only measure of how its look varies (its mark fills more of the
+    column where the camera looks down more steeply)."""
     per_picture = len(cell_kinds_)
     groups, means, residuals = [], [], []
     for cls in present:
@@ -1150,10 +1157,11 @@ def _changed(
     """The unlearned cells that may be empty now: read as the piece that stood there at
     calibration (or on the last board the referee took), or unknown, but no longer looking as
     they did then (a piece of another class is a piece) - farther from that look than a cell
-    is from its class's mean on average (CHANGED, in the shared covariance's squared standard
-    deviations: the number of features). A piece that stayed where it stood looks as it did; one that
-    left shows what is under it - a print the camera never saw empty. On chesscog's photos,
-    taken over several games with the phone moved between them, the rook on h1 came out 1-27
+    is from its class's mean on average (CHANGED, in squared standard deviations of the
+    spread between pictures, `precision`: the number of features). A piece that stayed where
+    it stood looks as it did; one that left shows what is under it - a print the camera never
+    saw empty. On chesscog's photos, taken over several games with the phone moved between
+    them, the rook on h1 came out 1-27
     from its look in the calibration photo (median 6), the US Chess logo under it 27-96
     (median 37); on a fixed camera a piece that did not move differs by the noise alone."""
     precision = np.array(calibration.precision)
@@ -1350,11 +1358,16 @@ def refit_to_board(
     )
     try:
         fitted = _from_learned(
-            (learned, *calibration.learned), layout, kinds, surface, len(calibration.learned)
+            (learned, *calibration.learned),
+            layout,
+            kinds,
+            surface,
+            len(calibration.learned),
+            calibration.stream,
         )
     except PositionMismatch:
         return None
-    return replace(fitted, refit_changes=changes, stream=calibration.stream)
+    return replace(fitted, refit_changes=changes)
 
 
 def with_refit(
