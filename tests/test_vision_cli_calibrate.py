@@ -85,9 +85,36 @@ def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path
     cal = tmp_path / "c.json"
     code, out, err = calibrate_on_corners(capsys, tmp_path, cells, corners, cal)
     assert code == 0 and "a1 was taken" not in err  # the corners said where it is
-    code, out, err = companion(capsys, "read", CRV / "crv_10.jpg", "--calibration", cal, "--json")
+    # (the same photo: every later crv photo is framed otherwise, and read says so - below)
+    code, out, err = companion(capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--json")
     assert code == 0 and "using the corners saved with the calibration" in err
-    assert json.loads(out)["cells"]["e2"] == "white"
+    assert "does not show where the corners put it" not in err
+    read = json.loads(out)["cells"]
+    assert read == {c: cells.get(c, "empty") for c in read}
+
+
+def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys):
+    """chesscog's phone moved between photos: IMG_4760's board is not where IMG_4755's
+    corners (saved with its calibration) put it - read says so instead of reading the table
+    round the board as pieces without a word; this photo's own corners read it."""
+    start, later = manifest_entry("IMG_4755.jpg"), manifest_entry("IMG_4760.jpg")
+    cal = tmp_path / "c.json"
+    code, _, _ = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--corners", corners_of(start), "--position", position_file(tmp_path, start["cells"]),
+        "-o", cal,
+    )  # fmt: skip
+    assert code == 0
+    code, _, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" in err
+    assert "give this photo's --corners" in err
+    code, out, err = companion(
+        capsys, "read", REAL / later["file"], "--calibration", cal,
+        "--corners", corners_of(later), "--json",
+    )  # fmt: skip
+    assert code == 0 and "does not show where the corners put it" not in err
+    truth = {c: later["cells"].get(c, "empty") for c in json.loads(out)["cells"]}
+    assert json.loads(out)["cells"] == truth
 
 
 def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):

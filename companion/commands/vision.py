@@ -30,7 +30,7 @@ from vision.calibration import (
     refused_picture,
 )
 from vision.corners import corners_for, corners_path, save_corners
-from vision.find import draw_grid
+from vision.find import board_kind, draw_grid, grid_still_there
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate
 from vision.mat import write_png
@@ -460,6 +460,16 @@ def run_read(args: argparse.Namespace) -> int:
     located = _locate(image, name, corners)
     layout = located.layout
     calibration.check_layout(layout)
+    # A checkered board shows its grid wherever pieces leave corners free (all 125 real chess
+    # photos on their labelled corners); lines may be read on purpose between them (Go's points).
+    checkered = board_kind(layout) == "checkered"
+    if corners is not None and checkered and grid_still_there(image, located) is None:
+        print(
+            "the board's grid does not show where the corners put it (a photo taken from "
+            "elsewhere, or a board that moved?): the reading below may be wrong - give this "
+            f"photo's --corners, or --layout {layout.name} alone to find the board",
+            file=sys.stderr,
+        )
     seen = len(located.markers_seen)
     occluded, covered = covered_cells(
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
