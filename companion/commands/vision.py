@@ -460,16 +460,8 @@ def run_read(args: argparse.Namespace) -> int:
     located = _locate(image, name, corners)
     layout = located.layout
     calibration.check_layout(layout)
-    # A checkered board shows its grid wherever pieces leave corners free (all 125 real chess
-    # photos on their labelled corners); lines may be read on purpose between them (Go's points).
-    checkered = board_kind(layout) == "checkered"
-    if corners is not None and checkered and grid_still_there(image, located) is None:
-        print(
-            "the board's grid does not show where the corners put it (a photo taken from "
-            "elsewhere, or a board that moved?): the reading below may be wrong - give this "
-            f"photo's --corners, or --layout {layout.name} alone to find the board",
-            file=sys.stderr,
-        )
+    if corners is not None:
+        _check_corners_fit(image, located)
     seen = len(located.markers_seen)
     occluded, covered = covered_cells(
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
@@ -531,6 +523,21 @@ def run_read(args: argparse.Namespace) -> int:
     if unknown and not occluded:
         print(f"unknown (not sure): {', '.join(unknown)}")
     return 0
+
+
+def _check_corners_fit(image: np.ndarray, located: Located) -> None:
+    """Says on stderr when a checkered board's grid does not show where the corners (saved or
+    typed) put it. A checkered board shows its grid wherever pieces leave corners free (all
+    125 real chess photos on their labelled corners); a lined board is not checked: its cells
+    may be read on purpose between the lines (Go's points)."""
+    if board_kind(located.layout) != "checkered" or grid_still_there(image, located) is not None:
+        return
+    print(
+        "the board's grid does not show where the corners put it (a photo taken from "
+        "elsewhere, or a board that moved?): the reading below may be wrong - give this "
+        f"photo's --corners, or --layout {located.layout.name} alone to find the board",
+        file=sys.stderr,
+    )
 
 
 def _count(n: int, noun: str) -> str:
