@@ -107,7 +107,10 @@ def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys)
     assert code == 0
     code, _, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
     assert code == 0 and "does not show where the corners put it" in err
-    assert "give this photo's --corners" in err
+    assert f"give this photo's --corners, or remove {tmp_path / 'c.corners.json'}" in err
+    (tmp_path / "c.corners.json").unlink()  # as it says: the board is found in the photo
+    code, out, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" not in err
     code, out, err = companion(
         capsys, "read", REAL / later["file"], "--calibration", cal,
         "--corners", corners_of(later), "--json",
@@ -115,6 +118,26 @@ def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys)
     assert code == 0 and "does not show where the corners put it" not in err
     truth = {c: later["cells"].get(c, "empty") for c in json.loads(out)["cells"]}
     assert json.loads(out)["cells"] == truth
+
+
+def test_a_file_where_the_corners_go_that_is_not_a_corners_file_is_never_replaced(
+    tmp_path, capsys, crv_01
+):
+    """calibrate -o c.json keeps its corners in c.corners.json: a file of the player's there is
+    neither replaced (with corners) nor removed (without), --force or not."""
+    cells, corners = crv_01
+    notes = tmp_path / "c.corners.json"
+    notes.write_text("my notes")
+    for more in ((), ("--force",)):
+        code, _, err = companion(
+            capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard", "--corners",
+            corners, "--position", position_file(tmp_path, cells), "-o", tmp_path / "c.json",
+            *more,
+        )  # fmt: skip
+        assert code == 2 and "c.corners.json is in the way" in err and err.count("\n") == 1
+        assert notes.read_text() == "my notes" and not (tmp_path / "c.json").exists()
+    code, _, err = calibrate_on_its_grid(capsys, tmp_path, manifest_entry("IMG_4755.jpg"))
+    assert code == 2 and "is in the way" in err and notes.read_text() == "my notes"
 
 
 def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
@@ -128,6 +151,10 @@ def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
     "change, words",
     [
         (lambda c: {**c, next(k for k, v in c.items() if v == "black"): "Black"}, "two ways"),
+        (
+            lambda c: {**c, next(k for k, v in c.items() if v == "black"): "blak"},
+            "only: a misspelling of 'black'?",
+        ),
         (lambda c: {k: v for k, v in c.items() if v == "white"}, "names only 'white'"),
         (lambda c: {}, "names no pieces"),
     ],

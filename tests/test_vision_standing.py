@@ -103,6 +103,7 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"means": [["x"] * len(data["means"][0])]}, r"is damaged \(bad or missing means\): calib"),
         ({"novelty": None}, r"is damaged \(bad or missing novelty\): calibrate again$"),
         ({"class_precision": [[1.0]]}, "damaged"),
+        ({"surface": [[float("nan")] * 3]}, r"is damaged \(bad or missing surface\)"),
         ({"class_precision": "x"}, r"is damaged \(bad or missing class_precision\): calibr"),
     ):
         path = tmp_path / "bad.json"

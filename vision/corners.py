@@ -52,6 +52,28 @@ def check_corners(value: Any, source: str = "corners") -> np.ndarray:
     return points
 
 
+def is_corners_file(path: str | Path) -> bool:
+    """Whether `path` is a corners file (one `save_corners` wrote): its format says so."""
+    try:
+        data = read_json(Path(path), "corners", "")
+    except UserError:
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def check_corners_place(calibration: str | Path) -> None:
+    """The corners are saved beside the calibration (`corners_path`): a file there that is not
+    a corners file is the user's, never replaced nor removed.
+
+    :raises UserError: such a file is in the way (naming it and what to do)."""
+    path = corners_path(calibration)
+    if path.exists() and not is_corners_file(path):
+        raise UserError(
+            f"{path} is in the way: the calibration's corners are kept there, and it is not a "
+            "corners file - move it, or choose another -o"
+        )
+
+
 def save_corners(calibration: str | Path, layout: str, corners: Any) -> Path:
     """Write the corners beside the calibration file (replacing older ones); the path."""
     points = check_corners(corners)

@@ -510,6 +510,9 @@ class StandingCalibration:
             raise ValueError("learned")
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
         novelty = json_field(data, "novelty", float)
+        surface = json_field(data, "surface", _rows)
+        if not surface or not np.all(np.isfinite(surface)):
+            raise ValueError("surface")
         if (
             not classes
             or classes[0] != EMPTY
@@ -538,7 +541,7 @@ class StandingCalibration:
             classes=classes,
             samples=json_field(data, "samples", lambda v: {c: int(v[c]) for c in classes}),
             cell_kinds=cell_kinds,
-            surface=json_field(data, "surface", _rows),
+            surface=surface,
             groups=groups,
             means=means,
             precision=precision,

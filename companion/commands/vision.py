@@ -8,6 +8,8 @@ import json
 import os
 import sys
 import tempfile
+from collections import Counter
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -29,7 +31,7 @@ from vision.calibration import (
     refuse_turned_round,
     refused_picture,
 )
-from vision.corners import corners_for, corners_path, save_corners
+from vision.corners import check_corners_place, corners_for, corners_path, save_corners
 from vision.find import board_kind, draw_grid, grid_still_there
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate
@@ -270,7 +272,7 @@ def load_image(path: str) -> np.ndarray:
     if file.is_dir():
         raise UserError(f"{path} is a folder, not an image file: give a photo (PNG, JPEG, ...)")
     if not file.is_file():
-        raise UserError(f"image {path} not found")
+        raise UserError(f"image {path} not found: check the path")
     image = cv2.imread(str(file), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise UserError(
@@ -344,6 +346,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
+    if not layout.has_markers:  # its corners are kept beside the calibration
+        check_corners_place(args.output)
     position = load_position(args.position, layout)
     _check_classes(position)
     more: tuple[Photo, ...] = ()
@@ -371,16 +375,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise
         raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
     calibration.save(args.output, overwrite=args.force)
-    if args.corners and not layout.has_markers:
-        saved = save_corners(args.output, layout.name, located.board_corners_px())
-        print(f"Saved the corners beside the calibration: {saved} (used again next time)")
-    elif not layout.has_markers and corners_path(args.output).exists():
-        # an earlier calibration's corners: read, track and referee would use them
-        corners_path(args.output).unlink()
-        print(
-            f"Removed the corners saved with the calibration this one replaces "
-            f"({corners_path(args.output)}): the board is found again each time"
-        )
+    if not layout.has_markers:
+        _keep_corners(args, located)
     if args.view:
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
@@ -417,6 +413,22 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _keep_corners(args: argparse.Namespace, located: Located) -> None:
+    """A board without markers: the corners given are saved beside the calibration, for
+    read, track and referee to use again; an earlier calibration's corners there (which they
+    would use) are removed when the board was found from its grid."""
+    path = corners_path(args.output)
+    if args.corners:
+        saved = save_corners(args.output, located.layout.name, located.board_corners_px())
+        print(f"Saved the corners beside the calibration: {saved} (used again next time)")
+    elif path.exists():
+        path.unlink()
+        print(
+            f"Removed the corners saved with the calibration this one replaces ({path}): the "
+            "board is found again each time"
+        )
+
+
 def _check_classes(position: dict[str, str]) -> None:
     """What a careless position file gets wrong before calibration learns it for good: one
     class spelled two ways ("Black", "black"), or fewer than two classes of pieces (every
@@ -433,6 +445,15 @@ def _check_classes(position: dict[str, str]) -> None:
             f"the position spells one class two ways ({' and '.join(map(repr, twice[0]))}): "
             "write it the same way on every cell"
         )
+    counts = Counter(position.values())
+    for cls in classes:  # a class on one cell spelled nearly as another ("blak", "black")
+        like = get_close_matches(cls, [c for c in classes if counts[c] > counts[cls]], 1, 0.8)
+        if counts[cls] == 1 and like:
+            cell = next(c for c, k in position.items() if k == cls)
+            raise UserError(
+                f"the position names {cls!r} on {cell} only: a misspelling of {like[0]!r}? "
+                "write each class the same way on every cell"
+            )
     if len(classes) < 2:
         named = f"only {classes[0]!r}" if classes else "no pieces"
         raise UserError(
@@ -461,7 +482,7 @@ def run_read(args: argparse.Namespace) -> int:
     layout = located.layout
     calibration.check_layout(layout)
     if corners is not None:
-        _check_corners_fit(image, located)
+        _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
     seen = len(located.markers_seen)
     occluded, covered = covered_cells(
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
@@ -525,17 +546,22 @@ def run_read(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_corners_fit(image: np.ndarray, located: Located) -> None:
-    """Says on stderr when a checkered board's grid does not show where the corners (saved or
-    typed) put it. A checkered board shows its grid wherever pieces leave corners free (all
-    125 real chess photos on their labelled corners); a lined board is not checked: its cells
-    may be read on purpose between the lines (Go's points)."""
+def _check_corners_fit(image: np.ndarray, located: Located, saved: Path | None) -> None:
+    """Says on stderr when a checkered board's grid does not show where the corners - typed,
+    or `saved` with the calibration - put it. A checkered board shows its grid wherever pieces
+    leave corners free (all 125 real chess photos on their labelled corners); a lined board is
+    not checked: its cells may be read on purpose between the lines (Go's points)."""
     if board_kind(located.layout) != "checkered" or grid_still_there(image, located) is not None:
         return
+    todo = (
+        f"give this photo's --corners, or remove {saved} to have the board found in each photo"
+        if saved
+        else "check --corners (top-left, top-right, bottom-right, bottom-left as the first "
+        "player sees the board)"
+    )
     print(
         "the board's grid does not show where the corners put it (a photo taken from "
-        "elsewhere, or a board that moved?): the reading below may be wrong - give this "
-        f"photo's --corners, or --layout {located.layout.name} alone to find the board",
+        f"elsewhere, or a board that moved?): the reading below may be wrong - {todo}",
         file=sys.stderr,
     )
 
