@@ -93,6 +93,18 @@ def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path
     assert read == {c: cells.get(c, "empty") for c in read}
 
 
+def test_read_with_another_layout_than_the_calibration_s_says_so_first(tmp_path, capsys, crv_01):
+    """A chess set's calibration read as the Arimaa mat: the layouts differ (it said "no
+    markers of layout arimaa seen" - looking for a mat the calibration was never made on)."""
+    cells, corners = crv_01
+    cal = tmp_path / "c.json"
+    assert calibrate_on_corners(capsys, tmp_path, cells, corners, cal)[0] == 0
+    code, _, err = companion(
+        capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--layout", "arimaa"
+    )
+    assert code == 2 and "made for layout chessboard, not arimaa" in err and "markers" not in err
+
+
 def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys):
     """chesscog's phone moved between photos: IMG_4760's board is not where IMG_4755's
     corners (saved with its calibration) put it - read says so instead of reading the table

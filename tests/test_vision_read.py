@@ -385,6 +385,14 @@ def test_position_files_are_checked_against_the_layout():
         check_position({"cells": {"a1": "black"}}, layout)
     with pytest.raises(UserError, match='must be a JSON object {"cells"'):
         check_position(["a1"], layout)
+    # the cells without "cells" round them (a careless player's trial): said so, with an
+    # example in the layout's own words
+    with pytest.raises(
+        UserError, match='has no "cells": write the cells inside it, as {"cells": {"'
+    ):
+        check_position({"a1": "gold"}, layout)
+    with pytest.raises(UserError, match=r'": "white", \.\.\.}}$'):
+        check_position({"a1": "white"}, get_layout("chessboard"))
     # a board the players own: any class names
     assert check_position({"cells": {"a1": "purple"}}, get_layout("grid:3x3")) == {"a1": "purple"}
 

@@ -104,6 +104,7 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"novelty": None}, r"is damaged \(bad or missing novelty\): calibrate again$"),
         ({"class_precision": [[1.0]]}, "damaged"),
         ({"surface": [[float("nan")] * 3]}, r"is damaged \(bad or missing surface\)"),
+        ({"layout": "chessbord"}, r"is damaged \(bad or missing layout\): calibrate again$"),
         ({"class_precision": "x"}, r"is damaged \(bad or missing class_precision\): calibr"),
     ):
         path = tmp_path / "bad.json"

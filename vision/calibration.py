@@ -165,10 +165,13 @@ def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
 
 
 def check_position(data: Any, layout: Layout, source: str = "position") -> dict[str, str]:
+    example = f'{{"cells": {{"{layout.cells[0].name}": "{_example_class(layout)}", ...}}}}'
     if isinstance(data, dict) and isinstance(data.get("cells"), dict):
         data = data["cells"]
+    elif isinstance(data, dict) and "cells" not in data:
+        raise UserError(f'{source} has no "cells": write the cells inside it, as {example}')
     else:
-        raise UserError(f'{source} must be a JSON object {{"cells": {{"a1": "gold", ...}}}}')
+        raise UserError(f"{source} must be a JSON object {example}")
     names = set(layout.cell_names())
     cells: dict[str, str] = {}
     for cell, cls in data.items():
@@ -186,6 +189,12 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
         if cls != EMPTY:
             cells[cell] = cls
     return cells
+
+
+def _example_class(layout: Layout) -> str:
+    """A class of `layout` for an example ("white" on a board of one's own)."""
+    pieces = [c for c in layout.classes if c != EMPTY] if layout.game != "grid" else []
+    return pieces[0] if pieces else "white"
 
 
 # Learn the table from a photo of a known position (and `more` photos: an empty board): the

@@ -54,7 +54,8 @@ def read_json(
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(
-            f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno})"
+            f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno}): "
+            f"{'calibrate again' if what == 'calibration' else 'mend it, or write it again'}"
         ) from None
 
 

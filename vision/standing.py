@@ -56,7 +56,7 @@ from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
 from vision.jsonfile import json_field, write_json
-from vision.layouts import Layout
+from vision.layouts import Layout, get_layout
 from vision.mat import render_mat
 from vision.occlusion import hidden_cells
 from vision.pose import CameraPose
@@ -537,7 +537,7 @@ class StandingCalibration:
         ):
             raise ValueError("model")
         return cls(
-            layout=json_field(data, "layout", str),
+            layout=json_field(data, "layout", _layout_name),
             classes=classes,
             samples=json_field(data, "samples", lambda v: {c: int(v[c]) for c in classes}),
             cell_kinds=cell_kinds,
@@ -560,6 +560,15 @@ class StandingCalibration:
             stream=stream,
             lean_looks=lean_looks,
         )
+
+
+def _layout_name(value: Any) -> str:
+    """A layout's name as a calibration file gives it; ValueError when there is no such layout
+    (a damaged file, not the player's --layout)."""
+    try:
+        return get_layout(str(value)).name
+    except UserError:
+        raise ValueError("layout") from None
 
 
 def _rows(value: Any) -> list[list[float]]:

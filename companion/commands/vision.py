@@ -475,6 +475,8 @@ def run_read(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     name = _layout_for(args, calibration)
     wanted = None if name.strip().lower() == "auto" else get_layout(name)
+    if wanted is not None:  # before looking for it: another board's markers are not sought
+        calibration.check_layout(wanted)
     corners, said = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
