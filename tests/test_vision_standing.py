@@ -145,8 +145,10 @@ def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):
     frame = table.render(position)
     first, again = (calibrate(frame, H, grid, position) for _ in range(2))
     other = calibrate(frame, H, grid, position, stream=7)
-    assert first == again and first.stream == AUGMENT_SEED
-    assert other.stream == 7 and other.means != first.means
+    # (the same to rounding: a threaded BLAS may add in another order under load)
+    assert np.allclose(first.means, again.means) and np.allclose(first.precision, again.precision)
+    assert first.stream == AUGMENT_SEED
+    assert other.stream == 7 and not np.allclose(other.means, first.means)
     path = tmp_path / "other.cal.json"
     other.save(path)
     assert load_calibration(path).stream == 7

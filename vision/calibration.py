@@ -287,13 +287,19 @@ def learned_picture(
     calibration: Calibration | StandingCalibration,
     position: dict[str, str],
 ) -> np.ndarray:
-    """The calibration photo with every cell as the calibration reads it (a dot of the class's
-    colour with its initial; empty cells a small grey dot), cells read otherwise than the
-    position says or doubtful ringed in red, and a caption with the margin."""
+    """The calibration photo with the board's outline as located and every cell as the
+    calibration reads it (a dot of the class's colour with its label; empty cells a small grey
+    dot ringed in white, seen on dark squares too), cells read otherwise than the position
+    says or doubtful ringed in red, and a caption: which label is which class, the margin."""
     observation = read_cells(image, homography, layout, calibration, covered=())
     picture = image.copy()
     scale = max(1.0, max(image.shape[:2]) / 1000.0)
     palette = [(60, 60, 60), (0, 200, 255), (255, 160, 0), (0, 255, 0), (255, 0, 255), (0, 0, 255)]
+    labels = class_labels(calibration.classes)
+    outline = cv2.perspectiveTransform(np.array([layout.board_corners()], np.float64), homography)
+    cv2.polylines(
+        picture, [outline[0].round().astype(np.int32)], True, (255, 160, 0), max(1, int(scale))
+    )
     for cell in layout.cells:
         x, y = cv2.perspectiveTransform(np.array([[cell.center]], np.float64), homography)[0, 0]
         if not (0 <= x < image.shape[1] and 0 <= y < image.shape[0]):
@@ -301,6 +307,7 @@ def learned_picture(
         centre = (int(round(x)), int(round(y)))
         read = observation.cells[cell.name]
         if read == EMPTY:
+            cv2.circle(picture, centre, int(4 * scale), (255, 255, 255), -1, cv2.LINE_AA)
             cv2.circle(picture, centre, int(3 * scale), palette[0], -1, cv2.LINE_AA)
         else:
             index = calibration.classes.index(read) if read in calibration.classes else -1
@@ -308,8 +315,11 @@ def learned_picture(
             cv2.circle(picture, centre, int(9 * scale), colour, -1, cv2.LINE_AA)
             cv2.putText(
                 picture,
-                "?" if read == UNKNOWN else read[0],
-                (centre[0] - int(5 * scale), centre[1] + int(5 * scale)),
+                labels.get(read, "?"),
+                (
+                    centre[0] - int(5 * scale * len(labels.get(read, "?"))),
+                    centre[1] + int(5 * scale),
+                ),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.5 * scale,
                 (0, 0, 0),
@@ -320,10 +330,36 @@ def learned_picture(
             cv2.circle(
                 picture, centre, int(15 * scale), (0, 0, 255), max(2, int(2 * scale)), cv2.LINE_AA
             )
+    key = ", ".join(f"{labels[c]} {c}" for c in calibration.classes if c != EMPTY)
     caption = (
-        f"margin {calibration.margin:.2f}; doubtful: {', '.join(calibration.doubtful) or 'none'}"
+        f"{key}; margin {calibration.margin:.2f}; doubtful: "
+        f"{', '.join(calibration.doubtful) or 'none'}"
     )
     return _captioned(picture, caption, scale)
+
+
+def class_labels(classes: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """A short label for each class of pieces, no two alike: the initials of its words
+    ("green-character" -> "gc"), longer where two would be alike ("blak" and "black").
+
+    >>> class_labels(("empty", "black", "white"))
+    {'black': 'b', 'white': 'w'}
+    >>> class_labels(("empty", "green", "green-character", "red", "red-character"))
+    {'green': 'g', 'green-character': 'gc', 'red': 'r', 'red-character': 'rc'}
+    >>> class_labels(("empty", "black", "blue"))
+    {'black': 'bla', 'blue': 'blu'}
+    """
+    pieces = [c for c in classes if c != EMPTY]
+    labels = {
+        c: "".join(word[:1] for word in c.replace("_", "-").split("-")) or "?" for c in pieces
+    }
+    for length in range(2, 1 + max((len(c) for c in pieces), default=0)):
+        alike = [c for c in pieces if sum(v == labels[c] for v in labels.values()) > 1]
+        if not alike:
+            break
+        for c in alike:
+            labels[c] = c[:length]
+    return labels
 
 
 def refused_picture(
