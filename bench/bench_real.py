@@ -268,7 +268,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
                 stream=stream,
             )
         except UserError as exc:  # a photo refused on this stream: every board counts wrong
-            results[name] = (refused(photos, layout), Counter(), 0.0, f"refused: {exc}")
+            results[name] = (refused_counts(photos, layout), Counter(), 0.0, f"refused: {exc}")
             if show:
                 print(f"{name:32} calibration refused: {exc}")
             continue
@@ -288,7 +288,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
     return results
 
 
-def refused(photos: list[dict], layout) -> Counter:
+def refused_counts(photos: list[dict], layout) -> Counter:
     """The counts of a board set whose calibration was refused: every cell and board wrong."""
     cells = len(layout.cell_names())
     return Counter(cells=cells * len(photos), boards=len(photos))

@@ -126,7 +126,7 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
     """A calibration file of either reader: the flat stones of a printed mat, or the standing
     pieces of a board of your own (``"model": "standing"``, see `vision.standing`)."""
     hint = "make one with `companion vision calibrate`, or check the path"
-    data = read_json(path, "calibration", hint)
+    data = read_json(path, "calibration", hint, if_damaged="calibrate again")
     if (
         isinstance(data, dict)
         and data.get("format") == FORMAT
@@ -311,15 +311,13 @@ def learned_picture(
             cv2.circle(picture, centre, int(3 * scale), palette[0], -1, cv2.LINE_AA)
         else:
             index = calibration.classes.index(read) if read in calibration.classes else -1
+            label = labels.get(read, "?")
             colour = palette[index % len(palette)] if index > 0 else (255, 255, 255)
             cv2.circle(picture, centre, int(9 * scale), colour, -1, cv2.LINE_AA)
             cv2.putText(
                 picture,
-                labels.get(read, "?"),
-                (
-                    centre[0] - int(5 * scale * len(labels.get(read, "?"))),
-                    centre[1] + int(5 * scale),
-                ),
+                label,
+                (centre[0] - int(5 * scale * len(label)), centre[1] + int(5 * scale)),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.5 * scale,
                 (0, 0, 0),

@@ -94,7 +94,12 @@ def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
     path = corners_path(calibration)
     if not path.exists():
         return None
-    data = read_json(path, "corners", "give --corners, or remove the file")
+    data = read_json(
+        path,
+        "corners",
+        "give --corners, or remove the file",
+        if_damaged="give --corners, or remove the file",
+    )
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(f"{path} is not a corners file: remove it, or give --corners")
     if not isinstance(data.get("version"), int) or data["version"] > VERSION:

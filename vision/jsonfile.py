@@ -37,9 +37,11 @@ def read_json(
     if_missing: str,
     *,
     give: str = "the JSON file that `companion vision calibrate` wrote",
+    if_damaged: str = "mend it, or write it again",
 ) -> Any:
     """The JSON in `path`, the `what` file; `if_missing` says what to do when it does not
-    exist, `give` what to give instead of a file that is not text (a photo, say)."""
+    exist, `give` what to give instead of a file that is not text (a photo, say),
+    `if_damaged` what to do when it is not valid JSON."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -55,7 +57,7 @@ def read_json(
     except json.JSONDecodeError as exc:
         raise UserError(
             f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno}): "
-            f"{'calibrate again' if what == 'calibration' else 'mend it, or write it again'}"
+            f"{if_damaged}"
         ) from None
 
 

@@ -952,8 +952,8 @@ def _fit(
                 single[g] = x[picture][rows][0] - means[g]
         # what moved the whole picture (its cells' mean shift) is no spread of the class
         shift = np.vstack(shifts).mean(axis=0) if shifts else 0.0
-        for g, residual in single.items():
-            one_cell.setdefault(g, []).append(residual - shift)
+        for g, offset in single.items():
+            one_cell.setdefault(g, []).append(offset - shift)
     residual = np.vstack(within) if within else np.zeros((0, FEATURE_COUNT))
     covariance = residual.T @ residual / max(len(residual) - picture_means, 1)
     alone = [np.array(rows) for g, rows in one_cell.items() if g not in spread_within]

@@ -446,9 +446,9 @@ def _check_classes(position: dict[str, str]) -> None:
             "write it the same way on every cell"
         )
     counts = Counter(position.values())
-    for cls in classes:  # a class on one cell spelled nearly as another ("blak", "black")
-        like = get_close_matches(cls, [c for c in classes if counts[c] > counts[cls]], 1, 0.8)
-        if counts[cls] == 1 and like:
+    for cls in (c for c in classes if counts[c] == 1):  # "blak" on one cell beside "black"
+        like = get_close_matches(cls, [c for c in classes if counts[c] > 1], 1, 0.8)
+        if like:
             cell = next(c for c, k in position.items() if k == cls)
             raise UserError(
                 f"the position names {cls!r} on {cell} only: a misspelling of {like[0]!r}? "
