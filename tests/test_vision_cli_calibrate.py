@@ -103,6 +103,9 @@ def test_read_with_another_layout_than_the_calibration_s_says_so_first(tmp_path,
         capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--layout", "arimaa"
     )
     assert code == 2 and "made for layout chessboard, not arimaa" in err and "markers" not in err
+    assert "leave out --layout to read the chessboard board" in err  # not only "calibrate again"
+    code, out, _ = companion(capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--json")
+    assert code == 0 and len(json.loads(out)["cells"]) == 64  # read as the advice says
 
 
 def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys):

@@ -381,6 +381,13 @@ def test_position_files_are_checked_against_the_layout():
     assert check_position({"cells": {"a1": "gold", "b1": "empty"}}, layout) == {"a1": "gold"}
     with pytest.raises(UserError, match="no cell 'z9' on layout arimaa"):
         check_position({"cells": {"z9": "gold"}}, layout)
+    # cell names as a player may type them (a player's trial: "E4" was refused)
+    assert check_position({"cells": {"A1": "gold", " b2": "silver"}}, layout) == {
+        "a1": "gold",
+        "b2": "silver",
+    }
+    with pytest.raises(UserError, match="cell a1 is given twice \\(as 'A1' too\\): keep one"):
+        check_position({"cells": {"a1": "gold", "A1": "gold"}}, layout)
     with pytest.raises(UserError, match="'black' on a1 is not a class of layout arimaa"):
         check_position({"cells": {"a1": "black"}}, layout)
     with pytest.raises(UserError, match='must be a JSON object {"cells"'):

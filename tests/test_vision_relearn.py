@@ -299,6 +299,19 @@ def test_a_fitting_record_of_an_unknown_class_is_refused_as_damaged(crv, tmp_pat
         load_calibration(path)
 
 
+def test_a_class_renamed_by_hand_is_named_in_the_damage(crv, tmp_path):
+    """An edited `classes` ("blak") no longer names what the photos were labelled with: the
+    message names the classes, not the fitting record behind them."""
+    _, calibration = crv
+    path = tmp_path / "crv.cal.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    data["classes"] = [c if c != "black" else "blak" for c in data["classes"]]
+    path.write_text(json.dumps(data))
+    with pytest.raises(UserError, match=r"damaged \(bad or missing classes\)"):
+        load_calibration(path)
+
+
 def test_a_board_in_other_classes_than_the_camera_s_starts_no_fit(crv):
     load, calibration = crv
     image, homography, layout, position, _ = load("crv_04.jpg")

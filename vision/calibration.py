@@ -174,11 +174,16 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
         raise UserError(f"{source} must be a JSON object {example}")
     names = set(layout.cell_names())
     cells: dict[str, str] = {}
-    for cell, cls in data.items():
+    given: set[str] = set()
+    for written, cls in data.items():
+        cell = written if written in names else str(written).strip().lower()  # "E4" is e4
         if cell not in names:
             raise UserError(
-                f"{source}: no cell {cell!r} on layout {layout.name} (cells like {layout.cells[0].name})"
+                f"{source}: no cell {written!r} on layout {layout.name} (cells like {layout.cells[0].name})"
             )
+        if cell in given:
+            raise UserError(f"{source}: cell {cell} is given twice (as {written!r} too): keep one")
+        given.add(cell)
         if not isinstance(cls, str) or not cls or cls == UNKNOWN:
             raise UserError(f"{source}: cell {cell} needs a class name, not {cls!r}")
         if layout.game != "grid" and cls not in layout.classes:

@@ -507,7 +507,7 @@ class StandingCalibration:
         if stream < 0:
             raise ValueError("stream")
         if any(str(t) not in classes for p in learned for t in p.truth):
-            raise ValueError("learned")
+            raise ValueError("classes")  # the photos' labels name a class the model lacks
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
         novelty = json_field(data, "novelty", float)
         surface = json_field(data, "surface", _rows)

@@ -286,7 +286,20 @@ def _locate(image: np.ndarray, layout_name: str, corners: Any) -> Located:
 
 
 def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCalibration) -> str:
-    return str(args.layout) if args.layout else calibration.layout
+    """The layout to read: --layout, else the calibration's.
+
+    :raises UserError: --layout names another layout than the calibration was made for (what
+        to leave out or do instead: a reader learned on one board reads only that board)."""
+    if not args.layout:
+        return calibration.layout
+    name = str(args.layout)
+    if name.strip().lower() != "auto" and get_layout(name).name != calibration.layout:
+        raise UserError(
+            f"{args.calibration} was made for layout {calibration.layout}, not {name}: "
+            f"leave out --layout to read the {calibration.layout} board, or calibrate "
+            f"again with --layout {name} for the other board"
+        )
+    return name
 
 
 # -- actions ---------------------------------------------------------------------------------------
