@@ -15,12 +15,14 @@ import pytest
 from shared_data import real_data
 
 from companion.errors import PositionMismatch, UserError
+from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
+from vision.find import find_board
 from vision.layouts import get_layout
 from vision.locate import from_corners
 from vision.pose import CameraPose
 from vision.reader import read_cells
-from vision.sim import SimTable
+from vision.sim import SimTable, chess_start
 from vision.standing import (
     AUGMENT_SEED,
     FEATURE_COUNT,
@@ -559,3 +561,30 @@ def test_a_second_photo_teaches_nothing_about_its_unlabelled_cells():
     misnamed = calibrate_standing(start, H, grid, position, (Photo(second, H, {"b8": "black"}),))
     assert read_standing(table.render(later), H, grid, misnamed).cells["e5"] == "empty"
     assert read_standing(table.render({}), H, grid, misnamed).cells["e5"] == "white"
+
+
+@pytest.mark.parametrize("seed, tilt", [(2, 0.0), (2, 15.0), (3, 0.0), (3, 15.0)])
+def test_the_start_photo_teaches_its_empty_cells_their_own_look(seed, tilt):
+    """A logo printed on e4, empty in the start position: the start photo alone teaches e4 how
+    it looks empty, so it reads empty - not as the white piece its print resembles (on these
+    tables it did when only a photo of the empty board taught a cell its own look) - and a
+    pawn put on it still reads white."""
+    realism = {"board": "green-cream", "pieces": "chess", "logo": "e4"}
+    table = SimTable(
+        "chessboard", seed=seed, size=(960, 540), tilt=tilt, light=(0.9, 1.0), realism=realism
+    )
+    cells, figures = chess_start("chessboard")
+    start = table.render(cells, figures=figures)
+    homography = find_board(start, "chessboard").homography
+    calibration = calibrate_standing(start, homography, table.layout, cells)
+    assert "e4" in calibration.own_look and "e2" not in calibration.own_look
+
+    def read_after(origin, dest):
+        board, shapes = dict(cells), dict(figures)
+        board[dest], shapes[dest] = board.pop(origin), shapes.pop(origin)
+        frame = table.render(board, figures=shapes)
+        read = read_standing(frame, homography, table.layout, calibration).cells
+        return {c: k for c, k in read.items() if k != board.get(c, EMPTY)}
+
+    assert read_after("d2", "d4") == {}  # e4's logo read empty
+    assert read_after("e2", "e4") == {}  # the pawn on the logo read white

@@ -16,7 +16,9 @@ each cell the way the pieces stand:
    found at calibration; one kind on a lined board). Each kind's colour relative to the others
    is learned from the calibration photo; on every later photo a smooth light field (quadratic
    in log brightness, fitted robustly to the grounds - cells a piece covers disagree and are
-   dropped) gives each cell's expected empty colour under today's light.
+   dropped) gives each cell's expected empty colour under today's light. Every cell a
+   calibration photo shows empty also learns its own look (a printed logo, a label, a stain):
+   the start position teaches the middle of the board, a photo of the empty board every cell.
 3. **Features of the cell alone** (`features`): the column and the footprint (the board plane
    round the centre, where a piece's base stands) as log colour ratios to the expected empty
    colour, how they vary, how the centre differs from the sides, and the energy of the
@@ -690,7 +692,8 @@ def calibrate_standing(
 ) -> StandingCalibration:
     """Learn the table from `image` showing `position` (cell -> class; others empty), and from
     `more` photos of known positions if the players have them - an empty board above all:
-    every cell empty in some photo has its own empty look learned (a printed logo, a label).
+    every cell empty in some photo - the start photo's empty cells too - has its own empty
+    look learned (a printed logo, a label).
     A `Photo`'s `unlabelled` cells teach nothing (a piece nobody named, a hand over a cell).
     `stream`: the random stream the augmented copies are drawn from (kept in the calibration:
     a fit to a board of the game draws from it too).
@@ -860,7 +863,11 @@ def _from_learned(
             messages.position_mismatch(wrong_cells), tuple(n for n, _, _ in wrong_cells)
         )
     own_distance = _own_distances(x_all, t_all, k_all, groups, means, fit.precision)[seen_all]
-    own_look = _own_looks(names, samples, truths, seens, kinds) if len(learned) > 1 else {}
+    # Each cell's own empty look, from every photo that shows it empty (`_own_looks`); the
+    # first photo is judged (`_checked`) by the looks the others teach, never by its own: a
+    # stone on a cell the position has empty would otherwise be that cell's "empty" look.
+    own_look = _own_looks(names, samples, truths, seens, kinds)
+    looks_of_others = _own_looks(names, samples[1:], truths[1:], seens[1:], kinds)
     never_empty = _never_empty(names, truths, seens)
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
     calibration = StandingCalibration(
@@ -876,7 +883,7 @@ def _from_learned(
         means=[m.tolist() for m in means],
         precision=fit.precision.tolist(),
         class_precision=fit.class_precision.tolist(),
-        own_look=own_look,
+        own_look=looks_of_others,
         novelty=novelty,
         margin=0.0,
         unlearned=never_empty,
@@ -885,7 +892,10 @@ def _from_learned(
         stream=stream,
     )
     classes_of_layout = () if layout.game == "grid" else tuple(layout.classes)
-    return _checked(calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout)
+    checked = _checked(
+        calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout
+    )
+    return replace(checked, own_look=own_look)
 
 
 @dataclass(frozen=True)
