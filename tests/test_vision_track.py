@@ -6,6 +6,9 @@ Frames are 640x360 to keep the suite fast; the benchmark (bench/bench_vision.py)
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -13,13 +16,22 @@ import pytest
 from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate
-from vision.layouts import get_layout, layout_names
+from vision.layouts import CHESSBOARD, get_layout, layout_names
 from vision.locate import from_corners, locate
 from vision.reader import read_cells
-from vision.sim import HandPose, SimTable, calibrate_table, random_cells, random_script
+from vision.sim import (
+    HandPose,
+    SimTable,
+    calibrate_table,
+    chess_start,
+    random_cells,
+    random_script,
+)
+from vision.sim_pieces import CHECKERED_BOARDS
 from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
 
 SIZE = (640, 360)
+BENCH = Path(__file__).resolve().parents[1] / "bench"
 STILL_FRAMES = 18  # 0.6 s at 30 fps: enough for the 0.5 s window after the hand has gone
 
 
@@ -507,3 +519,32 @@ def test_lights_that_change_again_and_again_never_freeze_the_tracker():
             assert tracker.feed(frame) is None
             statuses.append(tracker.status)
         assert statuses[-12:] == [STILL] * 12, (light, "".join(s[0] for s in statuses))
+
+
+@pytest.mark.parametrize("style, index, move", [("dark-wood", 0, 1), ("green-cream", 1, 4)])
+def test_a_colour_verdict_from_the_hand_leaving_does_not_hold_back_the_next_board(
+    style, index, move
+):
+    """Colour (skin on the paper) is judged every few frames and held in between: a verdict
+    judged on the hand's last, still moving frame was held over the first still frames, and
+    the stillness window started late - the next move came before it filled and the board was
+    never read (the realistic bench's own chessboards, `bench_vision.py --realistic`). Judged
+    again on the first still frame, every board of the game is observed."""
+    sys.path.insert(0, str(BENCH))
+    import bench_vision
+
+    layout = get_layout(CHESSBOARD)
+    k = CHECKERED_BOARDS.index(style)
+    table = bench_vision.realistic_table(
+        CHESSBOARD, index, 1 + 53 + 7 * k, board=style, pieces="chess"
+    )
+    script = random_script(layout, np.random.default_rng(1 + 100 * k + index), 4)
+    tracker = Tracker(layout, calibrate_table(table, chess_start(layout)[0]))
+    observed = []
+    for frame, _hand, _cells in bench_vision.game_frames(table, script):
+        observation = tracker.feed(frame)
+        if observation is not None:
+            observed.append(observation.cells)
+            occupied = {c: v for c, v in observation.cells.items() if v != EMPTY}
+            tracker.learn_from_board(observation.frame, occupied)
+    assert truth(layout, script[move]) in observed

@@ -178,6 +178,7 @@ class Tracker:
         self._moved = False  # the board moved and has not been read since
         self._colour_frame = -COLOUR_EVERY  # the last frame whose colour was judged
         self._colour_found = (0, 0)  # and what it found (see `_occluders`)
+        self._colour_moving = False  # and whether the view was moving then
         # Tapped corners (see the module text): the grid check has seen the tapped board; when
         # it last looked; since when the grid has been missing; and whether the board is lost.
         self._tapped_seen = False
@@ -341,7 +342,10 @@ class Tracker:
         Brightness is judged on every frame. Colour (pale skin on white paper) costs more: it
         is judged on every COLOUR_EVERY-th frame, its verdict held in between, and always
         when the board is about to be read - a still view is the same picture throughout the
-        stillness window, so judging its last frame is judging them all."""
+        stillness window, so judging its last frame is judging them all - and on the first
+        still frame after a verdict judged while the view moved: the hand leaving, held over
+        the next still frames, kept the stillness window from starting (the realistic bench's
+        own chessboards lost two boards so: their next move came before the window filled)."""
         checks = self._model.occluders
         loose = self._loose()
         standing = self._standing_zone()
@@ -351,8 +355,10 @@ class Tracker:
             return on_mat, on_reference
         since = self._clean.since if self._clean.since is not None else now
         ready = not moving and now - since >= self.still_seconds - 1e-9
-        if ready or self.frame_index - self._colour_frame >= COLOUR_EVERY:
+        stale = self._colour_moving and not moving
+        if ready or stale or self.frame_index - self._colour_frame >= COLOUR_EVERY:
             self._colour_frame = self.frame_index
+            self._colour_moving = moving
             self._colour_found = (
                 checks.against_mat(gray, colour, loose=loose, standing=standing),
                 checks.against_reference(gray, colour, standing=standing),
