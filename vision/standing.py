@@ -1359,16 +1359,21 @@ def refit_to_board(
     nothing: the cells a nearer piece may hide (their look is a lean), and the empty cells no
     calibration photo showed empty - the referee may have taken them as empty from a mark
     alone, and a piece left there (a capture slid back) would teach "empty" to look like a
-    piece; their own look is learned apart (`_learn_unlearned`). `with_refit` then takes it
+    piece; their own look is learned apart (`_learn_unlearned`). The board's empty cells
+    under a nearer piece's lean teach the fitted model their lean looks (`_learn_leans`), as
+    it reads them. `with_refit` then takes it
     with what the camera learned meanwhile. A calibration: about 0.15 s on a 1280x720 chess
     set here, a few times a game."""
     size = (image.shape[1], image.shape[0])
     names = layout.cell_names()
     shown_empty = np.any([(p.truth == EMPTY) & p.seen[0] for p in calibration.learned], axis=0)
+    hidden = hidden_cells(homography, size, layout, board)
     untaught = {
-        *hidden_cells(homography, size, layout, board),
+        *hidden,
         *(n for n, shown in zip(names, shown_empty, strict=True) if not shown and n not in board),
     }
+    if views is None:
+        views = cell_views(image, homography, layout)
     kinds, surface = calibration.kinds(layout), np.array(calibration.surface)
     learned = _learn_photo(
         Photo(image, homography, board, tuple(sorted(untaught))),
@@ -1389,6 +1394,12 @@ def refit_to_board(
         )
     except PositionMismatch:
         return None
+    # This board's empty cells under a nearer piece's lean, as the fitted model reads them: the
+    # model it replaces may have read them empty and learned no lean there, and the fitted one
+    # read such a cell as the leaning piece on every later board (a white piece's lean over g8
+    # of the realistic bench's green-and-white chessboard).
+    leaned = {n: board[front] for n, front in hidden.items() if n not in board}
+    fitted = _learn_leans(fitted, views, layout, leaned)
     return replace(fitted, refit_changes=changes)
 
 
@@ -1407,7 +1418,8 @@ def with_refit(
 def _keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> StandingCalibration:
     """`fitted` with what `current` has learned during the game: the empty look of cells the
     fitted photos never showed empty (a logo seen empty once stays learned), the looks of
-    empty cells under a nearer piece's lean (`lean_looks`), and how the pieces on the cells
+    empty cells under a nearer piece's lean (`lean_looks`, with those the fitted model learned
+    on its own board), and how the pieces on the cells
     still never seen empty looked last (a queen that captured on d7 is not judged against
     the pawn of the start, nor a logo hidden on the fitted board taken for an empty cell)."""
     kept = {
@@ -1420,14 +1432,28 @@ def _keep_learned(fitted: StandingCalibration, current: StandingCalibration) -> 
     # else as the fitted photos show it
     looks = {n: current.piece_look.get(n, fitted.piece_look.get(n)) for n in unlearned}
     classes = {n: current.piece_class.get(n, fitted.piece_class.get(n)) for n in unlearned}
+    leans = {
+        cell: _merged(current.lean_looks.get(cell, []), fitted.lean_looks.get(cell, []))
+        for cell in {**current.lean_looks, **fitted.lean_looks}
+    }
     return replace(
         fitted,
         own_look={**fitted.own_look, **kept},
-        lean_looks=current.lean_looks,
+        lean_looks=leans,
         unlearned=unlearned,
         piece_look={n: v for n, v in looks.items() if v is not None},
         piece_class={n: v for n, v in classes.items() if v is not None},
     )
+
+
+def _merged(
+    earlier: list[tuple[str, list[float]]], later: list[tuple[str, list[float]]]
+) -> list[tuple[str, list[float]]]:
+    """A cell's lean looks learned by two models of one game, the latest LEAN_LOOKS (a look
+    both learned from the same board once)."""
+    looks = list(earlier)
+    looks += [look for look in later if look not in looks]
+    return looks[-LEAN_LOOKS:]
 
 
 def _checked(
