@@ -485,11 +485,19 @@ class Records:
     # -- plumbing -----------------------------------------------------------------------------
     @contextmanager
     def _guard(self, doing: str) -> Iterator[None]:
-        """SQLite errors -> RecordError naming the file and what to do."""
+        """SQLite errors, and a game's row that is not the JSON the companion wrote ->
+        RecordError naming the file (and the game) and what to do."""
         try:
             yield
         except sqlite3.DatabaseError as exc:
             raise _database_error(self.path, doing, exc) from None
+        except _UnreadableRow as exc:
+            raise RecordError(
+                f"in {self.path}, game {exc.game_id}'s {exc.what} cannot be read (not the "
+                f"JSON the companion wrote) - could not {doing}: the file was changed by hand "
+                "or is damaged; restore it from a backup, or copy it aside and start new "
+                f"records with --db NEWFILE ({_LEAVE_IT})"
+            ) from None
 
     @contextmanager
     def _write(self, *, durable: bool) -> Iterator[sqlite3.Connection]:
@@ -751,10 +759,12 @@ class Records:
     )
 
     def games(self) -> list[GameSummary]:
-        """Every game, newest first."""
+        """Every game, newest first.
+
+        :raises RecordError: the file cannot be read, or a game's row was changed by hand."""
         with self._read() as c:
             rows = c.execute(self._SUMMARY_SQL + " ORDER BY g.id DESC").fetchall()
-        return [_summary(row) for row in rows]
+            return [_summary(row) for row in rows]
 
     def unfinished_games(self) -> list[GameSummary]:
         """Games still in play (after a crash: "continue this game?"), newest first."""
@@ -763,7 +773,7 @@ class Records:
                 self._SUMMARY_SQL + " WHERE g.status = ? ORDER BY g.updated_at DESC, g.id DESC",
                 (PLAYING,),
             ).fetchall()
-        return [_summary(row) for row in rows]
+            return [_summary(row) for row in rows]
 
     def game(self, game_id: int, *, images: bool = True) -> GameRecord:
         """Everything stored about a game (`images=False` leaves the photos out)."""
@@ -772,12 +782,22 @@ class Records:
             summary = _summary(
                 c.execute(self._SUMMARY_SQL + " WHERE g.id = ?", (game_id,)).fetchone()
             )
-            start = json.loads(
-                c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0]
+            start = _loaded(
+                c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0],
+                game_id,
+                "start position",
             )
             image_sql = "i.jpeg" if images else "NULL"
             moves = [
-                MoveRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6])
+                MoveRecord(
+                    r[0],
+                    r[1],
+                    r[2],
+                    _loaded(r[3], game_id, "position after a move"),
+                    r[4],
+                    r[5],
+                    r[6],
+                )
                 for r in c.execute(
                     f"SELECT m.id, m.ply, m.move, m.position, m.played_at, m.taken_back_at, {image_sql}"
                     " FROM moves m LEFT JOIN images i ON i.move_id = m.id"
@@ -786,14 +806,14 @@ class Records:
                 )
             ]
             rolls = tuple(
-                RollRecord(r[0], tuple(json.loads(r[1])), r[2], r[3])
+                RollRecord(r[0], tuple(_loaded(r[1], game_id, "rolls")), r[2], r[3])
                 for r in c.execute(
                     "SELECT for_ply, dice, value, rolled_at FROM rolls WHERE game_id=? ORDER BY id",
                     (game_id,),
                 )
             )
             instructions = tuple(
-                InstructionRecord(r[0], json.loads(r[1]), r[2])
+                InstructionRecord(r[0], _loaded(r[1], game_id, "instructions"), r[2])
                 for r in c.execute(
                     "SELECT for_ply, instruction, given_at FROM instructions WHERE game_id=?"
                     " ORDER BY id",
@@ -801,7 +821,7 @@ class Records:
                 )
             )
             events = tuple(
-                EventRecord(r[0], r[1], json.loads(r[2]), r[3])
+                EventRecord(r[0], r[1], _loaded(r[2], game_id, "events"), r[3])
                 for r in c.execute(
                     "SELECT for_ply, kind, data, at FROM events WHERE game_id=? ORDER BY id",
                     (game_id,),
@@ -886,15 +906,33 @@ def _canonical(data: Any) -> str:
     return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
 
 
+class _UnreadableRow(Exception):
+    """A game's row holds text that is not JSON (`Records._guard` names the file)."""
+
+    def __init__(self, game_id: int, what: str) -> None:
+        super().__init__(game_id, what)
+        self.game_id, self.what = game_id, what
+
+
+def _loaded(text: Any, game_id: int, what: str) -> Any:
+    """`text` decoded as JSON.
+
+    :raises _UnreadableRow: it is not JSON (a row changed by hand)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):  # (json.JSONDecodeError is a ValueError)
+        raise _UnreadableRow(game_id, what) from None
+
+
 def _summary(row: tuple[Any, ...]) -> GameSummary:
     return GameSummary(
         id=row[0],
         game=row[1],
-        options=json.loads(row[2]),
-        players=json.loads(row[3]) if row[3] is not None else None,
-        meta=json.loads(row[4]),
+        options=_loaded(row[2], row[0], "options"),
+        players=_loaded(row[3], row[0], "players") if row[3] is not None else None,
+        meta=_loaded(row[4], row[0], "meta data"),
         status=row[5],
-        outcome=json.loads(row[6]) if row[6] is not None else None,
+        outcome=_loaded(row[6], row[0], "outcome") if row[6] is not None else None,
         moves=row[7],
         started_at=row[8],
         updated_at=row[9],
@@ -1006,6 +1044,12 @@ def _truncated(path: Path, size: int, expected: int | None) -> RecordError:
     )
 
 
+def _writable(path: Path) -> bool:
+    """Whether the companion may write `path` and beside it (its journal)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
 def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> RecordError:
     message = str(exc)
     if isinstance(exc, sqlite3.OperationalError) and "locked" in message:
@@ -1017,6 +1061,13 @@ def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> Recor
         return RecordError(f"could not {doing} the game records in {path}: the disk is full")
     if "readonly" in message or "read-only" in message:
         return RecordError(f"could not {doing} the game records in {path}: the file is read-only")
+    if "unable to open" in message and not _writable(path):
+        # a good file on a read-only disk or folder: SQLite writes its journal beside it
+        return RecordError(
+            f"could not {doing} the game records in {path}: its folder or disk is read-only "
+            "(the companion writes beside the file) - copy it to a writable folder, or pass "
+            f"--db a file in one; {_LEAVE_IT}"
+        )
     return RecordError(
         f"{path} is damaged ({message}) - could not {doing}: restore it from a backup, or copy "
         "it aside and start new records with --db NEWFILE"

@@ -571,3 +571,51 @@ def test_two_companions_creating_the_same_new_file_at_once_both_succeed(tmp_path
         assert errors == [], f"attempt {attempt}: {errors!r}"
         with Records(db_path, readonly=True) as db:
             assert len(db.games()) == 4
+
+
+@pytest.mark.parametrize(
+    "table, column, what, read",
+    [
+        ("games", "options", "options", "games"),
+        ("games", "outcome", "outcome", "games"),
+        ("moves", "position", "position after a move", "game"),
+        ("games", "start", "start position", "game"),
+    ],
+)
+def test_a_row_edited_by_hand_is_named_not_a_traceback(db_path, table, column, what, read):
+    """A player's trial edited one value with sqlite3 (`options` = '[1'): listing and
+    exporting crashed in json.loads. Now one line names the file, the game and the value, and
+    the file is left as it was."""
+    _written_db(db_path, n_games=2)
+    conn = sqlite3.connect(db_path)
+    key = "game_id" if table == "moves" else "id"
+    conn.execute(f"UPDATE {table} SET {column} = '[1' WHERE {key} = 2")
+    conn.commit()
+    conn.close()
+    before = digest(db_path)
+    with Records(db_path, readonly=True) as db:
+        with pytest.raises(RecordError, match=f"game 2's {what} cannot be read"):
+            db.games() if read == "games" else db.game(2)
+        assert db.game(1).summary.id == 1  # the other game reads
+    assert digest(db_path) == before
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "export", "2", "--db", str(db_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"game 2's {what} cannot be read" in done.stderr
+
+
+def test_a_good_file_in_a_read_only_folder_is_not_called_damaged(db_path, monkeypatch):
+    """SQLite cannot open a file whose folder it may not write in (its journal goes beside
+    it): "unable to open database file", which said "damaged" - a player might throw a good
+    file away. (As root every folder is writable, so the read-only folder is the system's
+    answer to os.access, as on a read-only disk.)"""
+    cannot_open = sqlite3.OperationalError("unable to open database file")
+    monkeypatch.setattr(records.os, "access", lambda path, mode: mode != os.W_OK)
+    error = records._database_error(db_path, "open", cannot_open)
+    assert "folder or disk is read-only" in str(error) and "damaged" not in str(error)
+    monkeypatch.undo()
+    assert "damaged" in str(records._database_error(db_path, "open", cannot_open))

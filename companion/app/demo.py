@@ -26,7 +26,7 @@ from companion.app.players import SimulatedPlayers
 from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.dice import Dice
-from companion.errors import NoPrintedMat, UserError
+from companion.errors import NoPrintedMat, RecordError, UserError
 from companion.i18n import _
 from companion.records import Records
 from companion.referee import Referee
@@ -41,10 +41,15 @@ STALL_FRAMES = 900  # the demo gives up after 30 s of camera time without progre
 
 
 def unfinished_demo(records: Records | None, game: str, layout: str) -> int | None:
-    """The newest unfinished game the demo left in `records` on this layout, if any."""
+    """The newest unfinished game the demo left in `records` on this layout, if any - none
+    when the file cannot be read (the home screen says so; the demo plays a new game)."""
     if records is None:
         return None
-    for summary in records.unfinished_games():
+    try:
+        waiting = records.unfinished_games()
+    except RecordError:
+        return None
+    for summary in waiting:
         if (
             summary.meta.get("demo")
             and summary.game == game
