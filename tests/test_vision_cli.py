@@ -249,13 +249,14 @@ def test_marker_sheet_places_each_marker_where_its_label_says():
     }
 
 
-def test_mat_help_says_chessboard_and_grid_print_a_plain_grid_without_markers(tmp_path, capsys):
+def test_mat_help_says_chessboard_and_grid_print_boards_without_markers(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["mat", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert (
-        "chessboard and grid:RxC give a plain lined grid with the cell names and no markers" in out
+        "chessboard gives a checkered board (green and cream, a1 dark) and grid:RxC a plain" in out
     )
+    assert "both with the cell names and no markers" in out
     assert "for --layout-json" not in out
     assert main(["mat", "grid:3x4", "-o", str(tmp_path / "g"), "--dpi", "60"]) == 0
     assert (tmp_path / "g.pdf").read_bytes().startswith(b"%PDF-1.4")

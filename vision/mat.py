@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from vision.layouts import MARKER_GAP, QUIET_ZONE, Layout
+from vision.layouts import CHESSBOARD, MARKER_GAP, QUIET_ZONE, Layout
 
 PAPER_WHITE = (255, 255, 255)
 BOARD_TONE = (112, 138, 150)  # BGR of a mid wood tone: the board's background, < 155 per channel
@@ -35,6 +35,11 @@ LINE_COLOUR = (50, 45, 40)
 TRAP_COLOUR = (60, 75, 170)  # terracotta corners around Arimaa's traps
 PIT_COLOUR = (45, 45, 45)  # dark corners around Sensei's Storm pits
 LABEL_COLOUR = (60, 75, 85)
+# The chessboard layout's mat: checkered as a vinyl chessboard (a1 dark), so that the camera
+# finds it as a chessboard - a lined grid of one tone it finds only as grid:8x8
+LIGHT_SQUARE = (200, 226, 236)  # cream
+DARK_SQUARE = (80, 118, 62)  # green
+DARK_LABEL = (200, 226, 236)
 MARK_INNER = 0.8  # marks fill a cell outside this fraction of its inner circle
 LINE_WIDTH_MM = 0.6
 
@@ -120,17 +125,27 @@ class _Pen:
         )
 
 
+def _dark_square(layout: Layout, name: str) -> bool:
+    """A dark square of the chessboard layout (a1's colour)."""
+    return layout.name == CHESSBOARD and (ord(name[0]) - ord("a") + int(name[1:])) % 2 == 1
+
+
 def _draw_board(pen: _Pen, layout: Layout) -> None:
     for cell in layout.cells:
-        pen.fill(cell.polygon, BOARD_TONE)
+        if layout.name == CHESSBOARD:
+            tone = DARK_SQUARE if _dark_square(layout, cell.name) else LIGHT_SQUARE
+        else:
+            tone = BOARD_TONE
+        pen.fill(cell.polygon, tone)
     colours = {"trap": TRAP_COLOUR, "pit": PIT_COLOUR}
     for mark in layout.marks:
         if mark.kind in colours and mark.cell:
             cell = layout.cell(mark.cell)
             pen.fill(cell.polygon, colours[mark.kind])
             pen.disc(cell.center, cell.radius * MARK_INNER, BOARD_TONE)
-    for cell in layout.cells:
-        pen.outline(cell.polygon, LINE_COLOUR)
+    if layout.name != CHESSBOARD:  # (a checkered board's squares meet: the X-corners)
+        for cell in layout.cells:
+            pen.outline(cell.polygon, LINE_COLOUR)
     for mark in layout.marks:
         if mark.kind in ("ring", "centre"):
             pen.outline(mark.polygon, LINE_COLOUR, LINE_WIDTH_MM * 1.5)
@@ -159,7 +174,8 @@ def label_anchor(layout: Layout, cell) -> tuple[float, float, float]:
 def _draw_labels(pen: _Pen, layout: Layout) -> None:
     for cell in layout.cells:
         x, y, height = label_anchor(layout, cell)
-        pen.text(cell.name, (x, y), height, LABEL_COLOUR)
+        colour = DARK_LABEL if _dark_square(layout, cell.name) else LABEL_COLOUR
+        pen.text(cell.name, (x, y), height, colour)
 
 
 def _draw_marker(pen: _Pen, marker_id: int, corners) -> None:

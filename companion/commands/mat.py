@@ -23,8 +23,9 @@ EXAMPLES = """examples:
   companion mat arimaa --layout-json                 cells, markers and classes in millimetres
 
 layouts: arinama5 arinama8 arimaa aranea sensei sensei-storm (mats with four ArUco markers);
-chessboard and grid:RxC give a plain lined grid with the cell names and no markers (the camera
-finds such a board by its grid, or by the corners you give).
+chessboard gives a checkered board (green and cream, a1 dark) and grid:RxC a plain lined grid,
+both with the cell names and no markers (the camera finds such a board by its squares or its
+lines, or by the corners you give).
 The camera measures a mat by its markers, so a mat printed smaller than true size works just
 as well; print it flat and without "fit to page" distortion (same scale both ways).
 """
@@ -36,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write a printable board mat (PNG or PDF): a game's with its camera markers, or "
         "a plain grid",
         description="Write the printable mat of a layout: the board with its four ArUco "
-        "markers, which tell the camera where the board is and which board it is (chessboard "
-        "and grid:RxC: a plain lined grid, without markers).",
+        "markers, which tell the camera where the board is and which board it is (chessboard: "
+        "a checkered board, grid:RxC: a plain lined grid, both without markers).",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
