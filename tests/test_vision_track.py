@@ -28,6 +28,7 @@ from vision.sim import (
     random_script,
 )
 from vision.sim_pieces import CHECKERED_BOARDS
+from vision.top_view import board_model
 from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
 
 SIZE = (640, 360)
@@ -521,28 +522,52 @@ def test_lights_that_change_again_and_again_never_freeze_the_tracker():
         assert statuses[-12:] == [STILL] * 12, (light, "".join(s[0] for s in statuses))
 
 
-def follow_bench_game(style, index):
-    """The realistic bench's game on one of its own chessboards (`bench_vision.py
-    --realistic`, seed 1): its script, and what the tracker observed, each observation
-    teaching it as a referee taking the board would."""
+def bench_vision():
     sys.path.insert(0, str(BENCH))
     import bench_vision
 
-    layout = get_layout(CHESSBOARD)
-    k = CHECKERED_BOARDS.index(style)
-    table = bench_vision.realistic_table(
-        CHESSBOARD, index, 1 + 53 + 7 * k, board=style, pieces="chess"
-    )
-    script = random_script(layout, np.random.default_rng(1 + 100 * k + index), 4)
-    tracker = Tracker(layout, calibrate_table(table, chess_start(layout)[0]))
+    return bench_vision
+
+
+def follow(table, calibration, script):
+    """`script`'s game played on `table` through hand transitions, as `bench_vision.py`
+    plays it: the boards, what the tracker observed (each observation teaching it as a
+    referee taking the board would), and the tracker."""
+    tracker = Tracker(table.layout, calibration)
     observed = []
-    for frame, _hand, _cells in bench_vision.game_frames(table, script):
+    for frame, _hand, _cells in bench_vision().game_frames(table, script):
         observation = tracker.feed(frame)
         if observation is not None:
             observed.append(observation.cells)
             occupied = {c: v for c, v in observation.cells.items() if v != EMPTY}
             tracker.learn_from_board(observation.frame, occupied)
-    return [truth(layout, board) for board in script], observed
+    return [truth(table.layout, board) for board in script], observed, tracker
+
+
+def follow_bench_game(style, index):
+    """The realistic bench's game on one of its own chessboards (`bench_vision.py
+    --realistic`, seed 1): the boards and what the tracker observed."""
+    layout = get_layout(CHESSBOARD)
+    k = CHECKERED_BOARDS.index(style)
+    table = bench_vision().realistic_table(
+        CHESSBOARD, index, 1 + 53 + 7 * k, board=style, pieces="chess"
+    )
+    script = random_script(layout, np.random.default_rng(1 + 100 * k + index), 4)
+    boards, observed, _ = follow(table, calibrate_table(table, chess_start(layout)[0]), script)
+    return boards, observed
+
+
+@pytest.mark.parametrize("index", [1, 3])
+def test_a_tall_piece_s_shadow_reaching_the_mat_s_edge_is_no_hand(index):
+    """On these realistic Sensei tables a lamp 36-46 degrees low throws a figure's shadow
+    into the band along the mat's edge, where only a hand was expected: the tracker stayed
+    on "hands" and never read the next boards. A hand crosses the edge - the mat's rim or the
+    table round it changes - and a shadow from the board does not (`OccluderCheck._crossing`);
+    the shadow's reach is allowed for a lamp down to 30 degrees (`top_view.standing_zone`)."""
+    table = bench_vision().realistic_table("sensei", index, 1)
+    script = random_script(table.layout, np.random.default_rng(1 + index), 4)
+    boards, observed, tracker = follow(table, calibrate_table(table), script)
+    assert observed == boards and tracker.status != HANDS
 
 
 @pytest.mark.parametrize("style, index, move", [("dark-wood", 0, 1), ("green-cream", 1, 4)])
@@ -565,3 +590,23 @@ def test_a_model_fitted_again_learns_the_leans_of_its_own_board():
     the lean itself, as it reads it (`refit_to_board`). Every observation is the board."""
     boards, observed = follow_bench_game("green-white", 1)
     assert observed and all(seen in boards for seen in observed)
+
+
+def test_a_change_at_the_mat_s_edge_is_a_hand_only_where_something_crosses_the_edge():
+    """What reaches the band along the mat's edge from the board (a tall piece's shadow under
+    a low lamp), with the rim and the table round the mat as they were, is left to the pieces
+    where they may show; an arm across the rim and the table to the same spot is a hand."""
+    occluders = board_model(get_layout("sensei"), 256).occluders
+    reference = np.full(occluders.paper.shape, 180.0, np.float32)
+    occluders.set_reference(reference)
+    band = occluders._edge_band & occluders.paper
+    ys, xs = np.nonzero(band & (np.arange(band.shape[1])[None, :] < band.shape[1] // 2))
+    y, x = int(np.median(ys)), int(xs.min())  # on the paper, in the band along the left edge
+    shadow = reference.copy()
+    shadow[y - 6 : y + 7, x : x + 14] = 90.0  # reaches the band from the board
+    anywhere = np.ones(shadow.shape, bool)  # a piece or its shadow may show anywhere
+    assert occluders.against_reference(shadow, standing=anywhere) == 0
+    assert occluders.against_reference(shadow) > 0  # without the pieces to explain it
+    arm = shadow.copy()
+    arm[y - 6 : y + 7, : x + 14] = 90.0  # the same, and across the rim and the table
+    assert occluders.against_reference(arm, standing=anywhere) > 0

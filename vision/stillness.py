@@ -389,10 +389,11 @@ class OccluderCheck:
         if self.reference is None or self.reference.shape != gray.shape:
             return 0
         changed = _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
-        found = self._on_the_mat(changed, standing)
+        found = self._on_the_mat(changed, standing, gray, colour)
         if found or colour is None or self.reference_colour is None:
             return found
-        return self._on_the_mat(changed | self._colour_changed(colour, gray.shape), standing)
+        changed |= self._colour_changed(colour, gray.shape)
+        return self._on_the_mat(changed, standing, gray, colour)
 
     def _colour_changed(self, colour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         """Where a colour channel differs from the reference's (judged at half resolution,
@@ -438,7 +439,7 @@ class OccluderCheck:
                         now[:, :, c], then, fit_half, sharp
                     )
                 changed |= _full(half, gray.shape)
-        return self._on_the_mat(changed, standing)
+        return self._on_the_mat(changed, standing, gray, colour)
 
     def _unexplained(
         self, now: np.ndarray, then: np.ndarray, fit: LightingFit, sharp: np.ndarray
@@ -480,12 +481,19 @@ class OccluderCheck:
         unexplained &= ~(sharp & (brighter | darker))
         return unexplained
 
-    def _on_the_mat(self, changed: np.ndarray, standing: np.ndarray | None = None) -> int:
+    def _on_the_mat(
+        self,
+        changed: np.ndarray,
+        standing: np.ndarray | None,
+        gray: np.ndarray,
+        colour: np.ndarray | None,
+    ) -> int:
         """The occluder pixels among `changed`: regions of it on the mat. A region on the
         table round the mat (the apron) counts only when it reaches MIN_INSIDE of its pixels
         onto the mat - an arm whose fingertips rest on the mat's edge, not a cup beside it.
-        Regions the pieces explain are left out first (`standing`: see `_not_the_pieces`)."""
-        changed = self._not_the_pieces(changed, standing)
+        Regions the pieces explain are left out first (`standing`: see `_not_the_pieces`; the
+        view `gray`, `colour` says where something crosses the mat's edge)."""
+        changed = self._not_the_pieces(changed, standing, gray, colour)
         if self.apron is None:
             return _significant(changed, self.min_area_px)
         if not changed.any():
@@ -515,26 +523,58 @@ class OccluderCheck:
         changed = self.mat_changes(gray, colour, loose=loose, stop_early=True)
         if changed is None:
             return 0
-        return _significant(self._not_the_pieces(changed, standing), self.min_area_px)
+        found = self._not_the_pieces(changed, standing, gray, colour)
+        return _significant(found, self.min_area_px)
 
-    def _not_the_pieces(self, changed: np.ndarray, standing: np.ndarray | None) -> np.ndarray:
+    def _not_the_pieces(
+        self,
+        changed: np.ndarray,
+        standing: np.ndarray | None,
+        gray: np.ndarray,
+        colour: np.ndarray | None,
+    ) -> np.ndarray:
         """`changed` without the regions the pieces explain: those wholly inside `standing`
-        (where a standing piece or its shadow may show) and clear of the mat's edge - a hand
-        always comes in across the edge, a piece's lean or shadow never reaches it - or within
+        (where a standing piece or its shadow may show) that do not reach the mat's edge where
+        something crosses it (`_crossing`: a hand always comes in across the edge; a tall
+        piece's shadow under a low lamp may reach the edge, but stays on the mat) - or within
         what the players accepted (`accept`)."""
         if (standing is None and self.accepted is None) or not changed.any():
             return changed
         count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
         if count <= 1:
             return changed
-        unexplained = (
-            np.ones(changed.shape, bool) if standing is None else ~standing | self._edge_band
-        )
-        if self.accepted is not None:
-            unexplained &= ~self.accepted
+        free = np.ones(changed.shape, bool) if self.accepted is None else ~self.accepted
+        unexplained = free if standing is None else free & ~standing
         outside = np.bincount(labels[unexplained], minlength=count) > 0
+        if standing is not None:
+            # a region the pieces may explain that reaches the band along the edge: is
+            # something crossing the edge there? (looked at only then: it costs a comparison
+            # of the whole view with the last still board)
+            at_edge = np.bincount(labels[free & self._edge_band], minlength=count) > 0
+            if (at_edge & ~outside)[1:].any():
+                crossing = free & self._crossing(gray, colour)
+                outside |= np.bincount(labels[crossing], minlength=count) > 0
         outside[0] = False
         return outside[labels]
+
+    def _crossing(self, gray: np.ndarray, colour: np.ndarray | None) -> np.ndarray:
+        """The band along the mat's edge where something crosses the edge in this view: next
+        to what changed since the last still board beyond the judged paper (the rim, the
+        table round the mat). An arm reaching in changes them; a piece's shadow that reaches
+        the band from the board does not (on the realistic tables a lamp 36-46 degrees low
+        cast Sensei figures' shadows into the band, held the tracker on "hands" and lost four
+        boards). Without a last still board to compare with, the whole band."""
+        if self.reference is None or self.reference.shape != gray.shape:
+            return self._edge_band
+        beyond = self.watched & ~self.paper
+        moved = _changed(gray, self.reference, self._gain_at, self.threshold)
+        if colour is not None and self.reference_colour is not None:
+            moved |= self._colour_changed(colour, gray.shape)
+        moved = cv2.morphologyEx(
+            (moved & beyond).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+        )
+        near = cv2.dilate(moved, np.ones((2 * LOOSE_PX + 1,) * 2, np.uint8)) > 0
+        return self._edge_band & near
 
     def accept(
         self,
@@ -582,7 +622,7 @@ class OccluderCheck:
             changed |= _changed(gray, self.reference, self._gain_at, self.threshold) & self.watched
             if colour is not None and self.reference_colour is not None:
                 changed |= self._colour_changed(colour, gray.shape)
-        found = self._not_the_pieces(changed, standing)
+        found = self._not_the_pieces(changed, standing, gray, colour)
         found = cv2.morphologyEx(found.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if on_paper is None:
             return found > 0

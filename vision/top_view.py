@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from typing import Any
 
 import cv2
@@ -20,7 +21,8 @@ from vision.stillness import OccluderCheck, colour_view, gray_of
 
 LEAN_HEIGHT = 1.7  # cell widths: the tallest piece (a chess set's king is 1.6-1.7 squares)
 CROWN_RADIUS = 0.25  # cell widths: a tall piece's top is narrow (a king's crown: 0.2)
-SHADOW_REACH = 1.0  # cell widths beyond a piece's disc its shadow may fall (lamp >= 60 deg)
+SHADOW_REACH = 1.0  # cell widths beyond a piece's disc its shadow may fall, at the least
+LOWEST_LAMP = 30.0  # degrees above the table: the lowest lamp a piece's shadow is allowed for
 MAX_LEAN = 4.0  # how far a piece may lean at most, in distances from the camera's foot
 PIECE_DISC = 1.12  # piece discs in the top view: this times the cell's inscribed radius
 EDGE_MM = 5.0  # the strip along the mat's edge that only the last still board can judge
@@ -95,9 +97,12 @@ def standing_zone(
     part over the board behind it, away from the camera - the taller the piece and the lower the
     camera, the farther (a king of a chess set leans over the paper beyond the last row). For
     every cell: the piece disc, and a crown LEAN_HEIGHT above it as the camera's rays carry it
-    down to the board (`CameraPose` from the homography), and all between; and its shadow,
-    SHADOW_REACH round its disc. A change there that stays clear of the mat's edge is the
-    pieces, not a hand (`OccluderCheck._not_the_pieces`)."""
+    down to the board (`CameraPose` from the homography), and all between; and its shadow
+    round its disc, as far as a lamp LOWEST_LAMP degrees high throws the top of the board's
+    tallest piece (`Layout.piece_height`), SHADOW_REACH at the least: a lamp 36 degrees low
+    threw a Sensei figure's shadow 1.3 cells off its disc on the realistic tables, past the
+    1 cell allowed before. A change there that does not reach the mat's edge where something
+    crosses it is the pieces, not a hand (`OccluderCheck._not_the_pieces`)."""
     scale, (width, height), margin, _, _ = _view_masks(layout, view_px)
     if not image_size[0] or not image_size[1]:
         return np.zeros((height, width), bool)
@@ -107,6 +112,7 @@ def standing_zone(
     # A camera hardly higher than the pieces sees them lean without end: bounded at
     # MAX_LEAN times the distance (the view is useless for reading long before).
     stretch = rise / (camera[2] - rise) if camera[2] > rise * (1 + 1 / MAX_LEAN) else MAX_LEAN
+    reach = max(SHADOW_REACH, layout.piece_height / math.tan(math.radians(LOWEST_LAMP)))
     angles = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
     ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     zone = np.zeros((height, width), np.uint8)
@@ -119,7 +125,7 @@ def standing_zone(
         px = np.round((outline * scale + margin - 0.5) * 4).astype(np.int32)
         cv2.fillConvexPoly(zone, cv2.convexHull(px), 1, cv2.LINE_8, 2)
         centre = tuple(int(v) for v in np.round((base * scale + margin - 0.5) * 4))
-        shade = int(round((radius + SHADOW_REACH * pitch) * scale * 4))
+        shade = int(round((radius + reach * pitch) * scale * 4))
         cv2.circle(zone, centre, shade, 1, -1, cv2.LINE_8, 2)
     return zone > 0
 

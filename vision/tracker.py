@@ -355,7 +355,9 @@ class Tracker:
             return on_mat, on_reference
         since = self._clean.since if self._clean.since is not None else now
         ready = not moving and now - since >= self.still_seconds - 1e-9
-        stale = self._colour_moving and not moving
+        # (a clear verdict held cannot hold the window back: judged again only when it found
+        # something - judging colour on every first still frame cost a quarter more a frame)
+        stale = self._colour_moving and not moving and any(self._colour_found)
         if ready or stale or self.frame_index - self._colour_frame >= COLOUR_EVERY:
             self._colour_frame = self.frame_index
             self._colour_moving = moving
