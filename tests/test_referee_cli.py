@@ -238,3 +238,23 @@ def test_a_board_the_camera_does_not_find_is_said_with_why(
     code, out, err = run(capsys, monkeypatch, args, [])
     assert code == 0 and out == ["New Arinama game 1", "[0] Black: place a stone"]
     assert err.count("the board is not found yet: no markers of layout arinama5 seen") == 1, err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--still-seconds", "-1"], "--still-seconds must be 0 or more, not -1.0"),
+        (["--still-seconds", "nan"], "--still-seconds must be 0 or more, not nan"),
+        (["--max-frames", "-5"], "--max-frames must be 0 or more, not -5"),
+    ],
+)
+def test_camera_settings_out_of_range_are_refused_before_anything_starts(
+    tmp_path, capsys, monkeypatch, args, message
+):
+    """A player's trial: a negative --still-seconds or --max-frames was taken without a word
+    when the observations came from a file (the tracker refuses them only with a camera)."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "arinama", "--observations", "-", "--db", str(db), *args]
+    code, _out, err = run(capsys, monkeypatch, argv, [])
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert not db.exists()  # no game was started

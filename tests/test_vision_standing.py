@@ -108,6 +108,8 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"surface": [[float("nan")] * 3]}, r"is damaged \(bad or missing surface\)"),
         ({"layout": "chessbord"}, r"is damaged \(bad or missing layout\): calibrate again$"),
         ({"class_precision": "x"}, r"is damaged \(bad or missing class_precision\): calibr"),
+        ({"cell_kinds": data["cell_kinds"][:-1]}, r"is damaged \(bad or missing cell_kinds\)"),
+        ({"model": "foo"}, r"says model 'foo', which no companion reader has .* calibrate again$"),
     ):
         path = tmp_path / "bad.json"
         path.write_text(json.dumps({**data, **change}))

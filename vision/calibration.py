@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import PositionMismatch, UserError
+from companion.errors import PositionMismatch, UserError, excerpt
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
 from vision.jsonfile import json_field, read_json, write_json
@@ -149,6 +149,13 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
             return StandingCalibration.from_json(data)
         except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             raise UserError(f"{path} is damaged (bad or missing {exc}): calibrate again") from None
+    if isinstance(data, dict) and data.get("format") == FORMAT and "model" in data:
+        # the flat-stone files have no "model": another one is no model this companion knows
+        raise UserError(
+            f"{path} says model {excerpt(repr(data['model']))}, which no companion reader has "
+            f"(this one reads {STANDING_MODEL!r}, or files without a model): it was changed "
+            "by hand or is damaged - calibrate again"
+        )
     return Calibration.from_json(data, str(path))
 
 

@@ -495,8 +495,11 @@ class StandingCalibration:
         if not isinstance(unlearned, list) or not all(isinstance(c, str) for c in unlearned):
             raise ValueError("unlearned")
         groups = json_field(data, "groups", lambda v: [(str(c), int(k)) for c, k in v])
+        layout = json_field(data, "layout", _layout_name)
         cell_kinds = json_field(data, "cell_kinds", lambda v: [int(k) for k in v])
         cells = len(cell_kinds)
+        if cells != len(get_layout(layout).cells):  # a kind for every cell of the board
+            raise ValueError("cell_kinds")
         photos = data.get("learned", [])
         if not isinstance(photos, list):
             raise ValueError("learned")
@@ -539,7 +542,7 @@ class StandingCalibration:
         ):
             raise ValueError("model")
         return cls(
-            layout=json_field(data, "layout", _layout_name),
+            layout=layout,
             classes=classes,
             samples=json_field(data, "samples", lambda v: {c: int(v[c]) for c in classes}),
             cell_kinds=cell_kinds,

@@ -134,6 +134,10 @@ def _add_camera_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     i18n.set_language(getattr(args, "language", None) or "en")
+    if not args.still_seconds >= 0:  # (NaN too)
+        raise UserError(f"--still-seconds must be 0 or more, not {args.still_seconds}")
+    if args.max_frames is not None and args.max_frames < 0:
+        raise UserError(f"--max-frames must be 0 or more, not {args.max_frames}")
 
     cls = games.get(args.game)
     options = _options(args)
