@@ -258,3 +258,15 @@ def test_camera_settings_out_of_range_are_refused_before_anything_starts(
     code, _out, err = run(capsys, monkeypatch, argv, [])
     assert code == 2 and message in err and err.count("\n") == 1
     assert not db.exists()  # no game was started
+
+
+def test_the_text_lines_say_what_the_dice_showed(tmp_path, capsys, monkeypatch):
+    """Aranea's opening rolls in text mode (a player's trial): the lines said "press ROLL to
+    see who starts" again and again - a tie - without ever saying what was rolled."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "aranea", "--observations", "-", "--db", str(db), "--seed", "3"]
+    code, out, _ = run(capsys, monkeypatch, argv, ["roll"] * 4)
+    rolls = [line.strip() for line in out if "rolled" in line]
+    assert code == 0 and rolls[:2] == ["Amber rolled 7 (2-5)", "Blue rolled 7 (5-2)"]  # a tie
+    rolled = Records(db, readonly=True).game(1).rolls
+    assert [r.dice for r in rolled[:2]] == [(2, 5), (5, 2)]

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import UserError, json_problem
+from companion.i18n import _
+from companion.i18n import player as player_name
 from companion.observation import Observation
 from companion.referee.core import Referee
 from companion.referee.protocol import (
@@ -237,6 +239,16 @@ class Session:
                 line["repeat"] = True
             self.emit(json.dumps(line))
         else:
+            # the dice the companion rolled, before what the players must do with them (who
+            # starts, a tie: the instruction alone does not say what was rolled)
+            for event in events:
+                if event.kind == "roll":
+                    dice = "-".join(str(d) for d in event.data.get("dice", ()))
+                    rolled = _("{player} rolled {value}").format(
+                        player=player_name(event.data.get("player")),
+                        value=f"{event.data.get('value')} ({dice})",
+                    )
+                    self.emit(f"    {rolled}")
             text = f"[{ply}] {instruction.text}"
             if instruction.detail:
                 text += f" ({instruction.detail})"
