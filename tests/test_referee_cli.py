@@ -270,3 +270,13 @@ def test_the_text_lines_say_what_the_dice_showed(tmp_path, capsys, monkeypatch):
     assert code == 0 and rolls[:2] == ["Amber rolled 7 (2-5)", "Blue rolled 7 (5-2)"]  # a tie
     rolled = Records(db, readonly=True).game(1).rolls
     assert [r.dice for r in rolled[:2]] == [(2, 5), (5, 2)]
+
+
+def test_a_bad_setup_line_starts_no_game(tmp_path, capsys, monkeypatch):
+    """`--setup 'Ra1 foo'` printed "New Arimaa game 1" and then refused the line, leaving an
+    unfinished game in the records (a player's trial): the line is checked first."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "arimaa", "--observations", "-", "--db", str(db), "--setup", "Ra1 foo"]
+    code, out, err = run(capsys, monkeypatch, argv, [])
+    assert code == 2 and out == [] and "'foo': Gold is setting up" in err
+    assert not db.exists()

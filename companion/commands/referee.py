@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--setup is for Arimaa's setup turns only")
     if len(args.setup) > 2:
         raise UserError("--setup takes at most two lines: Gold's setup, then Silver's")
+    for side, line in zip(("gold", "silver"), args.setup, strict=False):
+        cls.referee_class().checked_setup(side, line)  # before a game is recorded
 
     # The camera side first: a missing calibration or camera must not leave an empty game.
     camera = lines = None

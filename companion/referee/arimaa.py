@@ -197,9 +197,11 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         text = self.setups.get(side)
         return None if text is None else self.position.parse_move(text)
 
-    def set_setup(self, side: str, text: str) -> None:
-        """Give a side's setup in advance (`companion referee --setup`): checked now, played
-        when it is that side's turn and the board shows it."""
+    @classmethod
+    def checked_setup(cls, side: str, text: str) -> str:
+        """`text` as `side`'s setup turn, in the game's notation.
+
+        :raises UserError: it is no setup that side can play."""
         probe = ArimaaPosition.new()
         if side == "silver":
             probe.push(probe.parse_move(STANDARD_SETUP["gold"]))
@@ -209,7 +211,12 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             raise UserError(
                 _("that setup cannot be played: {error}").format(error=rule_text(error))
             )
-        self.setups[side] = probe.move_text(move)
+        return probe.move_text(move)
+
+    def set_setup(self, side: str, text: str) -> None:
+        """Give a side's setup in advance (`companion referee --setup`): checked now, played
+        when it is that side's turn and the board shows it."""
+        self.setups[side] = self.checked_setup(side, text)
         self._update()
 
     def _choose_setup(self, value: str) -> list[Event]:

@@ -402,6 +402,15 @@ class Referee(Generic[P]):
     def change_phrase(self, cells: list[str], want: str) -> str | None:
         return None
 
+    @classmethod
+    def checked_setup(cls, side: str, text: str) -> str:
+        """`text` as `side`'s typed setup turn, checked without a game (games with
+        `typed_setup`: Arimaa).
+
+        :raises UserError: for a game without typed setups, or a setup that side cannot play.
+        """
+        raise UserError("this game has no setup turns to type")
+
     def set_setup(self, side: str, text: str) -> None:
         """The setup turn `text` for `side`, typed instead of arranged (games with
         `typed_setup`: Arimaa).
