@@ -222,7 +222,8 @@ def test_a_board_the_camera_does_not_find_is_said_with_why(
     tmp_path, capsys, monkeypatch, arinama5_calibration
 ):
     """The camera looks at another mat than the calibration's: after a few seconds of its
-    frames a line on stderr says why the board is not found."""
+    frames a line on stderr says why the board is not found, and a camera that ends without
+    ever showing it is an error saying why (it ended with exit status 0: a player's trial)."""
     args = [
         "--game",
         "arinama",
@@ -236,8 +237,10 @@ def test_a_board_the_camera_does_not_find_is_said_with_why(
         str(tmp_path / "r.sqlite3"),
     ]
     code, out, err = run(capsys, monkeypatch, args, [])
-    assert code == 0 and out == ["New Arinama game 1", "[0] Black: place a stone"]
+    assert code == 2 and out == ["New Arinama game 1", "[0] Black: place a stone"]
     assert err.count("the board is not found yet: no markers of layout arinama5 seen") == 1, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("companion: error: the board was never found in 120 frames: no mark")
 
 
 @pytest.mark.parametrize(

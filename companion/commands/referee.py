@@ -270,6 +270,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
     last_frame = time.monotonic()
     warned = False
     searching: tuple[int, bool] | None = None  # see _say_searching
+    found = False  # the board was located in some frame
     while not source.ended:
         if args.max_frames is not None and frames >= args.max_frames:
             break
@@ -289,7 +290,11 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
             warned = False
         last_frame = time.monotonic()
         session.feed_frame(frame)
+        found = found or session.tracker.located is not None
         searching = _say_searching(session.tracker, searching)
+    if frames and not found:  # the camera ended without ever seeing the board (as `vision
+        why = session.tracker.problem or "no frame showed it"  # track` says it)
+        raise UserError(f"the board was never found in {frames} frames: {why}")
     return 0
 
 
