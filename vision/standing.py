@@ -518,28 +518,8 @@ class StandingCalibration:
         surface = json_field(data, "surface", _rows)
         if not surface or not np.all(np.isfinite(surface)):
             raise ValueError("surface")
-        if (
-            not classes
-            or classes[0] != EMPTY
-            or not means
-            or len(means) != len(groups)
-            or any(c not in classes for c, _ in groups)
-            or any(len(row) != FEATURE_COUNT for row in means)  # rows of unequal length too
-            or len(precision) != FEATURE_COUNT
-            or any(len(row) != FEATURE_COUNT for row in precision)
-            or any(len(v) != FEATURE_COUNT for v in [*own_look.values(), *piece_look.values()])
-            or not np.all(np.isfinite(means))
-            or not np.all(np.isfinite(precision))
-            or (
-                class_precision
-                and (
-                    len(class_precision) != FEATURE_COUNT
-                    or any(len(row) != FEATURE_COUNT for row in class_precision)
-                    or not np.all(np.isfinite(class_precision))
-                )
-            )
-            or not novelty > 0
-        ):
+        looks = [*own_look.values(), *piece_look.values()]
+        if not _model_whole(classes, groups, means, precision, class_precision, looks, novelty):
             raise ValueError("model")
         return cls(
             layout=layout,
@@ -565,6 +545,40 @@ class StandingCalibration:
             stream=stream,
             lean_looks=lean_looks,
         )
+
+
+def _model_whole(
+    classes: tuple[str, ...],
+    groups: list[tuple[str, int]],
+    means: list[list[float]],
+    precision: list[list[float]],
+    class_precision: list[list[float]],
+    looks: list[list[float]],
+    novelty: float,
+) -> bool:
+    """Whether a calibration file's model fits together: a mean per group of a known class,
+    square precisions and looks of FEATURE_COUNT finite numbers, a positive novelty."""
+
+    def square(rows: list[list[float]]) -> bool:
+        return (
+            len(rows) == FEATURE_COUNT
+            and all(len(row) == FEATURE_COUNT for row in rows)
+            and bool(np.all(np.isfinite(rows)))
+        )
+
+    return bool(
+        classes
+        and classes[0] == EMPTY
+        and means
+        and len(means) == len(groups)
+        and all(c in classes for c, _ in groups)
+        and all(len(row) == FEATURE_COUNT for row in means)  # rows of unequal length too
+        and np.all(np.isfinite(means))
+        and square(precision)
+        and (not class_precision or square(class_precision))
+        and all(len(v) == FEATURE_COUNT for v in looks)
+        and novelty > 0
+    )
 
 
 def _layout_name(value: Any) -> str:
