@@ -123,6 +123,11 @@ def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys)
     code, _, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
     assert code == 0 and "does not show where the corners put it" in err
     assert f"give this photo's --corners, or remove {tmp_path / 'c.corners.json'}" in err
+    saved = json.loads((tmp_path / "c.corners.json").read_text())
+    (tmp_path / "c.corners.json").write_text(json.dumps({**saved, "layout": "grid:8x8"}))
+    code, _, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
+    # an edited layout was ignored without a word (the board then found turned: a trial)
+    assert code == 2 and "holds corners for layout 'grid:8x8', not chessboard" in err
     (tmp_path / "c.corners.json").unlink()  # as it says: the board is found in the photo
     code, out, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
     assert code == 0 and "does not show where the corners put it" not in err

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import UserError, excerpt
 from vision.jsonfile import read_json, write_json
 from vision.layouts import Layout
 from vision.location import parse_corners
@@ -89,8 +89,11 @@ def save_corners(calibration: str | Path, layout: str, corners: Any) -> Path:
 
 
 def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
-    """The corners saved beside the calibration for `layout`, or None when there are none
-    (or they were saved for another layout). A damaged file is a UserError."""
+    """The corners saved beside the calibration for `layout`, or None when there are none.
+
+    :raises UserError: a damaged file, or one that names another layout than the calibration
+        it was saved with (changed by hand: ignored, the board was found by its grid, maybe
+        turned - a player's trial read a chess set with the colours swapped)."""
     path = corners_path(calibration)
     if not path.exists():
         return None
@@ -107,7 +110,11 @@ def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
             f"{path} was written by a newer companion: update it, or give --corners again"
         )
     if data.get("layout") != layout:
-        return None
+        raise UserError(
+            f"{path} holds corners for layout {excerpt(repr(data.get('layout')))}, not "
+            f"{layout} as its calibration: it was changed by hand - remove it (the board is "
+            "then found by its grid), or give --corners"
+        )
     return check_corners(data.get("corners"), str(path))
 
 
