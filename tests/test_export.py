@@ -217,6 +217,10 @@ def test_games_lists_id_game_date_status_moves_and_result(db_path, capsys):
     assert code == 0 and [json.loads(line)["id"] for line in out.splitlines()] == [open_id]
     code, out, _ = run_cli(capsys, "games", "--db", db_path, "--check")
     assert code == 0 and out.splitlines()[-1].endswith("integrity check ok")
+    with Records(db_path) as db:  # the open game ends: none unfinished (not "none recorded")
+        db.abandon(open_id)
+    code, out, _ = run_cli(capsys, "games", "--db", db_path, "--unfinished")
+    assert code == 0 and out.startswith(f"No unfinished games in {db_path}")
 
 
 def test_games_without_records_says_so(tmp_path, capsys, monkeypatch):

@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--check",
         action="store_true",
-        help="also run SQLite's integrity check on the whole file (exit 1 when it finds damage)",
+        help="also run SQLite's integrity check on the whole file (exit 1 when it finds "
+        "damage; a file too damaged to open at all is an error, exit 2)",
     )
     parser.set_defaults(func=run)
 
@@ -64,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
         for game in games:
             print(json.dumps(game.to_json(), ensure_ascii=False))
     elif not games:
-        print(f"No games recorded in {path}.")
+        print(
+            f"No unfinished games in {path}."
+            if args.unfinished
+            else f"No games recorded in {path}."
+        )
     else:
         print(_table(games))
     if problems:  # on stderr: --json output stays one JSON object a line
