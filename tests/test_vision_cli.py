@@ -300,6 +300,12 @@ def test_vision_commands_never_write_over_their_inputs_or_a_record_database(tmp_
     assert main(["vision", "locate", str(photo), "--view", str(photo), "--force"]) == 2
     err = capsys.readouterr().err
     assert "--view and the photo name the same file" in err and len(err.splitlines()) == 1
+    # PNG data under another name (a player's trial wrote it into v.txt); a device is no photo
+    assert main(["vision", "locate", str(photo), "--view", str(tmp_path / "v.txt")]) == 2
+    assert "--view writes a PNG picture: name it v.png, not" in capsys.readouterr().err
+    assert not (tmp_path / "v.txt").exists()
+    assert main(["vision", "locate", "/dev/null"]) == 2
+    assert "/dev/null is not an image file" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in (photo, empty, pos, db)} == given
     assert not (tmp_path / "c.json").exists()
     # a folder is not "not found"; a photo given as the position says what a position file is

@@ -271,6 +271,8 @@ def load_image(path: str) -> np.ndarray:
     file = Path(path)
     if file.is_dir():
         raise UserError(f"{path} is a folder, not an image file: give a photo (PNG, JPEG, ...)")
+    if file.exists() and not file.is_file():  # a device, a pipe
+        raise UserError(f"{path} is not an image file: give a photo (PNG, JPEG, ...)")
     if not file.is_file():
         raise UserError(f"image {path} not found: check the path")
     image = cv2.imread(str(file), cv2.IMREAD_COLOR)
@@ -303,8 +305,18 @@ def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCal
 
 
 # -- actions ---------------------------------------------------------------------------------------
+def check_view(view: str | None) -> None:
+    """--view writes a PNG picture: a name ending in anything else is refused (PNG data in a
+    .txt or .jpg file opens as nothing, or as garbage).
+
+    :raises UserError: naming the file and the ending to give."""
+    if view and Path(view).suffix.lower() != ".png":
+        raise UserError(f"--view writes a PNG picture: name it {Path(view).stem}.png, not {view}")
+
+
 def run_locate(args: argparse.Namespace) -> int:
     check_files({"--view": args.view}, {"the photo": args.image}, force=args.force)
+    check_view(args.view)
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in located.board_corners_px()]
@@ -356,6 +368,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         {"the photo": args.image, "--position": args.position, "--empty": args.empty},
         force=args.force,
     )
+    check_view(args.view)
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
