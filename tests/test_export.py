@@ -471,3 +471,21 @@ def test_one_move_is_one_move_in_the_words(db_path, tmp_path, capsys):
         game_id, _ = play_recorded(db, "arinama", seed=3, max_moves=1)
     code, _, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
     assert code == 0 and "(arinama, 1 move) to" in err
+
+
+def test_choices_are_taken_in_any_case(db_path, capsys, tmp_path):
+    """`mat ARIMAA` was taken, `--format JSON` and `--language DE` refused (a player's trial):
+    the fixed words of the commands are taken in any case."""
+    with Records(db_path) as db:
+        game_id, _ = recorded_whole_game(db, "arinama", seed=3)
+    code, upper, _ = run_cli(capsys, "export", str(game_id), "--db", db_path, "--format", "JSON")
+    code_lower, lower, _ = run_cli(capsys, "export", str(game_id), "--db", db_path)
+    assert code == code_lower == 0 and upper == lower
+    out = tmp_path / "m.pdf"
+    code, _, _ = run_cli(capsys, "mat", "arinama5", "--paper", "a4", "-o", out)
+    assert code == 0 and out.read_bytes().startswith(b"%PDF")
+    observations = tmp_path / "none.jsonl"
+    observations.write_text("")
+    argv = ["referee", "--game", "ARINAMA", "--language", "DE", "--observations", observations]
+    code, out_lines, _ = run_cli(capsys, *argv, "--db", tmp_path / "r.sqlite3")
+    assert code == 0 and "Arinama" in out_lines and "Schwarz" in out_lines

@@ -31,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--format",
         "-f",
+        type=str.lower,  # JSON is json
         choices=FORMATS,
         default="json",
         help="json: our game record (default); arimaa: arimaa.com move list (Arimaa games); "

@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--paper",
         default="A3",
+        type=lambda value: {p.lower(): p for p in ("A4", "A3", "letter")}.get(value.lower(), value),
         choices=("A4", "A3", "letter"),
         help="page size of the PDF and of --markers-only (default A3; the mat is scaled down "
         "to fit the page when it is larger)",

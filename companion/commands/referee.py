@@ -58,7 +58,11 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--game", required=True, choices=games.names(), help="the game on the table"
+        "--game",
+        required=True,
+        type=str.lower,
+        choices=games.names(),
+        help="the game on the table",
     )
     _add_camera_arguments(parser)
     parser.add_argument("--db", metavar="FILE", help="the game records (default: the state dir)")
@@ -92,6 +96,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--language",
+        type=str.lower,
         choices=("en", "de"),
         default="en",
         help="the language of the instruction lines (default en)",

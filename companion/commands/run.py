@@ -124,6 +124,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--language",
+        type=str.lower,
         choices=("en", "de"),
         help="the table's language, shown and spoken (default: the one chosen on the Settings "
         "screen, at the first start the system's)",
