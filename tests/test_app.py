@@ -211,6 +211,13 @@ def test_settings_round_trip_and_a_damaged_file_is_left_alone(tmp_path):
     path.write_text(json.dumps({"version": 9}))
     with pytest.raises(UserError, match="newer companion"):
         Settings.load(path)
+    # a game record given as --settings (a player's trial): taken, the next change of a
+    # setting would have been saved over it
+    record = {"format": "tabletop-companion/game", "version": 1, "game": "arinama"}
+    path.write_text(json.dumps(record))
+    with pytest.raises(UserError, match="is not a settings file .*'tabletop-companion/game'"):
+        Settings.load(path)
+    assert json.loads(path.read_text()) == record
 
 
 def test_settings_screen_changes_rotation_options_and_pins(screen, tmp_path):

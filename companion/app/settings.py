@@ -12,6 +12,8 @@ from typing import Any
 from companion import games, i18n
 from companion.errors import UserError, excerpt
 
+SETTINGS_FORMAT = "tabletop-companion/settings"
+
 
 @dataclass
 class Settings:
@@ -41,12 +43,18 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         data["size"] = list(self.size)
-        return {"format": "tabletop-companion/settings", "version": 1, **data}
+        return {"format": SETTINGS_FORMAT, "version": 1, **data}
 
     @classmethod
     def from_json(cls, data: Any, source: str = "settings") -> Settings:
         if not isinstance(data, dict):
             raise UserError(f"{source}: settings must be a JSON object")
+        written = data.get("format", SETTINGS_FORMAT)
+        if written != SETTINGS_FORMAT:  # a game record, a calibration: saving would replace it
+            raise UserError(
+                f"{source} is not a settings file (it says {excerpt(repr(written))}): give "
+                "another --settings file, or none"
+            )
         if data.get("version", 1) > 1:
             raise UserError(
                 f"{source} was written by a newer companion: update it, or remove the file"
