@@ -786,6 +786,7 @@ class Records:
                 c.execute("SELECT start FROM games WHERE id=?", (game_id,)).fetchone()[0],
                 game_id,
                 "start position",
+                dict,
             )
             image_sql = "i.jpeg" if images else "NULL"
             moves = [
@@ -793,7 +794,7 @@ class Records:
                     r[0],
                     r[1],
                     r[2],
-                    _loaded(r[3], game_id, "position after a move"),
+                    _loaded(r[3], game_id, "position after a move", dict),
                     r[4],
                     r[5],
                     r[6],
@@ -914,25 +915,28 @@ class _UnreadableRow(Exception):
         self.game_id, self.what = game_id, what
 
 
-def _loaded(text: Any, game_id: int, what: str) -> Any:
-    """`text` decoded as JSON.
+def _loaded(text: Any, game_id: int, what: str, kind: type | None = None) -> Any:
+    """`text` decoded as JSON (of `kind`, when given: a JSON object is a dict).
 
-    :raises _UnreadableRow: it is not JSON (a row changed by hand)."""
+    :raises _UnreadableRow: it is not JSON, or not of that kind (a row changed by hand)."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (TypeError, ValueError):  # (json.JSONDecodeError is a ValueError)
         raise _UnreadableRow(game_id, what) from None
+    if kind is not None and not isinstance(value, kind):
+        raise _UnreadableRow(game_id, what)
+    return value
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:
     return GameSummary(
         id=row[0],
         game=row[1],
-        options=_loaded(row[2], row[0], "options"),
+        options=_loaded(row[2], row[0], "options", dict),
         players=_loaded(row[3], row[0], "players") if row[3] is not None else None,
-        meta=_loaded(row[4], row[0], "meta data"),
+        meta=_loaded(row[4], row[0], "meta data", dict),
         status=row[5],
-        outcome=_loaded(row[6], row[0], "outcome") if row[6] is not None else None,
+        outcome=_loaded(row[6], row[0], "outcome", dict) if row[6] is not None else None,
         moves=row[7],
         started_at=row[8],
         updated_at=row[9],

@@ -582,14 +582,15 @@ def test_two_companions_creating_the_same_new_file_at_once_both_succeed(tmp_path
         ("games", "start", "start position", "game"),
     ],
 )
-def test_a_row_edited_by_hand_is_named_not_a_traceback(db_path, table, column, what, read):
+@pytest.mark.parametrize("value", ["'[1'", "'[]'"])  # not JSON; JSON of the wrong kind
+def test_a_row_edited_by_hand_is_named_not_a_traceback(db_path, table, column, what, read, value):
     """A player's trial edited one value with sqlite3 (`options` = '[1'): listing and
     exporting crashed in json.loads. Now one line names the file, the game and the value, and
     the file is left as it was."""
     _written_db(db_path, n_games=2)
     conn = sqlite3.connect(db_path)
     key = "game_id" if table == "moves" else "id"
-    conn.execute(f"UPDATE {table} SET {column} = '[1' WHERE {key} = 2")
+    conn.execute(f"UPDATE {table} SET {column} = {value} WHERE {key} = 2")
     conn.commit()
     conn.close()
     before = digest(db_path)

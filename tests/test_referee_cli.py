@@ -241,6 +241,8 @@ def test_a_board_the_camera_does_not_find_is_said_with_why(
     assert err.count("the board is not found yet: no markers of layout arinama5 seen") == 1, err
     last = err.strip().splitlines()[-1]
     assert last.startswith("companion: error: the board was never found in 120 frames: no mark")
+    records = Records(tmp_path / "r.sqlite3", readonly=True)
+    assert records.unfinished_games() == []  # the empty game is not offered to be continued
 
 
 @pytest.mark.parametrize(

@@ -610,3 +610,17 @@ def test_a_change_at_the_mat_s_edge_is_a_hand_only_where_something_crosses_the_e
     arm = shadow.copy()
     arm[y - 6 : y + 7, : x + 14] = 90.0  # the same, and across the rim and the table
     assert occluders.against_reference(arm, standing=anywhere) > 0
+    rows = slice(y - 6, y + 7)
+    rim = occluders.inside & ~occluders.paper
+    table = occluders.watched & ~occluders.inside
+    tabled = arm.copy()  # an arm the table's colour: only the rim and the paper change
+    tabled[rows][table[rows]] = 180.0
+    assert occluders.against_reference(tabled, standing=anywhere) > 0
+    for start in range(0, 9):  # a sleeve the paper's colour: only the table changes, and the
+        hand = reference.copy()  # hand begins a few pixels into the paper (a review's case)
+        hand[rows][table[rows]] = 90.0
+        hand[rows, x + start : x + 30] = 90.0
+        assert not (hand != reference)[rim].any()
+        assert occluders.against_reference(hand, standing=anywhere) > 0, start
+    fresh = board_model(get_layout("sensei"), 256).occluders  # before any still board
+    assert np.array_equal(fresh._crossing(shadow, None), fresh._edge_band)

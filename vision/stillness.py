@@ -294,6 +294,7 @@ class OccluderCheck:
         )[1:-1, 1:-1]
         start = float(to_edge[self.paper].min()) if self.paper.any() else 0.0
         self._edge_band = to_edge <= start + LOOSE_PX + 2
+        self._band_px = int(np.ceil(start + LOOSE_PX + 2))  # the band's width
         self.min_area_px = min_area_px
         self.threshold = threshold
         self.chroma = chroma
@@ -558,12 +559,15 @@ class OccluderCheck:
         return outside[labels]
 
     def _crossing(self, gray: np.ndarray, colour: np.ndarray | None) -> np.ndarray:
-        """The band along the mat's edge where something crosses the edge in this view: next
-        to what changed since the last still board beyond the judged paper (the rim, the
-        table round the mat). An arm reaching in changes them; a piece's shadow that reaches
-        the band from the board does not (on the realistic tables a lamp 36-46 degrees low
-        cast Sensei figures' shadows into the band, held the tracker on "hands" and lost four
-        boards). Without a last still board to compare with, the whole band."""
+        """The band along the mat's edge where something crosses the edge in this view: the
+        band's width round what changed since the last still board beyond the judged paper
+        (the rim, the table round the mat). An arm reaching in changes them - a sleeve the
+        paper's colour changes only the table, its hand beginning anywhere in the band; a
+        piece's shadow that reaches the band from the board and stays off the rim does not
+        (on the realistic tables a lamp 36-46 degrees low cast Sensei figures' shadows into
+        the band, held the tracker on "hands" and lost four boards; a shadow already there at
+        the last still board is no change either). Without a last still board to compare
+        with, the whole band."""
         if self.reference is None or self.reference.shape != gray.shape:
             return self._edge_band
         beyond = self.watched & ~self.paper
@@ -573,7 +577,7 @@ class OccluderCheck:
         moved = cv2.morphologyEx(
             (moved & beyond).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
         )
-        near = cv2.dilate(moved, np.ones((2 * LOOSE_PX + 1,) * 2, np.uint8)) > 0
+        near = cv2.dilate(moved, np.ones((2 * self._band_px + 1,) * 2, np.uint8)) > 0
         return self._edge_band & near
 
     def accept(

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "mat",
         help="write a printable board mat (PNG or PDF): a game's with its camera markers, or "
-        "a plain grid",
+        "a board of your own (checkered or lined)",
         description="Write the printable mat of a layout: the board with its four ArUco "
         "markers, which tell the camera where the board is and which board it is (chessboard: "
         "a checkered board, grid:RxC: a plain lined grid, both without markers).",

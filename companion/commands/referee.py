@@ -297,9 +297,15 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
         session.feed_frame(frame)
         found = found or session.tracker.located is not None
         searching = _say_searching(session.tracker, searching)
-    if frames and not found:  # the camera ended without ever seeing the board (as `vision
-        why = session.tracker.problem or "no frame showed it"  # track` says it)
-        raise UserError(f"the board was never found in {frames} frames: {why}")
+    if not found:  # the camera ended without ever seeing the board (as `vision track` says)
+        referee = session.referee
+        if referee.records is not None and not referee.position.move_stack:
+            referee.records.abandon(referee.game_id)  # no empty game left to be continued
+        if frames:
+            why = session.tracker.problem or "no frame showed it"
+            raise UserError(f"the board was never found in {frames} frames: {why}")
+        if args.max_frames != 0:  # (--max-frames 0 asked for none)
+            raise UserError(f"no frames came from {args.source}")
     return 0
 
 
