@@ -125,6 +125,16 @@ class Layout:
         }
 
 
+def cell_parity(name: str) -> int:
+    """0 or 1: which of a checkered board's two colours a cell named by file letter and rank
+    number has (a1: 1, dark as in chess); 0 for other names.
+
+    >>> cell_parity("a1"), cell_parity("b1"), cell_parity("h8"), cell_parity("r1-3")
+    (1, 0, 1, 0)
+    """
+    return (ord(name[0]) - ord("a") + int(name[1:])) % 2 if name[1:].isdigit() else 0
+
+
 def _num(value: float) -> float | int:
     value = round(float(value), 3)
     return int(value) if value.is_integer() else value

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
-from vision.layouts import CHESSBOARD, MARKER_GAP, QUIET_ZONE, Layout
+from vision.layouts import CHESSBOARD, MARKER_GAP, QUIET_ZONE, Layout, cell_parity
 
 PAPER_WHITE = (255, 255, 255)
 BOARD_TONE = (112, 138, 150)  # BGR of a mid wood tone: the board's background, < 155 per channel
@@ -127,7 +127,7 @@ class _Pen:
 
 def _dark_square(layout: Layout, name: str) -> bool:
     """A dark square of the chessboard layout (a1's colour)."""
-    return layout.name == CHESSBOARD and (ord(name[0]) - ord("a") + int(name[1:])) % 2 == 1
+    return layout.name == CHESSBOARD and cell_parity(name) == 1
 
 
 def _draw_board(pen: _Pen, layout: Layout) -> None:

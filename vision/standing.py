@@ -58,7 +58,7 @@ from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
 from vision.jsonfile import json_field, write_json
-from vision.layouts import Layout, get_layout
+from vision.layouts import Layout, cell_parity, get_layout
 from vision.mat import render_mat
 from vision.occlusion import hidden_cells
 from vision.pose import CameraPose
@@ -267,13 +267,8 @@ def _remap(image: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 
 def parity(layout: Layout) -> np.ndarray:
-    """0/1 for the two colours of a checkered board (a1's colour is 0 when files and ranks
-    start together)."""
-    out = []
-    for cell in layout.cells:
-        name = cell.name
-        out.append((ord(name[0]) - ord("a") + int(name[1:])) % 2 if name[1:].isdigit() else 0)
-    return np.array(out, np.int64)
+    """0/1 for the two colours of a checkered board, cell by cell (`cell_parity`)."""
+    return np.array([cell_parity(cell.name) for cell in layout.cells], np.int64)
 
 
 def _terms(layout: Layout) -> np.ndarray:

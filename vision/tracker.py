@@ -344,8 +344,9 @@ class Tracker:
         when the board is about to be read - a still view is the same picture throughout the
         stillness window, so judging its last frame is judging them all - and on the first
         still frame after a verdict judged while the view moved that found something: the
-        hand leaving, held over the next still frames, kept the stillness window from starting (the realistic bench's
-        own chessboards lost two boards so: their next move came before the window filled)."""
+        hand leaving, held over the next still frames, kept the stillness window from
+        starting (the realistic bench's own chessboards lost two boards so: their next move
+        came before the window filled)."""
         checks = self._model.occluders
         loose = self._loose()
         standing = self._standing_zone()

@@ -287,21 +287,25 @@ def _locate(image: np.ndarray, layout_name: str, corners: Any) -> Located:
     return locate(image, layout_name, corners)
 
 
-def _layout_for(args: argparse.Namespace, calibration: Calibration | StandingCalibration) -> str:
-    """The layout to read: --layout, else the calibration's.
+def _wanted_layout(
+    args: argparse.Namespace, calibration: Calibration | StandingCalibration
+) -> Layout | None:
+    """The layout to read: --layout, else the calibration's; None for "auto" (whichever mat
+    is in view - reading it checks it is the calibration's).
 
     :raises UserError: --layout names another layout than the calibration was made for (what
         to leave out or do instead: a reader learned on one board reads only that board)."""
-    if not args.layout:
-        return calibration.layout
-    name = str(args.layout)
-    if name.strip().lower() != "auto" and get_layout(name).name != calibration.layout:
+    name = str(args.layout) if args.layout else calibration.layout
+    if name.strip().lower() == "auto":
+        return None
+    layout = get_layout(name)
+    if layout.name != calibration.layout:  # (only a --layout can differ)
         raise UserError(
             f"{args.calibration} was made for layout {calibration.layout}, not {name}: "
             f"leave out --layout to read the {calibration.layout} board, or calibrate "
             f"again with --layout {name} for the other board"
         )
-    return name
+    return layout
 
 
 # -- actions ---------------------------------------------------------------------------------------
@@ -499,14 +503,12 @@ def _corner_words(located: Located) -> str:
 def run_read(args: argparse.Namespace) -> int:
     calibration = load_calibration(args.calibration)
     image = load_image(args.image)
-    name = _layout_for(args, calibration)
-    wanted = None if name.strip().lower() == "auto" else get_layout(name)
-    if wanted is not None:  # before looking for it: another board's markers are not sought
-        calibration.check_layout(wanted)
+    # (checked before looking for it: another board's markers are not sought)
+    wanted = _wanted_layout(args, calibration)
     corners, said = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
-    located = _locate(image, name, corners)
+    located = _locate(image, wanted.name if wanted else "auto", corners)
     layout = located.layout
     calibration.check_layout(layout)
     if corners is not None:
@@ -705,13 +707,8 @@ def run_track(args: argparse.Namespace) -> int:
     if args.max_frames < 0:
         raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
     calibration = load_calibration(args.calibration)
-    name = _layout_for(args, calibration)
-    layout: Layout | None = None  # None: "auto", whichever mat is in view
-    wanted = "mat"  # reading it checks the calibration's
-    if name.strip().lower() != "auto":
-        layout = get_layout(name)
-        calibration.check_layout(layout)
-        wanted = f"{layout.name} board"
+    layout = _wanted_layout(args, calibration)  # None: "auto", whichever mat is in view
+    wanted = f"{layout.name} board" if layout else "mat"  # reading it checks the calibration's
     corners, said = corners_for(args.corners, args.calibration, layout)
     if said:
         print(said, file=sys.stderr)
