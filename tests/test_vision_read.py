@@ -388,6 +388,8 @@ def test_position_files_are_checked_against_the_layout():
     }
     with pytest.raises(UserError, match="cell a1 is given twice \\(as 'A1' too\\): keep one"):
         check_position({"cells": {"a1": "gold", "A1": "gold"}}, layout)
+    with pytest.raises(UserError, match="cell a1 is given twice \\(as 'A1' too\\): keep one"):
+        check_position({"cells": {"A1": "gold", "a1": "silver"}}, layout)  # either order
     with pytest.raises(UserError, match="'black' on a1 is not a class of layout arimaa"):
         check_position({"cells": {"a1": "black"}}, layout)
     with pytest.raises(UserError, match='must be a JSON object {"cells"'):

@@ -181,16 +181,17 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
         raise UserError(f"{source} must be a JSON object {example}")
     names = set(layout.cell_names())
     cells: dict[str, str] = {}
-    given: set[str] = set()
+    given: dict[str, str] = {}  # cell -> as the file wrote it
     for written, cls in data.items():
         cell = written if written in names else str(written).strip().lower()  # "E4" is e4
         if cell not in names:
             raise UserError(
                 f"{source}: no cell {written!r} on layout {layout.name} (cells like {layout.cells[0].name})"
             )
-        if cell in given:
-            raise UserError(f"{source}: cell {cell} is given twice (as {written!r} too): keep one")
-        given.add(cell)
+        if cell in given:  # (name the spelling that is not the cell's own: "E2", not "e2")
+            other = written if written != cell else given[cell]
+            raise UserError(f"{source}: cell {cell} is given twice (as {other!r} too): keep one")
+        given[cell] = written
         if not isinstance(cls, str) or not cls or cls == UNKNOWN:
             raise UserError(f"{source}: cell {cell} needs a class name, not {cls!r}")
         if layout.game != "grid" and cls not in layout.classes:
