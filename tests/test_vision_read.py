@@ -342,7 +342,7 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     path = tmp_path / "cal.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 3
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 4
     assert data["model"] == "standing"
     again = load_calibration(path)
     assert again == calibration
@@ -350,7 +350,7 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     with pytest.raises(UserError, match="already exists"):
         calibration.save(path)
     for bad, message in (
-        (dict(data, version=4), "newer than this companion reads"),
+        (dict(data, version=5), "newer than this companion reads"),
         (dict(data, version=2), "made by an older companion .* calibrate again"),
         (dict(data, means=[[1, 2]]), "damaged"),
     ):

@@ -109,6 +109,9 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"layout": "chessbord"}, r"is damaged \(bad or missing layout\): calibrate again$"),
         ({"class_precision": "x"}, r"is damaged \(bad or missing class_precision\): calibr"),
         ({"cell_kinds": data["cell_kinds"][:-1]}, r"is damaged \(bad or missing cell_kinds\)"),
+        ({"piece_gradient": {"white": [[0.0] * 3]}}, r"is damaged \(bad or missing piece_gradi"),
+        ({"piece_gradient": {"empty": [[0.0] * FEATURE_COUNT] * 2}}, "piece_gradient"),
+        ({"version": 2}, "made by an older companion"),
         ({"model": "foo"}, r"says model 'foo', which no companion reader has .* calibrate again$"),
     ):
         path = tmp_path / "bad.json"
@@ -138,6 +141,50 @@ def test_a_file_from_before_the_class_precision_picks_the_class_as_it_did(tmp_pa
     later = {"e5": "white", "a9": "black", "i1": "white", "d4": "black"}
     truth = {c: later.get(c, "empty") for c in grid.cell_names()}
     assert read_cells(table.render(later), H, grid, before).cells == truth
+
+
+def test_a_glossy_stone_near_the_lamps_reflection_is_read_by_how_its_class_looks_there(tmp_path):
+    """A realistic table of bench_vision (arinama8 table 5 of seed 1: glossy dark wooden
+    stones, a lamp 69 degrees high, the light 0.76-1.38 across the mat): the black stones
+    mirror the lamp more towards h8, where they look as bright as the board - a black stone
+    there read white on three of ten boards. Its calibration position shows both colours all
+    over the board, so it learns how each class's look changes across it (`piece_gradient`),
+    and picks a piece's colour by how that class looks on the cell. A version-3 file (before
+    the gradients) still reads, as it did; a chess start position learns no gradient (each
+    colour on two ranks: a slope there would be a pawn's look against a rook's)."""
+    from vision.locate import locate
+    from vision.sim import calibration_position
+
+    layout = "arinama8"
+    table = SimTable(layout, seed=1000 + 5 * 17 + sum(map(ord, layout)), realism=True)
+    start = calibration_position(table.layout)
+    frame = table.render(start)
+    H = locate(frame, table.layout).homography
+    calibration = calibrate(frame, H, table.layout, start)
+    assert set(calibration.piece_gradient) == {"black", "white"}
+    board = {"h8": "black", "g8": "black", "h7": "black", "f8": "white", "a1": "black"}
+    board |= {"d4": "white", "e5": "black", "c6": "white"}
+    picture = table.render(board)
+    seen = read_standing(
+        picture, locate(picture, table.layout).homography, table.layout, calibration
+    )
+    assert seen.cells == {c: board.get(c, EMPTY) for c in table.layout.cell_names()}
+    data = calibration.to_json()
+    assert StandingCalibration.from_json(json.loads(json.dumps(data))) == calibration
+    del data["piece_gradient"]
+    path = tmp_path / "v3.cal.json"
+    path.write_text(json.dumps({**data, "version": 3}))
+    before = load_calibration(path)
+    assert before.piece_gradient == {}
+    assert read_standing(picture, H, table.layout, before).cells["e5"] == "black"
+
+    chess = SimTable("chessboard", seed=3, size=(960, 540), realism=True)
+    pieces, figures = chess_start("chessboard")
+    located = from_corners(chess.layout, chess.board_corners_px(), chess.size)
+    chess_calibration = calibrate(
+        chess.render(pieces, figures=figures), located.homography, chess.layout, pieces
+    )
+    assert chess_calibration.piece_gradient == {}
 
 
 def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):

@@ -140,7 +140,7 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
                 f"{path} is calibration version {data.get('version')!r}, newer than this companion "
                 f"reads ({StandingCalibration.version}): update the companion or calibrate again"
             )
-        if data["version"] < StandingCalibration.version:
+        if data["version"] < StandingCalibration.oldest:
             raise UserError(
                 f"{path} was made by an older companion (calibration version {data['version']}), "
                 "whose reader learned other features: calibrate again with the same photos"

@@ -29,7 +29,9 @@ each cell the way the pieces stand:
    drawn across it), and two covariances shared by all classes (shrunk towards their
    diagonal: a single photo is few samples; `_fit`): the spread *within one picture* picks a
    cell's class (linear discriminant analysis), the spread over all the pictures says whether
-   it resembles a class at all. Between photos of one table the features move far more than
+   it resembles a class at all. A class the calibration shows all over the board also learns
+   how its look changes across it (`piece_gradient`: a glossy stone mirrors the lamp on one
+   side), which picks a piece's colour; whether a piece is there, the means alone decide. Between photos of one table the features move far more than
    within one (the camera's exposure, tone curve, white balance, sharpness): what moves a
    whole picture says little about which class a cell is. A cell is "unknown" when no class
    is more likely than the others together, when it resembles none, or when it lies outside
@@ -121,6 +123,8 @@ LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
+GRADIENT_CELLS = 8  # a class shown on fewer cells learns no change of its look across the board
+GRADIENT_SPREAD = 0.5  # ... or on cells spread less widely than this share of the board's
 
 
 @dataclass(frozen=True)
@@ -425,7 +429,13 @@ class StandingCalibration:
     # the inverse of the covariance within one picture, which picks the class (`_fit`); a
     # file written before it had none: `precision` then picks the class too
     class_precision: list[list[float]] = field(default_factory=list, repr=False)
-    version: ClassVar[int] = 3  # 3: the edge energies joined the features
+    # class -> how its look changes across the board: two rows of FEATURE_COUNT, the change
+    # per unit of the board's x and y (`_terms`'s), where the calibration showed that class
+    # all over the board (`_piece_gradients`); it picks a piece's colour, not whether a piece
+    # is there (`_decide`)
+    piece_gradient: dict[str, list[list[float]]] = field(default_factory=dict)
+    version: ClassVar[int] = 4  # 3: the edge energies joined the features; 4: piece_gradient
+    oldest: ClassVar[int] = 3  # the oldest version read (a 3 reads as having no gradients)
 
     def check_layout(self, layout: Layout) -> None:
         if layout.name != self.layout:
@@ -475,6 +485,9 @@ class StandingCalibration:
             "lean_looks": {
                 c: [[k, rounded(x)] for k, x in looks] for c, looks in self.lean_looks.items()
             },
+            "piece_gradient": {
+                c: [rounded(row) for row in rows] for c, rows in self.piece_gradient.items()
+            },
         }
 
     @classmethod
@@ -509,6 +522,9 @@ class StandingCalibration:
         if any(str(t) not in classes for p in learned for t in p.truth):
             raise ValueError("classes")  # the photos' labels name a class the model lacks
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
+        piece_gradient = json_field(data, "piece_gradient", _gradients, {})
+        if any(c not in classes or c == EMPTY for c in piece_gradient):
+            raise ValueError("piece_gradient")
         novelty = json_field(data, "novelty", float)
         surface = json_field(data, "surface", _rows)
         if not surface or not np.all(np.isfinite(surface)):
@@ -539,6 +555,7 @@ class StandingCalibration:
             refit_changes=refit_changes,
             stream=stream,
             lean_looks=lean_looks,
+            piece_gradient=piece_gradient,
         )
 
 
@@ -587,6 +604,15 @@ def _layout_name(value: Any) -> str:
 
 def _rows(value: Any) -> list[list[float]]:
     return [[float(v) for v in row] for row in value]
+
+
+def _gradients(value: Any) -> dict[str, list[list[float]]]:
+    gradients = {str(c): _rows(rows) for c, rows in dict(value).items()}
+    for rows in gradients.values():
+        shape = np.array(rows, np.float64).shape
+        if shape != (2, FEATURE_COUNT) or not np.all(np.isfinite(rows)):
+            raise ValueError("piece_gradient")
+    return gradients
 
 
 def _looks(value: Any) -> dict[str, list[float]]:
@@ -638,18 +664,50 @@ def _distances(
     calibration: StandingCalibration,
     cells: list[str],
     precision: np.ndarray | None = None,
+    *,
+    across: bool = False,
 ) -> np.ndarray:
     """Squared Mahalanobis distance of every cell to every (class, kind) mean, (n, groups);
     the empty class measured from each cell's own empty look where it is known. `precision`:
-    the calibration's `precision` (between pictures too) unless another is given."""
+    the calibration's `precision` (between pictures too) unless another is given. `across`:
+    each piece class's mean moved to how that class looks on the cell (`piece_gradient`)."""
     means = np.array(calibration.means)
     offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
     empty = np.array([c == EMPTY for c, _ in calibration.groups])
     diff = x[:, None, :] - means[None, :, :]
     diff[:, empty, :] -= offsets[:, None, :]
+    if across and calibration.piece_gradient:
+        where = _board_terms(calibration.layout, tuple(cells))
+        for g, (cls, _) in enumerate(calibration.groups):
+            if cls in calibration.piece_gradient:
+                diff[:, g, :] -= where @ np.array(calibration.piece_gradient[cls])
     if precision is None:
         precision = np.array(calibration.precision)
     return np.einsum("nkd,de,nke->nk", diff, precision, diff)
+
+
+def _posterior(
+    distance: np.ndarray, allowed: np.ndarray, calibration: StandingCalibration
+) -> np.ndarray:
+    """(n, classes): each class's posterior among the `allowed` groups, from their squared
+    distances (equal priors; a class's groups add up)."""
+    score = np.where(allowed, -0.5 * distance, -np.inf)
+    score -= score.max(axis=1, keepdims=True)
+    weight = np.exp(score)
+    classes = calibration.classes
+    per_class = np.zeros((len(distance), len(classes)))
+    for g, (cls, _) in enumerate(calibration.groups):
+        per_class[:, classes.index(cls)] += weight[:, g]
+    return per_class / per_class.sum(axis=1, keepdims=True)
+
+
+@lru_cache(maxsize=64)
+def _board_terms(layout_name: str, cells: tuple[str, ...]) -> np.ndarray:
+    """(n, 2): where each of `cells` lies on its board, x and y (`_terms`: -1..1 across)."""
+    layout = get_layout(layout_name)
+    terms = _terms(layout)[:, 1:3]
+    index = {name: i for i, name in enumerate(layout.cell_names())}
+    return terms[[index[c] for c in cells]]
 
 
 def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
@@ -677,18 +735,19 @@ def _decide(
     distance = _distances(x, calibration, cells)
     allowed = _allowed(kinds, calibration)
     picking = _distances(x, calibration, cells, calibration.picks())
-    score = np.where(allowed, -0.5 * picking, -np.inf)
-    score -= score.max(axis=1, keepdims=True)
-    weight = np.exp(score)
-    classes = calibration.classes
-    per_class = np.zeros((len(x), len(classes)))
-    for g, (cls, _) in enumerate(calibration.groups):
-        per_class[:, classes.index(cls)] += weight[:, g]
-    per_class /= per_class.sum(axis=1, keepdims=True)
+    per_class = _posterior(picking, allowed, calibration)
+    if calibration.piece_gradient:
+        # whether a piece is there, from the classes' means; which piece, from how each
+        # class looks on this cell: P(class) = P(a piece) x P(class | a piece)
+        piece = np.array([c != EMPTY for c, _ in calibration.groups])
+        moved = _distances(x, calibration, cells, calibration.picks(), across=True)
+        colour = _posterior(moved, allowed & piece[None, :], calibration)
+        per_class = np.hstack([per_class[:, :1], (1.0 - per_class[:, :1]) * colour[:, 1:]])
     best = per_class.argmax(axis=1)
     p_best = per_class[np.arange(len(x)), best]
     nearest = np.where(allowed, distance, np.inf).min(axis=1)
     sure = (p_best >= MIN_POSTERIOR) & (nearest <= calibration.novelty)
+    classes = calibration.classes
     names = [classes[b] if ok else UNKNOWN for b, ok in zip(best, sure, strict=True)]
     return names, np.where(nearest <= calibration.novelty, p_best, 0.0), per_class
 
@@ -896,6 +955,7 @@ def _from_learned(
         margin=0.0,
         unlearned=never_empty,
         **_piece_looks(names, learned, never_empty),
+        piece_gradient=_piece_gradients(x_all, t_all, k_all, seen_all, layout),
         learned=learned[len(learned) - given :],
         stream=stream,
     )
@@ -904,6 +964,41 @@ def _from_learned(
         calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout
     )
     return replace(checked, own_look=own_look)
+
+
+def _piece_gradients(
+    x: np.ndarray, truth: np.ndarray, kinds: np.ndarray, seen: np.ndarray, layout: Layout
+) -> dict[str, list[list[float]]]:
+    """How each piece class's look changes across the board (`piece_gradient`): its features
+    regressed on where its cells lie, within each kind of cell (`x` holds pictures of
+    `len(layout.cells)` rows each). A glossy stone mirrors the lamp on one side of the board
+    and a tall piece shows its lit or its shaded side, so a class looks brighter or darker
+    relative to the board from one side to the other (a dark wooden stone near the lamp's
+    reflection looked as bright as the board and was read as a light one).
+    Only for a class the calibration shows all over the board: on GRADIENT_CELLS cells or more,
+    spread in both directions at least GRADIENT_SPREAD times as widely as the board's cells. A
+    chess start stands each colour on two ranks - a slope learned there would be a pawn's look
+    against a rook's, carried to the far side of the board."""
+    cells = len(layout.cells)
+    where = np.tile(_terms(layout)[:, 1:3], (len(x) // cells, 1))
+    even = _terms(layout)[:, 1:3].var(axis=0)
+    gradients: dict[str, list[list[float]]] = {}
+    for cls in sorted(set(truth[seen].tolist()) - {EMPTY}):
+        features, places = [], []
+        for kind in np.unique(kinds):
+            rows = seen & (truth == cls) & (kinds == kind)
+            if rows.sum() >= 2:
+                features.append(x[rows] - x[rows].mean(axis=0))
+                places.append(where[rows] - where[rows].mean(axis=0))
+        shown = np.unique(np.flatnonzero(seen & (truth == cls)) % cells)
+        if len(shown) < GRADIENT_CELLS or not places:
+            continue
+        places_all = np.vstack(places)
+        if np.any(places_all.var(axis=0) < GRADIENT_SPREAD * even):
+            continue
+        slope, *_ = np.linalg.lstsq(places_all, np.vstack(features), rcond=None)
+        gradients[cls] = slope.tolist()
+    return gradients
 
 
 @dataclass(frozen=True)
