@@ -123,7 +123,7 @@ LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
-GRADIENT_CELLS = 8  # a class shown on fewer cells learns no change of its look across the board
+GRADIENT_CELLS = 4  # a class shown on fewer cells learns no slope across the board (3 numbers fit)
 GRADIENT_SPREAD = 0.5  # ... or on cells spread less widely than this share of the board's
 
 
