@@ -332,14 +332,15 @@ def _clock(stamp: str) -> str:
 
 
 # -- writing files ---------------------------------------------------------------------------------
-def write_output(text: str, output: str | os.PathLike[str], *, force: bool = False) -> Path:
-    """Write `text` to `output` atomically; an existing file is kept unless `force`."""
+def write_output(data: str | bytes, output: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write `data` (text, or the bytes of a photo) to `output` atomically; an existing file
+    is kept unless `force`."""
     path = Path(output)
     try:
         check_output(path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
-    return _write_through_temporary(path, text)
+    return _write_through_temporary(path, data)
 
 
 def check_output(path: Path, force: bool, option: str = "-o") -> None:
@@ -363,20 +364,23 @@ def check_output(path: Path, force: bool, option: str = "-o") -> None:
         )
 
 
-def _write_through_temporary(path: Path, text: str) -> Path:
-    """Write via a temporary file in the same folder and a rename: whole or not at all."""
+def _write_through_temporary(path: Path, data: str | bytes) -> Path:
+    """Write via a temporary file in the same folder and a rename: whole or not at all. The
+    file then gets the mode of any new file (0644 under umask 022), not mkstemp's private
+    0600: an export or a photo is made to be opened by others (a viewer, a web server)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data  # text: UTF-8, \n lines
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise UserError(f"cannot write in {path.parent}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private 0600
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

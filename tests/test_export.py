@@ -266,6 +266,24 @@ def test_export_never_overwrites_a_file_without_force(db_path, tmp_path, capsys)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
+def test_an_exported_file_gets_the_umask_s_mode_like_any_new_file(db_path, tmp_path, capsys):
+    """Written through a temporary file, the export still gets a new file's mode (not the
+    temporary file's private 0600): a page meant to be shared is readable by others."""
+    import os
+
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    old = os.umask(0o027)
+    try:
+        for name in ("g.json", "g.html"):
+            code, _, _ = run_cli(capsys, "export", game_id, "-o", tmp_path / name, "--db", db_path)
+            assert code == 0
+    finally:
+        os.umask(old)
+    for name in ("g.json", "g.html"):
+        assert oct((tmp_path / name).stat().st_mode & 0o777) == "0o640", name
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

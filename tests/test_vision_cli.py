@@ -227,6 +227,48 @@ def test_mat_pngs_say_their_dpi_and_no_extension_writes_both(tmp_path, capsys):
     assert "not auto" in err and "or auto" not in err and "arimaa" in err
 
 
+def test_written_files_get_the_umask_s_mode_like_any_new_file(tmp_path, capsys):
+    """A player's trial: `vision snapshot -o photo.png` was private (0600, the temporary
+    file's mode) while everything else the commands write follows the umask: the photo, the
+    position, the calibration and the mat must all be as readable as any new file."""
+    import os
+
+    photo, pos, cal = tmp_path / "photo.png", tmp_path / "start.json", tmp_path / "cal.json"
+    old = os.umask(0o027)  # neither 0600 nor the usual 0644: the umask is what decides
+    try:
+        assert (
+            main(["vision", "snapshot", "sim:arinama5", "-o", str(photo), "--position", str(pos)])
+            == 0
+        )
+        assert (
+            main(["vision", "calibrate", str(photo), "--position", str(pos), "-o", str(cal)]) == 0
+        )
+        assert main(["mat", "arinama5", "-o", str(tmp_path / "mat"), "--dpi", "60"]) == 0
+        assert (
+            main(
+                [
+                    "vision",
+                    "snapshot",
+                    "sim:arinama5",
+                    "-o",
+                    str(photo),
+                    "--position",
+                    str(pos),
+                    "--force",
+                ]
+            )
+            == 0
+        )
+    finally:
+        os.umask(old)
+    capsys.readouterr()
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["cal.json", "mat.pdf", "mat.png", "photo.png", "start.json"]
+    assert {name: oct((tmp_path / name).stat().st_mode & 0o777) for name in written} == {
+        name: "0o640" for name in written
+    }
+
+
 def test_marker_sheet_places_each_marker_where_its_label_says():
     from vision.layouts import get_layout
     from vision.mat import render_marker_sheet

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections import Counter
 from difflib import get_close_matches
 from pathlib import Path
@@ -636,7 +634,7 @@ def run_snapshot(args: argparse.Namespace) -> int:
     ok, encoded = cv2.imencode(photo.suffix.lower(), image)
     if not ok:
         raise UserError(f"cannot encode the photo as {photo.suffix}")
-    _write_bytes(photo, encoded.tobytes())
+    write_output(encoded.tobytes(), photo, force=True)  # (checked above)
     write_output(json.dumps({"cells": cells}, indent=1) + "\n", position, force=True)
     # A board without markers is not found by "auto": the calibration must be told which.
     which = "" if layout.has_markers else f" --layout {layout.name}"
@@ -646,20 +644,6 @@ def run_snapshot(args: argparse.Namespace) -> int:
         f"--position {position}{which} -o sim.cal.json"
     )
     return 0
-
-
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Whole or not at all: a temporary file in the same folder, then a rename."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def board_text(layout: Layout, cells: dict[str, str]) -> str:
