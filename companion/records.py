@@ -67,6 +67,9 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = 0x5454436F  # "TTCo": marks the SQLite file as a companion record database
 MAX_IMAGE_BYTES = 64 * 1024  # one board photo; a game of 100 moves stays under ~6 MB
 JPEG_QUALITIES = (85, 70, 55, 40, 25)  # tried in turn when add_move is given an encoder
+# How long a write waits while another program holds the file locked (a second companion's
+# write, an SQLite tool in the middle of one) before it is refused as busy
+BUSY_SECONDS = 5.0
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -316,7 +319,7 @@ class Records:
         uri = f"{self.path.resolve().as_uri()}?mode={mode}"
         try:
             conn = sqlite3.connect(
-                uri, uri=True, timeout=5.0, isolation_level=None, check_same_thread=False
+                uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as exc:
             raise RecordError(f"cannot open the game records {self.path}: {exc}") from None
@@ -438,7 +441,7 @@ class Records:
 
         def check() -> None:
             try:
-                conn = sqlite3.connect(uri, uri=True, timeout=5.0, check_same_thread=False)
+                conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, check_same_thread=False)
                 try:
                     rows = conn.execute("PRAGMA quick_check").fetchall()
                 finally:
@@ -1057,9 +1060,10 @@ def _writable(path: Path) -> bool:
 def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> RecordError:
     message = str(exc)
     if isinstance(exc, sqlite3.OperationalError) and "locked" in message:
+        # Not always a companion: an SQLite browser or `sqlite3` in a transaction locks it too
         return RecordError(
-            f"{path} is busy: another companion is writing to it (could not {doing}); "
-            "close the other one or pass another --db"
+            f"{path} is busy: another program holds a lock on it (could not {doing}) - close "
+            "that program or wait until it is done, then try again"
         )
     if "full" in message:
         return RecordError(f"could not {doing} the game records in {path}: the disk is full")

@@ -693,3 +693,49 @@ def test_a_game_continued_from_a_damaged_records_file_goes_on_unrecorded(screen,
     assert "not recorded" in app.painter.texts  # the header, no camera yet
     app.records.close()
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
+
+
+def test_a_records_file_another_program_locks_stops_the_demo_saying_so(
+    tmp_path, monkeypatch, capsys
+):
+    """A player's trial: with the records file locked by another program (an SQLite tool in
+    the middle of a write) the demo said it "stalled", as if the camera or the referee were
+    stuck. It names the busy file and what to do; the moves it saved stay, and the next demo
+    continues the game once the lock is gone."""
+    import sqlite3
+
+    import companion.app.demo
+    import companion.records
+    from companion.app import run_demo
+
+    monkeypatch.setattr(companion.records, "BUSY_SECONDS", 0.2)  # SQLite's wait, shortened
+    monkeypatch.setattr(companion.app.demo, "STALL_FRAMES", 150)  # and the demo's (900)
+    db = tmp_path / "r.sqlite3"
+    other: list[sqlite3.Connection] = []
+
+    def log(line):
+        if line.startswith("    2  ") and not other:  # two moves saved: the other program
+            other.append(sqlite3.connect(db, isolation_level=None))
+            other[0].execute("BEGIN IMMEDIATE")  # ... takes the write lock and keeps it
+
+    with Records(db) as records:
+        with pytest.raises(UserError) as stopped:
+            run_demo("arinama", options={"rows": 5, "cols": 5}, seed=1, records=records, log=log)
+    message = str(stopped.value)
+    assert "stalled" not in message and "\n" not in message
+    assert message.startswith(f"the demo stopped after move 2: {db} is busy: another program ")
+    assert "close that program or wait until it is done" in message
+    assert message.endswith(
+        "(its moves so far are in the records: the next demo continues the game)"
+    )
+    other[0].execute("ROLLBACK")
+    other[0].close()
+    with Records(db, readonly=True) as records:
+        (summary,) = records.games()
+        assert summary.moves == 2 and summary.status == "playing"
+    shots = str(tmp_path / "shots")
+    assert main(["run", "--headless", "--moves", "1", "--screenshots", shots, "--db", str(db)]) == 0
+    assert "demo: continuing the unfinished game #1" in capsys.readouterr().out
+    with Records(db, readonly=True) as records:
+        (summary,) = records.games()
+        assert summary.moves == 3

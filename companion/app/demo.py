@@ -322,12 +322,26 @@ class Demo:
             if len(referee.position.move_stack) - moves_before >= self.max_moves:
                 break
             if self.frame_no - self.progress_at > STALL_FRAMES:
-                raise UserError(
-                    f"the demo stalled: after 30 s the camera still reports {self.vision.status!r} "
-                    f"and the referee says {instruction.text!r}"
-                )
+                raise self._stalled()
             if not self.pending and self.vision.status == "still":
                 self._players_turn(referee)
+
+    def _stalled(self) -> UserError:
+        """Why the demo gives up after STALL_FRAMES without progress: the problem the screen
+        shows when there is one (the records file locked by another program: no move can be
+        accepted until it is saved) - not the camera's state, which is then as it should be."""
+        referee = self.referee
+        problem = self.app.message
+        if not problem:
+            return UserError(
+                f"the demo stalled: after 30 s the camera still reports {self.vision.status!r} "
+                f"and the referee says {referee.instruction.text!r}"
+            )
+        kept = ""
+        if self.records is not None:  # every move accepted was saved before it was shown
+            kept = " (its moves so far are in the records: the next demo continues the game)"
+        moves = len(referee.position.move_stack)
+        return UserError(f"the demo stopped after move {moves}: {problem}{kept}")
 
     def _next_frame(self) -> np.ndarray | None:
         """The camera's next picture: the hands at work, else the still board."""
