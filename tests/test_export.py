@@ -172,6 +172,23 @@ def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, 
     assert "not finished" in out
 
 
+@pytest.mark.parametrize("fmt", [[], ["--format", "json"], ["-f", "arimaa"]])
+def test_no_photos_with_a_format_that_has_none_is_refused(db_path, tmp_path, capsys, fmt):
+    """A player's trial: `--format json --no-photos` was taken without a word, as if it did
+    something; only the HTML page holds photos. One line naming both options, exit 2, and
+    nothing written."""
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arimaa", seed=1, max_moves=3)
+    out_file = tmp_path / "g.out"
+    code, out, err = run_cli(
+        capsys, "export", game_id, *fmt, "--no-photos", "-o", out_file, "--db", db_path
+    )
+    name = fmt[1] if fmt else "json"
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"companion: error: --no-photos is for --format html; a --format {name} ")
+    assert not out_file.exists()
+
+
 def test_html_export_of_a_finished_game_names_the_winner(db_path, capsys):
     with Records(db_path) as db:
         game_id, pos = recorded_whole_game(db, "arinama", seed=3)

@@ -42,13 +42,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--force", action="store_true", help="replace FILE if it exists (otherwise it is kept)"
     )
     parser.add_argument(
-        "--no-photos", action="store_true", help="html: leave the board photos out (smaller page)"
+        "--no-photos",
+        action="store_true",
+        help="with --format html: leave the board photos out (smaller page); the other "
+        "formats hold none, and refuse it",
     )
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.no_photos and args.format != "html":  # said, not ignored: the user expects an effect
+        raise UserError(
+            f"--no-photos is for --format html; a --format {args.format} export holds no "
+            "photos: leave --no-photos out, or export --format html"
+        )
     with Records(args.db, readonly=True) as db:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
