@@ -282,7 +282,8 @@ class Records:
     """The game record database. One object per process and file; safe to share between threads.
 
     ``Records(path, readonly=True)`` never creates or changes anything (for review and export);
-    a missing file is then a RecordError.
+    a missing file is then a RecordError. ``Records()`` keeps the records in `default_db_path`,
+    making its folder if need be; a `path` given must be in a folder that exists.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, readonly: bool = False):
@@ -293,13 +294,7 @@ class Records:
         self._last_instruction: dict[int, str] = {}
         _check_file(self.path, must_exist=readonly)
         if not readonly:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise RecordError(
-                    f"cannot create the folder for the game records {self.path.parent}: "
-                    f"{exc.strerror}; pass a writable file with --db"
-                ) from None
+            _records_folder(self.path, default=path is None)
         # the quick check of a file opened for writing (see the module's text): running, then
         # its verdict - the RecordError every write raises once damage was found
         self._checking: threading.Thread | None = None
@@ -1022,6 +1017,26 @@ def _check_file(path: Path, *, must_exist: bool) -> None:
         raise _truncated(path, size, pages * page_size)
     user_version, _, app_id = struct.unpack(">III", header[60:72])
     _check_identity(path, app_id, user_version, None)
+
+
+def _records_folder(path: Path, *, default: bool) -> None:
+    """Make the folder of the `default` records file (the state directory, at the first
+    start). A folder given by name must exist already: a typo in --db would otherwise start an
+    empty records file somewhere unexpected, and the games would seem to have vanished."""
+    if path.parent.is_dir():
+        return
+    if not default:
+        raise RecordError(
+            f"there is no folder {path.parent} for the game records {path}: make it first, "
+            "or check the --db path"
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordError(
+            f"cannot create the folder for the game records {path.parent}: "
+            f"{exc.strerror}; pass a writable file with --db"
+        ) from None
 
 
 def _check_identity(path: Path, app_id: int, version: int, tables: list[str] | None) -> None:

@@ -513,7 +513,13 @@ def test_missing_files_folders_and_readonly_opening(tmp_path):
     assert not missing.exists()
     with pytest.raises(RecordError, match="is a folder: --db takes a file"):
         Records(tmp_path)
+    # A folder given by name is not made: a typo in --db must not start new records somewhere
+    # unexpected (the default folder is made: test_the_state_directory_comes_from_...)
     nested = tmp_path / "new" / "dir" / "records.sqlite3"
+    with pytest.raises(RecordError, match="there is no folder .*new/dir for the game records"):
+        Records(nested)
+    assert not (tmp_path / "new").exists()
+    nested.parent.mkdir(parents=True)
     Records(nested).close()
     with Records(nested, readonly=True) as db:
         assert db.games() == []

@@ -64,6 +64,24 @@ def test_games_refuses_an_empty_db_name():
     one_line_error(companion("games", "--db", ""), "--db", "empty file name")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["run", "--headless", "--moves", "1"],
+        ["referee", "--game", "arinama", "--observations", os.devnull],
+    ],
+)
+def test_a_db_in_a_folder_that_does_not_exist_is_refused_not_made(tmp_path, command):
+    """A player's trial: `--db typo/r.sqlite3` made the folder and started empty records there
+    (the games seemed lost), while `games` and `export` said there were none. Only the
+    default folder is made; a --db folder must exist."""
+    db = tmp_path / "typo" / "r.sqlite3"
+    result = companion(*command, "--db", str(db))
+    one_line_error(result, f"there is no folder {db.parent} for the game records {db}")
+    assert "check the --db path" in result.stderr
+    assert not db.parent.exists()
+
+
 def test_the_demo_refuses_a_damaged_settings_file(tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_text("garbage {")

@@ -25,6 +25,7 @@ from typing import Any
 
 from companion import games, i18n
 from companion.commands import seed_number
+from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
 from companion.errors import UserError
@@ -65,7 +66,7 @@ def register(subparsers: Any) -> None:
         help="the game on the table",
     )
     _add_camera_arguments(parser)
-    parser.add_argument("--db", metavar="FILE", help="the game records (default: the state dir)")
+    add_db_argument(parser)  # as `run`, `games` and `export` take it (an empty name refused)
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
     )

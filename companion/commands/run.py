@@ -245,7 +245,6 @@ def _run_demo(
         folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
     # The demo's games go to the records like any other (marked as demos in `companion games`),
     # so they can be reviewed and exported afterwards, and a killed demo is continued.
-    db = Path(args.db) if args.db else default_db_path()
     screen = None
     if not headless:
         init_pygame()
@@ -256,7 +255,8 @@ def _run_demo(
     speaker = None
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
         speaker = Speaker(i18n.language)
-    with Records(db) as records:
+    with Records(args.db) as records:  # (None: the default file, its folder made if need be)
+        db = records.path
         result = run_demo(
             game,
             options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
