@@ -3,7 +3,9 @@
 Every message names what is wrong and, where it helps, what to do about it.
 """
 
+import errno
 import json
+import os
 import re
 
 
@@ -90,3 +92,20 @@ def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
 
     pattern = rf"'[^'\n]{{{limit + 1},}}'|\"[^\"\n]{{{limit + 1},}}\"|\S{{{2 * limit + 1},}}"
     return re.sub(pattern, cut, message)
+
+
+def write_problem(path: str | os.PathLike[str], exc: OSError) -> str:
+    """Why `path` could not be written, and what to do: the words after "cannot write PATH: ".
+    The system's own words mislead where a new file cannot be made - /proc answers "No such
+    file or directory" of a folder that is there - so they are said otherwise there."""
+    folder = os.path.dirname(os.fspath(path)) or "."
+    if exc.errno == errno.ENOENT:
+        if not os.path.isdir(folder):
+            return f"there is no folder {folder} - make it first, or give another path"
+        return f"the folder {folder} takes no new files - give a path in a folder you can write to"
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{reason} - give a path in a folder you can write to"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"{reason} - make room there, or give a path on another disk"
+    return reason

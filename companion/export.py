@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__, games
-from companion.errors import UserError
+from companion.errors import UserError, write_problem
 from companion.games.arimaa import ArimaaPosition
 from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
@@ -339,7 +339,7 @@ def write_output(data: str | bytes, output: str | os.PathLike[str], *, force: bo
     try:
         check_output(path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
     return _write_through_temporary(path, data)
 
 
@@ -371,8 +371,8 @@ def _write_through_temporary(path: Path, data: str | bytes) -> Path:
     raw = data.encode("utf-8") if isinstance(data, str) else data  # text: UTF-8, \n lines
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise UserError(f"cannot write in {path.parent}: {exc.strerror}") from None
+    except OSError as exc:  # the folder's problem, said of the file the user named
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
@@ -384,7 +384,7 @@ def _write_through_temporary(path: Path, data: str | bytes) -> Path:
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
     return path
 
 

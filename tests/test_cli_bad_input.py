@@ -93,6 +93,34 @@ def test_an_empty_pit_list_is_refused():
     )
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    "command, target",
+    [
+        ("export 1 -o /proc/x.json --db {tmp}/r.sqlite3", "cannot write /proc/x.json"),
+        ("play arinama --auto --save /proc/x.json", "cannot save to /proc/x.json"),
+        ("mat arinama5 -o /proc/mat.png", "cannot write /proc/mat.png"),
+        ("vision snapshot sim:arinama5 -o /proc/p.png --position {tmp}/p.json", "/proc/p.png"),
+        ("vision calibrate {tmp}/a5.png --position {tmp}/a5.json -o /proc/c.json", "/proc/c.json"),
+    ],
+)
+def test_a_file_in_a_folder_that_takes_none_names_the_file_and_why(tmp_path, command, target):
+    """A player's trial: `export -o /proc/x` said "cannot write in /proc: No such file or
+    directory" - the folder, in the system's words, which say it is not there. Every command
+    that writes a file names the file and the cause in the same words."""
+    from companion import games
+
+    with Records(tmp_path / "r.sqlite3") as records:
+        records.new_game(games.get("arinama").new({"rows": 5, "cols": 5}))
+    if "calibrate" in command:
+        made = companion("vision", "snapshot", "sim:arinama5", "-o", str(tmp_path / "a5.png"),
+                         "--position", str(tmp_path / "a5.json"))  # fmt: skip
+        assert made.returncode == 0, made.stderr
+    result = companion(*command.replace("{tmp}", str(tmp_path)).split())
+    line = one_line_error(result, f"{target}: the folder /proc takes no new files - give a path")
+    assert "No such file" not in line
+
+
 def test_ctrl_c_right_after_the_result_keeps_the_saved_game(tmp_path):
     """The record is on disk before `result:` is printed: an interrupt then loses nothing."""
     target = tmp_path / "t.json"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from companion.errors import UserError
+from companion.errors import UserError, write_problem
 
 T = TypeVar("T")
 
@@ -22,13 +22,8 @@ def write_json(path: str | Path, data: Any, *, overwrite: bool = False) -> None:
             handle.write(text)
     except FileExistsError:
         raise UserError(f"{path} already exists: choose another name or pass --force") from None
-    except FileNotFoundError:
-        raise UserError(
-            f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
-            "another path"
-        ) from None
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    except OSError as exc:  # (no folder, one that takes no files, a full disk ...)
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
 
 
 def read_json(

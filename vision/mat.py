@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import UserError, write_problem
 from vision.layouts import CHESSBOARD, MARKER_GAP, QUIET_ZONE, Layout, cell_parity
 
 PAPER_WHITE = (255, 255, 255)
@@ -382,4 +382,4 @@ def _write_file(path: Path, data: bytes, overwrite: bool) -> None:
     except FileExistsError:
         raise UserError(f"{path} already exists: choose another name or pass --force") from None
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None

@@ -26,7 +26,7 @@ from typing import Any
 from companion import games
 from companion.commands import seed_number
 from companion.dice import Dice
-from companion.errors import OptionError, UserError
+from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output
 from companion.games.base import Position, game_to_json, options_to_dict
 
@@ -121,7 +121,7 @@ def check_can_write(path: str, force: bool) -> Path:
     try:
         return _check_can_write(Path(path), path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
-        raise UserError(f"cannot save to {path}: {exc.strerror}") from None
+        raise UserError(f"cannot save to {path}: {write_problem(path, exc)}") from None
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
@@ -139,7 +139,7 @@ def write_atomically(target: Path, text: str) -> None:
         os.replace(temporary, target)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
-        raise UserError(f"cannot save to {target}: {exc.strerror}") from None
+        raise UserError(f"cannot save to {target}: {write_problem(target, exc)}") from None
 
 
 # -- play -------------------------------------------------------------------------------------------
