@@ -91,6 +91,28 @@ def test_arimaa_setup_lines_from_the_command_line(tmp_path, capsys, monkeypatch)
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == [gold, silver]
 
 
+def test_a_video_file_s_frames_are_counted_without_its_end(
+    tmp_path, capsys, monkeypatch, arinama5_calibration
+):
+    """A player's trial: a video of 3 frames that never shows the board was "never found in
+    4 frames" - the read that found the file at its end was counted as a frame."""
+    import cv2
+
+    from vision.sim import SimTable
+
+    video = tmp_path / "three.avi"
+    other_mat = SimTable("arinama8", seed=3, size=(640, 360)).render({})
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
+    for _ in range(3):
+        writer.write(other_mat)
+    writer.release()
+    source = ["--source", f"file:{video}", "--calibration", arinama5_calibration]
+    args = ["--game", "arinama", *source, "--db", str(tmp_path / "r.sqlite3")]
+    code, _out, err = run(capsys, monkeypatch, args, [])
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and last.startswith("companion: error: the board was never found in 3 frames:")
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

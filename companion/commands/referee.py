@@ -282,8 +282,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
             break
         stdin_open = stdin_open and _read_ready_lines(session)
         frame = source.read()
-        frames += 1
-        if frame is None:
+        if frame is None:  # none yet from a camera, or the end of a file: not a frame read
             if not warned and time.monotonic() - last_frame > NO_FRAMES_WARNING:
                 print("companion: no camera frames; waiting for the camera", file=sys.stderr)
                 warned = True
@@ -291,6 +290,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
                 time.sleep(0.005)
             session.feed_frame(None)
             continue
+        frames += 1
         if warned:
             print("companion: the camera is back", file=sys.stderr)
             warned = False
