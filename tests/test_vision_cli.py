@@ -359,3 +359,14 @@ def test_vision_commands_never_write_over_their_inputs_or_a_record_database(tmp_
     assert len(err.splitlines()) == 1 and f"position file {photo} is not a text file" in err
     assert "`companion vision snapshot --position` writes" in err and "calibrate`" not in err
     assert photo.read_bytes() == given[photo] and not (tmp_path / "c.json").exists()
+
+
+def test_a_snapshot_writes_its_photo_and_position_both_or_neither(tmp_path, capsys):
+    """A photo without its position calibrates nothing: when one of the two cannot be written
+    (a folder that takes no files), the other is not left behind."""
+    photo, pos = tmp_path / "photo.png", tmp_path / "start.json"
+    for out, where in ((str(photo), "/proc/start.json"), ("/proc/photo.png", str(pos))):
+        assert main(["vision", "snapshot", "sim:arinama5", "-o", out, "--position", where]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write /proc/" in err and "Traceback" not in err
+        assert list(tmp_path.iterdir()) == []

@@ -634,8 +634,14 @@ def run_snapshot(args: argparse.Namespace) -> int:
     ok, encoded = cv2.imencode(photo.suffix.lower(), image)
     if not ok:
         raise UserError(f"cannot encode the photo as {photo.suffix}")
-    write_output(encoded.tobytes(), photo, force=True)  # (checked above)
+    # Both or neither: the position first (a photo without its position calibrates nothing),
+    # taken back if the photo cannot be written.
     write_output(json.dumps({"cells": cells}, indent=1) + "\n", position, force=True)
+    try:
+        write_output(encoded.tobytes(), photo, force=True)  # (checked above)
+    except UserError:
+        position.unlink(missing_ok=True)
+        raise
     # A board without markers is not found by "auto": the calibration must be told which.
     which = "" if layout.has_markers else f" --layout {layout.name}"
     print(
