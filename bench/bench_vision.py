@@ -38,7 +38,9 @@ with what real tables have (`SimTable(..., realism=True)`, see docs/vision-sim.m
 height (stones, domes, chess-like figures leaning into the far cells), cast shadows, specular
 highlights, colour inkjet and black-and-white laser prints on tinted paper, tilt up to 30
 degrees. Each table is calibrated on its own pictures (its printer and pieces are its own):
-the layout's calibration position, then `--boards` random boards are read. A table whose
+the layout's calibration position, then `--boards` random boards are read (each cell filled
+with a probability of 0.2-0.6), and apart `--crowded` boards with 90 % of the cells filled (a
+stone game's last moves: nearly every cell's ground shows a neighbour's stone). A table whose
 calibration is refused counts all its boards wrong. Cells are read as the tracker reads a still
 view (`covered=()`); how often the printed-mat occluder check alone would call a still board
 "covered" (tall pieces and shadows over the paper and lines) is counted apart. Then own boards
@@ -181,8 +183,15 @@ READING_COUNTS = (
 )
 
 
-def realistic_accuracy(layouts, tables: int, boards: int, seed: int) -> dict:
-    """Printed mats under realistic conditions: calibrate on each table, read random boards."""
+CROWDED_FILL = 0.9  # the share of cells a crowded board fills (an Arinama game's last moves)
+CROWDED_STREAM = 7919  # the crowded boards' random stream, apart from the other boards'
+
+
+def realistic_accuracy(
+    layouts, tables: int, boards: int, seed: int, fill: float | None = None
+) -> dict:
+    """Printed mats under realistic conditions: calibrate on each table, read random boards
+    (each cell filled with the probability 0.2-0.6, or `fill`: crowded boards, drawn apart)."""
     stats = {"rows": [], "failures": [], "refused": []}
     total = dict.fromkeys(READING_COUNTS, 0)
     for name in layouts:
@@ -194,9 +203,9 @@ def realistic_accuracy(layouts, tables: int, boards: int, seed: int) -> dict:
             except UserError as exc:
                 calibration = None
                 stats["refused"].append(f"{name} table {index} ({describe(table)}): {exc}"[:220])
-            rng = np.random.default_rng(seed + index)
+            rng = np.random.default_rng(seed + index + (0 if fill is None else CROWDED_STREAM))
             for _ in range(boards):
-                cells = random_cells(table.layout, rng)
+                cells = random_cells(table.layout, rng, fill)
                 truth = truth_of(table.layout, cells)
                 per["cells_total"] += len(truth)
                 per["boards_total"] += 1
@@ -452,6 +461,11 @@ def realistic_main(args) -> int:
     report(
         "printed mats, realistic:",
         realistic_accuracy(args.layouts, args.tables, args.boards, args.seed),
+        True,
+    )
+    report(
+        f"printed mats, crowded boards ({CROWDED_FILL:.0%} of the cells), realistic:",
+        realistic_accuracy(args.layouts, args.tables, args.crowded, args.seed, CROWDED_FILL),
         True,
     )
     report(
@@ -740,6 +754,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=8, help="synthetic tables per layout")
     parser.add_argument("--boards", type=int, default=10, help="random boards read per table")
+    parser.add_argument(
+        "--crowded",
+        type=int,
+        default=3,
+        help="--realistic: crowded boards (90%% of the cells) read per table, apart",
+    )
     parser.add_argument("--moves", type=int, default=6, help="moves tracked per table")
     parser.add_argument(
         "--rest", type=int, default=4, help="resting hands per table (held still 1.2 s)"

@@ -112,6 +112,7 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"piece_gradient": {"white": [[0.0] * 3]}}, r"is damaged \(bad or missing piece_gradi"),
         ({"piece_gradient": {"empty": [[0.0] * FEATURE_COUNT] * 2}}, "piece_gradient"),
         ({"version": 2}, "made by an older companion"),
+        ({"rim_look": [[0.0, 1.0]]}, r"is damaged \(bad or missing rim_look\)"),
         ({"model": "foo"}, r"says model 'foo', which no companion reader has .* calibrate again$"),
     ):
         path = tmp_path / "bad.json"
@@ -185,6 +186,39 @@ def test_a_glossy_stone_near_the_lamps_reflection_is_read_by_how_its_class_looks
         chess.render(pieces, figures=figures), located.homography, chess.layout, pieces
     )
     assert chess_calibration.piece_gradient == {}
+
+
+def test_a_crowded_board_is_read_in_the_light_of_the_rim_round_it(tmp_path):
+    """The end of an Arinama game: 58 of 64 cells hold a stone (a realistic table of
+    bench_vision: plastic domes, a lamp 48 degrees high, the light 0.75-1.25 across the mat).
+    Nearly every cell's ground shows a neighbour's stone, so a light fitted to the grounds is
+    the stones' light: 25 cells of this board read white, black stones too. The rim round the
+    board (the mat's margin: no stone stands there) anchors the light, its own look learned at
+    calibration - and it is kept in the file. A file without a rim reads as before."""
+    from vision.locate import locate
+    from vision.sim import calibration_position
+
+    layout = "arinama8"
+    table = SimTable(layout, seed=1000 + 7 * 17 + sum(map(ord, layout)), realism=True)
+    start = calibration_position(table.layout)
+    frame = table.render(start)
+    calibration = calibrate(frame, locate(frame, table.layout).homography, table.layout, start)
+    # the rim beside the calibration's stones learns nothing (their lean or shadow may be there)
+    assert (
+        len(calibration.rim_look) == 32 and sum(r is not None for r in calibration.rim_look) == 20
+    )
+    names = table.layout.cell_names()
+    rng = np.random.default_rng(7)
+    board = {names[i]: ("black", "white")[rng.integers(2)] for i in rng.choice(64, 58, False)}
+    picture = table.render(board)
+    H = locate(picture, table.layout).homography
+    seen = read_standing(picture, H, table.layout, calibration)
+    assert seen.cells == {c: board.get(c, EMPTY) for c in names}
+    data = calibration.to_json()
+    assert StandingCalibration.from_json(json.loads(json.dumps(data))) == calibration
+    without = StandingCalibration.from_json({**data, "rim_look": []})
+    assert without.rim() is None
+    read_standing(picture, H, table.layout, without)  # reads (as before the rim), no error
 
 
 def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):

@@ -15,8 +15,9 @@ each cell the way the pieces stand:
 2. **The cell's own empty look.** Cells come in kinds (the two colours of a checkered board,
    found at calibration; one kind on a lined board). Each kind's colour relative to the others
    is learned from the calibration photo; on every later photo a smooth light field (quadratic
-   in log brightness, fitted robustly to the grounds - cells a piece covers disagree and are
-   dropped) gives each cell's expected empty colour under today's light. Every cell a
+   in log brightness, fitted robustly to the rim round the board - where no piece stands: its
+   own look learned at calibration - and to the grounds it explains; cells a piece covers
+   disagree and are dropped) gives each cell's expected empty colour under today's light. Every cell a
    calibration photo shows empty also learns its own look (a printed logo, a label, a stain):
    the start position teaches the middle of the board, a photo of the empty board every cell.
 3. **Features of the cell alone** (`features`): the column and the footprint (the board plane
@@ -123,6 +124,9 @@ LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
+RIM_DISTANCE = 0.25  # cell widths outside the board's edge: the rim that anchors the light
+RIM_PATCH = 0.08  # cell widths: half the side of the patch sampled at each rim point
+RIM_KNOWN = 0.5  # the share of the rim whose look must be known for the rim to be used
 GRADIENT_CELLS = 4  # a class shown on fewer cells learns no slope across the board (3 numbers fit)
 GRADIENT_SPREAD = 0.5  # ... or on cells spread less widely than this share of the board's
 
@@ -138,6 +142,8 @@ class CellViews:
     column_edges: np.ndarray  # (n, H, W) gradient magnitude of log brightness up the column
     footprint_edges: np.ndarray  # (n, radii, angles) the same over the footprint
     pixel_scale: np.ndarray  # (n,) each cell's size in the picture / the median cell's
+    rim: np.ndarray  # (m, 3) median log colour round each rim point (`rim_points`)
+    rim_unseen: np.ndarray  # (m,) bool: the rim point lies outside the picture
 
 
 def _pitch(layout: Layout) -> float:
@@ -203,6 +209,7 @@ def cell_views(
     footprint_px = pose.project(footprint).astype(np.float32)
     footprint_values = np.log1p(_remap(smooth, footprint_px).astype(np.float32))
     column_edges, footprint_edges = _edge_samples(image, column_px, footprint_px)
+    rim, rim_unseen = _rim_views(smooth, pose, layout)
     return CellViews(
         column_values,
         np.median(ground_values, axis=1),
@@ -211,7 +218,52 @@ def cell_views(
         column_edges,
         footprint_edges,
         _pixel_scale(column_px),
+        rim,
+        rim_unseen,
     )
+
+
+def rim_points(layout: Layout) -> np.ndarray:
+    """(m, 2) board points (mm) on a ring RIM_DISTANCE of a cell outside the cells' outer
+    edge, one beside each cell width of every side: the margin of a printed mat, the frame of
+    a board of your own. No piece stands there, so on a crowded board - where nearly every
+    cell's ground shows a neighbour's piece - it still shows the light."""
+    pitch = _pitch(layout)
+    corners = np.array([p for c in layout.cells for p in c.polygon], np.float64)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    out = RIM_DISTANCE * pitch
+    points = []
+    for axis in (0, 1):
+        count = max(int(round((high[axis] - low[axis]) / pitch)), 1)
+        along = low[axis] + (np.arange(count) + 0.5) * (high[axis] - low[axis]) / count
+        for edge in (low[1 - axis] - out, high[1 - axis] + out):
+            for a in along:
+                points.append((a, edge) if axis == 0 else (edge, a))
+    return np.array(points)
+
+
+def _rim_views(
+    smooth: np.ndarray, pose: CameraPose, layout: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """The median log colour of a small patch round each rim point, and which lie outside
+    the picture."""
+    height, width = smooth.shape[:2]
+    points = rim_points(layout)
+    offsets = np.linspace(-RIM_PATCH, RIM_PATCH, 3) * _pitch(layout)
+    dx, dy = np.meshgrid(offsets, offsets)
+    patch = np.zeros((len(points), 3, 3, 3))
+    patch[..., 0] = points[:, 0, None, None] + dx
+    patch[..., 1] = points[:, 1, None, None] + dy
+    px = pose.project(patch).astype(np.float32)
+    values = np.log1p(_remap(smooth, px).astype(np.float32)).reshape(len(points), -1, 3)
+    centre = px[:, 1, 1]
+    unseen = (
+        (centre[:, 0] < 0)
+        | (centre[:, 0] > width - 1)
+        | (centre[:, 1] < 0)
+        | (centre[:, 1] > height - 1)
+    )
+    return np.median(values, axis=1), unseen
 
 
 def _pixel_scale(column_px: np.ndarray) -> np.ndarray:
@@ -275,11 +327,24 @@ def parity(layout: Layout) -> np.ndarray:
     return np.array([cell_parity(cell.name) for cell in layout.cells], np.int64)
 
 
-def _terms(layout: Layout) -> np.ndarray:
+def _terms(layout: Layout, points: np.ndarray | None = None) -> np.ndarray:
+    """The light field's terms (1, x, y, x², xy, y²) at each cell's centre, or at `points`
+    (mm), x and y from -1 to 1 across the cells' centres."""
     centres = np.array([c.center for c in layout.cells], np.float64)
     span = max(float(np.ptp(centres, axis=0).max()) / 2.0, 1e-9)
-    x, y = ((centres - centres.mean(axis=0)) / span).T
+    where = centres if points is None else points
+    x, y = ((where - centres.mean(axis=0)) / span).T
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+@dataclass(frozen=True)
+class Rim:
+    """The rim round the board as the light's fit takes it: what each point shows less its
+    own look (`StandingCalibration.rim_look`), where it lies (`_terms`), and which to use."""
+
+    target: np.ndarray  # (m, 3)
+    terms: np.ndarray  # (m, 6)
+    use: np.ndarray  # (m,) bool
 
 
 def _fit_light(
@@ -289,13 +354,20 @@ def _fit_light(
     terms: np.ndarray,
     use: np.ndarray,
     start: np.ndarray | None = None,
-) -> np.ndarray:
+    rim: Rim | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The expected empty colour of every cell (log BGR): its kind's colour under a smooth
     light field fitted robustly to the grounds of the cells in `use` (a piece or shadow spoils
     some), first to those in `start` (default: all of `use`) - any ground of `use` that the
-    field explains then joins."""
+    field explains then joins - and to the `rim` points in use, from the start. Also the
+    light at each rim point (empty without a rim)."""
     target = ground - surface[kinds]
     weights = (use if start is None else use & start).astype(np.float64)
+    if rim is not None:
+        target = np.vstack([target, rim.target])
+        terms = np.vstack([terms, rim.terms])
+        use = np.concatenate([use, rim.use])
+        weights = np.concatenate([weights, rim.use.astype(np.float64)])
     fitted = np.zeros_like(target)
     # Coarse to fine: the level (a median), a gradient, then the quadratic, each fitted to the
     # grounds the coarser one explains - a quadratic fitted to every ground at once bends to
@@ -319,7 +391,8 @@ def _fit_light(
             break
         weights = new
         step = min(step + 1, len(LIGHT_TERMS) - 1)
-    return fitted + surface[kinds]
+    cells = len(ground)
+    return fitted[:cells] + surface[kinds], np.array(fitted[cells:])
 
 
 def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
@@ -434,7 +507,11 @@ class StandingCalibration:
     # all over the board (`_piece_gradients`); it picks a piece's colour, not whether a piece
     # is there (`_decide`)
     piece_gradient: dict[str, list[list[float]]] = field(default_factory=dict)
-    version: ClassVar[int] = 4  # 3: the edge energies joined the features; 4: piece_gradient
+    # each rim point's own look (`rim_points`, `_learn_rim`; None where the calibration photo
+    # did not show it): the rim anchors the light on a crowded board. A file without: no rim
+    rim_look: list[list[float] | None] = field(default_factory=list)
+    # 3: the edge energies joined the features; 4: piece_gradient, rim_look
+    version: ClassVar[int] = 4
     oldest: ClassVar[int] = 3  # the oldest version read (a 3 reads as having no gradients)
 
     def check_layout(self, layout: Layout) -> None:
@@ -446,6 +523,16 @@ class StandingCalibration:
 
     def kinds(self, layout: Layout) -> np.ndarray:
         return np.array(self.cell_kinds, np.int64)
+
+    def rim(self) -> np.ndarray | None:
+        """`rim_look` as an array (NaN where unknown), or None without one - or with one known
+        on less than RIM_KNOWN of its points: a chess start stands its pieces along two sides,
+        the rim there learned nothing, and what is left of it only disturbed the grounds' fit
+        (the realistic own chessboards 2 boards worse on each of two seeds)."""
+        looks = [r for r in self.rim_look if r is not None]
+        if not self.rim_look or len(looks) < RIM_KNOWN * len(self.rim_look):
+            return None
+        return np.array([[np.nan] * 3 if r is None else r for r in self.rim_look], np.float64)
 
     def picks(self) -> np.ndarray:
         """The precision that picks a cell's class (`class_precision`, else `precision`)."""
@@ -488,6 +575,7 @@ class StandingCalibration:
             "piece_gradient": {
                 c: [rounded(row) for row in rows] for c, rows in self.piece_gradient.items()
             },
+            "rim_look": [None if r is None else rounded(r) for r in self.rim_look],
         }
 
     @classmethod
@@ -523,6 +611,7 @@ class StandingCalibration:
             raise ValueError("classes")  # the photos' labels name a class the model lacks
         lean_looks = _lean_looks_from_json(data.get("lean_looks", {}), classes)
         piece_gradient = json_field(data, "piece_gradient", _gradients, {})
+        rim_look = json_field(data, "rim_look", _rim_looks, [])
         if any(c not in classes or c == EMPTY for c in piece_gradient):
             raise ValueError("piece_gradient")
         novelty = json_field(data, "novelty", float)
@@ -556,6 +645,7 @@ class StandingCalibration:
             stream=stream,
             lean_looks=lean_looks,
             piece_gradient=piece_gradient,
+            rim_look=rim_look,
         )
 
 
@@ -615,6 +705,13 @@ def _gradients(value: Any) -> dict[str, list[list[float]]]:
     return gradients
 
 
+def _rim_looks(value: Any) -> list[list[float] | None]:
+    looks = [None if r is None else [float(v) for v in r] for r in list(value)]
+    if any(r is not None and (len(r) != 3 or not np.all(np.isfinite(r))) for r in looks):
+        raise ValueError("rim_look")
+    return looks
+
+
 def _looks(value: Any) -> dict[str, list[float]]:
     return {str(c): [float(v) for v in row] for c, row in dict(value).items()}
 
@@ -650,13 +747,46 @@ def _features_of(
     surface: np.ndarray,
     use: np.ndarray | None = None,
     start: np.ndarray | None = None,
+    rim_look: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features of every cell and which cells the picture shows; the light is fitted to the
-    grounds of the cells in `use` (those the position has empty) that the picture shows."""
+    grounds of the cells in `use` (those the position has empty) that the picture shows, and
+    to the rim round the board where its look was learned (`rim_look`, NaN where not)."""
     seen = ~views.unseen
     light_from = seen if use is None else seen & use
-    expected = _fit_light(views.ground, kinds, surface, _terms(layout), light_from, start)
+    rim = None
+    if rim_look is not None and len(rim_look) == len(views.rim):
+        known = np.isfinite(rim_look).all(axis=1) & ~views.rim_unseen
+        rim = Rim(
+            np.nan_to_num(views.rim - rim_look),
+            _terms(layout, rim_points(layout)),
+            known,
+        )
+    expected, _ = _fit_light(views.ground, kinds, surface, _terms(layout), light_from, start, rim)
     return features(views, expected), seen
+
+
+def _learn_rim(
+    views: CellViews,
+    layout: Layout,
+    kinds: np.ndarray,
+    surface: np.ndarray,
+    empty: np.ndarray,
+    occupied: np.ndarray,
+) -> np.ndarray:
+    """Each rim point's own look (log colour less the light there, `_fit_light`), from the
+    calibration photo's empty cells' light; NaN where the picture does not show it, and beside
+    a cell the photo has `occupied` (that piece's lean or shadow may lie over it: a chess
+    start's far rank leans over the rim behind it, and the rim would learn the pieces).
+    """
+    points = rim_points(layout)
+    rim = Rim(views.rim, _terms(layout, points), np.zeros(len(points), bool))
+    _, light = _fit_light(views.ground, kinds, surface, _terms(layout), empty, rim=rim)
+    look = views.rim - light
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    beside = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
+    look[views.rim_unseen | occupied[beside]] = np.nan
+    return look
 
 
 def _distances(
@@ -781,13 +911,19 @@ def calibrate_standing(
     truth = np.array([position.get(n, EMPTY) for n in names])
     if not (truth == EMPTY).any():
         raise UserError(messages.no_empty_cell())
-    kinds, surface = _learn_surface(layout, views.ground, (truth == EMPTY) & ~views.unseen)
+    empty = (truth == EMPTY) & ~views.unseen
+    kinds, surface = _learn_surface(layout, views.ground, empty)
+    rim_look = _learn_rim(views, layout, kinds, surface, empty, truth != EMPTY)
+    if not layout.has_markers:  # a board of your own: the rim is whatever lies round it
+        rim_look = None
     draws = _draws(stream)
     learned = tuple(
-        _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws)
+        _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws, rim_look)
         for index, photo in enumerate(photos)
     )
-    return _from_learned(learned, layout, kinds, surface, given=len(learned), stream=stream)
+    return _from_learned(
+        learned, layout, kinds, surface, given=len(learned), stream=stream, rim_look=rim_look
+    )
 
 
 def colours_swapped(calibration: StandingCalibration) -> bool:
@@ -867,6 +1003,7 @@ def _learn_photo(
     kinds: np.ndarray,
     surface: np.ndarray,
     draws: tuple[np.random.Generator, ...],
+    rim_look: np.ndarray | None = None,
 ) -> LearnedPhoto:
     """The features of `photo` (its `views`, when already sampled) and of AUGMENTED_COPIES
     copies of it under other exposures, white balances, corners, elevations and shadows."""
@@ -882,7 +1019,9 @@ def _learn_photo(
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
             image = _shadowed(image, homography, layout, shadows)
             image_views = cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES))
-        x, seen = _features_of(image_views, layout, kinds, surface, (truth == EMPTY) & labelled)
+        x, seen = _features_of(
+            image_views, layout, kinds, surface, (truth == EMPTY) & labelled, rim_look=rim_look
+        )
         xs.append(x)
         seens.append(seen & labelled)
     return LearnedPhoto(np.array(xs), truth, np.array(seens))
@@ -895,6 +1034,7 @@ def _from_learned(
     surface: np.ndarray,
     given: int,
     stream: int,
+    rim_look: np.ndarray | None = None,
 ) -> StandingCalibration:
     """The model fitted to the photos `learned` (the first is the one checked: its margin,
     doubtful cells, wrongly labelled cells), of which the last `given` are the players', their
@@ -956,6 +1096,9 @@ def _from_learned(
         unlearned=never_empty,
         **_piece_looks(names, learned, never_empty),
         piece_gradient=_piece_gradients(x_all, t_all, k_all, seen_all, layout),
+        rim_look=[]
+        if rim_look is None
+        else [None if not np.all(np.isfinite(r)) else r.tolist() for r in rim_look],
         learned=learned[len(learned) - given :],
         stream=stream,
     )
@@ -1411,7 +1554,9 @@ def _learn_unlearned(
         return calibration
     kinds = calibration.kinds(layout)
     empty = np.array([n not in board for n in names]) & ~views.unseen
-    x, seen = _features_of(views, layout, kinds, np.array(calibration.surface), empty)
+    x, seen = _features_of(
+        views, layout, kinds, np.array(calibration.surface), empty, rim_look=calibration.rim()
+    )
     # the empty cells whose look is their kind's: learned, and no piece leaning over them
     plain = empty & ~np.isin(names, calibration.unlearned) & ~np.isin(names, list(hidden))
     read, _, _ = _decide(x, kinds, calibration, names)
@@ -1506,6 +1651,7 @@ def refit_to_board(
         kinds,
         surface,
         _draws(calibration.stream + changes),
+        calibration.rim(),
     )
     try:
         fitted = _from_learned(
@@ -1515,6 +1661,7 @@ def refit_to_board(
             surface,
             len(calibration.learned),
             calibration.stream,
+            calibration.rim(),
         )
     except PositionMismatch:
         return None
@@ -1823,13 +1970,16 @@ def _read_views(
     kinds = calibration.kinds(layout)
     surface = np.array(calibration.surface)
     cells = layout.cell_names()
+    rim = calibration.rim()
     # The light is fitted to the grounds of every cell, robustly: a piece spoils its cell's
-    # ground, and a robust fit leaves out a minority of spoiled grounds - not a majority. On a
-    # crowded board (more than CROWDED of the cells read occupied) the light is fitted again
-    # to the cells read empty, until the reading settles.
-    empty = None
+    # ground, and a robust fit leaves out a minority of spoiled grounds - not a majority. So
+    # it starts from the rim round the board, where no piece stands (the grounds it explains
+    # join); without a rim, from every ground. On a crowded board (more than CROWDED of the
+    # cells read occupied) the light is fitted again to the cells read empty (and the rim),
+    # until the reading settles.
+    empty = None if rim is None else np.zeros(len(cells), bool)
     for _ in range(LIGHT_ROUNDS):
-        x, seen = _features_of(views, layout, kinds, surface, start=empty)
+        x, seen = _features_of(views, layout, kinds, surface, start=empty, rim_look=rim)
         names, confidence, _ = _decide(x, kinds, calibration, cells)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
