@@ -225,9 +225,21 @@ def cell_views(
 
 def rim_points(layout: Layout) -> np.ndarray:
     """(m, 2) board points (mm) on a ring RIM_DISTANCE of a cell outside the cells' outer
-    edge, one beside each cell width of every side: the margin of a printed mat, the frame of
-    a board of your own. No piece stands there, so on a crowded board - where nearly every
-    cell's ground shows a neighbour's piece - it still shows the light."""
+    edge, one beside each cell width of every side: the margin of a printed mat. No piece
+    stands there, so on a crowded board - where nearly every cell's ground shows a
+    neighbour's piece - it still shows the light. None (0 points) round a board of your own:
+    whatever lies round it - a printed coordinate, a curled vinyl edge, the table - did not
+    help there (docs/vision.md, calibration 2.)."""
+    return _rim_geometry(layout.name)[0]
+
+
+@lru_cache(maxsize=32)
+def _rim_geometry(layout_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rim's points (`rim_points`), their light terms (`_terms`) and each one's nearest
+    cell: worked out once a layout, not on every frame."""
+    layout = get_layout(layout_name)
+    if not layout.has_markers:
+        return np.zeros((0, 2)), np.zeros((0, 6)), np.zeros(0, np.int64)
     pitch = _pitch(layout)
     corners = np.array([p for c in layout.cells for p in c.polygon], np.float64)
     low, high = corners.min(axis=0), corners.max(axis=0)
@@ -239,7 +251,10 @@ def rim_points(layout: Layout) -> np.ndarray:
         for edge in (low[1 - axis] - out, high[1 - axis] + out):
             for a in along:
                 points.append((a, edge) if axis == 0 else (edge, a))
-    return np.array(points)
+    rim = np.array(points)
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    beside = np.linalg.norm(rim[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
+    return rim, _terms(layout, rim), beside
 
 
 def _rim_views(
@@ -249,6 +264,8 @@ def _rim_views(
     the picture."""
     height, width = smooth.shape[:2]
     points = rim_points(layout)
+    if not len(points):
+        return np.zeros((0, 3)), np.zeros(0, bool)
     offsets = np.linspace(-RIM_PATCH, RIM_PATCH, 3) * _pitch(layout)
     dx, dy = np.meshgrid(offsets, offsets)
     patch = np.zeros((len(points), 3, 3, 3))
@@ -526,9 +543,9 @@ class StandingCalibration:
 
     def rim(self) -> np.ndarray | None:
         """`rim_look` as an array (NaN where unknown), or None without one - or with one known
-        on less than RIM_KNOWN of its points: a chess start stands its pieces along two sides,
-        the rim there learned nothing, and what is left of it only disturbed the grounds' fit
-        (the realistic own chessboards 2 boards worse on each of two seeds)."""
+        on less than RIM_KNOWN of its points: a calibration position standing its pieces along
+        the sides leaves a rim that learned little (on a chess start, 8 of 32 points: what was
+        left of it disturbed the grounds' fit)."""
         looks = [r for r in self.rim_look if r is not None]
         if not self.rim_look or len(looks) < RIM_KNOWN * len(self.rim_look):
             return None
@@ -755,13 +772,9 @@ def _features_of(
     seen = ~views.unseen
     light_from = seen if use is None else seen & use
     rim = None
-    if rim_look is not None and len(rim_look) == len(views.rim):
+    if rim_look is not None and len(rim_look) and len(rim_look) == len(views.rim):
         known = np.isfinite(rim_look).all(axis=1) & ~views.rim_unseen
-        rim = Rim(
-            np.nan_to_num(views.rim - rim_look),
-            _terms(layout, rim_points(layout)),
-            known,
-        )
+        rim = Rim(np.nan_to_num(views.rim - rim_look), _rim_geometry(layout.name)[1], known)
     expected, _ = _fit_light(views.ground, kinds, surface, _terms(layout), light_from, start, rim)
     return features(views, expected), seen
 
@@ -779,12 +792,10 @@ def _learn_rim(
     a cell the photo has `occupied` (that piece's lean or shadow may lie over it: a chess
     start's far rank leans over the rim behind it, and the rim would learn the pieces).
     """
-    points = rim_points(layout)
-    rim = Rim(views.rim, _terms(layout, points), np.zeros(len(points), bool))
+    _, terms, beside = _rim_geometry(layout.name)
+    rim = Rim(views.rim, terms, np.zeros(len(terms), bool))
     _, light = _fit_light(views.ground, kinds, surface, _terms(layout), empty, rim=rim)
     look = views.rim - light
-    centres = np.array([c.center for c in layout.cells], np.float64)
-    beside = np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
     look[views.rim_unseen | occupied[beside]] = np.nan
     return look
 
@@ -914,8 +925,6 @@ def calibrate_standing(
     empty = (truth == EMPTY) & ~views.unseen
     kinds, surface = _learn_surface(layout, views.ground, empty)
     rim_look = _learn_rim(views, layout, kinds, surface, empty, truth != EMPTY)
-    if not layout.has_markers:  # a board of your own: the rim is whatever lies round it
-        rim_look = None
     draws = _draws(stream)
     learned = tuple(
         _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws, rim_look)
