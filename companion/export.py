@@ -332,15 +332,21 @@ def _clock(stamp: str) -> str:
 
 
 # -- writing files ---------------------------------------------------------------------------------
-def write_output(data: str | bytes, output: str | os.PathLike[str], *, force: bool = False) -> Path:
+def write_output(
+    data: str | bytes,
+    output: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    verb: str = "write",
+) -> Path:
     """Write `data` (text, or the bytes of a photo) to `output` atomically; an existing file
-    is kept unless `force`."""
+    is kept unless `force`. A failure says "cannot {verb} PATH: why - what to do"."""
     path = Path(output)
     try:
         check_output(path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
-        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
-    return _write_through_temporary(path, data)
+        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
+    return _write_through_temporary(path, data, verb)
 
 
 def check_output(path: Path, force: bool, option: str = "-o") -> None:
@@ -364,7 +370,7 @@ def check_output(path: Path, force: bool, option: str = "-o") -> None:
         )
 
 
-def _write_through_temporary(path: Path, data: str | bytes) -> Path:
+def _write_through_temporary(path: Path, data: str | bytes, verb: str = "write") -> Path:
     """Write via a temporary file in the same folder and a rename: whole or not at all. The
     file then gets the mode of any new file (0644 under umask 022), not mkstemp's private
     0600: an export or a photo is made to be opened by others (a viewer, a web server)."""
@@ -372,7 +378,7 @@ def _write_through_temporary(path: Path, data: str | bytes) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:  # the folder's problem, said of the file the user named
-        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
@@ -384,7 +390,7 @@ def _write_through_temporary(path: Path, data: str | bytes) -> Path:
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
     return path
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import random
 import sys
 import tempfile
@@ -27,7 +26,7 @@ from companion import games
 from companion.commands import seed_number
 from companion.dice import Dice
 from companion.errors import OptionError, UserError, write_problem
-from companion.export import check_output
+from companion.export import check_output, write_output
 from companion.games.base import Position, game_to_json, options_to_dict
 
 EXAMPLES = """examples:
@@ -132,14 +131,9 @@ def _check_can_write(target: Path, path: str, force: bool) -> Path:
 
 
 def write_atomically(target: Path, text: str) -> None:
-    """Write via a temporary file and a rename, so a crash never leaves half a record."""
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, target)
-    except OSError as exc:
-        temporary.unlink(missing_ok=True)
-        raise UserError(f"cannot save to {target}: {write_problem(target, exc)}") from None
+    """Write via a temporary file and a rename, so a crash never leaves half a record (the
+    exports' one atomic writer: flushed to the disk before the rename, the umask's mode)."""
+    write_output(text, target, force=True, verb="save to")  # (checked before the game)
 
 
 # -- play -------------------------------------------------------------------------------------------
