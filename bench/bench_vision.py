@@ -46,7 +46,10 @@ view (`covered=()`); how often the printed-mat occluder check alone would call a
 "covered" (tall pieces and shadows over the paper and lines) is counted apart. Then own boards
 without markers: `grid:8x8` checkered boards (green and cream, green and white vinyl, light and
 dark wood) with chess-like figures, located from their true corners (`vision.locate.from_corners`),
-calibrated on the chess start position and reading random positions of the 32 pieces.
+calibrated on the chess start position and reading random positions of the 32 pieces; and the
+same tables read as the companion reads a game on them (`chess_games`: the `chessboard`
+layout, one game's boards a few random moves apart, each board a referee takes teaching the
+calibration - `bench_real.py --learn` on the synthetic table).
 Goals as above: >= 99.9 % of cells, >= 99 % of boards. Last, the tracker follows a random game
 of up to 4 moves on up to 4 realistic tables a layout (goal: no observation from a frame with a
 hand, at most 1 % of the boards never observed - a tall piece or its shadow over the paper must
@@ -361,6 +364,95 @@ def chess_boards(tables: int, boards: int, seed: int) -> dict:
     return stats
 
 
+GAME_MOVES = 3  # moves between two boards read in an own chessboard's game
+CAPTURE_SHARE = 0.25  # the share of those moves that take a piece of the other colour
+
+
+def chess_game(
+    start: dict[str, str], figures: dict[str, str], boards: int, rng: np.random.Generator
+) -> list[tuple[dict[str, str], dict[str, str]]]:
+    """`boards` positions of one game from the chess start, GAME_MOVES moves apart: each move a
+    random piece to a random empty square, or (CAPTURE_SHARE of them) onto a piece of the other
+    colour, which leaves; kings are never taken. Not chess's rules - the pieces spread over the
+    whole board within a few boards, as the random boards do - but a game: each board follows
+    from the last. (cells -> class, cells -> figure) each."""
+    names = [f"{f}{r}" for r in range(1, 9) for f in "abcdefgh"]
+    cells, shapes = dict(start), dict(figures)
+    out = []
+    for _ in range(boards):
+        for _ in range(GAME_MOVES):
+            mover = sorted(cells)[int(rng.integers(len(cells)))]
+            prey = sorted(c for c in cells if cells[c] != cells[mover] and shapes[c] != "king")
+            if prey and rng.random() < CAPTURE_SHARE:
+                target = prey[int(rng.integers(len(prey)))]
+            else:
+                free = [n for n in names if n not in cells]
+                target = free[int(rng.integers(len(free)))]
+            cells[target], shapes[target] = cells.pop(mover), shapes.pop(mover)
+        out.append((dict(cells), dict(shapes)))
+    return out
+
+
+def chess_games(tables: int, boards: int, seed: int) -> dict:
+    """Own checkered boards read as the companion reads a game on them: the `chessboard`
+    layout calibrated on the start position, then `boards` positions of one game
+    (`chess_game`), each read before it teaches anything; each board a referee expecting it
+    takes teaches the calibration (`learn_from_board`: the empty look of cells the start
+    covered, leans, now and then the whole model fitted again), as `bench_real.py --learn`
+    reads the real photos. The same tables as `chess_boards`."""
+    layout = get_layout(CHESSBOARD)
+    start, start_figures = chess_start(layout)
+    stats = {"rows": [], "failures": [], "refused": []}
+    total = dict.fromkeys(READING_COUNTS, 0)
+    for k, style in enumerate(CHECKERED_BOARDS):
+        per = dict.fromkeys(READING_COUNTS, 0)
+        for index in range(tables):
+            table = realistic_table(
+                "grid:8x8", index, seed + 31 + 7 * k, board=style, pieces="chess"
+            )
+            frame = table.render(start, figures=start_figures)
+            located = from_corners(layout, table.board_corners_px(), table.size)
+            try:
+                calibration = calibrate(frame, located.homography, layout, start)
+            except UserError as exc:
+                calibration = None
+                stats["refused"].append(f"{style} table {index} ({describe(table)}): {exc}"[:220])
+            game = chess_game(
+                start, start_figures, boards, np.random.default_rng(seed * 37 + index)
+            )
+            for number, (cells, figures) in enumerate(game):
+                truth = truth_of(layout, cells)
+                per["cells_total"] += len(truth)
+                per["boards_total"] += 1
+                if calibration is None:
+                    continue
+                per["read_cells"] += len(truth)
+                per["read_boards"] += 1
+                frame = table.render(cells, figures=figures)
+                seen = read_cells(frame, located.homography, layout, calibration, covered=())
+                taken = taken_as_position(seen, truth)
+                per["boards_taken"] += taken
+                if taken:
+                    calibration = learn_from_board(
+                        calibration, frame, located.homography, layout, cells
+                    )
+                seen = seen.cells
+                right = sum(seen[c] == truth[c] for c in truth)
+                per["cells_right"] += right
+                per["boards_right"] += right == len(truth)
+                if right != len(truth) and len(stats["failures"]) < 10:
+                    wrong = [f"{c}:{seen[c]}!={truth[c]}" for c in truth if seen[c] != truth[c]]
+                    stats["failures"].append(
+                        f"{style} table {index} board {number + 1} ({describe(table)}): "
+                        f"{len(wrong)} wrong, {' '.join(wrong[:4])}"
+                    )
+        stats["rows"].append((style, per))
+        for key in total:
+            total[key] += per[key]
+    stats["total"] = total
+    return stats
+
+
 def tracking_report(args) -> list[str]:
     """The tracker on realistic tables and on own chessboards: print a line each; the goals
     missed."""
@@ -471,6 +563,11 @@ def realistic_main(args) -> int:
     report(
         "own 8x8 chessboards, no markers, chess-like figures:",
         chess_boards(args.tables, args.boards, args.seed),
+        False,
+    )
+    report(
+        "own 8x8 chessboards read as a game (learning from each board taken, as bench_real's --learn):",
+        chess_games(args.tables, args.boards, args.seed),
         False,
     )
     missed += tracking_report(args)
