@@ -67,7 +67,6 @@ import argparse
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -79,11 +78,10 @@ from bench_real import taken_as_position  # noqa: E402
 
 from companion import games  # noqa: E402
 from companion.errors import UserError  # noqa: E402
-from companion.observation import EMPTY, UNKNOWN  # noqa: E402
+from companion.observation import EMPTY  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.layouts import CHESSBOARD, MAT_MARGIN, get_layout, layout_names  # noqa: E402
 from vision.locate import from_corners, locate  # noqa: E402
-from vision.occlusion import hidden_cells  # noqa: E402
 from vision.reader import read_cells  # noqa: E402
 from vision.sim import (  # noqa: E402
     SKIN_TONES,
@@ -300,17 +298,14 @@ def chessboard_tracking(tables: int, moves: int, seed: int) -> dict:
     return stats
 
 
-def chess_boards(tables: int, boards: int, seed: int) -> dict:
-    """Own checkered 8x8 boards with chess-like figures, no markers: located from the true
-    corners, calibrated on the start position, reading random positions of the 32 pieces."""
-    layout = get_layout("grid:8x8")
-    chessboard = get_layout(CHESSBOARD)
+def own_chessboards(tables: int, seed: int, stats: dict):
+    """The own checkered 8x8 boards with chess-like figures, no markers, `tables` of each
+    style: (style, index, table, homography, calibration) - the `chessboard` layout located
+    from the table's true corners (`vision.locate.from_corners`), calibrated on the chess start
+    position; a refused calibration is None, and noted in `stats["refused"]`."""
+    layout = get_layout(CHESSBOARD)
     start, start_figures = chess_start(layout)
-    pieces = list(start.items())
-    stats = {"rows": [], "failures": [], "refused": []}
-    total = dict.fromkeys(READING_COUNTS, 0)
     for k, style in enumerate(CHECKERED_BOARDS):
-        per = dict.fromkeys(READING_COUNTS, 0)
         for index in range(tables):
             table = realistic_table(
                 "grid:8x8", index, seed + 31 + 7 * k, board=style, pieces="chess"
@@ -322,46 +317,67 @@ def chess_boards(tables: int, boards: int, seed: int) -> dict:
             except UserError as exc:
                 calibration = None
                 stats["refused"].append(f"{style} table {index} ({describe(table)}): {exc}"[:220])
-            rng = np.random.default_rng(seed * 31 + index)
-            names = layout.cell_names()
-            for _ in range(boards):
-                count = int(rng.integers(2, len(pieces) + 1))
-                chosen = rng.choice(len(pieces), size=count, replace=False)
-                squares = rng.choice(len(names), size=count, replace=False)
-                cells = {names[q]: pieces[p][1] for p, q in zip(chosen, squares, strict=True)}
-                figures = {
-                    names[q]: start_figures[pieces[p][0]]
-                    for p, q in zip(chosen, squares, strict=True)
-                }
-                truth = truth_of(layout, cells)
-                per["cells_total"] += len(truth)
-                per["boards_total"] += 1
-                if calibration is None:
-                    continue
-                per["read_cells"] += len(truth)
-                per["read_boards"] += 1
-                frame = table.render(cells, figures=figures)
-                seen = read_cells(frame, located.homography, layout, calibration, covered=())
-                # These are chess sets: the cells their tall figures may hide are the
-                # chessboard layout's (the same cells as grid:8x8's stones).
-                occupied = [c for c, k in seen.cells.items() if k not in (EMPTY, UNKNOWN)]
-                hidden = hidden_cells(located.homography, table.size, chessboard, occupied)
-                per["boards_taken"] += taken_as_position(replace(seen, hidden=hidden), truth)
-                seen = seen.cells
-                right = sum(seen[c] == truth[c] for c in truth)
-                per["cells_right"] += right
-                per["boards_right"] += right == len(truth)
-                if right != len(truth) and len(stats["failures"]) < 10:
-                    wrong = [f"{c}:{seen[c]}!={truth[c]}" for c in truth if seen[c] != truth[c]]
-                    stats["failures"].append(
-                        f"{style} table {index} ({describe(table)}): {len(wrong)} wrong, "
-                        f"{' '.join(wrong[:4])}"
-                    )
+            yield style, index, table, located.homography, calibration
+
+
+def count_reading(per: dict, stats: dict, seen, truth: dict[str, str], label: str) -> bool:
+    """Count one board read (`seen`, an Observation, or None: not read - its table's
+    calibration was refused) into `per` and a failure's text into `stats`; whether a referee
+    expecting `truth` takes it (`taken_as_position`)."""
+    per["cells_total"] += len(truth)
+    per["boards_total"] += 1
+    if seen is None:
+        return False
+    per["read_cells"] += len(truth)
+    per["read_boards"] += 1
+    taken = taken_as_position(seen, truth)
+    per["boards_taken"] += taken
+    cells = seen.cells
+    right = sum(cells[c] == truth[c] for c in truth)
+    per["cells_right"] += right
+    per["boards_right"] += right == len(truth)
+    if right != len(truth) and len(stats["failures"]) < 10:
+        wrong = [f"{c}:{cells[c]}!={truth[c]}" for c in truth if cells[c] != truth[c]]
+        stats["failures"].append(f"{label}: {len(wrong)} wrong, {' '.join(wrong[:4])}")
+    return taken
+
+
+def own_rows(stats: dict, per_style: dict[str, dict]) -> dict:
+    """`stats` with a row per style and the total."""
+    total = dict.fromkeys(READING_COUNTS, 0)
+    for style, per in per_style.items():
         stats["rows"].append((style, per))
         for key in total:
             total[key] += per[key]
     stats["total"] = total
     return stats
+
+
+def chess_boards(tables: int, boards: int, seed: int) -> dict:
+    """Own checkered 8x8 boards (`own_chessboards`) reading random positions of the 32 pieces."""
+    layout = get_layout(CHESSBOARD)
+    start, start_figures = chess_start(layout)
+    pieces = list(start.items())
+    names = layout.cell_names()
+    stats = {"rows": [], "failures": [], "refused": []}
+    per_style = {s: dict.fromkeys(READING_COUNTS, 0) for s in CHECKERED_BOARDS}
+    for style, index, table, homography, calibration in own_chessboards(tables, seed, stats):
+        rng = np.random.default_rng(seed * 31 + index)
+        for _ in range(boards):
+            count = int(rng.integers(2, len(pieces) + 1))
+            chosen = rng.choice(len(pieces), size=count, replace=False)
+            squares = rng.choice(len(names), size=count, replace=False)
+            cells = {names[q]: pieces[p][1] for p, q in zip(chosen, squares, strict=True)}
+            figures = {
+                names[q]: start_figures[pieces[p][0]] for p, q in zip(chosen, squares, strict=True)
+            }
+            seen = None
+            if calibration is not None:
+                frame = table.render(cells, figures=figures)
+                seen = read_cells(frame, homography, layout, calibration, covered=())
+            label = f"{style} table {index} ({describe(table)})"
+            count_reading(per_style[style], stats, seen, truth_of(layout, cells), label)
+    return own_rows(stats, per_style)
 
 
 GAME_MOVES = 3  # moves between two boards read in an own chessboard's game
@@ -394,63 +410,26 @@ def chess_game(
 
 
 def chess_games(tables: int, boards: int, seed: int) -> dict:
-    """Own checkered boards read as the companion reads a game on them: the `chessboard`
-    layout calibrated on the start position, then `boards` positions of one game
-    (`chess_game`), each read before it teaches anything; each board a referee expecting it
-    takes teaches the calibration (`learn_from_board`: the empty look of cells the start
-    covered, leans, now and then the whole model fitted again), as `bench_real.py --learn`
-    reads the real photos. The same tables as `chess_boards`."""
+    """Own checkered boards (`own_chessboards`, the same tables as `chess_boards`) read as the
+    companion reads a game on them: `boards` positions of one game (`chess_game`), each read
+    before it teaches anything; each board a referee expecting it takes teaches the
+    calibration (`learn_from_board`: the empty look of cells the start covered, leans, now
+    and then the whole model fitted again), as `bench_real.py --learn` reads the real photos."""
     layout = get_layout(CHESSBOARD)
     start, start_figures = chess_start(layout)
     stats = {"rows": [], "failures": [], "refused": []}
-    total = dict.fromkeys(READING_COUNTS, 0)
-    for k, style in enumerate(CHECKERED_BOARDS):
-        per = dict.fromkeys(READING_COUNTS, 0)
-        for index in range(tables):
-            table = realistic_table(
-                "grid:8x8", index, seed + 31 + 7 * k, board=style, pieces="chess"
-            )
-            frame = table.render(start, figures=start_figures)
-            located = from_corners(layout, table.board_corners_px(), table.size)
-            try:
-                calibration = calibrate(frame, located.homography, layout, start)
-            except UserError as exc:
-                calibration = None
-                stats["refused"].append(f"{style} table {index} ({describe(table)}): {exc}"[:220])
-            game = chess_game(
-                start, start_figures, boards, np.random.default_rng(seed * 37 + index)
-            )
-            for number, (cells, figures) in enumerate(game):
-                truth = truth_of(layout, cells)
-                per["cells_total"] += len(truth)
-                per["boards_total"] += 1
-                if calibration is None:
-                    continue
-                per["read_cells"] += len(truth)
-                per["read_boards"] += 1
-                frame = table.render(cells, figures=figures)
-                seen = read_cells(frame, located.homography, layout, calibration, covered=())
-                taken = taken_as_position(seen, truth)
-                per["boards_taken"] += taken
-                if taken:
-                    calibration = learn_from_board(
-                        calibration, frame, located.homography, layout, cells
-                    )
-                seen = seen.cells
-                right = sum(seen[c] == truth[c] for c in truth)
-                per["cells_right"] += right
-                per["boards_right"] += right == len(truth)
-                if right != len(truth) and len(stats["failures"]) < 10:
-                    wrong = [f"{c}:{seen[c]}!={truth[c]}" for c in truth if seen[c] != truth[c]]
-                    stats["failures"].append(
-                        f"{style} table {index} board {number + 1} ({describe(table)}): "
-                        f"{len(wrong)} wrong, {' '.join(wrong[:4])}"
-                    )
-        stats["rows"].append((style, per))
-        for key in total:
-            total[key] += per[key]
-    stats["total"] = total
-    return stats
+    per_style = {s: dict.fromkeys(READING_COUNTS, 0) for s in CHECKERED_BOARDS}
+    for style, index, table, homography, calibration in own_chessboards(tables, seed, stats):
+        game = chess_game(start, start_figures, boards, np.random.default_rng(seed * 37 + index))
+        for number, (cells, figures) in enumerate(game):
+            frame = table.render(cells, figures=figures)
+            seen = None
+            if calibration is not None:
+                seen = read_cells(frame, homography, layout, calibration, covered=())
+            label = f"{style} table {index} board {number + 1} ({describe(table)})"
+            if count_reading(per_style[style], stats, seen, truth_of(layout, cells), label):
+                calibration = learn_from_board(calibration, frame, homography, layout, cells)
+    return own_rows(stats, per_style)
 
 
 def tracking_report(args) -> list[str]:
