@@ -613,6 +613,47 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_touch_bo
     assert [str(m) for m in app.referee.position.move_stack] == ["c3", "d4"]
 
 
+def test_a_cell_the_camera_keeps_misreading_is_taken_as_right_when_the_players_touch_board_is_right(
+    screen, tmp_path
+):
+    """Glare on a stone reads its cell empty for as long as the lamp stays: the play screen
+    asks to put back a stone that is there, and offers BOARD IS RIGHT (on the screen only: the
+    table's DONE keeps its meaning). Touched, the board is taken as the position, the camera
+    learns from that frame, and the game goes on with the glare still there."""
+    from companion import games
+    from companion.referee.core import observation_of
+
+    app = App(screen, Settings(game="arinama"), records=Records(tmp_path / "r.sqlite3"))
+    app.start_game("arinama")
+    names = games.get("arinama").new().cell_names()
+    taught = []
+
+    class Vision:  # the camera path's teaching end (TableVision.learn_from_board)
+        def learn_from_board(self, frame, board):
+            taught.append((frame, board))
+
+    app.vision = Vision()
+    app.on_observation(observation_of(names, {"c3": "black"}, frame=1))
+    assert app.referee.position.move_stack == ["c3"]
+    app.on_observation(observation_of(names, {}, frame=2))  # the glare on c3
+    assert app.referee.instruction.kind == "restore"
+    app.render(force=True)
+    assert "Board is right" in [t.label for t in app.painter.targets]
+    app.button("done")  # the table's DONE never says the camera is wrong
+    assert app.referee.instruction.kind == "restore" and app.referee.misread == {}
+    taught.clear()
+    app.render(force=True)
+    (target,) = [t for t in app.painter.targets if t.label == "Board is right"]
+    app.tap(target.rect.center)
+    assert app.referee.instruction.text == "White: place a stone"
+    assert app.events[-1].kind == "board-right"
+    assert taught == [(2, {"c3": "black"})]  # the position, with the frame said to be right
+    app.render(force=True)
+    assert "Board is right" not in [t.label for t in app.painter.targets]
+    app.on_observation(observation_of(names, {"d4": "white"}, frame=3))  # glare still on c3
+    assert app.referee.position.move_stack == ["c3", "d4"]
+
+
 def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unrecorded(
     screen, tmp_path
 ):

@@ -314,6 +314,7 @@ class App:
         except UserError as exc:
             self.message = str(exc)
             events = []
+        self._teach_camera()  # e.g. BOARD IS RIGHT: the board the players said is right
         self._after(events)
 
     def _after(self, events: list[Event]) -> None:
@@ -365,7 +366,8 @@ class App:
 
     def _teach_camera(self) -> None:
         """A board the referee takes as the position teaches the camera the empty look of the
-        cells it has never seen empty (a logo under a start-position piece)."""
+        cells it has never seen empty (a logo under a start-position piece) - also one the
+        players said is right (BOARD IS RIGHT), from the frame it was read from."""
         if self.referee is not None and self.vision is not None:
             self.referee.teach(self.vision.learn_from_board)
 

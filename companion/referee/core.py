@@ -20,7 +20,13 @@ Rules of the edge, for every game:
   board shows the position - as empty, when the board as read is neither the position nor a
   legal move and that alone makes it one (`Referee.seen_board`). The reading is always tried
   first; a change the players were asked for is never taken as done there; a change the camera
-  cannot see shows as soon as the nearer piece moves away.
+  cannot see shows as soon as the nearer piece moves away;
+- the players may say the board is right when told to put it back (BOARD_RIGHT: a lamp's hard
+  shadow on an empty square that reads as a piece, for as long as the piece casting it stays):
+  the board is then taken as the position, and each cell the camera read otherwise is read as
+  the position has it while the camera still reads it so - only when that makes the board the
+  position or a legal move (`Referee.misread`, `seen_board`), until the camera reads it right
+  or a move changes it. A wrong press hides a real difference on those cells until then.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from companion.records import Records
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text
 from companion.referee.protocol import (
+    BOARD_RIGHT,
     CANCEL,
     CHOOSE,
     DONE,
@@ -56,7 +63,7 @@ from companion.referee.protocol import (
     PlayerInput,
 )
 
-INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL)
+INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL, BOARD_RIGHT)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
 QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
@@ -71,6 +78,15 @@ def referee_class(game: str) -> type[Referee[Any]]:
     if game not in games.names():
         raise UserError(f"no referee for game {game!r}: choose one of {', '.join(games.names())}")
     return games.get(game).referee_class()
+
+
+@dataclass(frozen=True)
+class Misread:
+    """A cell the players said the camera reads wrong (BOARD_RIGHT): what the camera read
+    there (a class, None: empty) and what the position had there then."""
+
+    read: str | None
+    truth: str | None
 
 
 @dataclass
@@ -137,6 +153,12 @@ class Referee(Generic[P]):
         self.asked: frozenset[str] = frozenset()  # cells to change named since last settled
         self.undo_request: UndoRequest | None = None
         self.last_observation: Observation | None = None
+        # The cells the players said the camera reads wrong (BOARD_RIGHT), by cell: read as
+        # the position has them while the camera still reads them so, when that makes the
+        # board the position or a legal move (`seen_board`); forgotten once the camera reads
+        # one right or the position's content there changes. Never recorded: a resumed
+        # referee starts with none.
+        self.misread: dict[str, Misread] = {}
         self._cell_names = frozenset(position.cell_names())
         self._classes = frozenset(position.cell_classes())
         self._instruction: Instruction | None = None
@@ -189,6 +211,9 @@ class Referee(Generic[P]):
             self.unclear = unknown
             return self._update([Event("unclear", {"cells": unknown})])
         self.unclear = []
+        read = observation.occupied()
+        for cell in [c for c, m in self.misread.items() if read.get(c) == m.truth]:
+            del self.misread[cell]  # the camera reads it right again
         self.board = self.seen_board(observation)
         self.board_seen_at = (observation.frame, observation.timestamp)
         events: list[Event] = []
@@ -212,7 +237,8 @@ class Referee(Generic[P]):
         return self._update(events)
 
     def handle(self, player_input: PlayerInput) -> list[Event]:
-        """A button or screen input: done, roll, undo, choose X, cancel."""
+        """A button or screen input: done, roll, undo, choose X, cancel, board-right (see
+        `_board_right`). An input that does not apply now changes nothing (no events)."""
         kind = player_input.kind
         if kind not in INPUT_KINDS:
             raise UserError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
@@ -227,7 +253,39 @@ class Referee(Generic[P]):
             return self._update(self._request_undo(player_input.player))
         if self.position.is_game_over():
             return []
+        if kind == BOARD_RIGHT:
+            return self._update(self._board_right())
         return self._update(self._on_input(player_input))
+
+    def _board_right(self) -> list[Event]:
+        """The players say the board is right and the camera wrong: only while told to put
+        the board back (settled, the instruction "restore"), with no hand over the board and
+        the last observation read in full; else nothing. The board taken from it becomes the
+        position - `board_to_learn` then hands the position with that very frame to the
+        camera - and each cell where it differed is remembered with what the camera read
+        there (`misread`)."""
+        observation = self.last_observation
+        if (
+            not self.settled
+            or self.hands_on_board
+            or self.board is None
+            or observation is None
+            or observation.unknown()
+            or self.board_seen_at != (observation.frame, observation.timestamp)
+            or self.instruction.kind != "restore"
+        ):
+            return []
+        expected = self.expected()
+        read = observation.occupied()
+        cells = sorted(
+            (c for c in set(self.board) | set(expected) if self.board.get(c) != expected.get(c)),
+            key=phrases.cell_sort_key,
+        )
+        for cell in cells:
+            if read.get(cell) != expected.get(cell):  # (else a hidden cell read otherwise)
+                self.misread[cell] = Misread(read=read.get(cell), truth=expected.get(cell))
+        self.board = expected
+        return [Event("board-right", {"cells": cells})]
 
     def hands(self, status: bool) -> list[Event]:
         """The "hands on the board" state from the tracker: observations wait until False."""
@@ -264,8 +322,11 @@ class Referee(Generic[P]):
         the board without it - the rabbit gone - may be a legal move too (a review: "Which
         gold piece is on g5 now?"); a board with a piece more where a lean was seen is none.
         Then the cells read, unless the board read is neither `expected()` nor (settled) a
-        legal move. Then up to MAX_HIDDEN_CHANGES cells where the camera may be wrong are taken
-        otherwise, the fewest that make it one:
+        legal move. Then, in any game, the cells the players said the camera reads wrong
+        (`misread`) and that it still reads exactly so, as the position has them: the fewest
+        that make the board the position or a legal move (all of them, if need be), never a
+        guess between two as few. Then up to MAX_HIDDEN_CHANGES cells where the camera may be
+        wrong are taken otherwise, the fewest that make it one:
         - when the game's pieces are tall (`tall_pieces`), the cells a nearer piece may hide
           (`observation.hidden`), as they were on the last board seen - or, while the board
           shows the position, as empty (a tall piece that moved in front of a square leans
@@ -288,8 +349,12 @@ class Referee(Generic[P]):
         as_first_read = observation.occupied_without_leans()
         if hidden and as_first_read != board and self._explains(as_first_read):
             return as_first_read
-        if not (hidden or unlearned) or self._explains(board):
+        said = self._said(board)
+        if not (hidden or unlearned or said) or self._explains(board):
             return board
+        as_said = self._as_said(board, said) if said else None
+        if as_said is not None or not (hidden or unlearned):
+            return board if as_said is None else as_said
         before = self.board  # None: nothing seen yet, so nothing to keep
 
         def before_of(cell: str) -> str | None:
@@ -347,6 +412,39 @@ class Referee(Generic[P]):
             if found:
                 return _one_of(found, board)
         return board
+
+    def _said(self, board: dict[str, str]) -> dict[str, str | None]:
+        """The cells of `misread` that `board` reads exactly as remembered, and what the
+        players said is there (the position's content)."""
+        expected = self.expected()
+        return {
+            c: m.truth
+            for c, m in self.misread.items()
+            if board.get(c) == m.read and m.truth == expected.get(c)
+        }
+
+    def _as_said(self, board: dict[str, str], said: dict[str, str | None]) -> dict[str, str] | None:
+        """`board` with the fewest cells of `said` (cell -> content) taken as said that make
+        it the position or a legal move; None when none do, or two different boards as few."""
+        tries = 0
+        for count in range(1, len(said) + 1):
+            found: list[dict[str, str]] = []
+            for cells in combinations(sorted(said), count):
+                tries += 1
+                if tries > MAX_HIDDEN_TRIES:  # too many cells said: as found
+                    return found[0] if len(found) == 1 else None
+                candidate = dict(board)
+                for cell in cells:
+                    value = said[cell]
+                    if value is None:
+                        candidate.pop(cell, None)
+                    else:
+                        candidate[cell] = value
+                if candidate not in found and self._explains(candidate):
+                    found.append(candidate)
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
         """The board (cell -> class, in the camera's classes) the camera may learn from
@@ -598,6 +696,9 @@ class Referee(Generic[P]):
         """Derive the instruction from the state; log the events, then the instruction (when
         it changed) to the records - before the caller shows anything."""
         events = list(events or [])
+        if self.misread:  # what is read on a cell whose content the position changed is real
+            expected = self.expected()
+            self.misread = {c: m for c, m in self.misread.items() if m.truth == expected.get(c)}
         new = self._derive_instruction()
         changed = new != self._instruction
         if changed:

@@ -21,12 +21,15 @@ from companion.highlights import TARGET as TARGET
 from companion.highlights import TO as TO
 
 # PlayerInput.kind
-InputKind = Literal["done", "roll", "undo", "choose", "cancel"]
+InputKind = Literal["done", "roll", "undo", "choose", "cancel", "board-right"]
 DONE: Final = "done"  # end the turn / confirm (DONE button, Enter)
 ROLL: Final = "roll"  # roll the dice (ROLL button, R)
 UNDO: Final = "undo"  # ask to take back the last move (BACK button, Backspace); both confirm
 CHOOSE: Final = "choose"  # answer a question: value is one of Instruction.choices
 CANCEL: Final = "cancel"  # withdraw a request (undo) or a question
+# the players say the board is right and the camera wrong, while told to put the board back
+# (BOARD IS RIGHT on the screen only: never a table button) - see `Referee.handle`
+BOARD_RIGHT: Final = "board-right"
 
 # Instruction.kind: what the players are asked to do
 InstructionKind = Literal[
@@ -58,6 +61,7 @@ EventKind = Literal[
     "step",
     "action",
     "unclear",
+    "board-right",
 ]
 
 
@@ -97,7 +101,8 @@ class Event:
     """Something that happened: "move" (accepted, data has "move" text), "roll", "illegal",
     "undo", "disturbed", "restored", "hands", "game-over", "question", "answer"; also "step"
     (one step of an Arimaa turn in progress, data "step" and "captures"), "action" (one action
-    of a Sensei turn, data "action" and "text") and "unclear" (data "cells")."""
+    of a Sensei turn, data "action" and "text"), "unclear" (data "cells") and "board-right"
+    (the players said the board is right: data "cells", those the camera read otherwise)."""
 
     kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)

@@ -5,6 +5,9 @@ this, and tests and the benchmark use it directly.
 Input lines (`handle_line`), as typed at a terminal or piped in:
 
 - ``done``, ``roll``, ``undo``, ``cancel``, ``choose X`` (also ``enter``, ``r``, ``back``);
+- ``right`` - the board is right (the app's BOARD IS RIGHT): while told to put the board back
+  where the camera is wrong (a lamp's shadow read as a piece), the board is taken as the
+  position and the camera learns from that frame (`Referee.handle`, BOARD_RIGHT);
 - ``hands on`` / ``hands off`` - the "hands on the board" state, when no tracker gives it;
 - ``clear`` - the board is clear: when the camera has seen something lie over the board for
   a while (its status "covered": a lamp's shadow across the mat's edge, a piece on the
@@ -31,6 +34,7 @@ from companion.i18n import player as player_name
 from companion.observation import Observation
 from companion.referee.core import Referee
 from companion.referee.protocol import (
+    BOARD_RIGHT,
     CANCEL,
     CHOOSE,
     DONE,
@@ -53,9 +57,11 @@ WORDS: dict[str, InputKind] = {
     "u": UNDO,
     "cancel": CANCEL,
     "c": CANCEL,
+    "right": BOARD_RIGHT,
 }
 INPUT_HELP = (
-    "type done, roll, undo, cancel, choose X, hands on/off, clear, show, or an observation as JSON"
+    "type done, roll, undo, cancel, choose X, right (the board is right: the camera is wrong), "
+    "hands on/off, clear, show, or an observation as JSON"
 )
 # the tracker's states (vision.tracker) in which nothing is read: something is over the board
 # ("covered": it has lain there for a while - perhaps no hand; `clear` reads past it)
@@ -177,6 +183,7 @@ class Session:
 
     def handle(self, player_input: PlayerInput) -> None:
         self.pending += self.referee.handle(player_input)
+        self._teach_camera()  # `right`: the board the players said is right
         self.flush()
 
     def _teach_camera(self) -> None:

@@ -205,6 +205,10 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
         buttons.append((_("Roll"), Action("roll"), "primary" if kind == "roll" else "normal"))
     if kind == "confirm":
         buttons.append((_("Cancel"), Action("cancel"), "normal"))
+    if kind == "restore" and not model.hands:
+        # the players may say the camera is wrong (on the screen only); not while a hand is
+        # over the board, when the board the camera last read may be no longer there
+        buttons.append((_("Board is right"), Action("board-right"), "normal"))
     # The instructions name the button in capitals ("press DONE", "drück FERTIG").
     wants_done = kind == "confirm" or _("DONE") in model.instruction.text
     buttons.append((_("Done"), Action("done"), "primary" if wants_done else "normal"))

@@ -10,6 +10,7 @@ from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
 from companion.i18n import _, pgettext
 from companion.referee.protocol import (
+    BOARD_RIGHT,
     CANCEL,
     CHOOSE,
     DONE,
@@ -30,6 +31,7 @@ INPUTS: dict[str, InputKind] = {
     "undo": UNDO,
     "cancel": CANCEL,
     "choose": CHOOSE,
+    "board-right": BOARD_RIGHT,  # the screen's BOARD IS RIGHT, never a table button
 }
 
 
@@ -43,7 +45,8 @@ class PlayPage(Page):
     def buttons(self) -> dict[str, tuple[str, Any]]:
         # The table's DONE keeps its meaning while something lies on the board: the players
         # say the board is clear on the screen only (BOARD CLEAR), never by a press that may
-        # have meant "done" while a hand rested there.
+        # have meant "done" while a hand rested there. BOARD IS RIGHT too is on the screen
+        # only: a press meant as "done" must never say the camera is wrong.
         return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
 
     def act(self, kind: str, value: Any) -> None:
