@@ -5,6 +5,8 @@ while told to put the board back, the board is taken as the position, the camera
 from that frame, and the cells read otherwise are read as the position has them while the
 camera still reads them so and that makes the board the position or a legal move."""
 
+from board_table import Table
+
 from companion import games
 from companion.games.arimaa import ArimaaPosition
 from companion.records import Records
@@ -16,38 +18,6 @@ from companion.referee.runner import parse_input
 PIECES = {"a1": "H", "d3": "R", "h4": "R", "e7": "r", "g8": "e"}
 SHADOW = {"h5": "gold"}  # the lamp's shadow of the rabbit on h4 reads as a gold piece on h5
 RIGHT = PlayerInput(BOARD_RIGHT)
-
-
-class Table:
-    """A board the test plays on; the camera reads it with `misread` on top (cell -> class,
-    None: read empty) and `unknown` cells."""
-
-    def __init__(self, position, records=None):
-        self.referee = Referee(position.copy(), records=records)
-        self.board = dict(position.cells())
-        self.names = position.cell_names()
-        self.frame = 0
-        self.show()
-
-    def show(self, misread=None, unknown=(), **changes):
-        for cell, kind in changes.items():
-            if kind is None:
-                self.board.pop(cell, None)
-            else:
-                self.board[cell] = kind
-        seen = dict(self.board)
-        for cell, kind in (misread or {}).items():
-            if kind is None:
-                seen.pop(cell, None)
-            else:
-                seen[cell] = kind
-        self.frame += 1
-        observation = observation_of(self.names, seen, unknown=unknown, frame=self.frame)
-        return self.referee.observe(observation)
-
-    @property
-    def instruction(self):
-        return self.referee.instruction
 
 
 def arimaa(records=None):

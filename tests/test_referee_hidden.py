@@ -5,6 +5,7 @@ the position or a legal move; otherwise as they were, or (the board showing the 
 empty, when that alone makes it one - never to fake a change it asked the players to make."""
 
 import pytest
+from board_table import Table
 
 from companion import games
 from companion.errors import UserError
@@ -13,35 +14,6 @@ from companion.referee.arinama import ArinamaReferee
 from companion.referee.core import Referee, observation_of
 
 FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
-
-
-class Table:
-    """A board the test plays on; the camera (at Gold's side, rank 1) reads `seen`: the board
-    with the readings a leaning piece makes, and the cells it may hide."""
-
-    def __init__(self, position):
-        self.referee = Referee(position.copy())
-        self.board = dict(position.cells())
-        self.names = position.cell_names()
-        self.show()
-
-    def show(self, misread=None, hidden=None, **changes):
-        for cell, kind in changes.items():
-            if kind is None:
-                self.board.pop(cell, None)
-            else:
-                self.board[cell] = kind
-        seen = dict(self.board)
-        for cell, kind in (misread or {}).items():
-            if kind is None:
-                seen.pop(cell, None)
-            else:
-                seen[cell] = kind
-        return self.referee.observe(observation_of(self.names, seen, hidden=hidden))
-
-    @property
-    def instruction(self):
-        return self.referee.instruction
 
 
 def arimaa(pieces, side="gold"):
