@@ -139,10 +139,6 @@ def test_board_right_does_nothing_while_a_take_back_waits_or_the_board_catches_u
     table = Table(position)
     table.show(c3="black")
     table.show(d4="white")
-    table.show(misread={"b2": "white"})  # Black's turn
-    assert table.instruction.kind == "illegal"  # (not a board to put back: refused too)
-    assert table.referee.handle(RIGHT) == []
-    table.show()
     table.referee.handle(PlayerInput(UNDO))
     table.show(misread={"b2": "white"})
     assert table.instruction.kind == "confirm"
@@ -184,3 +180,21 @@ def test_the_event_is_recorded_and_a_resumed_referee_remembers_nothing(tmp_path)
 
 def test_right_is_typed_to_companion_referee():
     assert parse_input("right") == RIGHT
+
+
+def test_board_right_when_told_to_take_off_a_stone_that_may_not_go_there():
+    # A lamp's shadow of the black stone on c3 reads as a black stone on d3 while White is to
+    # place: "take the black stone off d3" (an illegal move, not a board to put back) - the
+    # players may say the board is right then too, and the game goes on.
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    position.push("c3")
+    table = Table(position)
+    table.show(misread={"d3": "black"})
+    assert table.instruction.kind == "illegal"
+    assert table.referee.may_say_board_right()
+    assert [e.data for e in table.referee.handle(RIGHT)] == [{"cells": ["d3"]}]
+    assert table.instruction.text == "White: place a stone"
+    assert not table.referee.may_say_board_right()
+    assert table.show(misread={"d3": "black"}) == []  # the shadow stays
+    events = table.show(misread={"d3": "black"}, b2="white")  # White places a stone
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["b2"]

@@ -64,6 +64,10 @@ from companion.referee.protocol import (
 )
 
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL, BOARD_RIGHT)
+# The instructions while which the players may say the board is right (BOARD_RIGHT): the board
+# read is neither the position nor a legal move - a piece to put back, or one to take off
+# (a lamp's shadow read as a stone where none may go).
+BOARD_RIGHT_KINDS: frozenset[InstructionKind] = frozenset({"restore", "illegal"})
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
 QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
@@ -257,23 +261,34 @@ class Referee(Generic[P]):
             return self._update(self._board_right())
         return self._update(self._on_input(player_input))
 
-    def _board_right(self) -> list[Event]:
-        """The players say the board is right and the camera wrong: only while told to put
-        the board back (settled, the instruction "restore"), with no hand over the board and
-        the last observation read in full; else nothing. The board taken from it becomes the
-        position - `board_to_learn` then hands the position with that very frame to the
-        camera - and each cell where it differed is remembered with what the camera read
-        there (`misread`)."""
+    def may_say_board_right(self) -> bool:
+        """Whether the players may say now that the board is right and the camera wrong
+        (BOARD_RIGHT; the play screen shows **Board is right** then): while told to put the
+        board right (settled, the instruction "restore" or "illegal": the board as read is
+        neither the position nor a legal move), the game going on, no take-back waiting, no
+        hand over the board, and the last observation - the one the board was read from -
+        read in full."""
         observation = self.last_observation
-        if (
-            not self.settled
-            or self.hands_on_board
-            or self.board is None
-            or observation is None
-            or observation.unknown()
-            or self.board_seen_at != (observation.frame, observation.timestamp)
-            or self.instruction.kind != "restore"
-        ):
+        return (
+            self.settled
+            and not self.hands_on_board
+            and self.undo_request is None
+            and not self.position.is_game_over()
+            and self.board is not None
+            and observation is not None
+            and not observation.unknown()
+            and self.board_seen_at == (observation.frame, observation.timestamp)
+            and self.instruction.kind in BOARD_RIGHT_KINDS
+        )
+
+    def _board_right(self) -> list[Event]:
+        """The players say the board is right and the camera wrong, when they may
+        (`may_say_board_right`; else nothing): the board taken from the last observation
+        becomes the position - `board_to_learn` then hands the position with that very frame
+        to the camera - and each cell where it differed is remembered with what the camera
+        read there (`misread`)."""
+        observation = self.last_observation
+        if observation is None or self.board is None or not self.may_say_board_right():
             return []
         expected = self.expected()
         read = observation.occupied()

@@ -37,6 +37,8 @@ class PlayModel:
     camera: str = ""  # short camera state for the header ("still", "moving", "no camera")
     last_move: str = ""
     can_roll: bool = False
+    # the players may say the board is right and the camera wrong (BOARD IS RIGHT)
+    can_say_board_right: bool = False
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
     piece_labels: dict[str, str] = field(default_factory=dict)  # cell -> type ("E") on the piece
     cell_action: str = ""  # when set, every cell is a touch target: Action(cell_action, cell)
@@ -205,9 +207,9 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
         buttons.append((_("Roll"), Action("roll"), "primary" if kind == "roll" else "normal"))
     if kind == "confirm":
         buttons.append((_("Cancel"), Action("cancel"), "normal"))
-    if kind == "restore" and not model.hands:
-        # the players may say the camera is wrong (on the screen only); not while a hand is
-        # over the board, when the board the camera last read may be no longer there
+    if model.can_say_board_right:
+        # the players may say the camera is wrong (on the screen only; the referee says when:
+        # never while a hand is over the board, when the board last read may be gone)
         buttons.append((_("Board is right"), Action("board-right"), "normal"))
     # The instructions name the button in capitals ("press DONE", "drück FERTIG").
     wants_done = kind == "confirm" or _("DONE") in model.instruction.text

@@ -108,6 +108,7 @@ class PlayPage(Page):
             covered_near=app.covered_near,
             camera=self.header_state(),
             can_roll=position.awaiting_roll,
+            can_say_board_right=cell_action == "" and referee.may_say_board_right(),
             colour_names=app.settings.colour_names,
             piece_labels=labels,
             cell_action=cell_action,
