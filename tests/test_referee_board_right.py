@@ -198,3 +198,22 @@ def test_board_right_when_told_to_take_off_a_stone_that_may_not_go_there():
     assert table.show(misread={"d3": "black"}) == []  # the shadow stays
     events = table.show(misread={"d3": "black"}, b2="white")  # White places a stone
     assert [e.data["move"] for e in events if e.kind == "move"] == ["b2"]
+
+
+def test_teach_hands_each_observation_once():
+    # The front end teaches after each observation and each input: an input that leaves the
+    # board as it was (a DONE with nothing to end) must not teach the same frame again - the
+    # camera would learn its leans twice.
+    table = arimaa()
+    taught = []
+
+    def teach():
+        table.referee.teach(lambda frame, board: taught.append(frame))
+
+    table.show()
+    teach()
+    teach()
+    assert taught == [table.frame]
+    table.show()
+    teach()
+    assert taught == [table.frame - 1, table.frame]

@@ -157,6 +157,7 @@ class Referee(Generic[P]):
         self.asked: frozenset[str] = frozenset()  # cells to change named since last settled
         self.undo_request: UndoRequest | None = None
         self.last_observation: Observation | None = None
+        self._taught: Observation | None = None  # the last observation handed to `teach`
         # The cells the players said the camera reads wrong (BOARD_RIGHT), by cell: read as
         # the position has them while the camera still reads them so, when that makes the
         # board the position or a legal move (`seen_board`); forgotten once the camera reads
@@ -482,10 +483,12 @@ class Referee(Generic[P]):
         """Hand the board taken from the last observation, when it shows the position
         (`board_to_learn`), to the camera's `learn(frame, board)` - the app's
         `TableVision.learn_from_board`, `companion referee`'s tracker's: what a front end with
-        a camera calls after each `observe`."""
+        a camera calls after each `observe` and each `handle` (BOARD_RIGHT makes the board
+        the position). An observation is handed once: the camera would learn its leans twice."""
         last = self.last_observation
         board = None if last is None else self.board_to_learn(last)
-        if last is not None and board is not None:
+        if last is not None and board is not None and self._taught is not last:
+            self._taught = last
             learn(last.frame, board)
 
     def _explains(self, board: dict[str, str]) -> bool:
