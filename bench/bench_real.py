@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_real.py --second [--empty-cells-only]   # and a second photo
     .venv/bin/python bench/bench_real.py --learn    # the photos as one game's boards, learning
     .venv/bin/python bench/bench_real.py --learn --streams 5   # and over 5 random streams
+    .venv/bin/python bench/bench_real.py --learn --said-right  # the players press Board is right
 
 The photos are `../shared/data/real/` beside the repository (128 labelled photos: 125 of two
 chess sets, two gobans, one Othello board; see its README). They are read from there and never
@@ -26,6 +27,10 @@ Calibration draws its augmented copies from a random stream (`calibrate_standing
 the same photos give the same calibration, but another stream reads a few cells and boards
 differently. `--streams N` measures N streams (the default one first) and prints, per board,
 the boards read whole on each stream, their mean, and on how many streams both bars are met.
+
+With `--learn --said-right`, each photo the referee does not take the players say is right
+(the play screen's **Board is right**): it teaches the camera as a board taken does, and the
+presses are counted - how often the players of these games would have had to press.
 
 Exit status 1 when a bar is missed (on the default stream), 0 otherwise. The thresholds of the
 reader are not tuned to these photos: this benchmark only measures.
@@ -155,7 +160,12 @@ def truth_of(entry: dict, layout) -> dict[str, str]:
 
 
 def read_photos(
-    photos: list[dict], data: Path, calibration, list_errors: bool, learn: bool = False
+    photos: list[dict],
+    data: Path,
+    calibration,
+    list_errors: bool,
+    learn: bool = False,
+    said_right: bool = False,
 ) -> tuple[Counter, Counter, float]:
     """Read every photo of a board set with its calibration: the counts (cells, right,
     unknown, boards, boards right), the wrong readings (truth, read) -> how often, and the
@@ -164,7 +174,9 @@ def read_photos(
     teaches the calibration the empty look of the cells it had not learned, and now and then
     fits the whole model again to it (`vision.standing.learn_from_board`, as the companion
     does during a game), and how the empty cells a nearer piece leans over look under that lean
-    (`lean_looks`); each photo is read before it teaches anything."""
+    (`lean_looks`); each photo is read before it teaches anything. `said_right` (with `learn`):
+    a photo the referee does not take, the players say is right (Board is right) - it teaches
+    as one taken, counted as "said right"."""
     count: Counter = Counter()
     errors: Counter = Counter()
     seconds = 0.0
@@ -184,7 +196,9 @@ def read_photos(
         count["hidden wrong"] += sum(c in observation.hidden for c in wrong)
         taken = taken_as_position(observation, truth, TALL_PIECES.get(entry["game"], False))
         count["boards taken"] += taken
-        if learn and taken:
+        if learn and said_right and not taken:
+            count["said right"] += 1
+        if learn and (taken or said_right):
             occupied = {c: t for c, t in truth.items() if t != EMPTY}
             before = len(calibration.unlearned)
             was = calibration
@@ -228,7 +242,18 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="read the photos in turn as one game's boards; each board a referee takes teaches"
         " the empty look of the cells no calibration photo showed empty",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--said-right",
+        action="store_true",
+        help="with --learn: the players say each photo the referee does not take is right"
+        " (Board is right): it teaches as one taken; the presses are counted",
+    )
+    args = parser.parse_args(argv)
+    if args.said_right and not args.learn:
+        parser.error("--said-right reads the photos as a game: give --learn too")
+    if args.empty_cells_only and not args.second:
+        parser.error("--empty-cells-only learns from the second photo: give --second too")
+    return args
 
 
 STREAM_SPACING = (
@@ -274,7 +299,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             continue
         calibrate_s = time.perf_counter() - start
         count, errors, seconds = read_photos(
-            photos, args.data, calibration, args.errors and show, args.learn
+            photos, args.data, calibration, args.errors and show, args.learn, args.said_right
         )
         line = (
             f"calibrated on {calib['file'].split('/')[-1]}"
@@ -319,6 +344,7 @@ def print_board(name: str, count: Counter, errors: Counter, per_photo: float, li
             f"; {count['cells learned']} cells' empty look learned, the model fitted again"
             f" to {count['fitted again']} board(s) ({count['not fitted']} refused), a lean"
             f" learned from {count['leans learned']} board(s)"
+            + (f"; Board is right said on {count['said right']}" if count["said right"] else "")
             if learn
             else ""
         )
