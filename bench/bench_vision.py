@@ -474,87 +474,87 @@ def tracking_report(args) -> list[str]:
     return missed
 
 
+def reading_line(what: str, r: dict, extra: str = "") -> str:
+    """One line of a realistic reading's counts `r` (READING_COUNTS)."""
+    return (
+        f"{what}: cells {r['cells_right']}/{r['cells_total']} ({percent(r['cells_right'], r['cells_total'])}), "
+        f"boards {r['boards_right']}/{r['boards_total']} ({percent(r['boards_right'], r['boards_total'])})"
+        f" - a referee expecting them takes {percent(r['boards_taken'], r['boards_total'])}"
+        + extra
+        + (
+            f" [on calibrated tables: cells {percent(r['cells_right'], r['read_cells'])}, "
+            f"boards {percent(r['boards_right'], r['read_boards'])}]"
+            if r["read_cells"] and r["read_cells"] < r["cells_total"]
+            else ""
+        )
+    )
+
+
+def report_reading(title: str, stats: dict, covered: bool, tables: int) -> bool:
+    """Print a realistic reading's rows, total and failures; whether both goals are met.
+    `covered`: say how many still boards the occluder check judged covered."""
+    print(title)
+    for name, r in stats["rows"]:
+        extra = f"; {r['covered']} still boards judged covered" if covered else ""
+        if stats.get("said_right"):
+            extra += f"; Board is right said on {r['said_right']} boards"
+        print("  " + reading_line(name, r, extra))
+    t = stats["total"]
+    ok = (
+        t["cells_right"] >= 0.999 * t["cells_total"]
+        and t["boards_right"] >= 0.99 * t["boards_total"]
+    )
+    extra = f"; {t['covered']} still boards judged covered by the occluder check" if covered else ""
+    if stats.get("said_right"):
+        extra += f"; Board is right said on {t['said_right']} boards"
+    extra += f"; {len(stats['refused'])} of {len(stats['rows']) * tables} calibrations refused"
+    print(
+        "  "
+        + reading_line("all", t, extra)
+        + " (goal >= 99.9 % cells, >= 99 % boards)"
+        + ("" if ok else "  <-- GOAL MISSED")
+    )
+    for text in stats["refused"][:8]:
+        print("  calibration refused:", text)
+    if len(stats["refused"]) > 8:
+        print(f"  ... and {len(stats['refused']) - 8} more calibrations refused")
+    for text in stats["failures"]:
+        print("  wrong:", text)
+    return ok
+
+
 def realistic_main(args) -> int:
     missed: list[str] = []
     t0 = time.perf_counter()
     print(
         f"realistic tables, seed {args.seed}: {args.tables} per layout, {args.boards} boards each"
     )
-
-    def line(what: str, r: dict, extra: str = "") -> str:
-        return (
-            f"{what}: cells {r['cells_right']}/{r['cells_total']} ({percent(r['cells_right'], r['cells_total'])}), "
-            f"boards {r['boards_right']}/{r['boards_total']} ({percent(r['boards_right'], r['boards_total'])})"
-            f" - a referee expecting them takes {percent(r['boards_taken'], r['boards_total'])}"
-            + extra
-            + (
-                f" [on calibrated tables: cells {percent(r['cells_right'], r['read_cells'])}, "
-                f"boards {percent(r['boards_right'], r['read_boards'])}]"
-                if r["read_cells"] and r["read_cells"] < r["cells_total"]
-                else ""
-            )
-        )
-
-    def report(title: str, stats: dict, covered: bool) -> None:
-        print(title)
-        for name, r in stats["rows"]:
-            extra = f"; {r['covered']} still boards judged covered" if covered else ""
-            if stats.get("said_right"):
-                extra += f"; Board is right said on {r['said_right']} boards"
-            print("  " + line(name, r, extra))
-        t = stats["total"]
-        ok = (
-            t["cells_right"] >= 0.999 * t["cells_total"]
-            and t["boards_right"] >= 0.99 * t["boards_total"]
-        )
-        if not ok:
+    t, b, seed = args.tables, args.boards, args.seed
+    for title, read, covered in (
+        ("printed mats, realistic:", lambda: realistic_accuracy(args.layouts, t, b, seed), True),
+        (
+            f"printed mats, crowded boards ({CROWDED_FILL:.0%} of the cells), realistic:",
+            lambda: realistic_accuracy(args.layouts, t, args.crowded, seed, CROWDED_FILL),
+            True,
+        ),
+        (
+            "own 8x8 chessboards, no markers, chess-like figures:",
+            lambda: chess_boards(t, b, seed),
+            False,
+        ),
+        (
+            "own 8x8 chessboards read as a game (learning from each board taken, as bench_real's --learn):",
+            lambda: chess_games(t, b, seed),
+            False,
+        ),
+        (
+            "own 8x8 chessboards read as a game, the players saying Board is right when the camera is wrong:",
+            lambda: chess_games(t, b, seed, said_right=True),
+            False,
+        ),
+    ):
+        if not report_reading(title, read(), covered, args.tables):
             missed.append(title.rstrip(":"))
-        extra = (
-            f"; {t['covered']} still boards judged covered by the occluder check" if covered else ""
-        )
-        if stats.get("said_right"):
-            extra += f"; Board is right said on {t['said_right']} boards"
-        extra += (
-            f"; {len(stats['refused'])} of {len(stats['rows']) * args.tables} calibrations refused"
-        )
-        print(
-            "  "
-            + line("all", t, extra)
-            + " (goal >= 99.9 % cells, >= 99 % boards)"
-            + ("" if ok else "  <-- GOAL MISSED")
-        )
-        for text in stats["refused"][:8]:
-            print("  calibration refused:", text)
-        if len(stats["refused"]) > 8:
-            print(f"  ... and {len(stats['refused']) - 8} more calibrations refused")
-        for text in stats["failures"]:
-            print("  wrong:", text)
-
-    report(
-        "printed mats, realistic:",
-        realistic_accuracy(args.layouts, args.tables, args.boards, args.seed),
-        True,
-    )
-    report(
-        f"printed mats, crowded boards ({CROWDED_FILL:.0%} of the cells), realistic:",
-        realistic_accuracy(args.layouts, args.tables, args.crowded, args.seed, CROWDED_FILL),
-        True,
-    )
-    report(
-        "own 8x8 chessboards, no markers, chess-like figures:",
-        chess_boards(args.tables, args.boards, args.seed),
-        False,
-    )
-    report(
-        "own 8x8 chessboards read as a game (learning from each board taken, as bench_real's --learn):",
-        chess_games(args.tables, args.boards, args.seed),
-        False,
-    )
-    report(
-        "own 8x8 chessboards read as a game, the players saying Board is right when the camera is wrong:",
-        chess_games(args.tables, args.boards, args.seed, said_right=True),
-        False,
-    )
     missed += tracking_report(args)
     print(f"time: {time.perf_counter() - t0:.0f} s")
     if missed:
