@@ -134,7 +134,7 @@ def test_board_right_does_nothing_unless_told_to_put_the_board_back():
     assert [e.kind for e in table.referee.handle(RIGHT)] == ["board-right"]
 
 
-def test_board_right_does_nothing_while_a_take_back_waits_or_the_board_catches_up():
+def test_board_right_does_nothing_while_a_take_back_waits():
     position = games.get("arinama").new({"rows": 5, "cols": 5})
     table = Table(position)
     table.show(c3="black")
@@ -145,10 +145,38 @@ def test_board_right_does_nothing_while_a_take_back_waits_or_the_board_catches_u
     assert table.referee.handle(RIGHT) == []
     assert table.referee.undo_request is not None
     table.referee.handle(PlayerInput(UNDO, player="other"))  # taken back; d4 still on the board
-    table.show()
-    assert table.instruction.kind == "restore" and not table.referee.settled
-    assert table.referee.handle(RIGHT) == []  # the board must show the position first
     assert table.referee.misread == {}
+
+
+def test_board_right_after_a_shadow_taken_for_a_move_is_taken_back():
+    # A lamp's shadow reads as a white stone on b4 where White may place one: the camera's
+    # reading is a legal move, and it is taken. The players take it back (UNDO, both agree),
+    # but the shadow stays: "take the white stone off b4" could never be done. They say the
+    # board is right; the game goes on from before the phantom move.
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    table = Table(position)
+    table.show(c3="black")
+    events = table.show(misread={"b4": "white"})
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["b4"]
+    table.referee.handle(PlayerInput(UNDO))
+    table.referee.handle(PlayerInput(UNDO, player="other"))
+    table.show(misread={"b4": "white"})
+    assert table.instruction.kind == "restore" and not table.referee.settled
+    assert table.referee.may_say_board_right()
+    assert [e.data for e in table.referee.handle(RIGHT)] == [{"cells": ["b4"]}]
+    assert table.referee.settled and table.instruction.text == "White: place a stone"
+    events = table.show(misread={"b4": "white"}, d4="white")  # White's real stone
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["d4"]
+
+
+def test_board_right_is_not_offered_while_the_calibration_pieces_come_off():
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    referee = Referee(position, clear_first=True)
+    names = position.cell_names()
+    referee.observe(observation_of(names, {"a1": "black", "e5": "white"}))
+    assert referee.instruction.kind == "restore"
+    assert not referee.may_say_board_right()
+    assert referee.handle(RIGHT) == []
 
 
 def test_teach_hands_the_position_with_the_frame_the_players_said_is_right():

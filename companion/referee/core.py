@@ -265,13 +265,15 @@ class Referee(Generic[P]):
     def may_say_board_right(self) -> bool:
         """Whether the players may say now that the board is right and the camera wrong
         (BOARD_RIGHT; the play screen shows **Board is right** then): while told to put the
-        board right (settled, the instruction "restore" or "illegal": the board as read is
-        neither the position nor a legal move), the game going on, no take-back waiting, no
-        hand over the board, and the last observation - the one the board was read from -
-        read in full."""
+        board right (the instruction "restore" or "illegal": the board as read is neither the
+        position nor a legal move) - after a move, a take-back (a shadow the camera took for a
+        move, taken back, and read there still) or a restart; not while the pieces calibration
+        learned from are to come off at the start (the board far from the position) - the game
+        going on, no take-back waiting, no hand over the board, and the last observation - the
+        one the board was read from - read in full."""
         observation = self.last_observation
         return (
-            self.settled
+            not self.calibration_pieces
             and not self.hands_on_board
             and self.undo_request is None
             and not self.position.is_game_over()
@@ -301,6 +303,9 @@ class Referee(Generic[P]):
             if read.get(cell) != expected.get(cell):  # (else a hidden cell read otherwise)
                 self.misread[cell] = Misread(read=read.get(cell), truth=expected.get(cell))
         self.board = expected
+        if not self.settled:  # the board shows the position, as in `observe`
+            self.settled = True
+            self.resumed = False
         return [Event("board-right", {"cells": cells})]
 
     def hands(self, status: bool) -> list[Event]:
