@@ -24,6 +24,7 @@ from vision.find import find_board
 from vision.sim import SimTable, chess_start
 from vision.standing import (
     AUGMENT_SEED,
+    FEATURE_COUNT,
     REFIT_CHANGES,
     calibrate_standing,
     learn_from_board,
@@ -129,8 +130,8 @@ def test_a_calibration_read_from_its_file_is_fitted_again_as_in_memory(crv, tmp_
     path = tmp_path / "crv.cal.json"
     calibration.save(path)
     loaded = load_calibration(path)
-    assert len(loaded.learned) == 1 and loaded.learned[0].x.shape == (7, 64, 22)
-    assert path.stat().st_size < 120_000  # the features of 7 pictures, as float32
+    assert len(loaded.learned) == 1 and loaded.learned[0].x.shape == (7, 64, FEATURE_COUNT)
+    assert path.stat().st_size < 150_000  # the features of 7 pictures, as float32
     image, homography, layout, position, _ = load("crv_04.jpg")
     in_memory = learn_from_board(calibration, image, homography, layout, position)
     from_file = learn_from_board(loaded, image, homography, layout, position)

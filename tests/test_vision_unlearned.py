@@ -170,8 +170,10 @@ def test_lean_looks_are_saved_kept_through_a_fit_and_a_damaged_one_is_named(ches
 @pytest.mark.parametrize("style", ["dark-wood", "green-cream"])
 def test_a_piece_stepping_behind_a_learned_lean_still_reads_as_it_did(style):
     """The review's case of an earlier form of this learning: a piece that steps behind its
-    leaning king read empty. From 30 degrees the king on e5 leans over f5; once learned, f5
-    reads empty under that lean, and every piece that steps there reads as before."""
+    leaning king read empty. From 30 degrees the white king on e5 leans over f5 (read white);
+    once learned, f5 reads empty under that lean, and every piece that steps there reads as
+    before. (A black king's lean there reads empty from the start on most tables since the
+    darkest and brightest tenth joined the features: the board shows past it.)"""
     layout = get_layout("chessboard")
     table = SimTable(layout, seed=5, tilt=30, realism={"board": style, "pieces": "chess"})
     homography = from_corners(layout, table.board_corners_px(), table.size).homography
@@ -179,7 +181,7 @@ def test_a_piece_stepping_behind_a_learned_lean_still_reads_as_it_did(style):
     calibration = calibrate_standing(
         table.render(start, figures=figures), homography, layout, start
     )
-    colour = "black" if style == "dark-wood" else "white"
+    colour = "white"
     cells, figures = {"e5": colour, "a1": "white", "h8": "black"}, {"e5": "king"}
     figures.update(a1="rook", h8="rook")
     image = table.render(cells, figures=figures)
