@@ -403,36 +403,22 @@ class Referee(Generic[P]):
                 values.append(first_read)
             if values:
                 options[cell] = values
-        tries = 0
-        for count in range(1, MAX_HIDDEN_CHANGES + 1):
-            found: list[tuple[dict[str, str], int, bool]] = []  # see _one_of
-            for cells in combinations(options, count):
-                for chosen in product(*(options[c] for c in cells)):
-                    tries += 1
-                    if tries > MAX_HIDDEN_TRIES:  # no time to look for a second: as found
-                        return _one_of(found, board)
-                    candidate = dict(board)
-                    for cell, value in zip(cells, chosen, strict=True):
-                        if value is None:
-                            candidate.pop(cell, None)
-                        else:
-                            candidate[cell] = value
-                    if all(candidate != f for f, _, _ in found) and self._explains(candidate):
-                        # How well the camera's own signs support it: the unlearned cells it
-                        # takes as empty (their look changed), and whether every change follows
-                        # something seen to change (a hidden cell read as it was and taken as
-                        # empty follows nothing seen).
-                        marks = sum(
-                            v is None and c in unlearned for c, v in zip(cells, chosen, strict=True)
-                        )
-                        seen = all(
-                            value is not None or c in unlearned or board.get(c) != before_of(c)
-                            for c, value in zip(cells, chosen, strict=True)
-                        )
-                        found.append((candidate, marks, seen))
-            if found:
-                return _one_of(found, board)
-        return board
+        found = [
+            (
+                candidate,
+                # How well the camera's own signs support it: the unlearned cells it takes as
+                # empty (their look changed), and whether every change follows something seen
+                # to change (a hidden cell read as it was and taken as empty follows nothing
+                # seen).
+                sum(v is None and c in unlearned for c, v in choice),
+                all(
+                    v is not None or c in unlearned or board.get(c) != before_of(c)
+                    for c, v in choice
+                ),
+            )
+            for candidate, choice in self._fewest_changes(board, options, MAX_HIDDEN_CHANGES)
+        ]
+        return _one_of(found, board)
 
     def _said(self, board: dict[str, str]) -> dict[str, str | None]:
         """The cells of `misread` that `board` reads exactly as remembered, and what the
@@ -447,25 +433,35 @@ class Referee(Generic[P]):
     def _as_said(self, board: dict[str, str], said: dict[str, str | None]) -> dict[str, str] | None:
         """`board` with the fewest cells of `said` (cell -> content) taken as said that make
         it the position or a legal move; None when none do, or two different boards as few."""
+        found = self._fewest_changes(board, {c: [v] for c, v in said.items()}, len(said))
+        return found[0][0] if len(found) == 1 else None
+
+    def _fewest_changes(
+        self, board: dict[str, str], options: dict[str, list[str | None]], most: int
+    ) -> list[tuple[dict[str, str], list[tuple[str, str | None]]]]:
+        """The boards `board` becomes with the fewest cells of `options` (cell -> what it may
+        hold instead; None: empty) changed, up to `most`, that are the position or a legal
+        move (`_explains`), each different, with the changes made: (board, [(cell, value)]).
+        After MAX_HIDDEN_TRIES boards judged (a garbled view), those found so far."""
         tries = 0
-        for count in range(1, len(said) + 1):
-            found: list[dict[str, str]] = []
-            for cells in combinations(sorted(said), count):
-                tries += 1
-                if tries > MAX_HIDDEN_TRIES:  # too many cells said: as found
-                    return found[0] if len(found) == 1 else None
-                candidate = dict(board)
-                for cell in cells:
-                    value = said[cell]
-                    if value is None:
-                        candidate.pop(cell, None)
-                    else:
-                        candidate[cell] = value
-                if candidate not in found and self._explains(candidate):
-                    found.append(candidate)
+        for count in range(1, most + 1):
+            found: list[tuple[dict[str, str], list[tuple[str, str | None]]]] = []
+            for cells in combinations(sorted(options), count):
+                for chosen in product(*(options[c] for c in cells)):
+                    tries += 1
+                    if tries > MAX_HIDDEN_TRIES:  # no time to look for a second: as found
+                        return found
+                    candidate = dict(board)
+                    for cell, value in zip(cells, chosen, strict=True):
+                        if value is None:
+                            candidate.pop(cell, None)
+                        else:
+                            candidate[cell] = value
+                    if all(candidate != f for f, _ in found) and self._explains(candidate):
+                        found.append((candidate, list(zip(cells, chosen, strict=True))))
             if found:
-                return found[0] if len(found) == 1 else None
-        return None
+                return found
+        return []
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
         """The board (cell -> class, in the camera's classes) the camera may learn from
