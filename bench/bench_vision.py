@@ -197,9 +197,8 @@ def realistic_accuracy(
     """Printed mats under realistic conditions: calibrate on each table, read random boards
     (each cell filled with the probability 0.2-0.6, or `fill`: crowded boards, drawn apart)."""
     stats = {"rows": [], "failures": [], "refused": []}
-    total = dict.fromkeys(READING_COUNTS, 0)
-    for name in layouts:
-        per = dict.fromkeys(READING_COUNTS, 0)
+    per_layout = {name: dict.fromkeys(READING_COUNTS, 0) for name in layouts}
+    for name, per in per_layout.items():
         for index in range(tables):
             table = realistic_table(name, index, seed)
             try:
@@ -227,11 +226,7 @@ def realistic_accuracy(
                 label = f"{name} table {index} ({describe(table)})"
                 truth = truth_of(table.layout, cells)
                 count_reading(per, stats, seen, truth, label, reads_hidden_cells(table.layout))
-        stats["rows"].append((name, per))
-        for key in total:
-            total[key] += per[key]
-    stats["total"] = total
-    return stats
+    return with_rows(stats, per_layout)
 
 
 def realistic_tracking(layouts, tables: int, moves: int, seed: int) -> dict:
@@ -333,11 +328,11 @@ def count_reading(
     return taken
 
 
-def own_rows(stats: dict, per_style: dict[str, dict]) -> dict:
-    """`stats` with a row per style and the total."""
+def with_rows(stats: dict, per_row: dict[str, dict]) -> dict:
+    """`stats` with a row of counts per layout or style, and their total."""
     total = dict.fromkeys(READING_COUNTS, 0)
-    for style, per in per_style.items():
-        stats["rows"].append((style, per))
+    for name, per in per_row.items():
+        stats["rows"].append((name, per))
         for key in total:
             total[key] += per[key]
     stats["total"] = total
@@ -368,7 +363,7 @@ def chess_boards(tables: int, boards: int, seed: int) -> dict:
                 seen = read_cells(frame, homography, layout, calibration, covered=())
             label = f"{style} table {index} ({describe(table)})"
             count_reading(per_style[style], stats, seen, truth_of(layout, cells), label)
-    return own_rows(stats, per_style)
+    return with_rows(stats, per_style)
 
 
 GAME_MOVES = 3  # moves between two boards read in an own chessboard's game
@@ -426,7 +421,7 @@ def chess_games(tables: int, boards: int, seed: int, said_right: bool = False) -
                 per_style[style]["said_right"] += 1
             if seen is not None and (taken or said_right):
                 calibration = learn_from_board(calibration, frame, homography, layout, cells)
-    return own_rows(stats, per_style)
+    return with_rows(stats, per_style)
 
 
 def tracking_report(args) -> list[str]:
