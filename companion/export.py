@@ -19,13 +19,13 @@ from __future__ import annotations
 import base64
 import json
 import os
-import tempfile
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from companion import __version__, games
 from companion.errors import UserError, write_problem
+from companion.files import write_atomically
 from companion.games.arimaa import ArimaaPosition
 from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
@@ -346,7 +346,7 @@ def write_output(
         check_output(path, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
         raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
-    return _write_through_temporary(path, data, verb)
+    return write_atomically(path, data, verb=verb)
 
 
 def check_output(path: Path, force: bool, option: str = "-o") -> None:
@@ -368,30 +368,6 @@ def check_output(path: Path, force: bool, option: str = "-o") -> None:
             f"cannot write {path}: there is no folder {path.parent} - make it first, or give "
             "another path"
         )
-
-
-def _write_through_temporary(path: Path, data: str | bytes, verb: str = "write") -> Path:
-    """Write via a temporary file in the same folder and a rename: whole or not at all. The
-    file then gets the mode of any new file (0644 under umask 022), not mkstemp's private
-    0600: an export or a photo is made to be opened by others (a viewer, a web server)."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data  # text: UTF-8, \n lines
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:  # the folder's problem, said of the file the user named
-        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
-    return path
 
 
 _PAGE = """<!DOCTYPE html>

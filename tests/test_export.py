@@ -358,7 +358,7 @@ def test_export_never_replaces_a_device_or_pipe_even_with_force(db_path, tmp_pat
 
 
 def test_export_into_a_folder_it_cannot_write_is_one_line(db_path, tmp_path, capsys, monkeypatch):
-    import companion.export
+    import companion.files
 
     with Records(db_path) as db:
         game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
@@ -366,7 +366,7 @@ def test_export_into_a_folder_it_cannot_write_is_one_line(db_path, tmp_path, cap
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(companion.export.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(companion.files.tempfile, "mkstemp", denied)
     code, out, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
     said = f"cannot write {tmp_path / 'g.json'}: Permission denied - give a path in a folder you"
     assert code == 2 and out == "" and said in err

@@ -38,6 +38,7 @@ CORE = (
     "companion.entry",
     "companion.errors",
     "companion.export",
+    "companion.files",
     "companion.games",
     "companion.geometry",
     "companion.highlights",

@@ -9,21 +9,22 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from companion.errors import UserError, write_problem
+from companion.files import write_atomically
 
 T = TypeVar("T")
 
 
 def write_json(path: str | Path, data: Any, *, overwrite: bool = False) -> None:
-    """Write `data` as indented JSON; an existing file is kept unless `overwrite`."""
-    text = json.dumps(data, indent=1) + "\n"
+    """Write `data` as indented JSON, whole or not at all (`companion.files.write_atomically`:
+    a power cut mid-write leaves the old file); an existing file is kept unless `overwrite`."""
     path = Path(path)
     try:
-        with open(path, "w" if overwrite else "x") as handle:
-            handle.write(text)
-    except FileExistsError:
-        raise UserError(f"{path} already exists: choose another name or pass --force") from None
-    except OSError as exc:  # (no folder, one that takes no files, a full disk ...)
+        exists = path.exists()
+    except OSError as exc:  # (a name too long ...)
         raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+    if exists and not overwrite:
+        raise UserError(f"{path} already exists: choose another name or pass --force")
+    write_atomically(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_json(

@@ -344,7 +344,7 @@ class App:
         if self.settings_path is not None:
             try:
                 self.settings.save(self.settings_path)
-            except OSError as exc:
+            except UserError as exc:
                 self.pages.settings.note = _("not saved: {reason}").format(reason=exc)
 
     # -- the camera (companion.app.camera.CameraClient) -----------------------------------------------

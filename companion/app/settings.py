@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion import games, i18n
-from companion.errors import UserError, excerpt
+from companion.errors import UserError, excerpt, write_problem
+from companion.files import write_atomically
 
 SETTINGS_FORMAT = "tabletop-companion/settings"
 
@@ -90,8 +90,11 @@ class Settings:
         return cls.from_json(data, str(path))
 
     def save(self, path: Path) -> None:
-        """Write atomically (a temporary file renamed over the old one)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        """Write whole or not at all (`write_atomically`).
+
+        :raises UserError: the folder cannot be made or the file written (what and why)."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+        write_atomically(path, json.dumps(self.to_json(), indent=2) + "\n")

@@ -1,0 +1,72 @@
+"""Every file the companion writes is written whole or not at all (`companion.files`): a full
+card or a power cut mid-write leaves the old file - a calibration, the settings, an export."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+
+import pytest
+
+import companion.files
+from companion.app.settings import Settings
+from companion.errors import UserError
+from companion.files import write_atomically
+from vision.jsonfile import read_json, write_json
+
+
+def full_disk(monkeypatch):
+    """The next write fails as on a full SD card: after the temporary file was made."""
+
+    def no_space(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(companion.files.os, "fsync", no_space)
+
+
+def test_write_atomically_replaces_the_file_whole_with_the_mode_of_a_new_file(tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    assert write_atomically(path, "new\n") == path
+    assert path.read_text() == "new\n"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's private 0600
+    write_atomically(path, b"\x89PNG")
+    assert path.read_bytes() == b"\x89PNG"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "out.txt"
+    path.write_text("old")
+    full_disk(monkeypatch)
+    with pytest.raises(UserError, match=f"cannot save to {path}: No space left"):
+        write_atomically(path, "new", verb="save to")
+    assert path.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_a_calibration_written_again_on_a_full_card_keeps_the_old_one(tmp_path, monkeypatch):
+    # `companion vision calibrate --force` over the table's calibration: before, the file was
+    # opened for writing (emptied) first, and a failure left it empty - the table unreadable.
+    path = tmp_path / "table.cal.json"
+    write_json(path, {"version": 5, "means": [[1.0]]})
+    with pytest.raises(UserError, match="already exists: choose another name or pass --force"):
+        write_json(path, {"version": 5})
+    full_disk(monkeypatch)
+    with pytest.raises(UserError, match="cannot write .*table.cal.json: No space left"):
+        write_json(path, {"version": 5, "means": [[2.0]]}, overwrite=True)
+    assert read_json(path, "calibration", "calibrate first") == {"version": 5, "means": [[1.0]]}
+    assert [p.name for p in tmp_path.iterdir()] == ["table.cal.json"]
+
+
+def test_settings_saved_on_a_full_card_keep_the_old_settings(tmp_path, monkeypatch):
+    path = tmp_path / "settings.json"
+    Settings(game="aranea").save(path)
+    full_disk(monkeypatch)
+    with pytest.raises(UserError, match="cannot write .*settings.json: No space left"):
+        Settings(game="sensei").save(path)
+    assert Settings.load(path).game == "aranea"
+    assert json.loads(path.read_text())["game"] == "aranea"
