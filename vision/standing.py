@@ -61,7 +61,7 @@ from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
 from vision.jsonfile import json_field, write_json
-from vision.layouts import Layout, cell_parity, get_layout
+from vision.layouts import STONE_HEIGHT, Layout, cell_parity, get_layout
 from vision.mat import render_mat
 from vision.occlusion import hidden_cells
 from vision.pose import CameraPose
@@ -105,6 +105,9 @@ SHADOW_LENGTH = (0.5, 2.0)  # cell widths
 SHADOW_WIDTH = (0.2, 0.7)  # cell widths
 SHADOW_DEPTH = (0.2, 0.55)  # the share of the light a shadow takes
 SHADOW_SOFTNESS = (0.02, 0.12)  # cell widths: the blur of a shadow's edge (penumbra)
+HIGHLIGHT_EVERY = 4  # augmented copies of a board of stones: a lamp's highlight on one in this many
+HIGHLIGHT_SIZE = (0.08, 0.3)  # cell widths: the highlight's radius
+HIGHLIGHT_STRENGTH = (0.3, 0.9)  # how far the highlight's middle goes towards the lamp's white
 CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
 FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
 NOVELTY_FLOOR = (
@@ -982,8 +985,8 @@ def colours_swapped(calibration: StandingCalibration) -> bool:
 
 def _draws(seed: int) -> tuple[np.random.Generator, ...]:
     """The random streams of the augmented copies: colours and corners, column heights,
-    shadows (apart: adding one kept the others' draws as they were)."""
-    return tuple(np.random.default_rng(seed + offset) for offset in range(3))
+    shadows, highlights (apart: adding one kept the others' draws as they were)."""
+    return tuple(np.random.default_rng(seed + offset) for offset in range(4))
 
 
 @dataclass(frozen=True)
@@ -1040,7 +1043,8 @@ def _learn_photo(
     names = layout.cell_names()
     truth = np.array([photo.position.get(n, EMPTY) for n in names])
     labelled = ~np.isin(names, photo.unlabelled)
-    rng, heights, shadows = draws
+    rng, heights, shadows, highlights = draws
+    stones = layout.piece_height <= STONE_HEIGHT
     xs, seens = [], []
     for copy in range(1 + AUGMENTED_COPIES):
         if copy == 0:
@@ -1048,6 +1052,8 @@ def _learn_photo(
         else:
             image, homography = _augmented(photo.image, photo.homography, layout, rng)
             image = _shadowed(image, homography, layout, shadows)
+            if stones:
+                image = _highlighted(image, homography, layout, truth != EMPTY, highlights)
             image_views = cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES))
         x, seen = _features_of(
             image_views, layout, kinds, surface, (truth == EMPTY) & labelled, rim_look=rim_look
@@ -1395,6 +1401,48 @@ def _shadowed(
     region = image[y0:y1, x0:x1].astype(np.float32) * shade
     out[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
     return out
+
+
+def _highlighted(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    occupied: np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """The photo with a lamp's highlight on some of its stones (`occupied` cells): a soft spot
+    of the lamp's white on the stone. A glossy stone's top mirrors the lamp over much of its
+    face where the angles meet - a black one then shows a patch as light as a white stone -
+    and the angles change across the board, so a start position shows each colour under a few
+    of them only."""
+    cells = np.flatnonzero(occupied)
+    chosen = cells[rng.random(len(cells)) < 1.0 / HIGHLIGHT_EVERY]
+    if not len(chosen):
+        return image
+    height, width = image.shape[:2]
+    pose = CameraPose.from_homography(homography, (width, height))
+    pitch = _pitch(layout)
+    mask = np.zeros((height, width), np.float32)
+    for i in chosen:
+        centre = np.array(layout.cells[i].center, np.float64)
+        spot = np.array([*(centre + rng.uniform(-0.2, 0.2, 2) * pitch), 0.0])
+        px = pose.project(np.array([spot, spot + (pitch, 0.0, 0.0)]))
+        radius = rng.uniform(*HIGHLIGHT_SIZE) * float(np.linalg.norm(px[1] - px[0]))
+        strength = float(rng.uniform(*HIGHLIGHT_STRENGTH))
+        reach = int(np.ceil(2.5 * radius)) + 2  # the blurred spot's extent round its middle
+        x, y = int(round(px[0][0])), int(round(px[0][1]))
+        x0, y0 = max(x - reach, 0), max(y - reach, 0)
+        x1, y1 = min(x + reach, width), min(y + reach, height)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        spot_mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+        cv2.circle(spot_mask, (x - x0, y - y0), max(int(round(radius)), 1), 1.0, -1)
+        spot_mask = cv2.GaussianBlur(spot_mask, (0, 0), max(radius / 2, 0.8))
+        spot_mask *= strength / max(float(spot_mask.max()), 1e-6)
+        np.maximum(mask[y0:y1, x0:x1], spot_mask, out=mask[y0:y1, x0:x1])
+    out = image.astype(np.float32)
+    out += (255.0 - out) * mask[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _photos_own_looks(
