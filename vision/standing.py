@@ -96,7 +96,7 @@ OUTLIER_FACTOR = (
     8.0  # calibration cells this many times farther than typical from their class are re-judged
 )
 COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
-AUGMENTED_COPIES = 6  # per calibration photo: other exposures, white balances, corner errors
+AUGMENTED_COPIES = 8  # per calibration photo: other exposures, white balances, corner errors
 # the copies' random stream unless another is asked for: calibration is repeatable, the same
 # photos give the same file (bench_real.py --streams measures other streams too)
 AUGMENT_SEED = 20261124
@@ -105,6 +105,7 @@ SHADOW_LENGTH = (0.5, 2.0)  # cell widths
 SHADOW_WIDTH = (0.2, 0.7)  # cell widths
 SHADOW_DEPTH = (0.2, 0.55)  # the share of the light a shadow takes
 SHADOW_SOFTNESS = (0.02, 0.12)  # cell widths: the blur of a shadow's edge (penumbra)
+SHADOW_MASK_SIGMA = 3.0  # px: a penumbra this wide or wider is blurred on a coarser mask
 HIGHLIGHT_EVERY = 4  # augmented copies of a board of stones: a lamp's highlight on one in this many
 HIGHLIGHT_SIZE = (0.08, 0.3)  # cell widths: the highlight's radius
 HIGHLIGHT_STRENGTH = (0.3, 0.9)  # how far the highlight's middle goes towards the lamp's white
@@ -1361,10 +1362,16 @@ def _shadowed(
 ) -> np.ndarray:
     """The photo with soft shadows laid across some cells, as a lamp makes the pieces cast
     them (or an arm, a cup): a shadow on an empty cell darkens part of it and draws an edge
-    across it, and a start position shows few (its pieces stand on four ranks together)."""
+    across it, and a start position shows few (its pieces stand on four ranks together).
+    Only the board's region (and a cell round it) is shaded - nothing else is read - and a
+    wide penumbra is blurred on a coarser copy of the mask (calibration makes many copies:
+    on a Pi each costs)."""
     pitch = _pitch(layout)
     centres = np.array([c.center for c in layout.cells], np.float64)
-    mask = np.zeros(image.shape[:2], np.float32)
+    middle = centres.mean(axis=0)
+    span = cv2.perspectiveTransform(np.array([[middle, middle + (pitch, 0.0)]]), homography)[0]
+    cell_px = float(np.linalg.norm(span[1] - span[0]))  # a cell's width in the picture
+    polygons, depths = [], []
     for i in rng.choice(len(centres), size=len(centres) // SHADOW_EVERY, replace=False):
         angle = rng.uniform(0, 2 * np.pi)
         along = np.array([np.cos(angle), np.sin(angle)])
@@ -1380,13 +1387,9 @@ def _shadowed(
                 start - width * across,
             ]
         )
-        px = cv2.perspectiveTransform(corners[None], homography)[0]
-        cv2.fillConvexPoly(mask, np.round(px).astype(np.int32), float(rng.uniform(*SHADOW_DEPTH)))
-    middle = centres.mean(axis=0)
-    span = cv2.perspectiveTransform(np.array([[middle, middle + (pitch, 0.0)]]), homography)[0]
-    cell_px = float(np.linalg.norm(span[1] - span[0]))  # a cell's width in the picture
+        polygons.append(cv2.perspectiveTransform(corners[None], homography)[0])
+        depths.append(float(rng.uniform(*SHADOW_DEPTH)))
     sigma = max(rng.uniform(*SHADOW_SOFTNESS) * cell_px, 0.8)
-    # Only the board's region (and a cell round it) is read: shade that part alone.
     board = cv2.perspectiveTransform(np.array([layout.board_corners()], np.float64), homography)[0]
     margin = cell_px + 4 * sigma + 2
     height, width = image.shape[:2]
@@ -1395,11 +1398,19 @@ def _shadowed(
     out = image.copy()
     if x1 - x0 < 2 or y1 - y0 < 2:
         return out
-    mask = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), sigma)
+    # A penumbra this many pixels wide loses nothing on a mask `step` times coarser.
+    step = max(1, int(sigma // SHADOW_MASK_SIGMA))
+    size = (max((x1 - x0) // step, 1), max((y1 - y0) // step, 1))
+    mask = np.zeros((size[1], size[0]), np.float32)
+    for polygon, depth in zip(polygons, depths, strict=True):
+        points = (polygon - (x0, y0)) / ((x1 - x0) / size[0], (y1 - y0) / size[1])
+        cv2.fillConvexPoly(mask, np.round(points).astype(np.int32), depth)
+    mask = cv2.GaussianBlur(mask, (0, 0), sigma * size[0] / (x1 - x0))
+    if step > 1:
+        mask = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
     # A shadow keeps the skylight: it takes a little less blue than red.
-    shade = 1.0 - mask[..., None] * np.array([0.9, 0.95, 1.0], np.float32)
-    region = image[y0:y1, x0:x1].astype(np.float32) * shade
-    out[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
+    shade = 1.0 - cv2.merge([mask * 0.9, mask * 0.95, mask])
+    out[y0:y1, x0:x1] = cv2.multiply(image[y0:y1, x0:x1], shade, dtype=cv2.CV_8U)
     return out
 
 
