@@ -132,8 +132,10 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
     (companion.referee.core.Referee.seen_board): read right, or every cell read wrong is one
     the referee may read otherwise, at most MAX_HIDDEN_CHANGES of them - with tall pieces, a
     cell a nearer piece may hide (`Observation.hidden`) where the camera may misread it
-    (`may_misread`); in any game, a cell whose empty look the camera has not learned
-    (`Observation.unlearned`) read as a piece, or unknown, where there is none."""
+    (`may_misread`), or read unknown there (`Referee._behind_nearer_pieces`: taken as it was
+    on the last board, which here is taken to hold what the photo shows); in any game, a cell
+    whose empty look the camera has not learned (`Observation.unlearned`) read as a piece, or
+    unknown, where there is none."""
     wrong = [c for c in truth if observation.cells[c] != truth[c]]
     if not wrong:
         return True
@@ -148,6 +150,8 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
         if cell in observation.unlearned and was is None:
             continue  # a print read as a piece, or as nothing known: unknown
         if observation.cells[cell] == UNKNOWN:
+            if tall and cell in observation.hidden:
+                continue  # what a nearer piece hides is taken as it was (the last board's)
             return False
         front = observation.hidden.get(cell)
         if not tall or front is None or not may_misread(occupant(cell), was, occupant(front)):

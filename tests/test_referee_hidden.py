@@ -156,3 +156,46 @@ def test_a_board_needing_two_hidden_cells_is_taken_when_the_search_runs_out_of_t
     seen = {c: k for c, k in board.items() if c not in ("a2", "b2")}
     assert referee.observe(observation_of(names, seen, hidden=hidden, frame=1)) == []
     assert referee.instruction.kind == "move" and referee.board == board
+
+
+def test_a_cell_read_unknown_behind_a_nearer_piece_is_taken_as_it_was():
+    # A silver rook behind its camel: the camera sees half its top and says "unknown". Asking
+    # to clear the view of d7 would stall the game (nothing lies on it to take away): it is
+    # taken as it was, and the game goes on - a gold step elsewhere is seen.
+    table = Table(arimaa({"d6": "m", "d7": "r", "a2": "E"}))
+    events = table.show(unknown=("d7",), hidden={"d7": "d6"})
+    assert [e.kind for e in events] == [] and table.referee.unclear == []
+    assert table.instruction.kind == "move" and table.referee.board["d7"] == "silver"
+    events = table.show(a2=None, a3="gold", unknown=("d7",), hidden={"d7": "d6"})
+    assert [e.data["step"] for e in events if e.kind == "step"] == ["Ea2n"]
+    assert table.referee.board["d7"] == "silver"
+    # an empty cell read unknown behind the camel stays empty
+    table.show(unknown=("c7",), hidden={"c7": "d6", "d7": "d6"})
+    assert table.referee.unclear == [] and "c7" not in table.referee.board
+
+
+def test_an_unknown_cell_no_nearer_piece_hides_is_still_unclear():
+    # a cup, a hand's shadow, a cell past the picture: the players are asked to clear it
+    table = Table(arimaa({"d6": "m", "d7": "r", "a2": "E"}))
+    events = table.show(unknown=("b4",), hidden={"d7": "d6"})
+    assert [e.kind for e in events] == ["unclear"] and table.referee.unclear == ["b4"]
+    assert table.instruction.kind == "wait" and "b4" in table.instruction.text
+    # a stone game reads every cell as the camera says: unknown there is unclear, hidden or not
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    referee = Referee(position.copy())
+    names = position.cell_names()
+    referee.observe(observation_of(names, {}))
+    events = referee.observe(observation_of(names, {}, unknown=("d4",), hidden={"d4": "d3"}))
+    assert [e.kind for e in events] == ["unclear"]
+
+
+def test_before_any_board_is_seen_an_unknown_hidden_cell_is_unclear():
+    # nothing seen yet, so nothing to keep: the referee asks, as for any unknown cell
+    position = arimaa({"d6": "m", "d7": "r", "a2": "E"})
+    referee = Referee(position.copy())
+    events = referee.observe(
+        observation_of(
+            position.cell_names(), position.cells(), unknown=("d7",), hidden={"d7": "d6"}
+        )
+    )
+    assert [e.kind for e in events] == ["unclear"] and referee.unclear == ["d7"]

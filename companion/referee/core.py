@@ -9,7 +9,8 @@ instruction comes out - "Turn d4 and e5 to black" if the flips were not yet done
 
 Rules of the edge, for every game:
 - an observation with "unknown" cells is never guessed at: the players are asked to clear the
-  view of those cells, and nothing else changes;
+  view of those cells, and nothing else changes - but with tall pieces a cell read unknown that
+  a nearer piece may hide is taken as it was on the last board (`_behind_nearer_pieces`);
 - while a hand is over the board (`hands(True)`) observations are ignored: a hand is never a
   move;
 - a move is accepted only from a clean, still board, is written to the records *before* the
@@ -32,7 +33,7 @@ Rules of the edge, for every game:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, product
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -42,7 +43,7 @@ from companion.errors import UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.i18n import player as player_name
-from companion.observation import Observation
+from companion.observation import EMPTY, Observation
 from companion.records import Records
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text
@@ -210,6 +211,7 @@ class Referee(Generic[P]):
                     known=", ".join(sorted(self._classes)),
                 )
             )
+        observation = self._behind_nearer_pieces(observation)
         self.last_observation = observation
         unknown = observation.unknown()
         if unknown:
@@ -240,6 +242,25 @@ class Referee(Generic[P]):
         if was_restoring and self.board == self.expected():
             events.append(Event("restored"))
         return self._update(events)
+
+    def _behind_nearer_pieces(self, observation: Observation) -> Observation:
+        """`observation` with each cell read "unknown" that a nearer piece may hide
+        (`Observation.hidden`, when the game's pieces are tall) read as it was on the last
+        board seen: the camera says it cannot tell, and the piece in front says why - a rook
+        behind its king, half its top showing. Asking the players to clear the view there
+        would stall the game (nothing lies on the cell to take away), so what the camera
+        cannot see is taken as unchanged, as on every hidden cell (`seen_board`): a change
+        there shows once the nearer piece moves. Any other unknown cell - a hand, a cup, a
+        cell past the picture - stays unclear, as does every one before a board was seen."""
+        if not self.tall_pieces or self.board is None:
+            return observation
+        behind = [c for c in observation.unknown() if c in observation.hidden]
+        if not behind:
+            return observation
+        cells = dict(observation.cells)
+        for cell in behind:
+            cells[cell] = self.board.get(cell, EMPTY)
+        return replace(observation, cells=cells)
 
     def handle(self, player_input: PlayerInput) -> list[Event]:
         """A button or screen input: done, roll, undo, choose X, cancel, board-right (see
