@@ -1431,13 +1431,11 @@ def _highlighted(
     if not len(chosen):
         return image
     height, width = image.shape[:2]
-    pose = CameraPose.from_homography(homography, (width, height))
     pitch = _pitch(layout)
     mask = np.zeros((height, width), np.float32)
     for i in chosen:
-        centre = np.array(layout.cells[i].center, np.float64)
-        spot = np.array([*(centre + rng.uniform(-0.2, 0.2, 2) * pitch), 0.0])
-        px = pose.project(np.array([spot, spot + (pitch, 0.0, 0.0)]))
+        spot = np.array(layout.cells[i].center, np.float64) + rng.uniform(-0.2, 0.2, 2) * pitch
+        px = cv2.perspectiveTransform(np.array([[spot, spot + (pitch, 0.0)]]), homography)[0]
         radius = rng.uniform(*HIGHLIGHT_SIZE) * float(np.linalg.norm(px[1] - px[0]))
         strength = float(rng.uniform(*HIGHLIGHT_STRENGTH))
         reach = int(np.ceil(2.5 * radius)) + 2  # the blurred spot's extent round its middle
