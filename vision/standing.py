@@ -1433,6 +1433,7 @@ def _highlighted(
     height, width = image.shape[:2]
     pitch = _pitch(layout)
     mask = np.zeros((height, width), np.float32)
+    low, high = np.array([width, height]), np.zeros(2, int)  # the spots' box: the rest is as it was
     for i in chosen:
         spot = np.array(layout.cells[i].center, np.float64) + rng.uniform(-0.2, 0.2, 2) * pitch
         px = cv2.perspectiveTransform(np.array([[spot, spot + (pitch, 0.0)]]), homography)[0]
@@ -1449,9 +1450,15 @@ def _highlighted(
         spot_mask = cv2.GaussianBlur(spot_mask, (0, 0), max(radius / 2, 0.8))
         spot_mask *= strength / max(float(spot_mask.max()), 1e-6)
         np.maximum(mask[y0:y1, x0:x1], spot_mask, out=mask[y0:y1, x0:x1])
-    out = image.astype(np.float32)
-    out += (255.0 - out) * mask[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+        low, high = np.minimum(low, (x0, y0)), np.maximum(high, (x1, y1))
+    if (high <= low).any():
+        return image
+    (x0, y0), (x1, y1) = low, high
+    out = image.copy()
+    region = out[y0:y1, x0:x1].astype(np.float32)
+    region += (255.0 - region) * mask[y0:y1, x0:x1, None]
+    out[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
+    return out
 
 
 def _photos_own_looks(
