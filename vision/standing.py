@@ -1082,19 +1082,9 @@ def _from_learned(
     samples = [photo.x[0] for photo in learned]
     truths = [photo.truth for photo in learned]
     seens = [photo.seen[0] for photo in learned]
-    # the photos first, then their copies, photo by photo (`_wrongly_labelled` takes every
-    # block of `len(names)` rows as one picture)
-    blocks = list(zip(samples, truths, seens, strict=True)) + [
-        (photo.x[c], photo.truth, photo.seen[c])
-        for photo in learned
-        for c in range(1, len(photo.x))
-    ]
-    x_all = np.vstack([x for x, _, _ in blocks])
-    t_all = np.concatenate([t for _, t, _ in blocks])
-    seen_all = np.concatenate([s for _, _, s in blocks])
-    k_all = np.tile(kinds, len(blocks))
+    x_all, t_all, seen_all, k_all = _pictures(learned, kinds)
     present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
-    fit = _fit(x_all, t_all, k_all, seen_all, present, kinds)
+    fit = _fit(x_all, t_all, k_all, seen_all, present, kinds, len(learned))
     groups, means = fit.groups, fit.means
     wrong_cells = _wrongly_labelled(
         x_all,
@@ -1105,6 +1095,7 @@ def _from_learned(
         kinds,
         _own_distances(x_all, t_all, k_all, groups, means, fit.class_precision),
         names,
+        len(learned),
     )
     if wrong_cells:
         raise PositionMismatch(
@@ -1144,6 +1135,25 @@ def _from_learned(
         calibration, samples[0], truths[0], seens[0], kinds, names, classes_of_layout
     )
     return replace(checked, own_look=own_look)
+
+
+def _pictures(
+    learned: tuple[LearnedPhoto, ...], kinds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every picture's cells stacked - features, classes, seen, kinds: the photos first, then
+    their copies, photo by photo (`_fit` and `_wrongly_labelled` take every block of
+    `len(kinds)` rows as one picture, the first `len(learned)` as the photos)."""
+    blocks = [(photo.x[0], photo.truth, photo.seen[0]) for photo in learned] + [
+        (photo.x[c], photo.truth, photo.seen[c])
+        for photo in learned
+        for c in range(1, len(photo.x))
+    ]
+    return (
+        np.vstack([x for x, _, _ in blocks]),
+        np.concatenate([t for _, t, _ in blocks]),
+        np.concatenate([s for _, _, s in blocks]),
+        np.tile(kinds, len(blocks)),
+    )
 
 
 def _piece_gradients(
@@ -1198,10 +1208,21 @@ def _fit(
     use: np.ndarray,
     present: list[str],
     cell_kinds_: np.ndarray,
+    photos: int = 0,
 ) -> Discriminant:
     """The discriminant: a mean per (class, kind of cell) and the inverses of two covariances
     shared by all (shrunk towards their diagonal, floored at sensor noise). `x` holds pictures
-    of `len(cell_kinds_)` rows each (a photo, then its copies).
+    of `len(cell_kinds_)` rows each: the first `photos` the players' photos themselves, then
+    the copies.
+
+    The means are the photos' own (`photos`; where none shows a class on a kind, and with
+    `photos` 0, every picture's): the copies teach how a class's look spreads, not where it
+    lies. A mean over the copies moved with their random draws - a shadow or a blur drawn on
+    two of a calibration photo's five white pawns on light squares moved that class's mean -
+    and which white pawns of chess-ray-vision read empty depended on the draw; the copies'
+    draws also lean all one way (a blur only ever softens). Over 12 streams (`bench_real.py`)
+    chess-ray-vision from one photo 11.8 -> 12.3 of 13 boards (17 -> 9 wrong cells), read as
+    one game 12.4 -> 13.0 (8 -> 0 wrong cells); docs/vision.md, calibration 4.
 
     `precision` is the spread of every cell round its class's mean over all the pictures;
     `class_precision` the spread *within one picture*: each picture's cells measured from that
@@ -1222,8 +1243,10 @@ def _fit(
         for kind in np.unique(cell_kinds_):
             rows = (truth == cls) & (kinds == kind) & use
             if rows.any():
+                shown = rows.copy()
+                shown[photos * per_picture :] = False  # the photos' own cells
                 groups.append((cls, int(kind)))
-                means.append(x[rows].mean(axis=0))
+                means.append(x[shown if shown.any() else rows].mean(axis=0))
                 residuals.append(x[rows] - means[-1])
     residual = np.vstack(residuals)
     between = residual.T @ residual / max(len(residual) - len(groups), 1)
@@ -1270,6 +1293,7 @@ def _wrongly_labelled(
     cell_kinds_: np.ndarray,
     own_distance: np.ndarray,
     names: list[str],
+    photos: int,
 ) -> list[tuple[str, str, str]]:
     """Cells of the first calibration photo whose label the picture contradicts: (cell, the
     class it looks like, the position's class). A wrongly labelled cell teaches its class to
@@ -1278,7 +1302,7 @@ def _wrongly_labelled(
     class *and* as near to that class as that class's own cells are (a stone the players left
     on a cell the position has empty). A real piece that is merely odd (lit apart, half
     hidden) is near no class, and stays a doubtful cell. Distances as the class is picked
-    (`class_precision`); `own_distance` each row's to its own class."""
+    (`class_precision`); `own_distance` each row's to its own class; `photos` as `_fit`'s."""
     n = len(names)
     typical = float(np.median(own_distance[seen]))
     suspects = [
@@ -1293,7 +1317,7 @@ def _wrongly_labelled(
             without = seen.copy()
             for j in (i, *wrong):
                 without[j::n] = False
-            fit = _fit(x, truth, kinds, without, present, cell_kinds_)
+            fit = _fit(x, truth, kinds, without, present, cell_kinds_, photos)
             groups, means, precision = fit.groups, fit.means, fit.class_precision
             others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
             if not others:
