@@ -54,9 +54,9 @@ from companion import games  # noqa: E402
 from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
+from vision.copies import AUGMENT_SEED  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.standing import (  # noqa: E402
-    AUGMENT_SEED,
     Photo,
     calibrate_standing,
     learn_from_board,

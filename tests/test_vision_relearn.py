@@ -22,12 +22,11 @@ from shared_data import real_data
 from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
+from vision.cell_features import FEATURE_COUNT
+from vision.copies import AUGMENT_SEED, AUGMENTED_COPIES
 from vision.find import find_board
 from vision.sim import SimTable, chess_start
 from vision.standing import (
-    AUGMENT_SEED,
-    AUGMENTED_COPIES,
-    FEATURE_COUNT,
     REFIT_CHANGES,
     calibrate_standing,
     learn_from_board,

@@ -14,22 +14,23 @@ import numpy as np
 import pytest
 from shared_data import real_data
 
+import vision.standing
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
+from vision.cell_features import FEATURE_COUNT
+from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
+from vision.discriminant import fit_discriminant
 from vision.find import find_board
 from vision.layouts import get_layout
-from vision.locate import from_corners
+from vision.locate import from_corners, locate
 from vision.pose import CameraPose
 from vision.reader import read_cells
-from vision.sim import SimTable, chess_start
+from vision.sim import SimTable, calibration_position, chess_start
 from vision.standing import (
-    AUGMENT_SEED,
-    FEATURE_COUNT,
     Photo,
     StandingCalibration,
     _decide,
-    _fit,
     calibrate_standing,
     read_standing,
 )
@@ -153,8 +154,6 @@ def test_a_glossy_stone_near_the_lamps_reflection_is_read_by_how_its_class_looks
     and picks a piece's colour by how that class looks on the cell. A file without the
     gradients still reads, as before them; a chess start position learns no gradient (each
     colour on two ranks: a slope there would be a pawn's look against a rook's)."""
-    from vision.locate import locate
-    from vision.sim import calibration_position
 
     layout = "arinama8"
     table = SimTable(layout, seed=1000 + 5 * 17 + sum(map(ord, layout)), realism=True)
@@ -195,8 +194,6 @@ def test_a_crowded_board_is_read_in_the_light_of_the_rim_round_it(tmp_path):
     the stones' light: 25 cells of this board read white, black stones too. The rim round the
     board (the mat's margin: no stone stands there) anchors the light, its own look learned at
     calibration - and it is kept in the file. A file without a rim reads as before."""
-    from vision.locate import locate
-    from vision.sim import calibration_position
 
     layout = "arinama8"
     table = SimTable(layout, seed=1000 + 7 * 17 + sum(map(ord, layout)), realism=True)
@@ -224,7 +221,7 @@ def test_a_crowded_board_is_read_in_the_light_of_the_rim_round_it(tmp_path):
 def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):
     """The same photo gives the same calibration; another random stream for the augmented
     copies (`bench_real.py --streams`) gives another spread round the same means - the
-    photo's own look: the copies teach the spread (`_fit`) - and the file keeps which stream
+    photo's own look: the copies teach the spread (`fit_discriminant`) - and the file keeps which stream
     (a fit to a board of the game draws from it too)."""
     grid, table, H, _ = _grid_board()
     position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "b8": "white"}
@@ -307,7 +304,7 @@ def test_the_class_is_picked_by_the_spread_within_a_picture():
         x[truth == "mark", 2] += rng.normal(0.0, 0.5)  # the one-cell class's own spread
         rows.append(x)
         labels.append(truth)
-    fit = _fit(
+    fit = fit_discriminant(
         np.vstack(rows),
         np.concatenate(labels),
         np.tile(kinds, pictures),
@@ -338,13 +335,13 @@ def test_the_means_are_the_photos_own_look_and_the_copies_teach_the_spread():
     x = np.vstack([photo, *copies])
     use = np.ones(len(x), bool)
     args = (x, np.tile(truth, pictures), np.tile(kinds, pictures), use, ["empty", "white"], kinds)
-    fit = _fit(*args, 1)
+    fit = fit_discriminant(*args, 1)
     for group, cls in (((c, 0), c) for c in ("empty", "white")):
         assert np.allclose(fit.means[fit.groups.index(group)], photo[truth == cls].mean(axis=0))
-    every = _fit(*args)  # photos 0: every picture's mean, the copies' draws in it
+    every = fit_discriminant(*args)  # photos 0: every picture's mean, the copies' draws in it
     assert not np.allclose(every.means[0], photo[truth == "empty"].mean(axis=0), atol=0.1)
     use[:cells][truth == "white"] = False  # the photo's white cells unseen: the copies'
-    fit = _fit(x, *args[1:3], use, *args[4:], 1)
+    fit = fit_discriminant(x, *args[1:3], use, *args[4:], 1)
     white = np.vstack(copies)[np.tile(truth, pictures - 1) == "white"].mean(axis=0)
     assert np.allclose(fit.means[fit.groups.index(("white", 0))], white)
 
@@ -707,7 +704,7 @@ def test_a_glossy_black_stone_mirroring_the_lamp_is_read_black():
     lamp over half its face - as light as a white stone there - and d1 and e5 read white:
     the start position shows each colour under a few angles to the lamp only. Calibration's
     copies of a board of stones now carry a lamp's highlight on some of the stones
-    (`_highlighted`), so the black stone's look takes in its highlight."""
+    (`highlighted`), so the black stone's look takes in its highlight."""
     from vision.locate import locate
     from vision.sim import calibration_position, random_cells
 
@@ -727,23 +724,18 @@ def test_a_glossy_black_stone_mirroring_the_lamp_is_read_black():
 
 
 def test_a_lamps_highlight_brightens_some_stones_and_no_figure(monkeypatch):
-    """`_highlighted` brightens some of the occupied cells towards the lamp's white and
+    """`highlighted` brightens some of the occupied cells towards the lamp's white and
     leaves the empty cells' middles as they were. Calibrating a board of tall pieces (a
     chess set) lays none: a figure's curved body mirrors the lamp as a thin line, and spots
     laid on them read the real chess photos worse (bench_real: chesscog with two photos 91 ->
     88 boards of 112, as one game 102 -> 98)."""
-    import vision.standing
-    from vision.locate import locate
-    from vision.sim import calibration_position
-    from vision.standing import HIGHLIGHT_EVERY, _highlighted
-
     table = SimTable("arinama8", seed=5, realism=True)
     start = calibration_position(table.layout)
     frame = table.render(start)
     H = locate(frame, table.layout).homography
     names = table.layout.cell_names()
     occupied = np.array([n in start for n in names])
-    lit = _highlighted(frame, H, table.layout, occupied, np.random.default_rng(3))
+    lit = highlighted(frame, H, table.layout, occupied, np.random.default_rng(3))
     assert lit.shape == frame.shape and lit.dtype == np.uint8
     assert (lit >= frame).all()  # only brighter
     centres = np.array([[c.center for c in table.layout.cells]])
@@ -759,7 +751,7 @@ def test_a_lamps_highlight_brightens_some_stones_and_no_figure(monkeypatch):
     def no_highlights(*args, **kwargs):
         raise AssertionError("a highlight laid on a chess figure")
 
-    monkeypatch.setattr(vision.standing, "_highlighted", no_highlights)
+    monkeypatch.setattr(vision.standing, "highlighted", no_highlights)
     chess = SimTable("chessboard", seed=3, size=(960, 540), realism=True)
     pieces, figures = chess_start("chessboard")
     located = from_corners(chess.layout, chess.board_corners_px(), chess.size)

@@ -85,6 +85,11 @@ class Layout:
     def has_markers(self) -> bool:
         return bool(self.markers)
 
+    @property
+    def pitch(self) -> float:
+        """The board's step (mm): the smallest cell's width."""
+        return 2.0 * min(c.radius for c in self.cells)
+
     def cell(self, name: str) -> CellShape:
         for shape in self.cells:
             if shape.name == name:

@@ -4,46 +4,39 @@ The flat-disc reader (`vision.reader`) knows our printed mats: one board colour,
 flat. A chess set on a roll-up vinyl board, a goban or an Othello board breaks all of that:
 checkered cells of two colours, pieces taller than a cell that lean away from the camera over
 the cells behind, shadows, phone cameras whose tone curve is not linear. This reader looks at
-each cell the way the pieces stand:
+each cell the way the pieces stand, in four steps, each in its own module:
 
-1. **Where a piece stands.** The camera's pose is read from the board's homography
-   (`vision.pose`); for every cell a small upright *column* is sampled - a vertical plane over
-   the cell's centre, facing the camera, from the board up to 1.2 cell widths - so a piece
-   appears in it standing on its own base whatever the camera's angle, and the *ground* just in
-   front of the cell (towards the camera, where the cell's own piece cannot lean) shows the
-   cell's own surface to the light fit.
-2. **The cell's own empty look.** Cells come in kinds (the two colours of a checkered board,
-   found at calibration; one kind on a lined board). Each kind's colour relative to the others
-   is learned from the calibration photo; on every later photo a smooth light field (quadratic
-   in log brightness, fitted robustly to the rim round the board - where no piece stands: its
-   own look learned at calibration - and to the grounds it explains; cells a piece covers
-   disagree and are dropped) gives each cell's expected empty colour under today's light. Every cell a
-   calibration photo shows empty also learns its own look (a printed logo, a label, a stain):
-   the start position teaches the middle of the board, a photo of the empty board every cell.
-3. **Features of the cell alone** (`features`): the column and the footprint (the board plane
-   round the centre, where a piece's base stands) as log colour ratios to the expected empty
-   colour, how they vary, how the centre differs from the sides, and the energy of the
-   outlines there at full resolution - nothing that shows the neighbours.
-4. **Learned at calibration.** The players' photo of a known position (every class on the
-   board) gives, per class and cell kind, the features' mean (augmented with copies of the
-   photo under other exposures, white balances, corner errors and elevations, with shadows
-   drawn across it), and two covariances shared by all classes (shrunk towards their
-   diagonal: a single photo is few samples; `_fit`): the spread *within one picture* picks a
-   cell's class (linear discriminant analysis), the spread over all the pictures says whether
-   it resembles a class at all. A class the calibration shows all over the board also learns
-   how its look changes across it (`piece_gradient`: a glossy stone mirrors the lamp on one
-   side), which picks a piece's colour; whether a piece is there, the means alone decide. Between photos of one table the features move far more than
-   within one (the camera's exposure, tone curve, white balance, sharpness): what moves a
-   whole picture says little about which class a cell is. A cell is "unknown" when no class
-   is more likely than the others together, when it resembles none, or when it lies outside
-   the picture; a stricter posterior turned pieces in plain view into unknowns (bench_real:
-   at 0.7, 114 unknown cells where 0.5 reads them right). Hands are kept out by the tracker
-   (motion, stillness), not by this reader.
+1. **Where a piece stands** (`vision.cell_views`): for every cell, from the camera's pose
+   (`vision.pose`), an upright column over its centre where a piece appears standing on its
+   own base, the footprint where its base stands, the ground in front of it and the outlines
+   there at full resolution.
+2. **The cell's own empty look** (`vision.cell_kinds`, `vision.light_field`): cells come in
+   kinds (the two colours of a checkered board; a printed mat's prints), each kind's colour
+   learned from the calibration photo; on every photo a smooth light field fitted robustly
+   to the grounds (and a printed mat's rim) gives each cell its expected empty colour under
+   today's light. Every cell a calibration photo shows empty also learns its own look (a
+   printed logo, a label, a stain): the start position teaches the middle of the board, a
+   photo of the empty board every cell.
+3. **Features of the cell alone** (`vision.cell_features`): log colour ratios and contrasts
+   against that colour, and the outlines - nothing that shows the neighbours.
+4. **Learned at calibration** (here, with `vision.discriminant` and `vision.copies`): the
+   players' photo of a known position (every class on the board) gives each class's mean
+   per kind of cell - the photo's own - and augmented copies of it (other exposures, white
+   balances, corner errors, elevations, shadows; highlights on stones) give two covariances
+   shared by all classes: the spread *within one picture* picks a cell's class (linear
+   discriminant analysis), the spread over all the pictures says whether it resembles a
+   class at all. A class the calibration shows all over the board also learns how its look
+   changes across it (`piece_gradient`: a glossy stone mirrors the lamp on one side), which
+   picks a piece's colour; whether a piece is there, the means alone decide. A cell is
+   "unknown" when no class is more likely than the others together, when it resembles none,
+   or when it lies outside the picture; a stricter posterior turned pieces in plain view into
+   unknowns (bench_real: at 0.7, 114 unknown cells where 0.5 reads them right). Hands are
+   kept out by the tracker (motion, stillness), not by this reader.
 
-Cells that lie outside the picture (a board reaching past the frame) read "unknown". During a
-game the boards the referee takes teach the model more (`learn_from_board`): the empty look of
-cells no calibration photo showed empty, how an empty cell looks under a nearer piece's lean,
-and now and then the whole model fitted again with such a board.
+During a game the boards the referee takes teach the model more (`learn_from_board`): the
+empty look of cells no calibration photo showed empty, how an empty cell looks under a nearer
+piece's lean, and now and then the whole model fitted again with such a board.
+docs/vision.md, "Calibration and reading", says what each step measured on real photos.
 """
 
 from __future__ import annotations
@@ -54,34 +47,31 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-import cv2
 import numpy as np
 
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
+from vision.cell_features import FEATURE_COUNT, features
+from vision.cell_kinds import learn_surface
+from vision.cell_views import CellViews, cell_views
+from vision.copies import (
+    AUGMENT_SEED,
+    AUGMENTED_COPIES,
+    COLUMN_SCALES,
+    augmented,
+    copy_draws,
+    highlighted,
+    shadowed,
+)
+from vision.discriminant import fit_discriminant, own_distances
 from vision.jsonfile import json_field, write_json
-from vision.layouts import STONE_HEIGHT, Layout, cell_parity, get_layout
-from vision.mat import render_mat
+from vision.layouts import STONE_HEIGHT, Layout, get_layout
+from vision.light_field import Rim, fit_light, light_terms, rim_geometry
 from vision.occlusion import hidden_cells
-from vision.pose import CameraPose
 
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
 MODEL = "standing"  # the calibration file's "model" for this reader
-COLUMN_SIZE = (12, 12)  # samples across x up the column
-COLUMN_HEIGHT = 0.6  # cell widths at most: a piece's body
-REACH = 0.33  # cell widths behind the centre that the column's top may see on an empty cell
-COLUMN_HALF_WIDTH = 0.45  # cell widths either side of the centre
-GROUND_DISTANCE = (0.36, 0.48)  # cell widths in front of the centre, towards the camera
-GROUND_HALF_WIDTH = 0.3
-FOOTPRINT_SIZE = (8, 16)  # radii x angles of the board plane sampled round a cell's centre
-FOOTPRINT_RADIUS = 0.46  # cell widths
-FOOTPRINT_INNER = 5  # the inner radii (to 0.33 cell widths): where a piece's base stands
-PRINT_KIND_TOLERANCE = 0.08  # log colour: printed cells this alike are one kind
-CHECKERED_CONTRAST = (
-    0.15  # log-colour difference between the two parities that makes a board checkered
-)
-SHRINK = 0.3  # covariance shrinkage towards its diagonal
 LABEL_CONTRAST = 4.0  # ... and that class nearer than its own by this factor (squared distances)
 # A cell a nearer piece may hide, read as a piece but nearer a lean look it showed than the
 # class's mean by this factor (squared distances), reads empty. bench_leans.py, own
@@ -95,22 +85,6 @@ LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to i
 OUTLIER_FACTOR = (
     8.0  # calibration cells this many times farther than typical from their class are re-judged
 )
-COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
-AUGMENTED_COPIES = 8  # per calibration photo: other exposures, white balances, corner errors
-# the copies' random stream unless another is asked for: calibration is repeatable, the same
-# photos give the same file (bench_real.py --streams measures other streams too)
-AUGMENT_SEED = 20261124
-SHADOW_EVERY = 6  # augmented copies: a shadow for every this many cells
-SHADOW_LENGTH = (0.5, 2.0)  # cell widths
-SHADOW_WIDTH = (0.2, 0.7)  # cell widths
-SHADOW_DEPTH = (0.2, 0.55)  # the share of the light a shadow takes
-SHADOW_SOFTNESS = (0.02, 0.12)  # cell widths: the blur of a shadow's edge (penumbra)
-SHADOW_MASK_SIGMA = 3.0  # px: a penumbra this wide or wider is blurred on a coarser mask
-HIGHLIGHT_EVERY = 4  # augmented copies of a board of stones: a lamp's highlight on one in this many
-HIGHLIGHT_SIZE = (0.08, 0.3)  # cell widths: the highlight's radius
-HIGHLIGHT_STRENGTH = (0.3, 0.9)  # how far the highlight's middle goes towards the lamp's white
-CORNER_JITTER = 0.04  # cell widths: how far a corner may be off (hand-typed or found)
-FLOOR = 0.02  # the smallest spread of a feature (log colour): sensor noise and JPEG
 NOVELTY_FLOOR = (
     250.0  # squared distance: well beyond the real photos' own spread (bench_real: <= 148)
 )
@@ -119,383 +93,13 @@ DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and
 DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the photo is refused
 DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
-OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
-QUANTILES = (0.1, 0.9)  # the darkest and the brightest tenth of the column and the footprint
-FEATURE_COUNT = 26
 CHANGED = float(FEATURE_COUNT)  # squared distance of a cell from its class's mean, on average
-EDGE_FLOOR = 0.01  # log brightness a pixel: an edge this faint is noise (sensor, JPEG)
-LIGHT_TERMS = (1, 3, 6)  # the light field's terms, coarse to fine: level, gradient, quadratic
-LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
-RIM_DISTANCE = 0.25  # cell widths outside the board's edge: the rim that anchors the light
-RIM_PATCH = 0.08  # cell widths: half the side of the patch sampled at each rim point
 RIM_KNOWN = 0.5  # the share of the rim whose look must be known for the rim to be used
 GRADIENT_CELLS = 4  # a class shown on fewer cells learns no slope across the board (3 numbers fit)
 GRADIENT_SPREAD = 0.5  # ... or on cells spread less widely than this share of the board's
-
-
-@dataclass(frozen=True)
-class CellViews:
-    """What the picture shows at each cell, in `layout.cells` order (log colours, BGR)."""
-
-    column: np.ndarray  # (n, H, W, 3) the upright column, top row highest
-    ground: np.ndarray  # (n, 3) median of the ground in front of the cell
-    footprint: np.ndarray  # (n, radii, angles, 3) the board plane round the cell's centre
-    unseen: np.ndarray  # (n,) bool: the cell lies (partly) outside the picture
-    column_edges: np.ndarray  # (n, H, W) gradient magnitude of log brightness up the column
-    footprint_edges: np.ndarray  # (n, radii, angles) the same over the footprint
-    pixel_scale: np.ndarray  # (n,) each cell's size in the picture / the median cell's
-    rim: np.ndarray  # (m, 3) median log colour round each rim point (`rim_points`)
-    rim_unseen: np.ndarray  # (m,) bool: the rim point lies outside the picture
-
-
-def _pitch(layout: Layout) -> float:
-    return 2.0 * min(c.radius for c in layout.cells)
-
-
-def cell_views(
-    image: np.ndarray, homography: np.ndarray, layout: Layout, column_scale: float = 1.0
-) -> CellViews:
-    """Sample every cell's column and ground (see the module's text). `column_scale`: the
-    columns this much higher or lower (calibration's augmented copies: another elevation)."""
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise UserError("reading cells needs a colour (BGR) image")
-    height, width = image.shape[:2]
-    pose = CameraPose.from_homography(homography, (width, height))
-    centres = np.array([c.center for c in layout.cells], np.float64)
-    size = np.array([2.0 * c.radius for c in layout.cells])[:, None, None]  # each cell's width
-    towards = pose.centre()[None, :2] - centres
-    towards /= np.linalg.norm(towards, axis=1, keepdims=True) + 1e-9
-    across = np.stack([-towards[:, 1], towards[:, 0]], axis=1)
-    cols, rows = COLUMN_SIZE
-    u = np.linspace(-COLUMN_HALF_WIDTH, COLUMN_HALF_WIDTH, cols)[None, None, :] * size
-    # The column rises only as high as an empty cell still shows itself behind it: a ray
-    # through its top meets the board REACH of a cell behind the centre, not the next cell or
-    # the board's frame (a low camera sees farther behind; a camera straight above, not at all).
-    camera = pose.centre()
-    distance = np.hypot(camera[0] - centres[:, 0], camera[1] - centres[:, 1])
-    slope = np.maximum(camera[2], 1e-9) / np.maximum(distance, 1e-9)  # tan(elevation)
-    top = column_scale * np.minimum(COLUMN_HEIGHT, REACH * slope)[:, None, None]
-    z = np.linspace(1.0, 0.0, rows)[None, :, None] * top * size
-    column = np.empty((len(centres), rows, cols, 3))
-    for axis in (0, 1):
-        column[..., axis] = centres[:, axis, None, None] + u * across[:, axis, None, None]
-    column[..., 2] = z
-    d = np.linspace(*GROUND_DISTANCE, 3)[None, :, None] * size
-    g_u = np.linspace(-GROUND_HALF_WIDTH, GROUND_HALF_WIDTH, cols)[None, None, :] * size
-    ground = np.zeros((len(centres), 3, cols, 3))
-    for axis in (0, 1):
-        ground[..., axis] = (
-            centres[:, axis, None, None]
-            + d * towards[:, axis, None, None]
-            + g_u * across[:, axis, None, None]
-        )
-    radii = np.linspace(0.0, FOOTPRINT_RADIUS, FOOTPRINT_SIZE[0])[None, :, None] * size
-    angles = np.linspace(0.0, 2 * np.pi, FOOTPRINT_SIZE[1], endpoint=False)[None, None, :]
-    footprint = np.zeros((len(centres), *FOOTPRINT_SIZE, 3))
-    footprint[..., 0] = centres[:, 0, None, None] + radii * np.cos(angles)
-    footprint[..., 1] = centres[:, 1, None, None] + radii * np.sin(angles)
-    column_px = pose.project(column).astype(np.float32)
-    ground_px = pose.project(ground).astype(np.float32)
-    smooth = cv2.GaussianBlur(image, (3, 3), 0)
-    column_values = np.log1p(_remap(smooth, column_px).astype(np.float32))
-    ground_values = np.log1p(_remap(smooth, ground_px).astype(np.float32)).reshape(
-        len(centres), -1, 3
-    )
-    base = column_px[:, rows // 2 :].reshape(len(centres), -1, 2)
-    outside = (
-        (base[..., 0] < 0)
-        | (base[..., 0] > width - 1)
-        | (base[..., 1] < 0)
-        | (base[..., 1] > height - 1)
-    ).mean(axis=1)
-    footprint_px = pose.project(footprint).astype(np.float32)
-    footprint_values = np.log1p(_remap(smooth, footprint_px).astype(np.float32))
-    column_edges, footprint_edges = _edge_samples(image, column_px, footprint_px)
-    rim, rim_unseen = _rim_views(smooth, pose, layout)
-    return CellViews(
-        column_values,
-        np.median(ground_values, axis=1),
-        footprint_values,
-        outside > OUTSIDE_FRACTION,
-        column_edges,
-        footprint_edges,
-        _pixel_scale(column_px),
-        rim,
-        rim_unseen,
-    )
-
-
-def rim_points(layout: Layout) -> np.ndarray:
-    """(m, 2) board points (mm) on a ring RIM_DISTANCE of a cell outside the cells' outer
-    edge, one beside each cell width of every side: the margin of a printed mat. No piece
-    stands there, so on a crowded board - where nearly every cell's ground shows a
-    neighbour's piece - it still shows the light. None (0 points) round a board of your own:
-    whatever lies round it - a printed coordinate, a curled vinyl edge, the table - did not
-    help there (docs/vision.md, calibration 2.)."""
-    return _rim_geometry(layout.name)[0]
-
-
-@lru_cache(maxsize=32)
-def _rim_geometry(layout_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rim's points (`rim_points`), their light terms (`_terms`) and each one's nearest
-    cell: worked out once a layout, not on every frame."""
-    layout = get_layout(layout_name)
-    if not layout.has_markers:
-        return np.zeros((0, 2)), np.zeros((0, 6)), np.zeros(0, np.int64)
-    pitch = _pitch(layout)
-    corners = np.array([p for c in layout.cells for p in c.polygon], np.float64)
-    low, high = corners.min(axis=0), corners.max(axis=0)
-    out = RIM_DISTANCE * pitch
-    points = []
-    for axis in (0, 1):
-        count = max(int(round((high[axis] - low[axis]) / pitch)), 1)
-        along = low[axis] + (np.arange(count) + 0.5) * (high[axis] - low[axis]) / count
-        for edge in (low[1 - axis] - out, high[1 - axis] + out):
-            for a in along:
-                points.append((a, edge) if axis == 0 else (edge, a))
-    rim = np.array(points)
-    centres = np.array([c.center for c in layout.cells], np.float64)
-    beside = np.linalg.norm(rim[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
-    return rim, _terms(layout, rim), beside
-
-
-def _rim_views(
-    smooth: np.ndarray, pose: CameraPose, layout: Layout
-) -> tuple[np.ndarray, np.ndarray]:
-    """The median log colour of a small patch round each rim point, and which lie outside
-    the picture."""
-    height, width = smooth.shape[:2]
-    points = rim_points(layout)
-    if not len(points):
-        return np.zeros((0, 3)), np.zeros(0, bool)
-    offsets = np.linspace(-RIM_PATCH, RIM_PATCH, 3) * _pitch(layout)
-    dx, dy = np.meshgrid(offsets, offsets)
-    patch = np.zeros((len(points), 3, 3, 3))
-    patch[..., 0] = points[:, 0, None, None] + dx
-    patch[..., 1] = points[:, 1, None, None] + dy
-    px = pose.project(patch).astype(np.float32)
-    values = np.log1p(_remap(smooth, px).astype(np.float32)).reshape(len(points), -1, 3)
-    centre = px[:, 1, 1]
-    unseen = (
-        (centre[:, 0] < 0)
-        | (centre[:, 0] > width - 1)
-        | (centre[:, 1] < 0)
-        | (centre[:, 1] > height - 1)
-    )
-    return np.median(values, axis=1), unseen
-
-
-def _pixel_scale(column_px: np.ndarray) -> np.ndarray:
-    step = np.median(np.linalg.norm(np.diff(column_px, axis=2), axis=3), axis=(1, 2))
-    return np.maximum(step, 1e-6) / max(float(np.median(step)), 1e-6)
-
-
-_LOG_LEVELS = np.log1p(np.arange(256, dtype=np.float32))  # log brightness of each 8-bit level
-
-
-def _edge_samples(image: np.ndarray, *points: np.ndarray) -> list[np.ndarray]:
-    """The gradient magnitude of log brightness (per pixel) at each set of `points` (n, h, w,
-    2; the first set a column, whose sample step sets the scale): a piece's outline is a line
-    a pixel or two wide that point samples miss or catch by chance. The magnitude is taken at
-    the picture's full resolution over the board's region, then averaged down to about two
-    pixels a step and blurred over half a step. Taken on a picture shrunk first, the fine
-    outlines are lost (bench_real, two photos: 98.7 % of chesscog's cells instead of 99.5 %)."""
-    step = float(np.median(np.linalg.norm(np.diff(points[0], axis=2), axis=3)))
-    height, width = image.shape[:2]
-    every = np.concatenate([p.reshape(-1, 2) for p in points])
-    margin = 2 * step + 2
-    low = np.floor(np.clip(every.min(axis=0) - margin, 0, [width, height])).astype(int)
-    high = np.ceil(np.clip(every.max(axis=0) + margin, 0, [width, height])).astype(int)
-    if (high - low).min() < 3:  # the board lies wholly outside the picture
-        return [np.zeros(p.shape[:-1], np.float32) for p in points]
-    crop = image[low[1] : high[1], low[0] : high[0]]
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    gray = _LOG_LEVELS[gray] if gray.dtype == np.uint8 else np.log1p(gray.astype(np.float32))
-    gx = cv2.Scharr(gray, cv2.CV_32F, 1, 0)
-    gy = cv2.Scharr(gray, cv2.CV_32F, 0, 1)
-    magnitude = cv2.magnitude(gx, gy) / 32.0  # Scharr's kernel weighs 32
-    scale = min(1.0, 2.0 / max(step, 1e-3))
-    if scale < 1.0:
-        magnitude = cv2.resize(magnitude, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    magnitude = cv2.GaussianBlur(magnitude, (0, 0), max(0.5 * step * scale, 0.8))[..., None]
-    offset = low.astype(np.float32)
-    return [
-        _remap(magnitude, ((p - offset + 0.5) * scale - 0.5).astype(np.float32))[..., 0]
-        for p in points
-    ]
-
-
-def cells_outside(image: np.ndarray, homography: np.ndarray, layout: Layout) -> list[str]:
-    """The cells a picture does not show (the board reaches past its edge): they read unknown."""
-    unseen = cell_views(image, homography, layout).unseen
-    return [c.name for c, u in zip(layout.cells, unseen, strict=True) if u]
-
-
-def _remap(image: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Bilinear samples of `image` at `points` (n, h, w, 2) -> (n, h, w, channels)."""
-    n, h, w, _ = points.shape
-    flat = points.reshape(n * h, w, 2)  # remap wants each side below 32767
-    values = cv2.remap(
-        image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return values.reshape(n, h, w, -1)
-
-
-def parity(layout: Layout) -> np.ndarray:
-    """0/1 for the two colours of a checkered board, cell by cell (`cell_parity`)."""
-    return np.array([cell_parity(cell.name) for cell in layout.cells], np.int64)
-
-
-def _terms(layout: Layout, points: np.ndarray | None = None) -> np.ndarray:
-    """The light field's terms (1, x, y, x², xy, y²) at each cell's centre, or at `points`
-    (mm), x and y from -1 to 1 across the cells' centres."""
-    centres = np.array([c.center for c in layout.cells], np.float64)
-    span = max(float(np.ptp(centres, axis=0).max()) / 2.0, 1e-9)
-    where = centres if points is None else points
-    x, y = ((where - centres.mean(axis=0)) / span).T
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
-
-
-@dataclass(frozen=True)
-class Rim:
-    """The rim round the board as the light's fit takes it: what each point shows less its
-    own look (`StandingCalibration.rim_look`), where it lies (`_terms`), and which to use."""
-
-    target: np.ndarray  # (m, 3)
-    terms: np.ndarray  # (m, 6)
-    use: np.ndarray  # (m,) bool
-
-
-def _fit_light(
-    ground: np.ndarray,
-    kinds: np.ndarray,
-    surface: np.ndarray,
-    terms: np.ndarray,
-    use: np.ndarray,
-    start: np.ndarray | None = None,
-    rim: Rim | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The expected empty colour of every cell (log BGR): its kind's colour under a smooth
-    light field fitted robustly to the grounds of the cells in `use` (a piece or shadow spoils
-    some), first to those in `start` (default: all of `use`) - any ground of `use` that the
-    field explains then joins - and to the `rim` points in use, from the start. Also the
-    light at each rim point (empty without a rim)."""
-    target = ground - surface[kinds]
-    weights = (use if start is None else use & start).astype(np.float64)
-    if rim is not None:
-        target = np.vstack([target, rim.target])
-        terms = np.vstack([terms, rim.terms])
-        use = np.concatenate([use, rim.use])
-        weights = np.concatenate([weights, rim.use.astype(np.float64)])
-    fitted = np.zeros_like(target)
-    # Coarse to fine: the level (a median), a gradient, then the quadratic, each fitted to the
-    # grounds the coarser one explains - a quadratic fitted to every ground at once bends to
-    # follow a cluster of dark stones, and then it explains them.
-    step = 0
-    for _ in range(LIGHT_ITERATIONS):
-        if weights.sum() < 3:
-            break
-        most = 6 if weights.sum() >= 12 else 3 if weights.sum() >= 5 else 1
-        columns = min(LIGHT_TERMS[step], most)
-        if columns == 1:
-            fitted = np.broadcast_to(np.median(target[weights > 0], axis=0), target.shape)
-        else:
-            root = np.sqrt(weights)[:, None]
-            coeffs, *_ = np.linalg.lstsq(terms[:, :columns] * root, target * root, rcond=None)
-            fitted = terms[:, :columns] @ coeffs
-        residual = np.abs(target - fitted).max(axis=1)
-        spread = max(1.4826 * float(np.median(residual[weights > 0])), 0.03)
-        new = (use & (residual < 2.5 * spread)).astype(np.float64)
-        if columns == most and np.array_equal(new, weights):
-            break
-        weights = new
-        step = min(step + 1, len(LIGHT_TERMS) - 1)
-    cells = len(ground)
-    return fitted[:cells] + surface[kinds], np.array(fitted[cells:])
-
-
-def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
-    """(n, FEATURE_COUNT) per cell, all free of the light's level and of the neighbours:
-
-    - the lower column's median relative to the cell's expected empty colour (log ratios, B G
-      R), its spread per channel and its brightness's;
-    - *shape*: how the centre of the lower column differs from its sides (a piece is narrower
-      than its cell; an empty cell shows one surface across), and the energy of upright and of
-      level edges there (a piece's outline);
-    - the footprint (the board plane within a third of a cell of the centre, where a piece's
-      base stands): its median relative to the expected empty colour and to the rim round it,
-      and its edge energy round and across;
-    - *outlines*: the log of the mean gradient magnitude over the lower column and over the
-      footprint, from a full-resolution map (`_edge_samples`), times the cell's size in the
-      picture against the median cell's (a far cell's outlines are as long in cell widths but
-      fewer pixels, so their mean per pixel is higher). A white pawn on a cream square
-      has nearly the square's colour; what shows it is its outline and shading, lines a pixel
-      or two wide that the samples above miss. The log, because edge energy spreads in
-      proportion to its size (an empty square's is small and tight, a piece's large and wide)
-      and the discriminant assumes one spread: bench_real with two photos took chesscog from
-      99.3 to 99.6 % of cells and its white pawns on light squares from 17 misread to 1;
-      the same energies without the log changed nothing;
-    - *the darkest and the brightest tenth* of the lower column and of the footprint (their
-      10th and 90th percentile of brightness, `_darkest_brightest`), relative to the cell's
-      expected empty brightness: a median looks past a piece that fills only part of what is
-      sampled (a pawn off its centre, a figure seen from its lit side with a highlight), its
-      darkest and brightest parts still show its body. On the real photos (five draws each)
-      chesscog read with a second photo went from 89.0 to 91.2 boards of 112, and as one game
-      with the second photo from 99.6 to 102.2 (the board bar met on 4 of 5 draws, 2 before);
-      chess-ray-vision from one photo 10.4 -> 10.0 of 13, the rest as before.
-
-    Deliberately left out, because they show the neighbours rather than the cell: the column
-    above half its height (behind an empty cell it sees the next cell's piece - at calibration
-    on a start position that taught "empty" to look like a black pawn) and the ground in front
-    (where the nearer cell's piece leans over). Measured on the real photos: leaving them out
-    took the chesscog set from 97.5 % to 99.0 % of cells with two calibration photos."""
-    n, rows, cols, _ = views.column.shape
-    centre = slice(3, cols - 3)
-    lower_all = views.column[:, : rows - 1]  # the bottom row is the board under the piece
-    lower = lower_all[:, :, centre].reshape(n, -1, 3)
-    sides = np.concatenate([lower_all[:, :, :2], lower_all[:, :, -2:]], axis=2).reshape(n, -1, 3)
-    brightness = lower_all.mean(axis=3)
-    upright_edges = np.abs(np.diff(brightness, axis=2)).mean(axis=(1, 2))
-    level_edges = np.abs(np.diff(brightness, axis=1)).mean(axis=(1, 2))
-    inner = views.footprint[:, :FOOTPRINT_INNER].reshape(n, -1, 3)
-    rim = views.footprint[:, FOOTPRINT_INNER + 1 :].reshape(n, -1, 3)
-    foot = views.footprint[:, :FOOTPRINT_INNER].mean(axis=3)
-    level = expected.mean(axis=1, keepdims=True)
-    return np.hstack(
-        [
-            np.median(lower, axis=1) - expected,
-            lower.std(axis=1),
-            lower.mean(axis=2).std(axis=1, keepdims=True),
-            np.median(lower, axis=1) - np.median(sides, axis=1),
-            upright_edges[:, None],
-            level_edges[:, None],
-            np.median(inner, axis=1) - expected,
-            np.median(inner, axis=1) - np.median(rim, axis=1),
-            np.abs(np.diff(foot, axis=2)).mean(axis=(1, 2))[:, None],
-            np.abs(np.diff(foot, axis=1)).mean(axis=(1, 2))[:, None],
-            (
-                np.log(views.column_edges[:, : rows - 1, centre].mean(axis=(1, 2)) + EDGE_FLOOR)
-                + np.log(views.pixel_scale)
-            )[:, None],
-            (
-                np.log(views.footprint_edges[:, :FOOTPRINT_INNER].mean(axis=(1, 2)) + EDGE_FLOOR)
-                + np.log(views.pixel_scale)
-            )[:, None],
-            _darkest_brightest(lower.mean(axis=2)) - level,
-            _darkest_brightest(inner.mean(axis=2)) - level,
-        ]
-    )
-
-
-def _darkest_brightest(levels: np.ndarray) -> np.ndarray:
-    """(n, 2): each row's 10th and 90th percentile (the nearest rank): the darkest and the
-    brightest tenth of what a cell shows."""
-    ranks = np.sort(levels, axis=1)
-    last = levels.shape[1] - 1
-    return ranks[:, [round(QUANTILES[0] * last), round(QUANTILES[1] * last)]]
 
 
 @dataclass(frozen=True)
@@ -540,11 +144,11 @@ class StandingCalibration:
     # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
     # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
     lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
-    # the inverse of the covariance within one picture, which picks the class (`_fit`); a
+    # the inverse of the covariance within one picture, which picks the class (`fit_discriminant`); a
     # file written before it had none: `precision` then picks the class too
     class_precision: list[list[float]] = field(default_factory=list, repr=False)
     # class -> how its look changes across the board: two rows of FEATURE_COUNT, the change
-    # per unit of the board's x and y (`_terms`'s), where the calibration showed that class
+    # per unit of the board's x and y (`light_terms`'s), where the calibration showed that class
     # all over the board (`_piece_gradients`); it picks a piece's colour, not whether a piece
     # is there (`_decide`)
     piece_gradient: dict[str, list[list[float]]] = field(default_factory=dict)
@@ -799,8 +403,10 @@ def _features_of(
     rim = None
     if rim_look is not None and len(rim_look) and len(rim_look) == len(views.rim):
         known = np.isfinite(rim_look).all(axis=1) & ~views.rim_unseen
-        rim = Rim(np.nan_to_num(views.rim - rim_look), _rim_geometry(layout.name)[1], known)
-    expected, _ = _fit_light(views.ground, kinds, surface, _terms(layout), light_from, start, rim)
+        rim = Rim(np.nan_to_num(views.rim - rim_look), rim_geometry(layout.name)[1], known)
+    expected, _ = fit_light(
+        views.ground, kinds, surface, light_terms(layout), light_from, start, rim
+    )
     return features(views, expected), seen
 
 
@@ -812,14 +418,14 @@ def _learn_rim(
     empty: np.ndarray,
     occupied: np.ndarray,
 ) -> np.ndarray:
-    """Each rim point's own look (log colour less the light there, `_fit_light`), from the
+    """Each rim point's own look (log colour less the light there, `fit_light`), from the
     calibration photo's empty cells' light; NaN where the picture does not show it, and beside
     a cell the photo has `occupied` (that piece's lean or shadow may lie over it: a chess
     start's far rank leans over the rim behind it, and the rim would learn the pieces).
     """
-    _, terms, beside = _rim_geometry(layout.name)
+    _, terms, beside = rim_geometry(layout.name)
     rim = Rim(views.rim, terms, np.zeros(len(terms), bool))
-    _, light = _fit_light(views.ground, kinds, surface, _terms(layout), empty, rim=rim)
+    _, light = fit_light(views.ground, kinds, surface, light_terms(layout), empty, rim=rim)
     look = views.rim - light
     look[views.rim_unseen | occupied[beside]] = np.nan
     return look
@@ -869,9 +475,9 @@ def _posterior(
 
 @lru_cache(maxsize=64)
 def _board_terms(layout_name: str, cells: tuple[str, ...]) -> np.ndarray:
-    """(n, 2): where each of `cells` lies on its board, x and y (`_terms`: -1..1 across)."""
+    """(n, 2): where each of `cells` lies on its board, x and y (`light_terms`: -1..1 across)."""
     layout = get_layout(layout_name)
-    terms = _terms(layout)[:, 1:3]
+    terms = light_terms(layout)[:, 1:3]
     index = {name: i for i, name in enumerate(layout.cell_names())}
     return terms[[index[c] for c in cells]]
 
@@ -948,9 +554,9 @@ def calibrate_standing(
     if not (truth == EMPTY).any():
         raise UserError(messages.no_empty_cell())
     empty = (truth == EMPTY) & ~views.unseen
-    kinds, surface = _learn_surface(layout, views.ground, empty)
+    kinds, surface = learn_surface(layout, views.ground, empty)
     rim_look = _learn_rim(views, layout, kinds, surface, empty, truth != EMPTY)
-    draws = _draws(stream)
+    draws = copy_draws(stream)
     learned = tuple(
         _learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws, rim_look)
         for index, photo in enumerate(photos)
@@ -982,12 +588,6 @@ def colours_swapped(calibration: StandingCalibration) -> bool:
         if ("white", k) in means and ("black", k) in means
     ]
     return bool(lighter) and max(lighter) < 0
-
-
-def _draws(seed: int) -> tuple[np.random.Generator, ...]:
-    """The random streams of the augmented copies: colours and corners, column heights,
-    shadows, highlights (apart: adding one kept the others' draws as they were)."""
-    return tuple(np.random.default_rng(seed + offset) for offset in range(4))
 
 
 @dataclass(frozen=True)
@@ -1051,10 +651,10 @@ def _learn_photo(
         if copy == 0:
             image_views = views or cell_views(photo.image, photo.homography, layout)
         else:
-            image, homography = _augmented(photo.image, photo.homography, layout, rng)
-            image = _shadowed(image, homography, layout, shadows)
+            image, homography = augmented(photo.image, photo.homography, layout, rng)
+            image = shadowed(image, homography, layout, shadows)
             if stones:
-                image = _highlighted(image, homography, layout, truth != EMPTY, highlights)
+                image = highlighted(image, homography, layout, truth != EMPTY, highlights)
             image_views = cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES))
         x, seen = _features_of(
             image_views, layout, kinds, surface, (truth == EMPTY) & labelled, rim_look=rim_look
@@ -1084,7 +684,7 @@ def _from_learned(
     seens = [photo.seen[0] for photo in learned]
     x_all, t_all, seen_all, k_all = _pictures(learned, kinds)
     present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
-    fit = _fit(x_all, t_all, k_all, seen_all, present, kinds, len(learned))
+    fit = fit_discriminant(x_all, t_all, k_all, seen_all, present, kinds, len(learned))
     groups, means = fit.groups, fit.means
     wrong_cells = _wrongly_labelled(
         x_all,
@@ -1093,7 +693,7 @@ def _from_learned(
         seen_all,
         present,
         kinds,
-        _own_distances(x_all, t_all, k_all, groups, means, fit.class_precision),
+        own_distances(x_all, t_all, k_all, groups, means, fit.class_precision),
         names,
         len(learned),
     )
@@ -1101,7 +701,7 @@ def _from_learned(
         raise PositionMismatch(
             messages.position_mismatch(wrong_cells), tuple(n for n, _, _ in wrong_cells)
         )
-    own_distance = _own_distances(x_all, t_all, k_all, groups, means, fit.precision)[seen_all]
+    own_distance = own_distances(x_all, t_all, k_all, groups, means, fit.precision)[seen_all]
     own_look, looks_of_others = _photos_own_looks(names, learned, kinds)
     never_empty = _never_empty(names, truths, seens)
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
@@ -1141,7 +741,7 @@ def _pictures(
     learned: tuple[LearnedPhoto, ...], kinds: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every picture's cells stacked - features, classes, seen, kinds: the photos first, then
-    their copies, photo by photo (`_fit` and `_wrongly_labelled` take every block of
+    their copies, photo by photo (`fit_discriminant` and `_wrongly_labelled` take every block of
     `len(kinds)` rows as one picture, the first `len(learned)` as the photos)."""
     blocks = [(photo.x[0], photo.truth, photo.seen[0]) for photo in learned] + [
         (photo.x[c], photo.truth, photo.seen[c])
@@ -1170,8 +770,8 @@ def _piece_gradients(
     chess start stands each colour on two ranks - a slope learned there would be a pawn's look
     against a rook's, carried to the far side of the board."""
     cells = len(layout.cells)
-    where = np.tile(_terms(layout)[:, 1:3], (len(x) // cells, 1))
-    even = _terms(layout)[:, 1:3].var(axis=0)
+    where = np.tile(light_terms(layout)[:, 1:3], (len(x) // cells, 1))
+    even = light_terms(layout)[:, 1:3].var(axis=0)
     gradients: dict[str, list[list[float]]] = {}
     for cls in sorted(set(truth[seen].tolist()) - {EMPTY}):
         features, places = [], []
@@ -1189,99 +789,6 @@ def _piece_gradients(
         slope, *_ = np.linalg.lstsq(places_all, np.vstack(features), rcond=None)
         gradients[cls] = slope.tolist()
     return gradients
-
-
-@dataclass(frozen=True)
-class Discriminant:
-    """A mean per (class, kind of cell) and two inverse covariances (`_fit`)."""
-
-    groups: list[tuple[str, int]]
-    means: list[np.ndarray]
-    precision: np.ndarray  # the spread between pictures too: does a cell resemble a class?
-    class_precision: np.ndarray  # the spread within one picture: which class is it?
-
-
-def _fit(
-    x: np.ndarray,
-    truth: np.ndarray,
-    kinds: np.ndarray,
-    use: np.ndarray,
-    present: list[str],
-    cell_kinds_: np.ndarray,
-    photos: int = 0,
-) -> Discriminant:
-    """The discriminant: a mean per (class, kind of cell) and the inverses of two covariances
-    shared by all (shrunk towards their diagonal, floored at sensor noise). `x` holds pictures
-    of `len(cell_kinds_)` rows each: the first `photos` the players' photos themselves, then
-    the copies.
-
-    The means are the photos' own (`photos`; where none shows a class on a kind, and with
-    `photos` 0, every picture's): the copies teach how a class's look spreads, not where it
-    lies. A mean over the copies moved with their random draws - a shadow or a blur drawn on
-    two of a calibration photo's five white pawns on light squares moved that class's mean -
-    and which white pawns of chess-ray-vision read empty depended on the draw; the copies'
-    draws also lean all one way (a blur only ever softens). Over 12 streams (`bench_real.py`)
-    chess-ray-vision from one photo 11.8 -> 12.3 of 13 boards (17 -> 9 wrong cells), read as
-    one game 12.4 -> 13.0 (8 -> 0 wrong cells); docs/vision.md, calibration 4.
-
-    `precision` is the spread of every cell round its class's mean over all the pictures;
-    `class_precision` the spread *within one picture*: each picture's cells measured from that
-    picture's own mean of their class and kind. What moves a whole picture - its exposure,
-    tone curve, white balance, sharpness: the copies' draws, another moment at the table -
-    moves every cell of a class alike and says little about which class a cell is; pooled
-    into the spread that picks the class it hid the small differences that tell a white pawn
-    from its cream square (bench_real --streams 5: chesscog read as one game from 100.8 to
-    102.0 of its 112 boards on average, with a second photo too from 97.3 to 99.6, and the
-    calibration one stream refused is taken; docs/vision.md, calibration 4.). A class a
-    picture shows on one cell only (a Sensei character) has no spread within a picture: how
-    its copies spread round its mean, less the picture's own move (its other cells' mean
-    shift), is added, as the only measure of how its look varies (its mark fills more of the
-    column where the camera looks down more steeply)."""
-    per_picture = len(cell_kinds_)
-    groups, means, residuals = [], [], []
-    for cls in present:
-        for kind in np.unique(cell_kinds_):
-            rows = (truth == cls) & (kinds == kind) & use
-            if rows.any():
-                shown = rows.copy()
-                shown[photos * per_picture :] = False  # the photos' own cells
-                groups.append((cls, int(kind)))
-                means.append(x[shown if shown.any() else rows].mean(axis=0))
-                residuals.append(x[rows] - means[-1])
-    residual = np.vstack(residuals)
-    between = residual.T @ residual / max(len(residual) - len(groups), 1)
-    within, picture_means = [], 0
-    one_cell: dict[int, list[np.ndarray]] = {}  # group -> its cell's residual, picture by picture
-    spread_within: set[int] = set()  # groups some picture shows on two cells or more
-    for start in range(0, len(x), per_picture):
-        picture = slice(start, start + per_picture)
-        shifts, single = [], {}
-        for g, (cls, kind) in enumerate(groups):
-            rows = (truth[picture] == cls) & (kinds[picture] == kind) & use[picture]
-            if rows.sum() >= 2:
-                cells = x[picture][rows]
-                within.append(cells - cells.mean(axis=0))
-                shifts.append(cells - means[g])
-                picture_means += 1
-                spread_within.add(g)
-            elif rows.any():
-                single[g] = x[picture][rows][0] - means[g]
-        # what moved the whole picture (its cells' mean shift) is no spread of the class
-        shift = np.vstack(shifts).mean(axis=0) if shifts else 0.0
-        for g, offset in single.items():
-            one_cell.setdefault(g, []).append(offset - shift)
-    residual = np.vstack(within) if within else np.zeros((0, FEATURE_COUNT))
-    covariance = residual.T @ residual / max(len(residual) - picture_means, 1)
-    alone = [np.array(rows) for g, rows in one_cell.items() if g not in spread_within]
-    for rows in alone:
-        covariance = covariance + rows.T @ rows / max(len(rows) - 1, 1) / len(alone)
-    return Discriminant(groups, means, _inverse(between), _inverse(covariance))
-
-
-def _inverse(covariance: np.ndarray) -> np.ndarray:
-    """The inverse of `covariance` shrunk SHRINK towards its diagonal, floored at FLOOR."""
-    covariance = (1 - SHRINK) * covariance + SHRINK * np.diag(np.diag(covariance))
-    return np.linalg.inv(covariance + FLOOR**2 * np.eye(FEATURE_COUNT))
 
 
 def _wrongly_labelled(
@@ -1302,7 +809,7 @@ def _wrongly_labelled(
     class *and* as near to that class as that class's own cells are (a stone the players left
     on a cell the position has empty). A real piece that is merely odd (lit apart, half
     hidden) is near no class, and stays a doubtful cell. Distances as the class is picked
-    (`class_precision`); `own_distance` each row's to its own class; `photos` as `_fit`'s."""
+    (`class_precision`); `own_distance` each row's to its own class; `photos` as `fit_discriminant`'s."""
     n = len(names)
     typical = float(np.median(own_distance[seen]))
     suspects = [
@@ -1317,7 +824,7 @@ def _wrongly_labelled(
             without = seen.copy()
             for j in (i, *wrong):
                 without[j::n] = False
-            fit = _fit(x, truth, kinds, without, present, cell_kinds_, photos)
+            fit = fit_discriminant(x, truth, kinds, without, present, cell_kinds_, photos)
             groups, means, precision = fit.groups, fit.means, fit.class_precision
             others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
             if not others:
@@ -1325,7 +832,7 @@ def _wrongly_labelled(
             distances = {g: float((x[i] - m) @ precision @ (x[i] - m)) for g, m in others}
             (cls, _), nearest = min(distances.items(), key=lambda item: item[1])
             own = min((d for (c, _), d in distances.items() if c == truth[i]), default=np.inf)
-            class_spread = _own_distances(x, truth, kinds, groups, means, precision)
+            class_spread = own_distances(x, truth, kinds, groups, means, precision)
             usual = np.quantile(class_spread[without & (truth == cls)], 0.99)
             if (
                 cls != truth[i]
@@ -1337,152 +844,6 @@ def _wrongly_labelled(
         if not found:
             break
     return [(names[i], cls, str(truth[i])) for i, cls in sorted(wrong.items())]
-
-
-def _own_distances(
-    x: np.ndarray,
-    truth: np.ndarray,
-    kinds: np.ndarray,
-    groups: list[tuple[str, int]],
-    means: list[np.ndarray],
-    precision: np.ndarray,
-) -> np.ndarray:
-    """Each sample's squared distance to its own class's mean on its kind of cell (inf where
-    the fit has none: a class seen only on excluded cells)."""
-    out = np.full(len(x), np.inf)
-    for (cls, kind), mean in zip(groups, means, strict=True):
-        rows = (truth == cls) & (kinds == kind)
-        diff = x[rows] - mean
-        out[rows] = np.einsum("nd,de,ne->n", diff, precision, diff)
-    return out
-
-
-def _augmented(
-    image: np.ndarray, homography: np.ndarray, layout: Layout, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """The photo as another moment at the same table might show it: another exposure and tone
-    curve, another white balance, a little blur, the corners a little off."""
-    gain = rng.uniform(0.6, 1.4) * rng.uniform(0.88, 1.12, 3)
-    gamma = rng.uniform(0.75, 1.35)
-    if image.dtype == np.uint8:  # a table of the 256 levels per channel: the same, faster
-        levels = np.arange(256, dtype=np.float32)[:, None]
-        table = np.clip((levels / 255.0) ** gamma * gain * 255.0, 0, 255).astype(np.uint8)
-        out = cv2.LUT(image, table[:, None, :])
-    else:
-        scaled = (image.astype(np.float32) / 255.0) ** gamma * gain * 255.0
-        out = np.clip(scaled, 0, 255).astype(np.uint8)
-    if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (5, 5), rng.uniform(0.5, 1.5))
-    corners = np.array(layout.board_corners(), np.float64)
-    jitter = rng.normal(0.0, CORNER_JITTER * _pitch(layout), (4, 2))
-    moved = cv2.getPerspectiveTransform(
-        corners.astype(np.float32), (corners + jitter).astype(np.float32)
-    )
-    return out, homography @ moved
-
-
-def _shadowed(
-    image: np.ndarray, homography: np.ndarray, layout: Layout, rng: np.random.Generator
-) -> np.ndarray:
-    """The photo with soft shadows laid across some cells, as a lamp makes the pieces cast
-    them (or an arm, a cup): a shadow on an empty cell darkens part of it and draws an edge
-    across it, and a start position shows few (its pieces stand on four ranks together).
-    Only the board's region (and a cell round it) is shaded - nothing else is read - and a
-    wide penumbra is blurred on a coarser copy of the mask (calibration makes many copies:
-    on a Pi each costs)."""
-    pitch = _pitch(layout)
-    centres = np.array([c.center for c in layout.cells], np.float64)
-    middle = centres.mean(axis=0)
-    span = cv2.perspectiveTransform(np.array([[middle, middle + (pitch, 0.0)]]), homography)[0]
-    cell_px = float(np.linalg.norm(span[1] - span[0]))  # a cell's width in the picture
-    polygons, depths = [], []
-    for i in rng.choice(len(centres), size=len(centres) // SHADOW_EVERY, replace=False):
-        angle = rng.uniform(0, 2 * np.pi)
-        along = np.array([np.cos(angle), np.sin(angle)])
-        across = np.array([-along[1], along[0]])
-        length = rng.uniform(*SHADOW_LENGTH) * pitch
-        width = rng.uniform(*SHADOW_WIDTH) * pitch / 2
-        start = centres[i] + rng.uniform(-0.5, 0.5, 2) * pitch
-        corners = np.array(
-            [
-                start + width * across,
-                start + width * across + length * along,
-                start - width * across + length * along,
-                start - width * across,
-            ]
-        )
-        polygons.append(cv2.perspectiveTransform(corners[None], homography)[0])
-        depths.append(float(rng.uniform(*SHADOW_DEPTH)))
-    sigma = max(rng.uniform(*SHADOW_SOFTNESS) * cell_px, 0.8)
-    board = cv2.perspectiveTransform(np.array([layout.board_corners()], np.float64), homography)[0]
-    margin = cell_px + 4 * sigma + 2
-    height, width = image.shape[:2]
-    x0, y0 = np.clip(np.floor(board.min(axis=0) - margin), 0, [width, height]).astype(int)
-    x1, y1 = np.clip(np.ceil(board.max(axis=0) + margin), 0, [width, height]).astype(int)
-    out = image.copy()
-    if x1 - x0 < 2 or y1 - y0 < 2:
-        return out
-    # A penumbra this many pixels wide loses nothing on a mask `step` times coarser.
-    step = max(1, int(sigma // SHADOW_MASK_SIGMA))
-    size = (max((x1 - x0) // step, 1), max((y1 - y0) // step, 1))
-    mask = np.zeros((size[1], size[0]), np.float32)
-    for polygon, depth in zip(polygons, depths, strict=True):
-        points = (polygon - (x0, y0)) / ((x1 - x0) / size[0], (y1 - y0) / size[1])
-        cv2.fillConvexPoly(mask, np.round(points).astype(np.int32), depth)
-    mask = cv2.GaussianBlur(mask, (0, 0), sigma * size[0] / (x1 - x0))
-    if step > 1:
-        mask = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
-    # A shadow keeps the skylight: it takes a little less blue than red.
-    shade = 1.0 - cv2.merge([mask * 0.9, mask * 0.95, mask])
-    out[y0:y1, x0:x1] = cv2.multiply(image[y0:y1, x0:x1], shade, dtype=cv2.CV_8U)
-    return out
-
-
-def _highlighted(
-    image: np.ndarray,
-    homography: np.ndarray,
-    layout: Layout,
-    occupied: np.ndarray,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """The photo with a lamp's highlight on some of its stones (`occupied` cells): a soft spot
-    of the lamp's white on the stone. A glossy stone's top mirrors the lamp over much of its
-    face where the angles meet - a black one then shows a patch as light as a white stone -
-    and the angles change across the board, so a start position shows each colour under a few
-    of them only."""
-    cells = np.flatnonzero(occupied)
-    chosen = cells[rng.random(len(cells)) < 1.0 / HIGHLIGHT_EVERY]
-    if not len(chosen):
-        return image
-    height, width = image.shape[:2]
-    pitch = _pitch(layout)
-    mask = np.zeros((height, width), np.float32)
-    low, high = np.array([width, height]), np.zeros(2, int)  # the spots' box: the rest is as it was
-    for i in chosen:
-        spot = np.array(layout.cells[i].center, np.float64) + rng.uniform(-0.2, 0.2, 2) * pitch
-        px = cv2.perspectiveTransform(np.array([[spot, spot + (pitch, 0.0)]]), homography)[0]
-        radius = rng.uniform(*HIGHLIGHT_SIZE) * float(np.linalg.norm(px[1] - px[0]))
-        strength = float(rng.uniform(*HIGHLIGHT_STRENGTH))
-        reach = int(np.ceil(2.5 * radius)) + 2  # the blurred spot's extent round its middle
-        x, y = int(round(px[0][0])), int(round(px[0][1]))
-        x0, y0 = max(x - reach, 0), max(y - reach, 0)
-        x1, y1 = min(x + reach, width), min(y + reach, height)
-        if x1 - x0 < 2 or y1 - y0 < 2:
-            continue
-        spot_mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.circle(spot_mask, (x - x0, y - y0), max(int(round(radius)), 1), 1.0, -1)
-        spot_mask = cv2.GaussianBlur(spot_mask, (0, 0), max(radius / 2, 0.8))
-        spot_mask *= strength / max(float(spot_mask.max()), 1e-6)
-        np.maximum(mask[y0:y1, x0:x1], spot_mask, out=mask[y0:y1, x0:x1])
-        low, high = np.minimum(low, (x0, y0)), np.maximum(high, (x1, y1))
-    if (high <= low).any():
-        return image
-    (x0, y0), (x1, y1) = low, high
-    out = image.copy()
-    region = out[y0:y1, x0:x1].astype(np.float32)
-    region += (255.0 - region) * mask[y0:y1, x0:x1, None]
-    out[y0:y1, x0:x1] = np.clip(region, 0, 255).astype(np.uint8)
-    return out
 
 
 def _photos_own_looks(
@@ -1768,7 +1129,7 @@ def refit_to_board(
         layout,
         kinds,
         surface,
-        _draws(calibration.stream + changes),
+        copy_draws(calibration.stream + changes),
         calibration.rim(),
     )
     try:
@@ -1955,62 +1316,6 @@ def _notes(
     if unseen:
         notes.append(messages.unseen_note(unseen))
     return notes
-
-
-@lru_cache(maxsize=16)
-def cell_kinds(layout: Layout) -> tuple[np.ndarray, np.ndarray | None]:
-    """Which cells look alike when empty, before any photo: (kind per cell, each kind's log
-    colour relative to kind 0 as printed - None for a board of your own, whose print is not
-    known). A printed mat's cells are grouped by their print round the centre (a trap, a pit,
-    the centre of Aranea's web); a board of your own starts as one kind, and `_learn_surface`
-    splits it by parity when its empty cells show two colours (a checkered board)."""
-    if not layout.has_markers:
-        return np.zeros(len(layout.cells), np.int64), None
-    scale = 2.0
-    mat = render_mat(layout, px_per_mm=scale, labels=False).astype(np.float64)
-    looks = []
-    for cell in layout.cells:
-        x, y = (int(round(v * scale)) for v in cell.center)
-        r = max(1, int(cell.radius * scale * FOOTPRINT_RADIUS * 2))
-        patch = mat[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3)
-        looks.append(np.log1p(np.median(patch, axis=0)))
-    looks = np.array(looks)
-    kinds = np.full(len(looks), -1, np.int64)
-    reference: list[np.ndarray] = []
-    for i, look in enumerate(looks):
-        for k, ref in enumerate(reference):
-            if np.abs(look - ref).max() < PRINT_KIND_TOLERANCE:
-                kinds[i] = k
-                break
-        else:
-            kinds[i] = len(reference)
-            reference.append(look)
-    printed = np.array(reference)
-    return kinds, printed - printed[0]
-
-
-def _learn_surface(
-    layout: Layout, ground: np.ndarray, empty: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Every cell's kind and each kind's log colour relative to kind 0, as the photo shows the
-    empty cells (a kind with no empty cell in the photo keeps its printed colour). A board of
-    your own whose two parities differ in colour is checkered: two kinds."""
-    kinds, printed = cell_kinds(layout)
-    if printed is None:
-        odd = parity(layout)
-        zero, one = ground[empty & (odd == 0)], ground[empty & (odd == 1)]
-        if len(zero) and len(one):
-            contrast = np.median(one, axis=0) - np.median(zero, axis=0)
-            if np.abs(contrast).max() > CHECKERED_CONTRAST:
-                return odd, np.vstack([np.zeros(3), contrast])
-        return kinds, np.zeros((1, 3))
-    surface = printed.copy()
-    base = ground[empty & (kinds == 0)]
-    for k in range(1, len(printed)):
-        own = ground[empty & (kinds == k)]
-        if len(own) and len(base):
-            surface[k] = np.median(own, axis=0) - np.median(base, axis=0)
-    return kinds, surface
 
 
 def read_standing(

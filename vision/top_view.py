@@ -107,7 +107,7 @@ def standing_zone(
     if not image_size[0] or not image_size[1]:
         return np.zeros((height, width), bool)
     camera = CameraPose.from_homography(homography, image_size).centre()
-    pitch = 2.0 * min(cell.radius for cell in layout.cells)
+    pitch = layout.pitch
     rise = LEAN_HEIGHT * pitch
     # A camera hardly higher than the pieces sees them lean without end: bounded at
     # MAX_LEAN times the distance (the view is useless for reading long before).

@@ -29,6 +29,7 @@ from vision.calibration import (
     refuse_turned_round,
     refused_picture,
 )
+from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
 from vision.find import board_kind, draw_grid, grid_still_there
 from vision.layouts import Layout, get_layout
@@ -36,7 +37,7 @@ from vision.locate import Located, locate
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, StandingCalibration, cells_outside
+from vision.standing import Photo, StandingCalibration
 from vision.top_view import covered_cells
 from vision.tracker import Tracker
 
@@ -354,7 +355,7 @@ def run_locate(args: argparse.Namespace) -> int:
     if located.markers_seen:
         print(f"scale {located.px_per_mm():.2f} px/mm; image {image.shape[1]}x{image.shape[0]}")
     else:  # a board of one's own has no size in mm: how big its cells are in the picture
-        pitch = located.px_per_mm() * 2.0 * min(c.radius for c in located.layout.cells)
+        pitch = located.px_per_mm() * located.layout.pitch
         print(f"cells about {pitch:.0f} px wide; image {image.shape[1]}x{image.shape[0]}")
         if not args.corners:
             print(
