@@ -1,11 +1,13 @@
 """The camera fits its model again to a board of the game (vision.standing.learn_from_board,
 `refit_to_board`): a start position shows each class on a few cells and from one side, a
 board of the game shows them elsewhere. On the real chess-ray-vision set (a green-and-white vinyl board,
-photographed from another side each time), calibrated on its start photo alone, reads all
-six later photos right on the default random stream (since the class means are the photo's
-own, not its copies': before, crv_03's black pawn at the back edge of e6 read white); on
-stream 7 one cell reads wrong - crv_11's white pawn on e2, a white square, reads empty; once a
-board the referee took is learned, all of them read right."""
+photographed from another side each time), calibrated on its start photo alone, one cell is a
+coin toss: crv_11's white pawn on e2, a white square, lit from another side than the start
+photo's pawns, reads white or empty at a posterior near one half (white on the default random
+stream here, empty on stream 7; with the Pi's numpy and OpenCV the other way round). Once a
+board the referee took is learned, all six later photos read right and that pawn surely
+white. (Before the class means were the photo's own, not its copies', crv_03's black pawn at
+the back edge of e6 read white too.)"""
 
 from __future__ import annotations
 
@@ -75,21 +77,20 @@ def wrong_cells(load, calibration, names):
 LATER = ("crv_02.jpg", "crv_03.jpg", "crv_06.jpg", "crv_07.jpg", "crv_10.jpg", "crv_11.jpg")
 
 
-def test_a_board_of_the_game_fitted_again_reads_what_the_start_photo_alone_missed(crv):
-    load, on_default = crv
-    assert wrong_cells(load, on_default, LATER) == {name: [] for name in LATER}
-    image, homography, layout, position, _ = load("crv_01.jpg")
-    calibration = calibrate_standing(image, homography, layout, position, stream=7)
-    before = wrong_cells(load, calibration, LATER)
-    assert before["crv_11.jpg"] == ["e2"]  # a white pawn on a white square, read empty
-    assert sum(map(len, before.values())) == 1
-    image, homography, layout, position, _ = load("crv_04.jpg")  # 15 cells from the start
-    learned = learn_from_board(calibration, image, homography, layout, position)
+def test_a_board_of_the_game_fitted_again_settles_what_the_start_photo_alone_was_unsure_of(crv):
+    load, calibration = crv
+    image, homography, layout, _, _ = load("crv_11.jpg")
+    unsure = read_standing(image, homography, layout, calibration).confidence["e2"]
+    assert unsure < 0.6  # white or empty, a coin toss
+    board = load("crv_04.jpg")  # 15 cells from the start
+    learned = learn_from_board(calibration, *board[:4])
     assert learned.means != calibration.means and learned.refit_changes == 15
     assert len(learned.learned) == 1  # the players' photo; the board is not kept
     assert wrong_cells(load, learned, LATER) == {name: [] for name in LATER}
+    sure = read_standing(image, homography, layout, learned)
+    assert sure.cells["e2"] == "white" and sure.confidence["e2"] > unsure + 0.15
     # the next board is fitted only once it differs in REFIT_CHANGES more cells
-    again = learn_from_board(learned, image, homography, layout, position)
+    again = learn_from_board(learned, *board[:4])
     assert again.means == learned.means
 
 
