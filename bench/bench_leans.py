@@ -2,7 +2,7 @@
 
 A tall piece seen from the side leans over the empty cell behind it, and the reader may take
 that lean for a piece of its colour. Each board the referee takes teaches the camera how such a
-cell looks under the lean (`vision.standing.learn_from_board`, `lean_looks`); a later board
+cell looks under the lean (`vision.relearn.learn_from_board`, `lean_looks`); a later board
 where the cell looks like that lean, far nearer it than like a piece of the class read, reads
 the cell empty (`_read_leans`). The risk is the other way round: a piece that steps onto the
 leaned-over cell, behind the leaning piece, must still read as a piece - a review found an
@@ -48,9 +48,10 @@ from companion.observation import EMPTY, UNKNOWN  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.locate import from_corners  # noqa: E402
 from vision.occlusion import hidden_cells  # noqa: E402
+from vision.relearn import learn_from_board  # noqa: E402
 from vision.sim import SimTable, chess_start  # noqa: E402
 from vision.sim_pieces import CHECKERED_BOARDS, FIGURES  # noqa: E402
-from vision.standing import calibrate_standing, learn_from_board, read_standing  # noqa: E402
+from vision.standing import calibrate_standing, read_standing  # noqa: E402
 
 COLOURS = ("white", "black")
 TALL = ("king", "queen")  # the piece in front of the empty cell

@@ -56,12 +56,8 @@ from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.copies import AUGMENT_SEED  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
-from vision.standing import (  # noqa: E402
-    Photo,
-    calibrate_standing,
-    learn_from_board,
-    read_standing,
-)
+from vision.relearn import learn_from_board  # noqa: E402
+from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
 
 CELL_BAR, BOARD_BAR = 0.995, 0.90
 
@@ -176,7 +172,7 @@ def read_photos(
     seconds spent reading. `list_errors`: print every wrongly read cell. `learn`: the photos
     are read in turn as the boards of one game, and each photo a referee takes as its position
     teaches the calibration the empty look of the cells it had not learned, and now and then
-    fits the whole model again to it (`vision.standing.learn_from_board`, as the companion
+    fits the whole model again to it (`vision.relearn.learn_from_board`, as the companion
     does during a game), and how the empty cells a nearer piece leans over look under that lean
     (`lean_looks`); each photo is read before it teaches anything. `said_right` (with `learn`):
     a photo the referee does not take, the players say is right (Board is right) - it teaches

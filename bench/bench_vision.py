@@ -85,6 +85,7 @@ from vision.calibration import calibrate  # noqa: E402
 from vision.layouts import CHESSBOARD, MAT_MARGIN, get_layout, layout_names  # noqa: E402
 from vision.locate import from_corners, locate  # noqa: E402
 from vision.reader import read_cells  # noqa: E402
+from vision.relearn import learn_from_board  # noqa: E402
 from vision.sim import (  # noqa: E402
     SKIN_TONES,
     HandPose,
@@ -95,7 +96,6 @@ from vision.sim import (  # noqa: E402
     random_script,
 )
 from vision.sim_pieces import CHECKERED_BOARDS  # noqa: E402
-from vision.standing import learn_from_board  # noqa: E402
 from vision.tracker import COVERED, HANDS, Tracker, covered_cells  # noqa: E402
 
 
@@ -797,7 +797,7 @@ def learning_speed(repeats: int = 10, moved: int = 1) -> tuple[list[float], list
     """`learn_from_board` (once per board the referee takes) on a 1280x720 chess set after
     `moved` pawns stepped forward - the most it has to learn: 32 cells never seen empty - and
     its peer. With 4 pawns moved (8 cells changed, REFIT_CHANGES) the whole model is fitted
-    again, as a few times a game (`vision.standing.refit_to_board`)."""
+    again, as a few times a game (`vision.relearn.refit_to_board`)."""
     table = SimTable(
         CHESSBOARD,
         seed=4242,

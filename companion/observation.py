@@ -29,7 +29,7 @@ class Observation:
     # learned their empty look - every calibration photo showed a piece there - and they no
     # longer look as they did then, so the piece may have left a print (a logo) that the
     # camera never saw. Learned once the referee takes a board with them empty
-    # (vision.standing.learn_from_board).
+    # (vision.relearn.learn_from_board).
     unlearned: tuple[str, ...] = ()
     # Cells read empty because they look like the lean of a nearer piece the camera learned
     # there on earlier boards -> the class it would have read without that (the leaning

@@ -1,4 +1,4 @@
-"""The camera fits its model again to a board of the game (vision.standing.learn_from_board,
+"""The camera fits its model again to a board of the game (vision.relearn.learn_from_board,
 `refit_to_board`): a start position shows each class on a few cells and from one side, a
 board of the game shows them elsewhere. On the real chess-ray-vision set (a green-and-white vinyl board,
 photographed from another side each time), calibrated on its start photo alone, one cell is a
@@ -27,14 +27,9 @@ from vision.calibration import calibrate, load_calibration
 from vision.cell_features import FEATURE_COUNT
 from vision.copies import AUGMENT_SEED, AUGMENTED_COPIES
 from vision.find import find_board
+from vision.relearn import REFIT_CHANGES, learn_from_board, refit_due
 from vision.sim import SimTable, chess_start
-from vision.standing import (
-    REFIT_CHANGES,
-    calibrate_standing,
-    learn_from_board,
-    read_standing,
-    refit_due,
-)
+from vision.standing import calibrate_standing, read_standing
 from vision.tracker import Tracker
 
 REAL = real_data()

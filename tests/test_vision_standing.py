@@ -30,8 +30,8 @@ from vision.sim import SimTable, calibration_position, chess_start
 from vision.standing import (
     Photo,
     StandingCalibration,
-    _decide,
     calibrate_standing,
+    decide,
     read_standing,
 )
 
@@ -269,7 +269,7 @@ def _two_precisions(class_precision):
 
 
 def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pictures():
-    """`_decide`: the class with the spread within one picture (`class_precision`); whether a
+    """`decide`: the class with the spread within one picture (`class_precision`); whether a
     cell resembles any class at all with the spread between pictures (`precision`); a file
     from before `class_precision` picks with `precision`."""
     within = np.eye(FEATURE_COUNT)
@@ -279,11 +279,11 @@ def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pic
     x = np.zeros((2, FEATURE_COUNT))
     x[0, :2] = (1.2, 0.1)  # between pictures nearer black (0.85 < 1.45); within, empty
     x[1, 0] = 30.0  # within a picture near empty (9), between pictures like nothing (841)
-    names, confidence, _ = _decide(x, np.zeros(2, np.int64), model, ["a1", "b1"])
+    names, confidence, _ = decide(x, np.zeros(2, np.int64), model, ["a1", "b1"])
     assert names == ["empty", "unknown"] and confidence[1] == 0.0
     before = _two_precisions([])
     assert np.array_equal(before.picks(), before.precision)
-    assert _decide(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
+    assert decide(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
 
 
 def test_the_class_is_picked_by_the_spread_within_a_picture():

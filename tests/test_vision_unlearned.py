@@ -1,5 +1,5 @@
 """The camera learns, during the game, the empty look of cells no calibration photo showed
-empty (vision.standing.learn_from_board). On the real chesscog board the US Chess logo printed on h1
+empty (vision.relearn.learn_from_board). On the real chesscog board the US Chess logo printed on h1
 lies under a rook in the start position: calibrated on that photo alone, h1 reads as a white
 piece whenever the rook has gone. The reader marks such a cell (`Observation.unlearned`: never
 seen empty, and no longer looking as it did at calibration), the referee takes it as empty when
@@ -24,14 +24,9 @@ from companion.referee.protocol import PlayerInput
 from vision.calibration import load_calibration
 from vision.layouts import get_layout
 from vision.locate import from_corners
+from vision.relearn import learn_from_board, with_refit
 from vision.sim import SimTable, chess_start
-from vision.standing import (
-    LEAN_LOOKS,
-    calibrate_standing,
-    learn_from_board,
-    read_standing,
-    with_refit,
-)
+from vision.standing import LEAN_LOOKS, calibrate_standing, read_standing
 
 REAL = real_data()
 BENCH = Path(__file__).resolve().parents[1] / "bench"

@@ -70,14 +70,9 @@ from vision.find import board_kind, grid_still_there
 from vision.layouts import Layout
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.reader import read_cells
+from vision.relearn import learn_from_board, refit_due, refit_to_board, with_refit
 from vision.sources import is_black
-from vision.standing import (
-    StandingCalibration,
-    learn_from_board,
-    refit_due,
-    refit_to_board,
-    with_refit,
-)
+from vision.standing import StandingCalibration
 from vision.stillness import MotionMeter, StillnessClock, colour_view, gray_of
 from vision.top_view import (
     BoardModel,
@@ -209,7 +204,7 @@ class Tracker:
         """The still board read from frame number `frame` shows `board` (cell -> class, the
         rest empty), as the referee took it: learn from it about the cells no calibration
         photo showed empty, and now and then fit the whole model again to it
-        (`vision.standing.learn_from_board`; with `refit_in_background`, in a thread of its
+        (`vision.relearn.learn_from_board`; with `refit_in_background`, in a thread of its
         own). Whether a cell's empty look was learned; a frame that is not the last one read,
         or a calibration of the flat-stone model, teaches nothing."""
         if (

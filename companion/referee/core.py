@@ -486,7 +486,7 @@ class Referee(Generic[P]):
 
     def board_to_learn(self, observation: Observation) -> dict[str, str] | None:
         """The board (cell -> class, in the camera's classes) the camera may learn from
-        (vision.standing.learn_from_board: the empty look of the cells it never saw empty, and
+        (vision.relearn.learn_from_board: the empty look of the cells it never saw empty, and
         now and then its whole model again): the position, when the board taken from
         `observation` - the last one observed - shows it; else None.
 
