@@ -29,7 +29,7 @@ def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
       base stands): its median relative to the expected empty colour and to the rim round it,
       and its edge energy round and across;
     - *outlines*: the log of the mean gradient magnitude over the lower column and over the
-      footprint, from a full-resolution map (`_edge_samples`), times the cell's size in the
+      footprint, from a full-resolution map (`vision.cell_views._edge_samples`), times the cell's size in the
       picture against the median cell's (a far cell's outlines are as long in cell widths but
       fewer pixels, so their mean per pixel is higher). A white pawn on a cream square
       has nearly the square's colour; what shows it is its outline and shading, lines a pixel

@@ -50,7 +50,7 @@ def learn_from_board(
     """The calibration having learned from `image`, which shows `board` (cell -> class; cells
     not named are empty) as the referee took it - a position the game reached, not a guess:
     - the empty look of its `unlearned` cells that `board` has empty, measured as calibration
-      measures an empty board's (`_own_looks`: against the mean of the photo's learned empty
+      measures an empty board's (`vision.standing._own_looks`: against the mean of the photo's learned empty
       cells of its kind, so the light does not shift it). A cell a nearer piece may hide
       (`vision.occlusion`) is left for another board. Learned once, from the first such
       board: a cell's empty look is never relearned;
@@ -62,7 +62,7 @@ def learn_from_board(
     - how its empty cells a nearer piece may lean over look, where the camera reads them as
       the leaning piece's class (`lean_looks`, `_learn_leans`): a later board where such a
       cell looks far more like that lean than like a piece of that class reads it empty
-      (`_read_leans`). Not as its empty look: used so, while the leaning piece and the cell
+      (`vision.standing._read_leans`). Not as its empty look: used so, while the leaning piece and the cell
       looked the same, it read 107 of 6,192 pieces that stepped behind a leaning piece of
       their own colour as empty on the synthetic chess set from 30 degrees (a review: a camel
       stepping behind its king was recorded as another move);
