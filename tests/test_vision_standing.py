@@ -31,7 +31,7 @@ from vision.standing import (
     Photo,
     StandingCalibration,
     calibrate_standing,
-    decide,
+    classify_cells,
     read_standing,
 )
 
@@ -221,8 +221,8 @@ def test_a_crowded_board_is_read_in_the_light_of_the_rim_round_it(tmp_path):
 def test_the_copies_random_stream_is_repeatable_and_kept_in_the_file(tmp_path):
     """The same photo gives the same calibration; another random stream for the augmented
     copies (`bench_real.py --streams`) gives another spread round the same means - the
-    photo's own look: the copies teach the spread (`fit_discriminant`) - and the file keeps which stream
-    (a fit to a board of the game draws from it too)."""
+    photo's own look: the copies teach the spread (`fit_discriminant`) - and the file keeps
+    which stream (a fit to a board of the game draws from it too)."""
     grid, table, H, _ = _grid_board()
     position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "b8": "white"}
     frame = table.render(position)
@@ -269,7 +269,7 @@ def _two_precisions(class_precision):
 
 
 def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pictures():
-    """`decide`: the class with the spread within one picture (`class_precision`); whether a
+    """`classify_cells`: the class with the spread within one picture (`class_precision`); whether a
     cell resembles any class at all with the spread between pictures (`precision`); a file
     from before `class_precision` picks with `precision`."""
     within = np.eye(FEATURE_COUNT)
@@ -279,11 +279,11 @@ def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pic
     x = np.zeros((2, FEATURE_COUNT))
     x[0, :2] = (1.2, 0.1)  # between pictures nearer black (0.85 < 1.45); within, empty
     x[1, 0] = 30.0  # within a picture near empty (9), between pictures like nothing (841)
-    names, confidence, _ = decide(x, np.zeros(2, np.int64), model, ["a1", "b1"])
+    names, confidence, _ = classify_cells(x, np.zeros(2, np.int64), model, ["a1", "b1"])
     assert names == ["empty", "unknown"] and confidence[1] == 0.0
     before = _two_precisions([])
     assert np.array_equal(before.picks(), before.precision)
-    assert decide(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
+    assert classify_cells(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
 
 
 def test_the_class_is_picked_by_the_spread_within_a_picture():

@@ -29,15 +29,15 @@ def features(views: CellViews, expected: np.ndarray) -> np.ndarray:
       base stands): its median relative to the expected empty colour and to the rim round it,
       and its edge energy round and across;
     - *outlines*: the log of the mean gradient magnitude over the lower column and over the
-      footprint, from a full-resolution map (`vision.cell_views._edge_samples`), times the cell's size in the
-      picture against the median cell's (a far cell's outlines are as long in cell widths but
-      fewer pixels, so their mean per pixel is higher). A white pawn on a cream square
-      has nearly the square's colour; what shows it is its outline and shading, lines a pixel
-      or two wide that the samples above miss. The log, because edge energy spreads in
-      proportion to its size (an empty square's is small and tight, a piece's large and wide)
-      and the discriminant assumes one spread: bench_real with two photos took chesscog from
-      99.3 to 99.6 % of cells and its white pawns on light squares from 17 misread to 1;
-      the same energies without the log changed nothing;
+      footprint, from a full-resolution map (`vision.cell_views._edge_samples`), times the
+      cell's size in the picture against the median cell's (a far cell's outlines are as long in
+      cell widths but fewer pixels, so their mean per pixel is higher). A white pawn on a cream
+      square has nearly the square's colour; what shows it is its outline and shading, lines a pixel
+      or two wide that the samples above miss. The log, because edge energy spreads in proportion to
+      its size (an empty square's is small and tight, a piece's large and wide) and the discriminant
+      assumes one spread: bench_real with two photos took chesscog from 99.3 to 99.6 % of cells and
+      its white pawns on light squares from 17 misread to 1; the same energies without the log
+      changed nothing;
     - *the darkest and the brightest tenth* of the lower column and of the footprint (their
       10th and 90th percentile of brightness, `_darkest_brightest`), relative to the cell's
       expected empty brightness: a median looks past a piece that fills only part of what is

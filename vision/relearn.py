@@ -26,10 +26,10 @@ from vision.standing import (
     LEAN_LOOKS,
     Photo,
     StandingCalibration,
-    decide,
+    classify_cells,
     features_of,
-    from_learned,
     learn_photo,
+    model_from_photos,
     read_views,
 )
 
@@ -50,10 +50,10 @@ def learn_from_board(
     """The calibration having learned from `image`, which shows `board` (cell -> class; cells
     not named are empty) as the referee took it - a position the game reached, not a guess:
     - the empty look of its `unlearned` cells that `board` has empty, measured as calibration
-      measures an empty board's (`vision.standing._own_looks`: against the mean of the photo's learned empty
-      cells of its kind, so the light does not shift it). A cell a nearer piece may hide
-      (`vision.occlusion`) is left for another board. Learned once, from the first such
-      board: a cell's empty look is never relearned;
+      measures an empty board's (`vision.standing._own_looks`: against the mean of the
+      photo's learned empty cells of its kind, so the light does not shift it). A cell a nearer
+      piece may hide (`vision.occlusion`) is left for another board. Learned once, from the first
+      such board: a cell's empty look is never relearned;
     - how its unlearned cells that `board` has occupied look now, and the class the camera
       reads there (`piece_look`, `piece_class`): a piece that came to such a cell is what it
       is judged against from then on (a reading's `unlearned` cells).
@@ -62,10 +62,10 @@ def learn_from_board(
     - how its empty cells a nearer piece may lean over look, where the camera reads them as
       the leaning piece's class (`lean_looks`, `_learn_leans`): a later board where such a
       cell looks far more like that lean than like a piece of that class reads it empty
-      (`vision.standing._read_leans`). Not as its empty look: used so, while the leaning piece and the cell
-      looked the same, it read 107 of 6,192 pieces that stepped behind a leaning piece of
-      their own colour as empty on the synthetic chess set from 30 degrees (a review: a camel
-      stepping behind its king was recorded as another move);
+      (`vision.standing._read_leans`). Not as its empty look: used so, while the leaning
+      piece and the cell looked the same, it read 107 of 6,192 pieces that stepped behind a leaning
+      piece of their own colour as empty on the synthetic chess set from 30 degrees (a review: a
+      camel stepping behind its king was recorded as another move);
     - with `refit`, the whole model, fitted again to the calibration photos and this board,
       once the board differs from the start in REFIT_CHANGES more cells than the last board
       it was fitted with (`refit_due`, `refit_to_board`): a start position shows each class
@@ -125,7 +125,7 @@ def _learn_unlearned(
     )
     # the empty cells whose look is their kind's: learned, and no piece leaning over them
     plain = empty & ~np.isin(names, calibration.unlearned) & ~np.isin(names, list(hidden))
-    read, _, _ = decide(x, kinds, calibration, names)
+    read, _, _ = classify_cells(x, kinds, calibration, names)
     own_look, piece_look = dict(calibration.own_look), dict(calibration.piece_look)
     piece_class = dict(calibration.piece_class)
     for name in wanted:
@@ -216,7 +216,7 @@ def refit_to_board(
         calibration.rim(),
     )
     try:
-        fitted = from_learned(
+        fitted = model_from_photos(
             (learned, *calibration.learned),
             layout,
             kinds,

@@ -144,13 +144,13 @@ class StandingCalibration:
     # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
     # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
     lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
-    # the inverse of the covariance within one picture, which picks the class (`fit_discriminant`); a
-    # file written before it had none: `precision` then picks the class too
+    # the inverse of the covariance within one picture, which picks the class
+    # (`fit_discriminant`); a file written before it had none: `precision` then picks it too
     class_precision: list[list[float]] = field(default_factory=list, repr=False)
     # class -> how its look changes across the board: two rows of FEATURE_COUNT, the change
     # per unit of the board's x and y (`light_terms`'s), where the calibration showed that class
     # all over the board (`_piece_gradients`); it picks a piece's colour, not whether a piece
-    # is there (`decide`)
+    # is there (`classify_cells`)
     piece_gradient: dict[str, list[list[float]]] = field(default_factory=dict)
     # each rim point's own look (`rim_points`, `_learn_rim`; None where the calibration photo
     # did not show it): the rim anchors the light on a crowded board. A file without: no rim
@@ -497,7 +497,7 @@ def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
     return allowed
 
 
-def decide(
+def classify_cells(
     x: np.ndarray, kinds: np.ndarray, calibration: StandingCalibration, cells: list[str]
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Class (or unknown), posterior of the best class, and the (n, classes) posteriors. The
@@ -561,7 +561,7 @@ def calibrate_standing(
         learn_photo(photo, views if index == 0 else None, layout, kinds, surface, draws, rim_look)
         for index, photo in enumerate(photos)
     )
-    return from_learned(
+    return model_from_photos(
         learned, layout, kinds, surface, given=len(learned), stream=stream, rim_look=rim_look
     )
 
@@ -664,7 +664,7 @@ def learn_photo(
     return LearnedPhoto(np.array(xs), truth, np.array(seens))
 
 
-def from_learned(
+def model_from_photos(
     learned: tuple[LearnedPhoto, ...],
     layout: Layout,
     kinds: np.ndarray,
@@ -809,7 +809,8 @@ def _wrongly_labelled(
     class *and* as near to that class as that class's own cells are (a stone the players left
     on a cell the position has empty). A real piece that is merely odd (lit apart, half
     hidden) is near no class, and stays a doubtful cell. Distances as the class is picked
-    (`class_precision`); `own_distance` each row's to its own class; `photos` as `fit_discriminant`'s."""
+    (`class_precision`); `own_distance` each row's to its own class; `photos` as
+    `fit_discriminant`'s."""
     n = len(names)
     typical = float(np.median(own_distance[seen]))
     suspects = [
@@ -964,7 +965,7 @@ def _checked(
 
     :raises PositionMismatch: a cell clearly read as another class, or too many doubtful cells.
     """
-    read, _, _ = decide(x, kinds, calibration, names)
+    read, _, _ = classify_cells(x, kinds, calibration, names)
     own, gap = _own_and_gap(calibration, x, truth, kinds, names)
     margin = float(np.min(gap[seen])) if seen.any() else 0.0
     # Read as another class by more than DOUBTFUL_GAP: the photo does not show the position.
@@ -1143,7 +1144,7 @@ def read_views(
     empty = None if rim is None else np.zeros(len(cells), bool)
     for _ in range(LIGHT_ROUNDS):
         x, seen = features_of(views, layout, kinds, surface, start=empty, rim_look=rim)
-        names, confidence, _ = decide(x, kinds, calibration, cells)
+        names, confidence, _ = classify_cells(x, kinds, calibration, cells)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
         if not crowded or now_empty.sum() < MIN_LIGHT_CELLS:
