@@ -94,7 +94,7 @@ def test_realism_none_is_the_old_flat_table():
 @pytest.mark.parametrize("seed", [1, 4])
 def test_a_tall_piece_leans_into_the_far_cell_not_the_near_one(seed):
     conditions = Conditions(pieces="chess", shadow=0.0, board_gloss=0.0)
-    table = SimTable("arinama8", seed=seed, tilt=30, realism=conditions, **QUIET)
+    table = SimTable("arimaa", seed=seed, tilt=30, realism=conditions, **QUIET)
     cell = far_cell(table)
     around = neighbours(table, cell)
     empty = table.render({}).astype(int)
@@ -108,9 +108,25 @@ def test_a_tall_piece_leans_into_the_far_cell_not_the_near_one(seed):
     assert (pawn_changed & far).sum() < (changed & far).sum()  # a pawn leans less far
 
 
+@pytest.mark.parametrize(
+    ("name", "board", "high"),
+    [("sensei", "mat", 1.0), ("arimaa", "mat", 1.6), ("grid:8x8", "green-cream", 1.6)],
+)
+def test_figures_are_as_high_as_the_board_s_pieces(name, board, high):
+    """A chess king drawn on Sensei's mat is a cell high, as the Sensei layout's tallest piece
+    (`Layout.piece_height`, which the tracker's allowance for shadows and leans is made for);
+    on Arimaa's mat and on a board of one's own it is a chess set's, 1.6 cells."""
+    conditions = Conditions(pieces="chess", board=board)
+    table = SimTable(name, seed=1, realism=conditions, **QUIET)
+    cell = table.layout.cell_names()[0]
+    (king,) = table.pieces({cell: "white"}, figures={cell: "king"})
+    pitch = 2 * table.layout.cell(cell).radius
+    assert king.profile.z.max() / pitch == pytest.approx(high, abs=0.02)
+
+
 def test_nearer_pieces_cover_farther_ones():
     conditions = Conditions(pieces="chess", shadow=0.0, board_gloss=0.0)
-    table = SimTable("arinama8", seed=1, tilt=30, realism=conditions, **QUIET)
+    table = SimTable("arimaa", seed=1, tilt=30, realism=conditions, **QUIET)
     back = far_cell(table)
     front = neighbours(table, back)["near"]
     figures = {back: "king", front: "king"}
@@ -128,9 +144,9 @@ def test_nearer_pieces_cover_farther_ones():
 
 def test_the_shadow_falls_on_the_side_away_from_the_lamp():
     lamp_east = dict(pieces="chess", lamp_azimuth=0.0, lamp_elevation=35.0, board_gloss=0.0)
-    lit = SimTable("arinama8", seed=5, tilt=0, realism=Conditions(**lamp_east, shadow=0.0), **QUIET)
+    lit = SimTable("arimaa", seed=5, tilt=0, realism=Conditions(**lamp_east, shadow=0.0), **QUIET)
     shaded = SimTable(
-        "arinama8", seed=5, tilt=0, realism=Conditions(**lamp_east, shadow=0.5), **QUIET
+        "arimaa", seed=5, tilt=0, realism=Conditions(**lamp_east, shadow=0.5), **QUIET
     )
     cells, figures = {"d4": "white"}, {"d4": "queen"}
     darker = lit.render(cells, figures=figures).astype(int) - shaded.render(

@@ -43,12 +43,14 @@ from vision.sim_pieces import (
     OWN_BOARDS,
     PIECE_KINDS,
     SET_COLOURS,
+    TALLEST_FIGURE,
     Conditions,
     Piece,
     PinholeCamera,
     add_glare,
     draw_pieces,
     figure_profile,
+    figure_squat,
     level_count,
     own_board_margin,
     plain_table,
@@ -490,8 +492,11 @@ class SimTable:
             pitch = 2 * shape.radius
             if conditions.pieces == "chess" and not character:
                 figure = (figures or {}).get(name) or self._figure_of[name]
-                height = pitch * 1.6
-                kind: tuple = ("chess", figure)
+                # a printed mat holds its game's pieces; a board of one's own, a chess set
+                mat = conditions.board == "mat"
+                squat = figure_squat(self.layout.piece_height) if mat else 1.0
+                height = pitch * TALLEST_FIGURE * squat
+                kind: tuple = ("chess", figure, squat)
             else:
                 radius = shape.radius * (0.92 if conditions.pieces == "dome" else PIECE_SCALE)
                 kind = ("dome" if conditions.pieces == "dome" else "stone", radius, character)
@@ -503,7 +508,7 @@ class SimTable:
             profile = self._profiles.get(key)
             if profile is None:
                 if kind[0] == "chess":
-                    profile = figure_profile(kind[1], pitch, levels)
+                    profile = figure_profile(kind[1], pitch, levels, kind[2])
                 else:
                     profile = stone_profile(kind[1], kind[0], levels, character=kind[2])
                 self._profiles[key] = profile

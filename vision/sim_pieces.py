@@ -502,8 +502,12 @@ FIGURE_PARTS: dict[str, tuple[list[tuple], float]] = {
 # fmt: on
 
 
-def figure_profile(figure: str, pitch: float, levels: int) -> Profile:
-    """A chess-like figure on a cell `pitch` mm wide, sampled at `levels` heights."""
+TALLEST_FIGURE = max(height for _, height in FIGURE_PARTS.values())  # cell widths: the king
+
+
+def figure_profile(figure: str, pitch: float, levels: int, squat: float = 1.0) -> Profile:
+    """A chess-like figure on a cell `pitch` mm wide, sampled at `levels` heights; `squat`
+    scales its heights (a board whose pieces are lower than a chess set's, `figure_squat`)."""
     parts, height = FIGURE_PARTS[figure]
     z = np.linspace(0, height, levels)
     r = _union(z, parts)
@@ -511,7 +515,15 @@ def figure_profile(figure: str, pitch: float, levels: int) -> Profile:
     if figure == "knight":  # the head leans forward
         shift = np.clip((z - 0.55) / 0.5, 0, 1) * 0.13
         r = np.where(z > 0.75, np.maximum(r, 0.15 - 0.08 * (z - 0.75) / 0.35), r)
-    return Profile(z * pitch, r * pitch, shift * pitch, np.zeros(levels, np.int8))
+    return Profile(z * pitch * squat, r * pitch, shift * pitch, np.zeros(levels, np.int8))
+
+
+def figure_squat(piece_height: float) -> float:
+    """How much lower than a chess set's the figures of a board whose tallest piece is
+    `piece_height` cell widths (`Layout.piece_height`) are drawn: Sensei's figures are a cell
+    high, not a chess king's 1.6 - the reader's allowances (the shadows and leans it expects
+    round a piece) are made for the pieces the layout says stand on it."""
+    return min(1.0, piece_height / TALLEST_FIGURE) if piece_height > 0 else 1.0
 
 
 def stone_profile(radius: float, kind: str, levels: int, character: bool = False) -> Profile:
