@@ -36,6 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from shared_data import arimaa_data  # noqa: E402
+
 from companion.games.arimaa import Step  # noqa: E402
 from companion.games.arimaa_infer import infer  # noqa: E402
 from companion.games.arimaa_notation import replay_move_list  # noqa: E402
@@ -45,13 +47,12 @@ GOAL_MEDIAN_MS, GOAL_P99_MS = 20.0, 200.0
 
 
 def data_dir() -> Path:
-    """shared/data/arimaa, found as the tests find it (tests/shared_data.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    """shared/data/arimaa, found as the tests find it (`shared_data`); exits saying where it
+    looked when it is not there."""
     try:
-        from shared_data import arimaa_data
+        return arimaa_data()
     except FileNotFoundError as exc:
         raise SystemExit(f"bench: {exc}") from None
-    return arimaa_data()
 
 
 def sample_turns(count: int, seed: int):

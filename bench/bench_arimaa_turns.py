@@ -30,17 +30,18 @@ import pyrimaa.board as aei
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from shared_data import arimaa_data  # noqa: E402
+
 from companion.games.arimaa import ArimaaPosition  # noqa: E402
 
 
 def data_dir() -> Path:
-    """shared/data/arimaa, found as the tests find it (tests/shared_data.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    """shared/data/arimaa, found as the tests find it (`shared_data`); exits saying where it
+    looked when it is not there."""
     try:
-        from shared_data import arimaa_data
+        return arimaa_data()
     except FileNotFoundError as exc:
         raise SystemExit(f"bench: {exc}") from None
-    return arimaa_data()
 
 
 def positions(quick: bool, hardest: bool) -> list[tuple[str, str]]:

@@ -1,6 +1,6 @@
 """Board finding without markers on real photos (issue 10, point 6).
 
-For every photo of ../shared/data/real (beside the repository, as tests/shared_data.py finds
+For every photo of ../shared/data/real (beside the repository, as bench/shared_data.py finds
 ../shared; never copied into the repository) the board is found with `vision.find.find_board`
 - chess photos as layout ``chessboard``, Go as ``grid:18x18`` (19 lines: its corners are the
 outer intersections), Othello as ``grid:8x8`` - and its four corners are compared with the

@@ -50,6 +50,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import shared_data  # noqa: E402
+
 from companion import games  # noqa: E402
 from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
@@ -63,13 +65,10 @@ CELL_BAR, BOARD_BAR = 0.995, 0.90
 
 
 def real_data() -> Path:
-    """../shared/data/real, found as the tests find it (tests/shared_data.py); exits saying
-    where it looked when it is not there."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    """../shared/data/real, found as the tests find it (`shared_data`); exits saying where it
+    looked when it is not there."""
     try:
-        from shared_data import real_data as found
-
-        return found()
+        return shared_data.real_data()
     except FileNotFoundError as exc:
         raise SystemExit(f"bench: {exc}") from None
 

@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+from shared_data import arimaa_data  # noqa: E402
 
 from companion import games  # noqa: E402
 from companion.dice import Dice  # noqa: E402
@@ -40,13 +41,12 @@ GOAL_MS = 100.0
 
 
 def data_dir() -> Path:
-    """shared/data/arimaa, found as the tests find it (tests/shared_data.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    """shared/data/arimaa, found as the tests find it (`shared_data`); exits saying where it
+    looked when it is not there."""
     try:
-        from shared_data import arimaa_data
+        return arimaa_data()
     except FileNotFoundError as exc:
         raise SystemExit(f"bench: {exc}") from None
-    return arimaa_data()
 
 
 def ms(seconds: float) -> float:

@@ -1,6 +1,6 @@
 """Finding a board without markers (vision.find): synthetic checkered boards rendered here
 (a warped 8x8 checkerboard with discs on it), the synthetic table's lined grid, a moved board,
-the CLI, and a few real photos of ../shared/data/real (tests/shared_data.py finds them)."""
+the CLI, and a few real photos of ../shared/data/real (bench/shared_data.py finds them)."""
 
 import json
 

@@ -5,9 +5,8 @@ over e8 - which a referee expecting the position then takes as it is."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
+import bench_real
 import cv2
 import numpy as np
 import pytest
@@ -20,7 +19,6 @@ from vision.occlusion import OFF_CENTRE, PIECE_RADIUS, hidden_cells
 from vision.standing import Photo, calibrate_standing, read_standing
 
 REAL = real_data()
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 CHESSBOARD = get_layout("chessboard")
 SIZE = (1280, 960)
 
@@ -109,9 +107,6 @@ def test_a_real_king_leaning_over_e8_is_marked_and_the_referee_takes_the_board_a
     reading of e8's pixels tells that from a pawn there (docs/vision.md). The reader marks e8
     as possibly hidden by e7; a referee that expects this position (Arimaa on the chess set)
     takes the board as it, where without the mark it asks to take a piece off e8."""
-    sys.path.insert(0, str(BENCH))
-    import bench_real
-
     entries = json.loads((REAL / "manifest.json").read_text())
     photos = [e for e in entries if "chesscog" in e["file"]]
     calib, emptiest = bench_real.calibration_photo(photos), bench_real.emptiest_photo(photos)
@@ -150,9 +145,6 @@ def test_vision_read_lists_the_cells_a_nearer_piece_may_hide(tmp_path, capsys):
     """`companion vision read` on a real chesscog photo: under the board, the cells a nearer
     piece may hide (e8 behind the king on e7); `--json` gives them as "hidden"."""
     from companion.cli import main
-
-    sys.path.insert(0, str(BENCH))
-    import bench_real
 
     entries = json.loads((REAL / "manifest.json").read_text())
     photos = [e for e in entries if "chesscog" in e["file"]]

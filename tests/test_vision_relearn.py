@@ -12,10 +12,9 @@ the back edge of e6 read white too.)"""
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
-from pathlib import Path
 
+import bench_real
 import cv2
 import numpy as np
 import pytest
@@ -33,16 +32,12 @@ from vision.standing import calibrate_standing, read_standing
 from vision.tracker import Tracker
 
 REAL = real_data()
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 @pytest.fixture(scope="module")
 def crv():
-    """bench_real's helpers, a loader for the chess-ray-vision photos by name, and the set
-    calibrated on crv_01 alone."""
-    sys.path.insert(0, str(BENCH))
-    import bench_real
-
+    """A loader for the chess-ray-vision photos by name, and the set calibrated on crv_01
+    alone."""
     entries = json.loads((REAL / "manifest.json").read_text())
     photos = {
         e["file"].split("/")[-1]: e
@@ -329,9 +324,6 @@ def test_a_board_in_other_classes_than_the_camera_s_starts_no_fit(crv):
 def test_a_big_board_is_fitted_again_every_eighth_of_its_cells_not_every_8():
     # A 19x19 goban: 361 cells, a fit once a board has moved on by 45 of them (a stone game
     # changes a few cells a move: every 8 would fit again every few moves).
-    sys.path.insert(0, str(BENCH))
-    import bench_real
-
     entries = json.loads((REAL / "manifest.json").read_text())
     go = next(e for e in entries if e["game"] == "go" and e["cells"])
     layout, homography = bench_real.layout_and_homography(go)

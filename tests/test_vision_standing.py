@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
+import bench_real
 import cv2
 import numpy as np
 import pytest
@@ -36,7 +36,6 @@ from vision.standing import (
 )
 
 REAL = real_data()
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def test_the_pose_read_from_a_homography_projects_heights_like_the_true_camera():
@@ -383,15 +382,11 @@ def test_corners_far_outside_the_picture_are_a_typing_slip():
 
 
 # -- real photos -----------------------------------------------------------------------------------
-def _real_sets():
-    sys.path.insert(0, str(BENCH))
-    import bench_real
-
-    entries = json.loads((REAL / "manifest.json").read_text())
-    return bench_real, entries
+def _real_entries():
+    return json.loads((REAL / "manifest.json").read_text())
 
 
-def _read_set(bench_real, photos, calib, more_entries=()):
+def _read_set(photos, calib, more_entries=()):
     layout, H = bench_real.layout_and_homography(calib)
     more = tuple(
         Photo(cv2.imread(str(REAL / e["file"])), bench_real.layout_and_homography(e)[1], e["cells"])
@@ -415,23 +410,23 @@ def _read_set(bench_real, photos, calib, more_entries=()):
 def test_real_go_and_othello_boards_are_read_right():
     """A 19x19 goban calibrated on a photo with stones reads an empty goban of another make
     (its corners reaching past the picture); the Othello board reads its own 50 discs."""
-    bench_real, entries = _real_sets()
+    entries = _real_entries()
     go = [e for e in entries if e["game"] == "go"]
     stones = next(e for e in go if e["cells"])
-    assert _read_set(bench_real, go, stones) == (1.0, 2)
+    assert _read_set(go, stones) == (1.0, 2)
     othello = [e for e in entries if e["game"] == "othello"]
-    assert _read_set(bench_real, othello, othello[0]) == (1.0, 1)
+    assert _read_set(othello, othello[0]) == (1.0, 1)
 
 
 def test_real_chess_sets_are_read_from_two_calibration_photos():
     """The chess-ray-vision set (13 photos, board turned in the frame): calibrated on its
     fullest photo and its emptiest, every photo reads right but at most one cell (bench_real
     measures every set; these are floors a change must not fall through)."""
-    bench_real, entries = _real_sets()
+    entries = _real_entries()
     photos = [e for e in entries if "chess-ray-vision" in e["file"]]
     fullest = max(photos, key=lambda e: len(e["cells"]))
     emptiest = bench_real.emptiest_photo(photos)
-    cells, boards = _read_set(bench_real, photos, fullest, (emptiest,))
+    cells, boards = _read_set(photos, fullest, (emptiest,))
     assert cells >= 0.995 and boards >= 12
 
 
@@ -638,15 +633,13 @@ def test_white_pieces_on_light_squares_are_seen_by_their_outlines():
     `vision.standing.features`). Floors under bench_real's numbers that fell through without
     them: chess-ray-vision from one photo 96.6 % (25 white pieces read empty), chesscog from
     two photos 99.27 % and 71 whole boards."""
-    bench_real, entries = _real_sets()
+    entries = _real_entries()
     crv = [e for e in entries if "chess-ray-vision" in e["file"]]
-    cells, _ = _read_set(bench_real, crv, bench_real.calibration_photo(crv))
+    cells, _ = _read_set(crv, bench_real.calibration_photo(crv))
     assert cells >= 0.985
     chesscog = [e for e in entries if "chesscog" in e["file"]]
     second = bench_real.emptiest_photo(chesscog)
-    cells, boards = _read_set(
-        bench_real, chesscog, bench_real.calibration_photo(chesscog), (second,)
-    )
+    cells, boards = _read_set(chesscog, bench_real.calibration_photo(chesscog), (second,))
     assert cells >= 0.995 and boards >= 80
 
 

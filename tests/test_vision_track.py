@@ -6,9 +6,7 @@ Frames are 640x360 to keep the suite fast; the benchmark (bench/bench_vision.py)
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import bench_vision
 import cv2
 import numpy as np
 import pytest
@@ -32,7 +30,6 @@ from vision.top_view import board_model
 from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
 
 SIZE = (640, 360)
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 STILL_FRAMES = 18  # 0.6 s at 30 fps: enough for the 0.5 s window after the hand has gone
 
 
@@ -511,7 +508,7 @@ def test_dark_print_in_a_pool_of_light_that_clips_the_paper_is_no_hand():
     the paper's own tint rather than the one extrapolated from the rest of the mat. That is
     the light, not a hand: every board of the game is read (the tracker stayed on "hands"
     and read none of the five)."""
-    table = bench_vision().realistic_table("aranea", 3, 2)
+    table = bench_vision.realistic_table("aranea", 3, 2)
     script = random_script(table.layout, np.random.default_rng(2 + 3), 4)
     boards, observed, tracker = follow(table, calibrate_table(table), script)
     assert all(board in observed for board in boards)
@@ -536,20 +533,13 @@ def test_lights_that_change_again_and_again_never_freeze_the_tracker():
         assert statuses[-12:] == [STILL] * 12, (light, "".join(s[0] for s in statuses))
 
 
-def bench_vision():
-    sys.path.insert(0, str(BENCH))
-    import bench_vision
-
-    return bench_vision
-
-
 def follow(table, calibration, script):
     """`script`'s game played on `table` through hand transitions, as `bench_vision.py`
     plays it: the boards, what the tracker observed (each observation teaching it as a
     referee taking the board would), and the tracker."""
     tracker = Tracker(table.layout, calibration)
     observed = []
-    for frame, _hand, _cells in bench_vision().game_frames(table, script):
+    for frame, _hand, _cells in bench_vision.game_frames(table, script):
         observation = tracker.feed(frame)
         if observation is not None:
             observed.append(observation.cells)
@@ -563,7 +553,7 @@ def follow_bench_game(style, index):
     --realistic`, seed 1): the boards and what the tracker observed."""
     layout = get_layout(CHESSBOARD)
     k = CHECKERED_BOARDS.index(style)
-    table = bench_vision().realistic_table(
+    table = bench_vision.realistic_table(
         CHESSBOARD, index, 1 + 53 + 7 * k, board=style, pieces="chess"
     )
     script = random_script(layout, np.random.default_rng(1 + 100 * k + index), 4)
@@ -578,7 +568,7 @@ def test_a_tall_piece_s_shadow_reaching_the_mat_s_edge_is_no_hand(index):
     on "hands" and never read the next boards. A hand crosses the edge - the mat's rim or the
     table round it changes - and a shadow from the board does not (`OccluderCheck._crossing`);
     the shadow's reach is allowed for a lamp down to 30 degrees (`top_view.standing_zone`)."""
-    table = bench_vision().realistic_table("sensei", index, 1)
+    table = bench_vision.realistic_table("sensei", index, 1)
     script = random_script(table.layout, np.random.default_rng(1 + index), 4)
     boards, observed, tracker = follow(table, calibrate_table(table), script)
     assert observed == boards and tracker.status != HANDS

@@ -10,9 +10,8 @@ through the tracker, `companion referee`'s session and the app."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
+import bench_real
 import cv2
 import pytest
 from arimaa_chess_table import ChessTable
@@ -29,16 +28,12 @@ from vision.sim import SimTable, chess_start
 from vision.standing import LEAN_LOOKS, calibrate_standing, read_standing
 
 REAL = real_data()
-BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 @pytest.fixture(scope="module")
 def chesscog():
-    """bench_real's helpers, the chesscog photos by name and the set calibrated on its start
-    position alone (IMG_4755: a rook on h1, over the logo)."""
-    sys.path.insert(0, str(BENCH))
-    import bench_real
-
+    """The chesscog photos by name, their layout and the set calibrated on its start position
+    alone (IMG_4755: a rook on h1, over the logo)."""
     entries = json.loads((REAL / "manifest.json").read_text())
     photos = {e["file"].split("/")[-1]: e for e in entries if bench_real.board_set(e) == "chesscog"}
     start = photos["IMG_4755.jpg"]
@@ -46,11 +41,11 @@ def chesscog():
     calibration = calibrate_standing(
         cv2.imread(str(REAL / start["file"])), homography, layout, start["cells"]
     )
-    return bench_real, photos, layout, calibration
+    return photos, layout, calibration
 
 
 def read(chesscog, name, calibration=None):
-    bench_real, photos, layout, start_calibration = chesscog
+    photos, layout, start_calibration = chesscog
     entry = photos[name]
     _, homography = bench_real.layout_and_homography(entry)
     image = cv2.imread(str(REAL / entry["file"]))
@@ -59,7 +54,7 @@ def read(chesscog, name, calibration=None):
 
 
 def test_cells_under_the_start_position_are_unlearned_and_the_logo_is_marked(chesscog):
-    _, _, _, calibration = chesscog
+    _, _, calibration = chesscog
     # a2 and a7 are empty in IMG_4755: the other 30 cells of ranks 1, 2, 7 and 8 are unlearned
     assert len(calibration.unlearned) == 30 and "h1" in calibration.unlearned
     assert "a2" not in calibration.unlearned and "d4" not in calibration.unlearned
@@ -71,7 +66,7 @@ def test_cells_under_the_start_position_are_unlearned_and_the_logo_is_marked(che
 
 
 def test_a_board_taken_with_h1_empty_teaches_h1_and_nothing_hidden(chesscog):
-    _, _, layout, calibration = chesscog
+    _, layout, calibration = chesscog
     _, image, homography, cells = read(chesscog, "IMG_4745.jpg")
     learned = learn_from_board(calibration, image, homography, layout, cells)
     assert "h1" not in learned.unlearned and "h1" in learned.own_look
@@ -92,7 +87,7 @@ def test_a_board_taken_with_h1_empty_teaches_h1_and_nothing_hidden(chesscog):
 
 
 def test_the_unlearned_cells_are_kept_in_the_calibration_file(chesscog, tmp_path):
-    _, _, _, calibration = chesscog
+    _, _, calibration = chesscog
     path = tmp_path / "chesscog.cal.json"
     calibration.save(path)
     again = load_calibration(path)
@@ -112,7 +107,7 @@ def test_the_kings_lean_over_e8_is_learned_and_read_empty_from_then_on(chesscog)
     black (white on two of them). Once boards the referee took have shown it so, e8 reads
     empty while it looks like that lean - and the king standing on e8, behind the pawn on
     e7, still reads black."""
-    _, _, layout, calibration = chesscog
+    _, layout, calibration = chesscog
     first, image, homography, cells = read(chesscog, "IMG_4785.jpg")
     assert first.cells["e8"] == "black" and first.hidden["e8"] == "e7" and "e8" not in cells
     learned = learn_from_board(calibration, image, homography, layout, cells, refit=False)
@@ -143,7 +138,7 @@ def test_the_kings_lean_over_e8_is_learned_and_read_empty_from_then_on(chesscog)
 
 
 def test_lean_looks_are_saved_kept_through_a_fit_and_a_damaged_one_is_named(chesscog, tmp_path):
-    _, _, layout, calibration = chesscog
+    _, layout, calibration = chesscog
     _, image, homography, cells = read(chesscog, "IMG_4785.jpg")
     learned = learn_from_board(calibration, image, homography, layout, cells, refit=False)
     path = tmp_path / "chesscog.cal.json"
@@ -232,7 +227,7 @@ def test_the_logo_under_a_rook_is_learned_as_the_game_goes_end_to_end(tilt):
 
 def test_a_board_taken_refreshes_how_a_never_empty_cell_looks_with_its_new_piece(chesscog):
     # IMG_4790 is of another game than the calibration: a king stands where a pawn stood.
-    _, _, layout, calibration = chesscog
+    _, layout, calibration = chesscog
     before, image, homography, cells = read(chesscog, "IMG_4790.jpg")
     assert {"d2", "e7"} <= set(before.unlearned)  # white king on d2, black king on e7
     learned = learn_from_board(calibration, image, homography, layout, cells)

@@ -38,6 +38,7 @@ from companion.observation import UNKNOWN, Observation
 from vision import messages
 from vision.layouts import Layout
 from vision.locate import to_gray
+from vision.mat import BOARD_TONE, render_mat
 from vision.standing import StandingCalibration, read_standing, reading_observation
 from vision.top_view import covered_cells
 
@@ -156,8 +157,6 @@ def _plain_board_mask(layout: Layout, scale: float, shape: tuple[int, int]) -> n
     Boards without a mat of ours (grid:RxC) have no such knowledge: everything counts."""
     if not layout.markers:
         return np.ones(shape, bool)
-    from vision.mat import BOARD_TONE, render_mat
-
     mat = render_mat(layout, px_per_mm=scale)
     ox, oy = layout.board_origin
     u0, v0 = int(round(ox * scale)), int(round(oy * scale))

@@ -34,7 +34,10 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.observation import EMPTY
+from vision.calibration import calibrate
 from vision.layouts import CHESSBOARD, STONE_HEIGHT, Layout, get_layout
+from vision.locate import locate
+from vision.mat import render_mat
 from vision.sim_pieces import (
     CHECKERED_BOARDS,
     CHESS_BACK_RANK,
@@ -59,6 +62,7 @@ from vision.sim_pieces import (
     shadow_layer,
     stone_profile,
 )
+from vision.standing import StandingCalibration
 
 BGR = tuple[int, int, int]
 
@@ -343,8 +347,6 @@ class SimTable:
 
     # -- appearance ---------------------------------------------------------------------------------
     def _render_mat(self) -> tuple[np.ndarray, float]:
-        from vision.mat import render_mat
-
         # About 1.5 mat pixels per picture pixel: sharp, and cheap to warp.
         span = np.linalg.norm(self.mat_quad_unnudged()[1] - self.mat_quad_unnudged()[0])
         ppm = float(np.clip(1.5 * span / self.layout.size[0], 1.5, 6.0))
@@ -1252,12 +1254,9 @@ def calibration_position(layout: Layout) -> dict[str, str]:
     return {name: classes[(i // 3) % len(classes)] for i, name in enumerate(names) if i % 3 == 0}
 
 
-def calibrate_table(table: SimTable, position: dict[str, str] | None = None) -> Any:
+def calibrate_table(table: SimTable, position: dict[str, str] | None = None) -> StandingCalibration:
     """Calibrate the reader on this table, as a player would: photograph a known position,
-    locate the board by its markers and learn the colours. Returns the Calibration."""
-    from vision.calibration import calibrate
-    from vision.locate import locate
-
+    locate the board by its markers and learn the colours. Returns the calibration."""
     position = calibration_position(table.layout) if position is None else position
     frame = table.render(position)
     located = locate(frame, table.layout)

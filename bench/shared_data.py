@@ -1,6 +1,7 @@
-"""Where the project's shared real data is: the folder named by $TABLETOP_SHARED_DIR, else
-`shared/` beside the repository (as CI lays it out: `../shared` from the clone). Nothing else:
-a test must find the same data on any machine, or say where it looked."""
+"""Where the project's shared real data is, for the tests and the benchmarks: the folder named
+by $TABLETOP_SHARED_DIR, else `shared/` beside the repository (as CI lays it out: `../shared`
+from the clone). Nothing else: a test must find the same data on any machine, or say where it
+looked."""
 
 import os
 from pathlib import Path
@@ -39,5 +40,11 @@ def arimaa_data() -> Path:
     return shared_dir() / "data" / "arimaa"
 
 
-ARIMAA_DATA = arimaa_data()
-ARIMAA_GAMES = ARIMAA_DATA / "games.jsonl"
+def __getattr__(name: str) -> Path:
+    """ARIMAA_DATA and ARIMAA_GAMES (the tests' names), found when first imported: importing
+    the functions alone looks for nothing, so a benchmark can say where it looked."""
+    if name == "ARIMAA_DATA":
+        return arimaa_data()
+    if name == "ARIMAA_GAMES":
+        return arimaa_data() / "games.jsonl"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
