@@ -41,7 +41,7 @@ def arimaa_data() -> Path:
 
 
 def __getattr__(name: str) -> Path:
-    """ARIMAA_DATA and ARIMAA_GAMES (the tests' names), found when first imported: importing
+    """ARIMAA_DATA and ARIMAA_GAMES (the tests' names), looked up when asked for: importing
     the functions alone looks for nothing, so a benchmark can say where it looked."""
     if name == "ARIMAA_DATA":
         return arimaa_data()

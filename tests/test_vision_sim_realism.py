@@ -114,7 +114,7 @@ def test_a_tall_piece_leans_into_the_far_cell_not_the_near_one(seed):
 )
 def test_figures_are_as_high_as_the_board_s_pieces(name, board, high):
     """A chess king drawn on Sensei's mat is a cell high, as the Sensei layout's tallest piece
-    (`Layout.piece_height`, which the tracker's allowance for shadows and leans is made for);
+    (`Layout.piece_height`, which the occluder checks' allowance for shadows is made for);
     on Arimaa's mat and on a board of one's own it is a chess set's, 1.6 cells."""
     conditions = Conditions(pieces="chess", board=board)
     table = SimTable(name, seed=1, realism=conditions, **QUIET)

@@ -5,7 +5,8 @@
 - `PinholeCamera`: the 3x4 projection of mat millimetres *and height* to picture pixels, so a
   point `up` mm above the table lands where a real camera would see it.
 - Pieces with height as solids of revolution (a radius for every height): flat stones, domes
-  (Go / Othello-like, glossy) and chess-like figures (pawn 0.9 cell widths tall .. king 1.6),
+  (Go / Othello-like, glossy) and chess-like figures (pawn 0.9 cell widths tall .. king 1.6;
+  on a printed mat no taller than its layout's pieces, `figure_squat`),
   drawn in true perspective back to front, shaded by a lamp with specular highlights, and
   their soft cast shadows on the board (`draw_pieces`, `draw_shadows`).
 - Printers and paper (`print_surface`): exact, colour inkjet (hue shift, lower saturation,
@@ -521,8 +522,8 @@ def figure_profile(figure: str, pitch: float, levels: int, squat: float = 1.0) -
 def figure_squat(piece_height: float) -> float:
     """How much lower than a chess set's the figures of a board whose tallest piece is
     `piece_height` cell widths (`Layout.piece_height`) are drawn: Sensei's figures are a cell
-    high, not a chess king's 1.6 - the reader's allowances (the shadows and leans it expects
-    round a piece) are made for the pieces the layout says stand on it."""
+    high, not a chess king's 1.6 - the occluder checks' allowance for shadows and the reader's
+    cells a nearer piece may hide are made for the pieces the layout says stand on it."""
     return min(1.0, piece_height / TALLEST_FIGURE) if piece_height > 0 else 1.0
 
 

@@ -226,6 +226,17 @@ def _log_chroma(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return logs[..., 0] - logs[..., 1], logs[..., 2] - logs[..., 1]
 
 
+def _channel_offsets(sampled: np.ndarray) -> np.ndarray:
+    """(3,): how much brighter each channel of the plain paper is than its brightness (log),
+    measured on the samples none of whose channels is clipped or too dark (0 without any)."""
+    fine = (sampled < FIT_BELOW).all(axis=1) & (sampled > DARK).all(axis=1)
+    if not fine.any():
+        return np.zeros(3)
+    logs = np.log(sampled[fine])
+    level = np.log(np.maximum(gray_of(sampled[fine][None]), 1.0))[0]
+    return np.median(logs - level[:, None], axis=0)
+
+
 def _outside(value: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """How far `value` is outside [low, high] (0 inside)."""
     return np.maximum(np.maximum(low - value, value - high), 0.0)
@@ -342,9 +353,9 @@ class OccluderCheck:
             return
         fit = self.lighting
         self.printed = np.maximum(gray, 1.0)
-        self._paper_level = float(np.median(gray[self.clean]))  # the print's plain paper
         sy, sx = fit.ys[fit.sample], fit.xs[fit.sample]
         self._sample_at = (sy, sx)
+        self._paper_level = float(gray[self.clean].max())  # the print's plain paper
         self._log_printed = np.log(self.printed[sy, sx])
         self._basis_half = np.ascontiguousarray(_half(fit.basis.transpose(1, 2, 0)))
         # Everywhere on the paper the print is known, lines and text included: a pixel may be
@@ -691,8 +702,9 @@ class OccluderCheck:
         changed &= test.where
         if colour is not None and not (stop_early and _significant(changed, self.min_area_px)):
             near_clipped = test.high_half * gain_half >= 0.9 * CLIPPED
-            paper_clipped = self._paper_level * gain_half >= 0.9 * CLIPPED
-            differs = self._colour_differs(test, colour, near_clipped, paper_clipped)
+            differs = self._colour_differs(
+                test, colour, near_clipped, self._paper_level * gain_half
+            )
             changed |= _full(differs, gray.shape)
         return changed
 
@@ -742,24 +754,27 @@ class OccluderCheck:
         test: _PrintTest,
         colour: np.ndarray,
         near_clipped: np.ndarray,
-        paper_clipped: np.ndarray,
+        paper: np.ndarray,
     ) -> np.ndarray:
         """Half-resolution mask of tested pixels whose colour is not the print's.
 
-        The light's tint is fitted on the paper that is not clipped. Where the paper itself
-        clips (`paper_clipped`: the light there is bright enough to clip plain paper), no tint
-        is measured and the fitted field only extrapolates, so the print there may show any
-        tint the light has elsewhere on the mat, or none (a glare): a realistic table of seed
-        2 (Aranea, inkjet on cream, a lamp's bright pool and a tint across the mat) showed its
-        markers' dark ink in the clipped pool with the paper's own tint, 0.11 from the
-        extrapolated one, held the tracker on "hands" with no hand there and lost all five
-        boards. Next to clipped paper (`near_clipped`: a line, a marker's edge, their blend
-        with the paper), anything between the print with and without the local tint."""
+        The light's tint is fitted on the clean paper samples that are not too bright
+        (FIT_BELOW). Where the fitted light makes plain paper that bright in either channel of
+        a ratio (`paper`: the paper's expected brightness; a lamp's pool that clips the paper)
+        the tint was not measured and the fitted field only extrapolates, so the print
+        there may show any tint the light has elsewhere on the mat, or none (a glare): a
+        realistic table of seed 2 (Aranea, inkjet on cream, a lamp's pool and a tint across
+        the mat) showed its markers' dark ink in the clipped pool with the paper's own tint,
+        0.11 from the extrapolated one, held the tracker on "hands" with no hand there and lost
+        all five boards. Where the paper's tint was measured nothing changes. Next to clipped
+        paper (`near_clipped`: a line, a marker's edge, their blend with the paper), anything
+        between the print with and without the local tint."""
         sy, sx = self._sample_at
         sampled = colour[sy, sx]
         sampled_ratios = _log_chroma(sampled)
         seen = _half(colour)
         seen_ratios = _log_chroma(seen)
+        offset = _channel_offsets(sampled)
         off = []
         for k, (a, b), (print_low, print_high) in ((0, (0, 1), test.cb), (1, (2, 1), test.cr)):
             # Samples near clipping are left out (noise clips some of their pixels).
@@ -773,8 +788,10 @@ class OccluderCheck:
             low, high = print_low + tint, print_high + tint
             low = np.where(near_clipped, np.minimum(low, print_low), low)
             high = np.where(near_clipped, np.maximum(high, print_high), high)
-            low = np.where(paper_clipped, print_low + min(float(tint.min()), 0.0), low)
-            high = np.where(paper_clipped, print_high + max(float(tint.max()), 0.0), high)
+            # where the light makes plain paper too bright to measure the tint: any tint
+            unmeasured = paper * np.exp(max(offset[a], offset[b])) >= FIT_BELOW
+            low = np.where(unmeasured, print_low + min(float(tint.min()), 0.0), low)
+            high = np.where(unmeasured, print_high + max(float(tint.max()), 0.0), high)
             level = np.minimum(seen[:, :, a], seen[:, :, b])
             excess = _outside(seen_ratios[k], low, high) * (level / (level + OFFSET))
             excess[(seen[:, :, a] >= CLIPPED) | (seen[:, :, b] >= CLIPPED) | (level < DARK)] = 0
