@@ -26,7 +26,7 @@ from vision.sim import (
     random_script,
 )
 from vision.sim_pieces import CHECKERED_BOARDS
-from vision.top_view import board_model
+from vision.top_view import board_model, covered_cells
 from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
 
 SIZE = (640, 360)
@@ -513,6 +513,36 @@ def test_dark_print_in_a_pool_of_light_that_clips_the_paper_is_no_hand():
     boards, observed, tracker = follow(table, calibrate_table(table), script)
     assert observed == boards
     assert tracker.status == STILL
+
+
+@pytest.mark.parametrize(
+    ("tint", "patch"),
+    [
+        (1.0, (1.0, 1.0, 1.0)),  # a grey sleeve under a warm light
+        (-1.0, (1.0, 1.0, 1.0)),  # ... under a cool one
+        (0.0, (0.80, 1.0, 1.22)),  # skin (B G R) under a white one
+    ],
+)
+def test_what_is_as_bright_as_the_paper_is_seen_where_the_paper_s_tint_is_measured(tint, patch):
+    """Where the light leaves the paper's tint measurable, the mat's colour test is as strict
+    as ever: a patch exactly as bright as the paper round it, on the margin, in a colour the
+    tinted paper is not, is something over the board (brightness alone cannot see it). Only
+    where the paper is too bright to measure its tint may the print show another tint - a
+    grey sleeve under a tinted light is lost if that is allowed everywhere (checked)."""
+    table = SimTable("arimaa", seed=4000, size=SIZE, light=(0.75, 0.8), tint=tint)
+    frame = table.render({"a1": "gold", "h8": "silver"})
+    assert covered_cells(frame, table.homography, table.layout)[0] == 0
+    x, y = (table.layout.board_origin[0] * 0.5, table.layout.size[1] * 0.5)  # the left margin
+    at = table.homography @ np.array([x, y, 1.0])
+    u, v = int(at[0] / at[2]), int(at[1] / at[2])
+
+    def brightness(bgr: np.ndarray) -> float:
+        return float(cv2.cvtColor(bgr[None, None].astype(np.float32), cv2.COLOR_BGR2GRAY)[0, 0])
+
+    paper = frame[v - 3 : v + 4, u - 3 : u + 4].reshape(-1, 3).mean(axis=0)
+    colour = np.array(patch) * brightness(paper) / brightness(np.array(patch))
+    cv2.circle(frame, (u, v), SIZE[0] // 90, tuple(float(c) for c in colour), -1)
+    assert covered_cells(frame, table.homography, table.layout)[0] > 0
 
 
 def test_lights_that_change_again_and_again_never_freeze_the_tracker():
