@@ -23,6 +23,7 @@ from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
 from vision.discriminant import fit_discriminant
 from vision.find import find_board
 from vision.layouts import get_layout
+from vision.light_field import Rim, fit_light, light_terms, rim_points
 from vision.locate import from_corners, locate
 from vision.pose import CameraPose
 from vision.reader import read_cells
@@ -749,3 +750,21 @@ def test_a_lamps_highlight_brightens_some_stones_and_no_figure(monkeypatch):
     pieces, figures = chess_start("chessboard")
     located = from_corners(chess.layout, chess.board_corners_px(), chess.size)
     calibrate(chess.render(pieces, figures=figures), located.homography, chess.layout, pieces)
+
+
+def test_the_light_is_fitted_to_the_grounds_when_the_picture_hardly_shows_the_rim():
+    """Reading a printed mat starts the light's fit from its rim; a picture that shows fewer
+    than three rim points whose look was learned (the mat cut off round the board) starts it
+    from every ground instead - not from nothing, which left every cell's expected colour at
+    zero and the whole board unknown."""
+    layout = get_layout("arimaa")
+    terms = light_terms(layout)
+    ground = 4.0 + 0.2 * terms[:, 1:2] - 0.1 * terms[:, 2:3] + np.zeros((len(terms), 3))
+    kinds, surface = np.zeros(len(terms), int), np.zeros((1, 3))
+    rim_terms = light_terms(layout, rim_points(layout))
+    usable = np.zeros(len(rim_terms), bool)
+    usable[:2] = True
+    rim = Rim(np.full((len(rim_terms), 3), 4.0), rim_terms, usable)
+    none_yet = np.zeros(len(terms), bool)
+    expected, _ = fit_light(ground, kinds, surface, terms, np.ones(len(terms), bool), none_yet, rim)
+    assert np.allclose(expected, ground, atol=0.02)

@@ -88,8 +88,9 @@ def fit_light(
     """The expected empty colour of every cell (log BGR): its kind's colour under a smooth
     light field fitted robustly to the grounds of the cells in `use` (a piece or shadow spoils
     some), first to those in `start` (default: all of `use`) - any ground of `use` that the
-    field explains then joins - and to the `rim` points in use, from the start. Also the
-    light at each rim point (empty without a rim)."""
+    field explains then joins - and to the `rim` points in use, from the start; when those
+    are fewer than three (a rim the picture hardly shows), from every ground of `use` and the
+    rim. Also the light at each rim point (empty without a rim)."""
     target = ground - surface[kinds]
     weights = (use if start is None else use & start).astype(np.float64)
     if rim is not None:
@@ -97,6 +98,9 @@ def fit_light(
         terms = np.vstack([terms, rim.terms])
         use = np.concatenate([use, rim.use])
         weights = np.concatenate([weights, rim.use.astype(np.float64)])
+    if start is not None and weights.sum() < 3:
+        # too few to start from (a rim the picture hardly shows): every ground of `use`
+        weights = use.astype(np.float64)
     fitted = np.zeros_like(target)
     # Coarse to fine: the level (a median), a gradient, then the quadratic, each fitted to the
     # grounds the coarser one explains - a quadratic fitted to every ground at once bends to
