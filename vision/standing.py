@@ -262,8 +262,12 @@ class StandingCalibration:
             raise ValueError("piece_gradient")
         novelty = json_field(data, "novelty", float)
         surface = json_field(data, "surface", _rows)
-        if not surface or not np.all(np.isfinite(surface)):
-            raise ValueError("surface")
+        if not surface or any(len(row) != 3 for row in surface) or not np.all(np.isfinite(surface)):
+            raise ValueError("surface")  # a log colour (B, G, R) for every kind of cell
+        if any(not 0 <= k < len(surface) for k in cell_kinds):
+            raise ValueError("cell_kinds")
+        if any(not 0 <= k < len(surface) for _, k in groups):
+            raise ValueError("groups")
         looks = [*own_look.values(), *piece_look.values()]
         if not _model_whole(classes, groups, means, precision, class_precision, looks, novelty):
             raise ValueError("model")
@@ -325,6 +329,7 @@ def _model_whole(
         and square(precision)
         and (not class_precision or square(class_precision))
         and all(len(v) == FEATURE_COUNT for v in looks)
+        and all(np.all(np.isfinite(v)) for v in looks)
         and novelty > 0
     )
 
