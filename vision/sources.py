@@ -41,6 +41,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.i18n import _
+from vision.sim import SimSource
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -108,8 +109,6 @@ def open_source(spec: str) -> FrameSource:
     if kind == "dir":
         return ImageDirSource(rest)
     if kind == "sim":
-        from vision.sim import SimSource  # the synthetic table needs the layouts and the mat
-
         return SimSource.from_spec(rest)
     raise UserError(f"unknown camera source {spec!r}: {SPEC_HELP}")
 
