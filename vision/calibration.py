@@ -230,7 +230,9 @@ def calibrate_flat_stones(
     image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
 ) -> Calibration:
     """The model before issue 9 (flat stones on a printed mat, each class's colour relative to
-    the board's): kept because calibration files of version 1 are this model and still read.
+    the board's), as calibration files of version 1 hold it: such files still load and read
+    (`Calibration.from_json`, `vision.reader`); nothing calibrates so any more but the tests,
+    which write one to check that.
 
     :raises PositionMismatch: a cell does not look like what the position says.
     """

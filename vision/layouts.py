@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import cv2
+
 from companion.errors import UserError
 from companion.geometry import GRID_PITCH, CellShape, Mark, board_geometry, grid_geometry
 from companion.observation import EMPTY
 
-ARUCO_DICTIONARY = "DICT_4X4_50"
 MARKER_SIZE = 30.0  # mm, the black square including its one-module black border
 MARKER_GAP = 6.0  # mm between a board corner and the nearest corner of its marker (diagonally)
 QUIET_ZONE = 6.0  # mm of white around each marker (at least one module: 30 mm / 6 modules)
@@ -57,6 +58,12 @@ _BUILT_IN: dict[str, tuple[str, dict[str, Any], int]] = {
 
 _GRID = re.compile(r"^grid:(\d+)x(\d+)$")
 CHESSBOARD = "chessboard"  # an 8x8 checkered board of your own (a chess set), no markers
+
+
+def aruco_dictionary() -> cv2.aruco.Dictionary:
+    """The mats' corner markers: ArUco's 4x4 dictionary of 50 (`MARKER_SIZE`, ids from
+    `_BUILT_IN`), as `vision.mat` prints them and `vision.locate` finds them."""
+    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 
 @dataclass(frozen=True)

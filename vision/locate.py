@@ -25,7 +25,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.i18n import _, ngettext
 from vision.find import find_board
-from vision.layouts import Layout, get_layout, layout_for_markers
+from vision.layouts import Layout, aruco_dictionary, get_layout, layout_for_markers
 from vision.location import Located, corner_shift, from_corners, parse_corners, to_gray
 
 __all__ = [  # Located and the corner helpers live in vision.location; found here too
@@ -50,10 +50,6 @@ DETECT_WIDTH = 800  # full detections run on the frame shrunk to about this widt
 SUBPIX_WINDOW = 4  # half-size (px) of the corner refinement window on the full frame
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.03)
 _DETECTOR: cv2.aruco.ArucoDetector | None = None
-
-
-def aruco_dictionary() -> cv2.aruco.Dictionary:
-    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 
 def _detector() -> cv2.aruco.ArucoDetector:

@@ -27,7 +27,14 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError, write_problem
-from vision.layouts import CHESSBOARD, MARKER_GAP, QUIET_ZONE, Layout, cell_parity
+from vision.layouts import (
+    CHESSBOARD,
+    MARKER_GAP,
+    QUIET_ZONE,
+    Layout,
+    aruco_dictionary,
+    cell_parity,
+)
 
 PAPER_WHITE = (255, 255, 255)
 BOARD_TONE = (112, 138, 150)  # BGR of a mid wood tone: the board's background, < 155 per channel
@@ -48,10 +55,6 @@ PAPERS = {"A4": (210.0, 297.0), "A3": (297.0, 420.0), "letter": (215.9, 279.4)}
 PRINT_MARGIN = 8.0
 
 PLAYER_AT_BOTTOM = {"arinama": "Black", "arimaa": "Gold", "aranea": "Amber", "sensei": "Green"}
-
-
-def aruco_dictionary():
-    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 
 def render_mat(layout: Layout, px_per_mm: float = 4.0, *, labels: bool = True) -> np.ndarray:
@@ -304,18 +307,6 @@ def with_png_dpi(png: bytes, dpi: float) -> bytes:
             chunks.append(png[at:end])
         at = end
     return signature + png[8:header_end] + chunk + b"".join(chunks)
-
-
-def png_dpi(png: bytes) -> tuple[float, float] | None:
-    """The (x, y) dots per inch a PNG's pHYs chunk states, or None without one."""
-    at = 8
-    while at + 8 <= len(png):
-        (length,) = struct.unpack(">I", png[at : at + 4])
-        if png[at + 4 : at + 8] == b"pHYs" and length == 9:
-            x, y, unit = struct.unpack(">IIB", png[at + 8 : at + 17])
-            return (x * 0.0254, y * 0.0254) if unit == 1 else None
-        at += 12 + length
-    return None
 
 
 def write_pdf(

@@ -24,7 +24,7 @@ import json
 import math
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -122,18 +122,6 @@ class HandPose:
     skin: BGR = SKIN_TONES[1]
     sleeve: BGR | None = SLEEVE_COLOURS[0]  # None: a bare arm
     glove: BGR | None = None  # a gloved hand is this colour instead of skin
-
-
-@dataclass
-class Camera:
-    """Where the camera is: the homography from the mat (mm) to the picture (px), and the
-    light. Random parts are drawn from the table's seed."""
-
-    homography: np.ndarray  # 3x3, mat mm -> image px
-    tilt: float  # degrees from looking straight down
-    gain: np.ndarray = field(repr=False)  # (h, w, 3) float32 light field incl. tint
-    noise: float = 3.0  # sensor noise sigma (8-bit levels)
-    blur: float = 0.6  # Gaussian blur sigma, px
 
 
 class SimTable:

@@ -76,11 +76,6 @@ class PinholeCamera:
         h = flat @ self.matrix[:, :3].T + self.matrix[:, 3]
         return (h[:, :2] / h[:, 2:3]).reshape(*pts.shape[:-1], 2)
 
-    def plane_homography(self, up: float = 0.0) -> np.ndarray:
-        """The homography from the plane `up` mm above the table (x, y in mm) to pixels."""
-        m = self.matrix
-        return np.column_stack([m[:, 0], m[:, 1], m[:, 3] + up * m[:, 2]])
-
     @property
     def centre(self) -> np.ndarray:
         """Where the camera is: (x, y, up) in the mat frame."""

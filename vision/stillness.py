@@ -50,12 +50,6 @@ import numpy as np
 OFFSET = 24.0
 
 
-def gray_view(view_bgr: np.ndarray) -> np.ndarray:
-    """The float32 brightness of a top view, lightly smoothed against sensor noise."""
-    gray = cv2.cvtColor(view_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return cv2.GaussianBlur(gray, (3, 3), 0)
-
-
 def relative_change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """|a - b| relative to their brightness: 0.2 means a 20% change."""
     return np.abs(a - b) / (0.5 * (a + b) + OFFSET)
@@ -131,7 +125,7 @@ class StillnessClock:
 
 
 def colour_view(view_bgr: np.ndarray) -> np.ndarray:
-    """The float32 colour of a top view, lightly smoothed against sensor noise (as gray_view)."""
+    """The float32 colour of a top view, lightly smoothed against sensor noise."""
     return cv2.GaussianBlur(view_bgr.astype(np.float32), (3, 3), 0)
 
 
