@@ -29,7 +29,8 @@ GROUND_DISTANCE = (0.36, 0.48)  # cell widths in front of the centre, towards th
 GROUND_HALF_WIDTH = 0.3
 FOOTPRINT_SIZE = (8, 16)  # radii x angles of the board plane sampled round a cell's centre
 FOOTPRINT_RADIUS = 0.46  # cell widths
-FOOTPRINT_INNER = 5  # the inner radii (to 0.33 cell widths): where a piece's base stands
+FOOTPRINT_INNER = 5  # the inner radii (to 0.26 cell widths): where a piece's base stands;
+# the next (0.33) is a gap left out, the rest (0.39-0.46) the footprint's rim
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 RIM_PATCH = 0.08  # cell widths: half the side of the patch sampled at each rim point
 _LOG_LEVELS = np.log1p(np.arange(256, dtype=np.float32))  # log brightness of each 8-bit level

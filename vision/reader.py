@@ -225,7 +225,7 @@ def fit_light(centres: np.ndarray, background: np.ndarray, rounds: int = 4) -> n
         coeffs, *_ = np.linalg.lstsq(terms[use, :columns], logs[use], rcond=None)
         fitted = terms[:, :columns] @ coeffs
         residual = np.abs(logs - fitted).max(axis=1)
-        spread = 1.4826 * np.median(residual[use]) if count else 0.0
+        spread = 1.4826 * float(np.median(residual[use]))
         keep = valid & (residual <= max(0.08, 3.0 * spread))
         if np.array_equal(keep, use) or keep.sum() < 4:
             break

@@ -24,6 +24,7 @@ from vision.layouts import Layout
 from vision.occlusion import hidden_cells
 from vision.standing import (
     LEAN_LOOKS,
+    MIN_KIND_CELLS,
     Photo,
     StandingCalibration,
     classify_cells,
@@ -33,7 +34,6 @@ from vision.standing import (
     read_views,
 )
 
-MIN_KIND_CELLS = 3  # empty cells of a kind a photo must show to measure a cell's own look
 REFIT_CHANGES = 8  # cells a board must differ from the start in, more than the last one fitted
 REFIT_SHARE = 8  # ... or this share of the cells (1 / REFIT_SHARE), on a board of over 64
 

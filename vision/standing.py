@@ -72,16 +72,19 @@ from vision.occlusion import hidden_cells
 
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
 MODEL = "standing"  # the calibration file's "model" for this reader
-LABEL_CONTRAST = 4.0  # ... and that class nearer than its own by this factor (squared distances)
 # A cell a nearer piece may hide, read as a piece but nearer a lean look it showed than the
 # class's mean by this factor (squared distances), reads empty. bench_leans.py, own
 # chessboards from 30 and 40 degrees: at 4 (LABEL_CONTRAST), 7 of 470 pieces that stepped
 # behind a learned lean read empty where they read right without it; at 8, 1 (2 of 649 on more
 # seeds). The referee takes such a cell as first read (`Observation.leaned`) when that is a move.
 LEAN_CONTRAST = 8.0
+MIN_KIND_CELLS = 3  # empty cells of a kind a photo must show to measure a cell's own look
 LEAN_LOOKS = 4  # the latest looks kept per cell of how it looked, empty, under a lean
 LABEL_ROUNDS = 3  # rounds of re-judging: a photo may have many cells the position gets wrong
 LABEL_SLACK = 1.5  # x the 99th percentile of a class's own cells: "as near to it as they are"
+# A calibration cell is labelled wrong when it is nearer another class than its own by this
+# factor (squared distances), and as near to it as that class's cells are (`_wrongly_labelled`)
+LABEL_CONTRAST = 4.0
 OUTLIER_FACTOR = (
     8.0  # calibration cells this many times farther than typical from their class are re-judged
 )
@@ -99,7 +102,7 @@ CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
 RIM_KNOWN = 0.5  # the share of the rim whose look must be known for the rim to be used
 GRADIENT_CELLS = 4  # a class shown on fewer cells learns no slope across the board (3 numbers fit)
-GRADIENT_SPREAD = 0.5  # ... or on cells spread less widely than this share of the board's
+GRADIENT_SPREAD = 0.5  # ... or on cells whose places vary less than this share of all cells'
 
 
 @dataclass(frozen=True)
@@ -128,21 +131,25 @@ class StandingCalibration:
     novelty: float  # a cell farther than this from every class resembles none: unknown
     margin: float  # the smallest gap (in standard deviations) between a calibration cell's class and the next
     doubtful: tuple[str, ...] = ()  # calibration cells not clearly what the position says
-    # cells no photo showed empty: their empty look is their kind's until `learn_from_board`
+    # cells no photo showed empty: their empty look is their kind's until
+    # `vision.relearn.learn_from_board`
     unlearned: tuple[str, ...] = ()
     # how each unlearned cell looked at calibration, with its piece (mean features), and the
-    # class of that piece; both follow the boards the referee takes (`learn_from_board`)
+    # class of that piece; both follow the boards the referee takes
+    # (`vision.relearn.learn_from_board`)
     piece_look: dict[str, list[float]] = field(default_factory=dict)
     piece_class: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = field(default=(), compare=False)
     # the players' calibration photos as learned (their features, saved; not the pictures),
-    # for `refit_to_board` to fit again with a board of the game added; and how many cells
-    # of the last board it was fitted with (or tried) differed from the first photo's position
+    # for `vision.relearn.refit_to_board` to fit again with a board of the game added; and how
+    # many cells of the last board it was fitted with (or tried) differed from the first photo's
+    # position
     learned: tuple[LearnedPhoto, ...] = field(default=(), compare=False, repr=False)
     refit_changes: int = 0
     stream: int = AUGMENT_SEED  # the augmented copies' random stream (`calibrate_standing`)
     # cell -> how it looked, empty, under a nearer piece's lean on boards the referee took:
-    # (the class the camera read there, the features), the latest LEAN_LOOKS (`_learn_leans`)
+    # (the class the camera read there, the features), the latest LEAN_LOOKS
+    # (`vision.relearn._learn_leans`)
     lean_looks: dict[str, list[tuple[str, list[float]]]] = field(default_factory=dict)
     # the inverse of the covariance within one picture, which picks the class
     # (`fit_discriminant`); a file written before it had none: `precision` then picks it too
@@ -188,7 +195,7 @@ class StandingCalibration:
         write_json(path, self.to_json(), overwrite=overwrite)
 
     def to_json(self) -> dict[str, Any]:
-        def rounded(values: list[float]) -> list[float]:
+        def as_floats(values: list[float]) -> list[float]:
             return [float(v) for v in values]  # exact: a saved file reads back the same model
 
         return {
@@ -199,29 +206,30 @@ class StandingCalibration:
             "classes": list(self.classes),
             "samples": dict(self.samples),
             "cell_kinds": [int(k) for k in self.cell_kinds],
-            "surface": [rounded(row) for row in self.surface],
+            "surface": [as_floats(row) for row in self.surface],
             "groups": [[c, k] for c, k in self.groups],
-            "means": [rounded(row) for row in self.means],
+            "means": [as_floats(row) for row in self.means],
             "precision": [[float(v) for v in row] for row in self.precision],
             "class_precision": [[float(v) for v in row] for row in self.class_precision],
-            "own_look": {c: rounded(v) for c, v in self.own_look.items()},
+            "own_look": {c: as_floats(v) for c, v in self.own_look.items()},
             "novelty": float(self.novelty),
             "margin": float(self.margin),
             "doubtful": list(self.doubtful),
             "unlearned": list(self.unlearned),
-            "piece_look": {c: rounded(v) for c, v in self.piece_look.items()},
+            "piece_look": {c: as_floats(v) for c, v in self.piece_look.items()},
             "piece_class": dict(self.piece_class),
-            # what it was learned from, to fit again to a board of the game (refit_to_board)
+            # what it was learned from, to fit again to a board of the game
+            # (`vision.relearn.refit_to_board`)
             "learned": [photo.to_json() for photo in self.learned],
             "refit_changes": int(self.refit_changes),
             "stream": int(self.stream),
             "lean_looks": {
-                c: [[k, rounded(x)] for k, x in looks] for c, looks in self.lean_looks.items()
+                c: [[k, as_floats(x)] for k, x in looks] for c, looks in self.lean_looks.items()
             },
             "piece_gradient": {
-                c: [rounded(row) for row in rows] for c, rows in self.piece_gradient.items()
+                c: [as_floats(row) for row in rows] for c, rows in self.piece_gradient.items()
             },
-            "rim_look": [None if r is None else rounded(r) for r in self.rim_look],
+            "rim_look": [None if r is None else as_floats(r) for r in self.rim_look],
         }
 
     @classmethod
@@ -771,7 +779,8 @@ def _piece_gradients(
     relative to the board from one side to the other (a dark wooden stone near the lamp's
     reflection looked as bright as the board and was read as a light one).
     Only for a class the calibration shows all over the board: on GRADIENT_CELLS cells or more,
-    spread in both directions at least GRADIENT_SPREAD times as widely as the board's cells. A
+    spread in both directions with at least GRADIENT_SPREAD times the variance of the board's
+    cells' places. A
     chess start stands each colour on two ranks - a slope learned there would be a pawn's look
     against a rook's, carried to the far side of the board."""
     cells = len(layout.cells)
@@ -887,7 +896,7 @@ def _own_looks(
     for x, t, seen in zip(samples, truths, seens, strict=True):
         for kind in np.unique(kinds):
             rows = (t == EMPTY) & seen & (kinds == kind)
-            if rows.sum() < 3:
+            if rows.sum() < MIN_KIND_CELLS:
                 continue
             mean = x[rows].mean(axis=0)
             for i in np.flatnonzero(rows):
