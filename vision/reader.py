@@ -203,11 +203,13 @@ def sample_cells(image: np.ndarray, homography: np.ndarray, layout: Layout) -> C
     core, body, background = means
     back_counts = sampler.zones[2][2]
     background = np.where(back_counts[:, None] >= MIN_BACKGROUND_PX, background, np.nan)
-    light = fit_light(sampler.centres, background)
+    light = fit_background_light(sampler.centres, background)
     return CellSamples(np.hstack([core, body]), light, background, np.hstack(clipped))
 
 
-def fit_light(centres: np.ndarray, background: np.ndarray, rounds: int = 4) -> np.ndarray:
+def fit_background_light(
+    centres: np.ndarray, background: np.ndarray, rounds: int = 4
+) -> np.ndarray:
     """The board's colour under the light at every cell: a smooth field (quadratic in log
     brightness, per channel) fitted to the cells' backgrounds, dropping the cells whose
     background a piece, its shadow or a mark spoils (they disagree with the field)."""
