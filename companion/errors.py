@@ -82,7 +82,15 @@ def json_problem(exc: ValueError) -> str:
 
 def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
     """`message` with every long quoted piece of input (and any very long word) cut to an
-    excerpt: the CLI's last guard, whatever a message quotes."""
+    excerpt: the CLI's last guard, whatever a message quotes. A quote opens where no letter
+    stands before it and closes where none follows, so the words between two quoted pieces,
+    or an apostrophe, are never taken for one:
+
+    >>> shorten_quotes("unknown option 'foo'; known: " + "seed, " * 20 + "the board's")
+    "unknown option 'foo'; known: seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, the board's"
+    >>> shorten_quotes("bad move '" + "x" * 100 + "'")
+    "bad move 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"
+    """
 
     def cut(match: re.Match[str]) -> str:
         text = match.group(0)
@@ -90,7 +98,10 @@ def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
         inner = text[1:-1] if quote else text
         return f"{quote}{inner[: limit - 3]}...{quote}"
 
-    pattern = rf"'[^'\n]{{{limit + 1},}}'|\"[^\"\n]{{{limit + 1},}}\"|\S{{{2 * limit + 1},}}"
+    pattern = (
+        rf"(?<!\w)'[^'\n]{{{limit + 1},}}'(?!\w)|(?<!\w)\"[^\"\n]{{{limit + 1},}}\"(?!\w)"
+        rf"|\S{{{2 * limit + 1},}}"
+    )
     return re.sub(pattern, cut, message)
 
 

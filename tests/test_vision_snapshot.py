@@ -65,6 +65,12 @@ def test_snapshot_keeps_existing_files_and_wants_a_sim_source(tmp_path):
                        cwd=tmp_path)  # fmt: skip
     assert camera.returncode == 2 and "sim:LAYOUT" in camera.stderr
     assert len(camera.stderr.strip().splitlines()) == 1
+    unknown = companion("vision", "snapshot", "sim:arimaa?foo=1", "-o", "x.png", "--position",
+                        "p.json", cwd=tmp_path)  # fmt: skip
+    assert unknown.returncode == 2 and "unknown sim option 'foo'" in unknown.stderr
+    # every option named whole: the list is not cut to an excerpt as a quoted input would be
+    assert "..." not in unknown.stderr and unknown.stderr.rstrip().endswith("says what each does)")
+    assert all(name in unknown.stderr for name in ("seed", "tilt", "board", "pieces", "light"))
 
 
 def test_snapshot_never_writes_over_a_record_database_or_its_script(tmp_path):

@@ -996,8 +996,10 @@ class SimSource:
         options = dict(parse_qsl(query, keep_blank_values=True))
         unknown = sorted(set(options) - set(SIM_OPTIONS))
         if unknown:
-            known = ", ".join(f"{k} ({v})" for k, v in SIM_OPTIONS.items())
-            raise UserError(f"unknown sim option {unknown[0]!r}; known: {known}")
+            raise UserError(
+                f"unknown sim option {unknown[0]!r}: the options are {', '.join(SIM_OPTIONS)}"
+                ' (docs/vision-sim.md, "sim: as a camera", says what each does)'
+            )
         layout = get_layout(name)
 
         def number(key: str, default: Any, kind: type, low: float, high: float) -> Any:
