@@ -181,9 +181,10 @@ def _register_snapshot(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         help="a photo of the synthetic table, and the position it shows (no camera needed)",
         description="Render one photo of the synthetic table (the mat, pieces, light and noise "
         "the demo's camera sees) and write the position it shows as POS.json, to try "
-        "`vision calibrate` and `vision read` without a camera. The position is the game's "
-        "start with every colour present (what the companion calibrates on), or the first "
-        "board of the source's script.",
+        "`vision calibrate` and `vision read` without a camera. The position is what the "
+        "companion calibrates on - the game's start, with two pieces of each colour it lacks "
+        "(Arimaa and Aranea start on an empty board: two of each colour) - or the first board "
+        "of the source's script.",
     )
     snapshot.add_argument(
         "source",
