@@ -387,6 +387,19 @@ def test_corners_far_outside_the_picture_are_a_typing_slip():
     from_corners(get_layout("grid:8x8"), "-20,10 210,10 210,90 -20,90", (200, 100))
 
 
+def test_typed_corners_that_make_cells_of_a_few_pixels_are_a_slip():
+    """A new player typed corners 30 px apart on a 1280x720 photo: the chessboard's cells came
+    out 2-4 px wide and the reader read the table cloth as a board of white pieces. Typed
+    corners whose cells are narrower than MIN_CELL_PX are refused, saying how wide they came
+    out; cells of MIN_CELL_PX are read."""
+    chess = get_layout("chessboard")
+    with pytest.raises(UserError, match=r"cells about 2 px wide, too small to read \(8 px"):
+        from_corners(chess, "-10,-10 20,0 20,20 0,20", (1280, 720))
+    with pytest.raises(UserError, match="cells about 7 px wide"):
+        from_corners(chess, "100,100 156,100 156,300 100,300", (1280, 720))  # 56 px: 8 files
+    from_corners(chess, "100,100 164,100 164,300 100,300", (1280, 720))
+
+
 # -- real photos -----------------------------------------------------------------------------------
 def _real_entries():
     return json.loads((REAL / "manifest.json").read_text())

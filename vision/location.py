@@ -16,6 +16,10 @@ from companion.errors import UserError
 from companion.i18n import _
 from vision.layouts import Layout
 
+# --corners whose cells come out narrower than this in the picture are a slip, or a board too
+# far to read: the reader samples each cell on a 12 x 12 grid
+MIN_CELL_PX = 8
+
 
 @dataclass(frozen=True)
 class Located:
@@ -61,8 +65,14 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:
-    """The homography from the playing area's four corners in image pixels."""
-    points = parse_corners(corners) if isinstance(corners, str) else np.asarray(corners, np.float64)
+    """The homography from the playing area's four corners in image pixels: typed (a str, as
+    `--corners` gives them, "x,y x,y x,y x,y"), tapped or found.
+
+    :raises UserError: not four points going round the board, a corner far outside the
+        picture, or - typed - cells narrower than MIN_CELL_PX (a slip: the reader would read
+        a few pixels of whatever lies there as a board)."""
+    typed = isinstance(corners, str)
+    points = parse_corners(corners) if typed else np.asarray(corners, np.float64)
     if points.shape != (4, 2) or not np.all(np.isfinite(points)):
         raise UserError(
             "--corners needs four points x,y: top-left, top-right, bottom-right, bottom-left"
@@ -94,9 +104,25 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             "the --corners do not go round the board: give them in the order top-left, "
             "top-right, bottom-right, bottom-left"
         )
+    cell_px = _smallest_cell_px(layout, points)
+    if typed and cell_px < MIN_CELL_PX:
+        raise UserError(
+            f"the --corners make the board's cells about {cell_px:.0f} px wide, too small to "
+            f"read ({MIN_CELL_PX} px at least): give the playing area's corners in image "
+            "pixels, or bring the camera nearer"
+        )
     src = np.array(layout.board_corners(), np.float64)
     homography = cv2.getPerspectiveTransform(src.astype(np.float32), points.astype(np.float32))
     return Located(layout, homography.astype(np.float64), (), {}, 0.0, image_size)
+
+
+def _smallest_cell_px(layout: Layout, points: np.ndarray) -> float:
+    """The width in pixels of a cell along the shortest side of the playing area that the
+    corners `points` (TL, TR, BR, BL) make: each side's length over its cells."""
+    width, height = layout.board_size
+    cells = np.array([width, height, width, height]) / layout.pitch  # top, right, bottom, left
+    sides = np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1)
+    return float(np.min(sides / cells))
 
 
 def parse_corners(text: str) -> np.ndarray:
