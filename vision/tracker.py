@@ -244,7 +244,10 @@ class Tracker:
                 logging.getLogger(__name__).exception("fitting the model again failed")
             self._refitted = (fitted, changes)
 
-        self._refit = threading.Thread(target=fit, name="refit", daemon=True)
+        # Not a daemon: a process that ends while a fit is running waits for it (well under a
+        # second) - a thread left inside OpenCV while the interpreter shut down aborted the
+        # process ("terminate called without an active exception", exit 134) after a demo.
+        self._refit = threading.Thread(target=fit, name="refit", daemon=False)
         self._refit.start()
 
     def _install_refit(self) -> bool:
