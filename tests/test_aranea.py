@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -508,3 +509,17 @@ def test_clash_diagram_names_the_player_who_goes_counter_clockwise():
     opening = AraneaPosition.new(AraneaOptions(clash=True))
     assert "Clash: the second player moves counter-clockwise" in opening.diagram()
     assert "Clash" not in AraneaPosition.new().diagram()
+
+
+def test_the_diagram_numbers_each_ring_square_over_its_column():
+    """A new player's trial: the ring squares' numbers stood one column right of the squares."""
+    game = get("aranea").new()
+    for move in ("4-5", "2-5", "1-3", "place"):  # the opening rolls, then amber places a stone
+        game.push(game.parse_move(move))
+    header, *rings = game.diagram().splitlines()[:4]
+    numbers = [m.end() - 1 for m in re.finditer(r"\d+", header)]  # each number's last digit
+    assert len(numbers) == 12
+    for row in rings:
+        squares = [i for i, ch in enumerate(row) if ch in ".AB" and i >= len("ring 1 ")]
+        assert squares == numbers, (header, row)
+    assert "A" in rings[0] + rings[1] + rings[2]

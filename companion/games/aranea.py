@@ -572,7 +572,7 @@ class AraneaPosition(Position[AraneaMove]):
 
     def diagram(self) -> str:
         numbers = range(1, RING_SQUARES + 1)
-        lines = ["        " + "".join(f"{n:>3}" for n in numbers)]
+        lines = [" " * len("ring 1 ") + "".join(f"{n:>3}" for n in numbers)]  # over the squares
         for ring in range(1, RINGS + 1):
             row = "".join(f"{_SYMBOL[self.stones.get(ring_cell(ring, n))]:>3}" for n in numbers)
             lines.append(f"ring {ring} " + row)
