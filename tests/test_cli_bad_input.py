@@ -146,3 +146,29 @@ def test_ctrl_c_right_after_the_result_keeps_the_saved_game(tmp_path):
     assert target.exists()
     replayed = companion("replay", str(target))
     assert replayed.returncode == 0 and "black wins" in replayed.stdout
+
+
+@pytest.mark.parametrize("given", ["record", "folder"])
+def test_referee_observations_that_are_none_are_one_line_and_leave_the_records(tmp_path, given):
+    """A player's trial, in a real process: a truncated game record as --observations printed
+    a line per line of it and exited 0 after starting a game; a folder said "Is a directory".
+    One line, exit 2, and an unfinished game in the records stays as it was."""
+    from companion import games
+
+    db = tmp_path / "r.sqlite3"
+    with Records(db) as records:
+        records.new_game(games.get("sensei").new())
+    if given == "record":
+        whole = json.dumps({**RECORD, "game": "sensei", "moves": ["b1", "b2"]}, indent=1)
+        observations = write(tmp_path / "game.json", whole[: len(whole) // 2])
+        words = [f"{observations} is not an observations file", '{"cells": {"a1": "black"']
+    else:
+        observations = str(tmp_path)
+        words = [f"--observations {tmp_path} is a folder: give a file of observation lines"]
+    result = companion(
+        "referee", "--game", "sensei", "--observations", observations, "--db", str(db)
+    )
+    one_line_error(result, *words)
+    assert result.stdout == ""  # no "Continuing Sensei game 1 at move 0"
+    summaries = Records(db, readonly=True).games()
+    assert [(s.id, s.moves, s.status) for s in summaries] == [(1, 0, "playing")]

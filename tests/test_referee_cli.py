@@ -36,7 +36,7 @@ def test_text_lines_from_observations_and_inputs(tmp_path, capsys, monkeypatch):
     ]
     args = ["--game", "arinama", "--layout", "arinama5", "--observations", "-", "--db", str(db)]
     code, out, err = run(capsys, monkeypatch, args, lines)
-    assert code == 0
+    assert code == 2  # a line was not taken (piped in, not typed at a terminal)
     assert out == [
         "New Arinama game 1",
         "[0] Black: place a stone",
@@ -46,7 +46,11 @@ def test_text_lines_from_observations_and_inputs(tmp_path, capsys, monkeypatch):
         "CANCEL keeps the move)",
         "[1] Take the white stone off d4 (Put the board back as it was)",
     ]
-    assert "unknown input 'nonsense'" in err
+    assert "companion: standard input line 8: unknown input 'nonsense'" in err
+    assert err.strip().splitlines()[-1] == (
+        "companion: error: 1 line of standard input was not taken (line 8, said above); the "
+        "moves of the others are recorded in game 1"
+    )
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["c3"]
 
 
@@ -158,8 +162,9 @@ def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, ca
     args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     lines = ['{"cells": 5}', "{not json", observation({"c3": "black"})]
     code, out, err = run(capsys, monkeypatch, args, lines)
-    assert code == 0
-    assert 'needs "cells"' in err and "not valid JSON" in err
+    assert code == 2  # at the end: the lines after the bad ones were taken
+    assert 'standard input line 1: an observation line needs "cells"' in err
+    assert "standard input line 2: an observation line is not valid JSON" in err
     assert out[-1].startswith("[1] White: place a stone")
 
 
@@ -169,12 +174,12 @@ def test_wrong_layout_for_the_game_is_named(tmp_path, capsys, monkeypatch):
     assert code == 0  # reported per line; the 8x8 Arinama board has a1..h8 too
     bad = json.dumps({"cells": {"r1-1": "amber"}})
     code, _out, err = run(capsys, monkeypatch, args, [bad])
-    assert code == 0 and len(err.strip().splitlines()) == 1, err
+    assert code == 2 and len(err.strip().splitlines()) == 2, err  # the line, then the exit
     assert "the camera sees cells that the Arinama board does not have (r1-1)" in err
     assert "?" not in err and "a Arinama" not in err
     named = json.dumps({"cells": {"z9": "black"}, "layout": "arinama5"})
     code, _out, err = run(capsys, monkeypatch, args, [named])
-    assert code == 0 and len(err.strip().splitlines()) == 1, err
+    assert code == 2 and len(err.strip().splitlines()) == 2, err
     assert "the camera layout arinama5 has cells that the Arinama board does not have (z9)" in err
 
 
@@ -307,3 +312,90 @@ def test_a_bad_setup_line_starts_no_game(tmp_path, capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, argv, [])
     assert code == 2 and out == [] and "'foo': Gold is setting up" in err
     assert not db.exists()
+
+
+def a_truncated_game_record(tmp_path, capsys):
+    """The first 400 characters of a real game record (`companion play --save`): JSON, but no
+    observation a line."""
+    record = tmp_path / "game.json"
+    assert cli.main(["play", "sensei", "--auto", "--seed", "1", "--save", str(record)]) == 0
+    capsys.readouterr()
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(record.read_text(encoding="utf-8")[:400], encoding="utf-8")
+    return truncated
+
+
+def test_a_file_that_is_not_observations_is_one_line_and_touches_no_game(
+    tmp_path, capsys, monkeypatch
+):
+    """A player's trial: a truncated game record given as --observations printed ~50 lines of
+    "unknown input '"b1",'" and exited 0, after "Continuing Sensei game 1 at move 0" (or
+    "New Sensei game 1"). It is one line saying what an observations file is, exit 2, and the
+    records are as they were."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "sensei", "--db", str(db), "--observations"]
+    code, out, err = run(
+        capsys, monkeypatch, [*argv, str(a_truncated_game_record(tmp_path, capsys))], []
+    )
+    assert code == 2 and out == [] and err.count("\n") == 1, err
+    assert "truncated.json is not an observations file (line 1: an observation line is" in err
+    assert 'JSON lines such as {"cells": {"a1": "black", ...}}' in err and "done, roll" in err
+    assert not db.exists()
+    # an unfinished game is not "continued" by it either
+    code, _out, _err = run(capsys, monkeypatch, [*argv, "-"], [])
+    assert code == 0 and [g.moves for g in Records(db, readonly=True).games()] == [0]
+    whole = tmp_path / "whole.json"  # a JSON document over several lines, not JSON lines
+    whole.write_text(json.dumps({"cells": {"a1": "black"}}, indent=1), encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, [*argv, str(whole)], [])
+    assert code == 2 and out == [] and err.count("\n") == 1, err
+    assert "whole.json is not an observations file (it is one JSON document over 5 lines" in err
+    other = tmp_path / "z9.jsonl"  # observations, but of no cell of this board
+    other.write_text('{"cells": {"z9": "black"}}\n', encoding="utf-8")
+    code, out, err = run(capsys, monkeypatch, [*argv, str(other)], [])
+    assert code == 2 and out == [] and err.count("\n") == 1, err
+    assert f"no line of {other} fits the Sensei board (line 1: the camera sees cells" in err
+    summaries = Records(db, readonly=True).games()
+    assert [(g.id, g.moves, g.status) for g in summaries] == [(1, 0, "playing")]
+
+
+def test_a_folder_given_as_observations_is_named(tmp_path, capsys, monkeypatch):
+    """A player's trial: `--observations /tmp` said "cannot read observations from /tmp: Is a
+    directory"."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "sensei", "--observations", str(tmp_path), "--db", str(db)]
+    code, out, err = run(capsys, monkeypatch, argv, [])
+    assert code == 2 and out == [] and err.count("\n") == 1, err
+    assert f"--observations {tmp_path} is a folder: give a file of observation lines" in err
+    assert "or - for standard input" in err and "Is a directory" not in err
+    assert not db.exists()
+
+
+def test_bad_lines_of_a_file_are_named_by_number_and_end_with_exit_2(tmp_path, capsys, monkeypatch):
+    """A player's trial: a bad observation line was reported and the run exited 0. Each bad
+    line is named with its number, the lines after it are still taken, the moves stay
+    recorded, and the run ends with exit 2 saying which lines were not taken."""
+    db = tmp_path / "r.sqlite3"
+    five = {"rows": 5, "cols": 5}
+    seen = tmp_path / "seen.jsonl"
+    lines = [
+        observation({"c3": "black"}, options=five),
+        '{"cells": {"z9": "black"}}',
+        "",
+        "dnoe",
+        observation({"c3": "black", "d4": "white"}, options=five),
+    ]
+    seen.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    argv = ["--game", "arinama", "--layout", "arinama5", "--observations", str(seen)]
+    code, out, err = run(capsys, monkeypatch, [*argv, "--db", str(db)], [])
+    said = err.strip().splitlines()
+    assert code == 2 and len(said) == 3, err
+    assert said[0].startswith(
+        f"companion: {seen} line 2: the camera sees cells that the Arinama board does not have (z9)"
+    )
+    assert said[1].startswith(f"companion: {seen} line 4: unknown input 'dnoe'")
+    assert said[2] == (
+        f"companion: error: 2 lines of {seen} were not taken (lines 2 and 4, said above); "
+        "the moves of the others are recorded in game 1"
+    )
+    assert out[-1].startswith("[2] Black: place a stone")
+    assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["c3", "d4"]

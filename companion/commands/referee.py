@@ -28,11 +28,12 @@ from companion.commands import seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
-from companion.errors import UserError
+from companion.errors import UserError, shorten_quotes
 from companion.games.base import Position, options_to_dict
+from companion.observation import Observation
 from companion.records import Records
 from companion.referee.core import Referee
-from companion.referee.runner import Session
+from companion.referee.runner import Session, parse_line
 from vision import sources
 from vision.calibration import load_calibration
 from vision.corners import corners_for
@@ -52,7 +53,8 @@ def register(subparsers: Any) -> None:
         epilog=(
             "Inputs (typed, or piped in): done, roll, undo, cancel, choose X; with a camera 'clear' "
             "(nothing lies on the board); with --observations also JSON observation lines and "
-            "'hands on' / 'hands off'. Examples:\n"
+            "'hands on' / 'hands off'. A line not taken is said with its number, and the run "
+            "ends with exit status 2 (typed at a terminal: said, and nothing else). Examples:\n"
             "  companion referee --game sensei --source usb:0 --layout sensei "
             "--calibration cal.json\n"
             "  companion referee --game arinama --observations seen.jsonl --db /tmp/t.sqlite3"
@@ -163,10 +165,13 @@ def run(args: argparse.Namespace) -> int:
     for side, line in zip(("gold", "silver"), args.setup, strict=False):
         cls.referee_class().checked_setup(side, line)  # before a game is recorded
 
-    # The camera side first: a missing calibration or camera must not leave an empty game.
+    # Every input is checked first - the observations file, the calibration against the game's
+    # board, the camera: a start that fails leaves the records as they were.
     camera = lines = None
     if calibration is None:
         lines = _observation_lines(args.observations)
+        if args.observations != "-":
+            _check_observations(lines, args.observations, cls.new(position.options))
     else:
         _check_board(position, get_layout(layout_name), args.calibration)
         camera = _open_camera(args, layout_name, calibration)
@@ -190,15 +195,27 @@ def run(args: argparse.Namespace) -> int:
     session.flush()
 
     if lines is not None:  # --observations, not a camera
+        inputs = _Inputs(args.observations)
         for line in lines:
-            _handle(session, line)
+            inputs.handle(session, line)
+        inputs.finish(session)
         return 0
     if camera is None:
         raise RuntimeError("neither observations nor a camera")  # argparse requires one
     tracker, source = camera
     session.tracker = tracker
+    inputs = _Inputs("-")  # what is typed beside the camera
     with source:
-        return _run_camera(session, source, args)
+        code = _run_camera(session, source, args, inputs)
+    inputs.finish(session)
+    return code
+
+
+# What an observations file holds, for the messages that refuse one.
+OBSERVATIONS_FILE = (
+    'JSON lines such as {"cells": {"a1": "black", ...}}, as `companion vision track --json` '
+    "prints them, and inputs such as done, roll, undo, choose X, hands on, hands off - one a line"
+)
 
 
 def _observation_lines(path: str) -> Any:
@@ -213,16 +230,103 @@ def _observation_lines(path: str) -> Any:
             f"{path} is not a text file: give observation lines as `companion vision track "
             "--json` prints them"
         ) from None
+    except IsADirectoryError:
+        raise UserError(
+            f"--observations {path} is a folder: give a file of observation lines "
+            f"({OBSERVATIONS_FILE}), or - for standard input"
+        ) from None
     except OSError as exc:
         raise UserError(f"cannot read observations from {path}: {exc.strerror}") from None
 
 
-def _handle(session: Any, line: str) -> None:
-    """One input line; a mistyped line is reported and the referee goes on."""
+def _check_observations(lines: list[str], path: str, position: Position[Any]) -> None:
+    """An observations file must hold at least one line the referee can take (a player input,
+    or an observation of the game's board) when it holds any: anything else - a game record, a
+    position file, another board's observations - is refused before a game is started or
+    continued. The lines are read until the first that can be taken; the others are
+    judged as they come (`_Inputs`). `position` is a fresh one, for a scratch referee."""
+    scratch = Referee(position)  # no records: what it is shown is not kept
+    not_read: tuple[int, str] | None = None  # the first line that is no input at all
+    not_fit: tuple[int, str] | None = None  # the first observation of another board
+    for number, line in enumerate(lines, 1):
+        try:
+            item = parse_line(line)
+        except UserError as exc:
+            not_read = not_read or (number, str(exc))
+            continue
+        if not isinstance(item, Observation):
+            if item is not None:
+                return  # an input, which any file of inputs may hold
+            continue
+        try:
+            scratch.hands(False)  # (a "hands on" line is not read here)
+            scratch.observe(item)
+            return
+        except UserError as exc:
+            not_fit = not_fit or (number, str(exc))
+    if not_fit is not None:
+        number, problem = not_fit
+        raise UserError(
+            f"no line of {path} fits the {position.title} board (line {number}: {problem}): "
+            f"give the observations of the {position.title} board, or the game they were made "
+            "for (--game, -o)"
+        )
+    if not_read is not None:
+        number, problem = not_read
+        why = f"line {number}: {problem}"
+        if len(lines) > 1:
+            try:
+                json.loads("\n".join(lines))
+                why = f"it is one JSON document over {len(lines)} lines, not one observation a line"
+            except ValueError:
+                pass
+        raise UserError(f"{path} is not an observations file ({why}): give {OBSERVATIONS_FILE}")
+
+
+class _Inputs:
+    """Input lines handed to the session one by one: a mistyped line is reported (with its
+    line number unless typed at a terminal) and the referee goes on; `finish` ends a run that
+    had any with exit status 2 (a file's or a pipe's lines; a player at a terminal saw each
+    message as it came)."""
+
+    def __init__(self, path: str) -> None:
+        self.name = "standard input" if path == "-" else path
+        self.numbered = path != "-" or not _is_terminal(sys.stdin)
+        self.number = 0
+        self.refused: list[int] = []
+
+    def handle(self, session: Session, line: str) -> None:
+        self.number += 1
+        try:
+            session.handle_line(line)
+        except UserError as exc:
+            where = f"{self.name} line {self.number}: " if self.numbered else ""
+            print(f"companion: {where}{shorten_quotes(str(exc))}", file=sys.stderr)
+            if self.numbered:
+                self.refused.append(self.number)
+
+    def finish(self, session: Session) -> None:
+        """UserError (exit status 2) naming the lines not taken, if any."""
+        if not self.refused:
+            return
+        count = len(self.refused)
+        shown = [str(n) for n in self.refused[:10]] + ([f"{count - 10} more"] if count > 10 else [])
+        if count == 1:
+            which = f"1 line of {self.name} was not taken (line {shown[0]}"
+        else:
+            listed = f"{', '.join(shown[:-1])} and {shown[-1]}"
+            which = f"{count} lines of {self.name} were not taken (lines {listed}"
+        raise UserError(
+            f"{which}, said above); the moves of the others are recorded in game "
+            f"{session.referee.game_id}"
+        )
+
+
+def _is_terminal(stream: Any) -> bool:
     try:
-        session.handle_line(line)
-    except UserError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or odd stream
+        return False
 
 
 def _calibration(args: argparse.Namespace) -> Any:
@@ -270,7 +374,7 @@ def _open_camera(args: argparse.Namespace, layout_name: str, calibration: Any) -
     return tracker, source
 
 
-def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
+def _run_camera(session: Any, source: Any, args: argparse.Namespace, inputs: _Inputs) -> int:
     stdin_open = True
     frames = 0
     last_frame = time.monotonic()
@@ -280,7 +384,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace) -> int:
     while not source.ended:
         if args.max_frames is not None and frames >= args.max_frames:
             break
-        stdin_open = stdin_open and _read_ready_lines(session)
+        stdin_open = stdin_open and _read_ready_lines(session, inputs)
         frame = source.read()
         if frame is None:  # none yet from a camera, or the end of a file: not a frame read
             if not warned and time.monotonic() - last_frame > NO_FRAMES_WARNING:
@@ -326,7 +430,7 @@ def _say_searching(tracker: Tracker, since: tuple[int, bool] | None) -> tuple[in
     return start, said
 
 
-def _read_ready_lines(session: Any) -> bool:
+def _read_ready_lines(session: Any, inputs: _Inputs) -> bool:
     """Handle the input lines waiting on stdin without blocking; False once stdin is closed."""
     try:
         fd = sys.stdin.fileno()
@@ -339,7 +443,7 @@ def _read_ready_lines(session: Any) -> bool:
         line = sys.stdin.readline()
         if not line:
             return False
-        _handle(session, line)
+        inputs.handle(session, line)
 
 
 def _print(line: str) -> None:

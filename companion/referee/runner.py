@@ -114,6 +114,35 @@ def observation_from_json(data: Any) -> Observation:
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
 
 
+def parse_line(line: str) -> Observation | PlayerInput | str | None:
+    """One input line read, not yet acted on (`Session.handle_line` acts on it): None for a
+    blank line or a ``#`` comment, an Observation for a JSON object, a PlayerInput for a word,
+    or the session's own words ``"show"``, ``"clear"``, ``"hands on"``, ``"hands off"``;
+    UserError naming what is wrong. Needs no referee: a file's lines can be checked before a
+    game is started or continued.
+
+    >>> parse_line("Hands  ON"), parse_line("# a note"), parse_line("u").kind
+    ('hands on', None, 'undo')
+    """
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:  # JSONDecodeError, or a number too long to read
+            raise UserError(
+                f"an observation line is not valid JSON: {getattr(exc, 'msg', None) or json_problem(exc)}"
+            ) from None
+        return observation_from_json(data)
+    words = text.lower().split()
+    if words in (["show"], ["clear"]):
+        return words[0]
+    if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
+        return " ".join(words)
+    return parse_input(text)
+
+
 class Session:
     """One referee with its input streams; `emit(line)` receives each output line."""
 
@@ -194,36 +223,26 @@ class Session:
 
     def handle_line(self, line: str) -> None:
         """One input line: a word, ``hands on|off`` or an observation as JSON."""
-        text = line.strip()
-        if not text or text.startswith("#"):
+        item = parse_line(line)
+        if item is None:
             return
-        if text.startswith("{"):
-            try:
-                data = json.loads(text)
-            except ValueError as exc:  # JSONDecodeError, or a number too long to read
-                raise UserError(
-                    f"an observation line is not valid JSON: {getattr(exc, 'msg', None) or json_problem(exc)}"
-                ) from None
-            self.observe(observation_from_json(data))
-            return
-        words = text.lower().split()
-        if words == ["show"]:
+        if isinstance(item, Observation):
+            self.observe(item)
+        elif isinstance(item, PlayerInput):
+            self.handle(item)
+        elif item == "show":
             self.shown = None
             self.flush(repeat=True)
-            return
-        if words == ["clear"]:
+        elif item == "clear":
             if self.tracker is None:
                 raise UserError(
                     "clear tells the camera the board is clear: there is no camera here "
                     "(give --source)"
                 )
             self.tracker.read_as_it_is()
-            return
-        if words[0] == "hands" and len(words) == 2 and words[1] in ("on", "off"):
-            self.pending += self.referee.hands(words[1] == "on")
+        else:  # "hands on" / "hands off"
+            self.pending += self.referee.hands(item == "hands on")
             self.flush()
-            return
-        self.handle(parse_input(text))
 
     # -- output --------------------------------------------------------------------------------------
     def flush(self, *, repeat: bool = False) -> bool:
