@@ -399,3 +399,36 @@ def test_bad_lines_of_a_file_are_named_by_number_and_end_with_exit_2(tmp_path, c
     )
     assert out[-1].startswith("[2] Black: place a stone")
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["c3", "d4"]
+
+
+def an_arimaa_calibration(tmp_path):
+    """A calibration of the Arimaa mat on the synthetic table (`vision snapshot sim:arimaa`
+    then `vision calibrate`): gold and silver pieces."""
+    photo, position, calibration = (tmp_path / n for n in ("p.png", "p.json", "cal.json"))
+    assert (
+        cli.main(
+            ["vision", "snapshot", "sim:arimaa", "-o", str(photo), "--position", str(position)]
+        )
+        == 0
+    )
+    assert (
+        cli.main(
+            ["vision", "calibrate", str(photo), "--position", str(position), "-o", str(calibration)]
+        )
+        == 0
+    )
+    return str(calibration)
+
+
+def test_a_calibration_of_another_game_s_pieces_starts_no_game(tmp_path, capsys, monkeypatch):
+    """A player's trial: an Arimaa calibration (8 x 8 cells, gold and silver pieces) for an
+    Arinama game printed "New Arinama game 1", then failed with "calibrate the camera for this
+    game", leaving a 0-move game to be continued. The pieces are checked before the start."""
+    db = tmp_path / "r.sqlite3"
+    calibration = an_arimaa_calibration(tmp_path)
+    capsys.readouterr()
+    argv = ["--game", "arinama", "--source", "sim:arimaa", "--calibration", calibration]
+    code, out, err = run(capsys, monkeypatch, [*argv, "--db", str(db)], [])
+    assert code == 2 and out == [] and err.count("\n") == 1, err
+    assert "cal.json does not fit Arinama: the camera reports gold, silver pieces" in err
+    assert not db.exists()

@@ -30,7 +30,7 @@ from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
 from companion.errors import UserError, shorten_quotes
 from companion.games.base import Position, options_to_dict
-from companion.observation import Observation
+from companion.observation import EMPTY, UNKNOWN, Observation
 from companion.records import Records
 from companion.referee.core import Referee
 from companion.referee.runner import Session, parse_line
@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         cls.referee_class().checked_setup(side, line)  # before a game is recorded
 
     # Every input is checked first - the observations file, the calibration against the game's
-    # board, the camera: a start that fails leaves the records as they were.
+    # board and pieces, the camera: a start that fails leaves the records as they were.
     camera = lines = None
     if calibration is None:
         lines = _observation_lines(args.observations)
@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
             _check_observations(lines, args.observations, cls.new(position.options))
     else:
         _check_board(position, get_layout(layout_name), args.calibration)
+        _check_pieces(cls.new(position.options), calibration, args.calibration)
         camera = _open_camera(args, layout_name, calibration)
 
     records = Records(args.db)
@@ -344,6 +345,20 @@ def _calibration(args: argparse.Namespace) -> Any:
             f"(`companion vision calibrate PHOTO --layout {args.layout} ...`)"
         )
     return calibration
+
+
+def _check_pieces(position: Position[Any], calibration: Any, calibration_path: str) -> None:
+    """The pieces the calibration learned must be the game's (an Arimaa calibration's gold and
+    silver for an Arinama game would be refused at the first board read, a game already
+    started): one of each, on a scratch referee of a fresh `position`, as its board reads."""
+    pieces = [c for c in calibration.classes if c not in (EMPTY, UNKNOWN)]
+    cells = dict.fromkeys(position.cell_names(), EMPTY)
+    for cell, piece in zip(list(cells), pieces, strict=False):
+        cells[cell] = piece
+    try:
+        Referee(position).observe(Observation(cells=cells, layout=calibration.layout))
+    except UserError as exc:
+        raise UserError(f"{calibration_path} does not fit {position.title}: {exc}") from None
 
 
 def _check_board(position: Position[Any], layout: Layout, calibration_path: str) -> None:
