@@ -523,3 +523,17 @@ def test_the_diagram_numbers_each_ring_square_over_its_column():
         squares = [i for i, ch in enumerate(row) if ch in ".AB" and i >= len("ring 1 ")]
         assert squares == numbers, (header, row)
     assert "A" in rings[0] + rings[1] + rings[2]
+
+
+def test_what_a_roll_allows_is_said_as_the_legal_moves_are():
+    """A new player's trial: after a roll the screen offered "place, move or pass", and "pass"
+    was then refused; "roll" alone said "'' is not a roll of two dice"."""
+    game = get("aranea").new()
+    for move in ("4-5", "2-5", "1-3"):  # the opening rolls, then amber's roll: a 4
+        game.push(game.parse_move(move))
+    assert [game.move_text(m) for m in game.legal_moves()] == ["place"]
+    assert game.diagram().splitlines()[-1] == "amber rolled 1-3 = 4: place"
+    with pytest.raises(IllegalMoveError, match="amber has rolled 1-3 already: now place$"):
+        game.push(game.parse_move("roll 3-4"))
+    with pytest.raises(NotationError, match='"roll" wants the two dice it shows: .*"roll 3-4"'):
+        game.parse_move("roll")

@@ -449,8 +449,7 @@ class AraneaPosition(Position[AraneaMove]):
     def _push_roll(self, move: AraneaMove) -> None:
         if self.phase == AWAIT_USE:
             raise IllegalMoveError(
-                f"{self._turn} has rolled {self.rolled.text} already: use it (place, a ring "
-                "square) or pass"
+                f"{self._turn} has rolled {self.rolled.text} already: now {self._choices()}"
             )
         if self.phase == AWAIT_ROLL:
             self.roll = move.roll
@@ -551,6 +550,8 @@ class AraneaPosition(Position[AraneaMove]):
         head = words[0]
         rest = words[1] if len(words) > 1 else ""
         if head == ROLL:
+            if not rest:
+                raise NotationError('"roll" wants the two dice it shows: write it like "roll 3-4"')
             return AraneaMove(ROLL, roll=Roll.parse(rest))
         if head in (PLACE, PASS) and not rest:
             return AraneaMove(head)
@@ -605,7 +606,21 @@ class AraneaPosition(Position[AraneaMove]):
             return f"opening roll: {self._turn} to roll{done}"
         if self.phase == AWAIT_ROLL:
             return f"{self._turn} to roll"
-        return f"{self._turn} rolled {self.rolled.text} = {self.rolled.value}: place, move or pass"
+        return f"{self._turn} rolled {self.rolled.text} = {self.rolled.value}: {self._choices()}"
+
+    def _choices(self) -> str:
+        """What the player who rolled may do with it now, in words - the legal uses, or pass
+        when there is none: "place", "place, or move r1-3, r2-5 or r3-1", "pass"."""
+        moves = self.legal_moves()
+        words = [PLACE] if any(m.kind == PLACE for m in moves) else []
+        ring = [m.cell for m in moves if m.kind == RING_MOVE and m.cell is not None]
+        if ring:
+            words.append(
+                "move " + (", ".join(ring[:-1]) + " or " if len(ring) > 1 else "") + ring[-1]
+            )
+        if any(m.kind == PASS for m in moves):
+            words.append(PASS)
+        return ", or ".join(words)
 
     # -- JSON -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
