@@ -25,6 +25,17 @@ SQLite's quick check runs in a thread of its own while the companion starts, and
 write waits for it - a damaged file gets no new game and no new move, only a `RecordError`
 saying so (`companion games --check` runs the full check).
 
+One writer per file. Two companions recording into one file would interleave their moves in
+the same game (each continuing it from its own position) and leave a game no engine replays.
+So a `Records` opened for writing holds an exclusive advisory lock (``flock``) on a lock file
+beside the database, ``<file>.lock``, for as long as it is open; the system releases it when
+the process ends, however it ends (kill -9, a pulled plug). A second process opening the file
+for writing is refused at once with a `RecordError` naming the file and the other companion's
+process id. The lock file holds that id and stays beside the database (an empty-looking
+leftover is harmless: the lock is the ``flock``, not the file's existence). Within one process
+the objects opened for writing on one file share the lock (`_WriterLock`); readers
+(``readonly=True``: the review, `companion games`, `companion export`) take no lock.
+
 Schema 1 (``PRAGMA user_version``; ``PRAGMA application_id`` marks the file as ours; the ``meta``
 table names the companion version that created and last wrote it):
 
@@ -40,6 +51,8 @@ Times are UTC ISO-8601 strings with milliseconds (``2026-11-22T03:04:05.678Z``).
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import sqlite3
@@ -75,6 +88,8 @@ PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
+
+LOCK_SUFFIX = ".lock"  # the writer's lock file: <file>.lock beside the database
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _LEAVE_IT = "the file was left untouched"
@@ -265,7 +280,7 @@ def is_record_database(path: str | os.PathLike[str]) -> bool:
     id), or is it the -wal or -shm file beside one? For commands that write files: a record
     database is never replaced, --force or not. Reads only the 100-byte header."""
     path = Path(path)
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", LOCK_SUFFIX):
         if path.name.endswith(suffix) and is_record_database(str(path).removesuffix(suffix)):
             return True
     try:
@@ -293,17 +308,24 @@ class Records:
         self._synchronous: str | None = None
         self._last_instruction: dict[int, str] = {}
         _check_file(self.path, must_exist=readonly)
+        # one writer per file (see the module's text): taken before SQLite opens the file
+        self._writer: _WriterLock | None = None
         if not readonly:
             _records_folder(self.path, default=path is None)
+            self._writer = _WriterLock.take(self.path)
         # the quick check of a file opened for writing (see the module's text): running, then
         # its verdict - the RecordError every write raises once damage was found
         self._checking: threading.Thread | None = None
         self._damage: RecordError | None = None
-        self._conn = self._connect()
         try:
-            self._prepare()
+            self._conn = self._connect()
+            try:
+                self._prepare()
+            except BaseException:
+                self._conn.close()
+                raise
         except BaseException:
-            self._conn.close()
+            self._release_writer()
             raise
         if not readonly:
             self._start_check()
@@ -428,6 +450,14 @@ class Records:
             if self._checking is not None:
                 self._checking.join()
             self._conn.close()
+            self._release_writer()
+
+    def _release_writer(self) -> None:
+        """Let go of the one-writer lock (the last object of this process on the file frees
+        it for other companions)."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.release()
 
     def _start_check(self) -> None:
         """SQLite's quick check of the whole file, on a read-only connection of its own in a
@@ -866,6 +896,93 @@ class Records:
             rows = self._conn.execute("PRAGMA integrity_check").fetchall()
         problems = [r[0] for r in rows]
         return [] if problems == ["ok"] else problems
+
+
+# -- one writer per file ---------------------------------------------------------------------------
+class _WriterLock:
+    """The exclusive ``flock`` on ``<file>.lock`` that makes a process the one writer of a
+    records file (see the module's text). Shared by the `Records` objects one process opens
+    for writing on the same file (tests, a review beside the game), counted; the file
+    descriptor is closed, and the lock so freed, when the last of them closes - or when the
+    process ends. Never ``LOCK_UN``: a child forked while the lock is held shares it, and
+    unlocking there would free the parent's lock too."""
+
+    _held: dict[tuple[int, int], _WriterLock] = {}  # (device, inode) of the lock file
+    _guard = threading.Lock()
+
+    def __init__(self, key: tuple[int, int], fd: int) -> None:
+        self.key, self.fd, self.users, self.pid = key, fd, 1, os.getpid()
+
+    @classmethod
+    def take(cls, db: Path) -> _WriterLock:
+        """The lock for `db`, or a RecordError: another companion holds it, or the lock
+        file cannot be made (a read-only folder or disk)."""
+        path = db.with_name(db.name + LOCK_SUFFIX)
+        with cls._guard:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as exc:
+                raise _lock_file_error(db, path, exc) from None
+            try:
+                stat = os.fstat(fd)
+                key = (stat.st_dev, stat.st_ino)
+                held = cls._held.get(key)
+                if held is not None and held.pid == os.getpid():
+                    os.close(fd)  # this process writes already: share its lock
+                    held.users += 1
+                    return held
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as exc:
+                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                        raise _lock_file_error(db, path, exc) from None
+                    raise RecordError(_in_use(db, fd)) from None
+                try:  # who holds it, for the next one's message (a full disk: no matter)
+                    os.ftruncate(fd, 0)
+                    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                except OSError:
+                    pass
+            except BaseException:
+                os.close(fd)
+                raise
+            cls._held[key] = lock = cls(key, fd)
+            return lock
+
+    def release(self) -> None:
+        with self._guard:
+            if self.pid != os.getpid():
+                return  # a child forked with the lock: the parent's to free
+            self.users -= 1
+            if self.users == 0:
+                if self._held.get(self.key) is self:
+                    del self._held[self.key]
+                os.close(self.fd)
+
+
+def _in_use(db: Path, fd: int) -> str:
+    """The one line for a second writer: whose lock it is, and what to do."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        text = ""
+    who = f"another companion (process {text})" if text.isdigit() else "another companion"
+    return (
+        f"{db} is in use: {who} is recording into it, and only one companion at a time may - "
+        "stop the other one first, or give this one other records with --db NEWFILE"
+    )
+
+
+def _lock_file_error(db: Path, path: Path, exc: OSError) -> RecordError:
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not _writable(db):
+        return RecordError(
+            f"could not open the game records in {db} for writing: its folder or disk is "
+            f"read-only (the companion writes beside the file: {path.name}) - copy it to a "
+            f"writable folder, or pass --db a file in one; {_LEAVE_IT}"
+        )
+    return RecordError(
+        f"could not open the game records in {db} for writing: cannot make its lock file "
+        f"{path} ({exc.strerror or exc})"
+    )
 
 
 # -- replay ----------------------------------------------------------------------------------------
