@@ -1,10 +1,12 @@
 """One writer per records file: two companions recording into one file interleaved their moves
-in one game and left a game no engine replays. A writer holds a lock on ``<file>.lock``; a
-second one is refused with one line, readers are not. Real processes, real locks, real SQLite
-files."""
+in one game and left a game no engine replays (and a demo that then died in an assert). A
+writer holds a lock on ``<file>.lock``; a second one is refused with one line, readers are not,
+and a game that no longer replays is said and left, not continued. Real processes, real locks,
+real SQLite files."""
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion import games
+from companion.cli import main
 from companion.errors import RecordError
 from companion.records import Records
 
@@ -120,3 +123,66 @@ def test_writers_in_one_process_share_the_lock_until_the_last_closes(tmp_path):
     second.close()
     free = subprocess.run(check, capture_output=True, text=True, env=env, timeout=60)
     assert free.returncode == 0, free.stderr
+
+
+def test_a_game_whose_moves_do_not_replay_is_said_and_a_new_game_is_played(tmp_path, capsys):
+    """Damage as two writers left it: an unfinished demo game with a move no engine accepts.
+    The demo died in an assert; now it says the game cannot be continued and why, plays a new
+    one, and leaves the broken game in the file as it was."""
+    db = tmp_path / "r.sqlite3"
+    shots = str(tmp_path / "shots")
+    assert main(["run", "--headless", "--moves", "2", "--screenshots", shots, "--db", str(db)]) == 0
+    capsys.readouterr()
+    conn = sqlite3.connect(db)
+    _last, position = conn.execute(
+        "SELECT move, position FROM moves WHERE game_id = 1 ORDER BY ply"
+    ).fetchall()[-1]
+    conn.execute(  # the first move again, on a cell it already holds: illegal
+        "INSERT INTO moves (game_id, ply, move, position, played_at) VALUES (1, 3, ?, ?, ?)",
+        (conn.execute("SELECT move FROM moves WHERE ply = 1").fetchone()[0], position, "x"),
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(RecordError, match="move 3 .* does not replay"):
+        with Records(db, readonly=True) as records:
+            records.resume(1)
+    code = main(["run", "--headless", "--moves", "2", "--screenshots", shots, "--db", str(db)])
+    captured = capsys.readouterr()
+    assert code == 0 and "Traceback" not in captured.err, captured.err
+    assert "demo: the unfinished game #1 cannot be continued (game 1, move 3 (" in captured.out
+    assert "does not replay" in captured.out
+    assert "a new game starts instead, and #1 is left in the records as it is" in captured.out
+    assert "continuing the unfinished game #1" not in captured.out
+    assert "game #2 recorded in" in captured.out
+    # the next demo continues the new game, the newest unfinished one
+    assert main(["run", "--headless", "--moves", "2", "--screenshots", shots, "--db", str(db)]) == 0
+    assert "demo: continuing the unfinished game #2" in capsys.readouterr().out
+    with Records(db, readonly=True) as records:
+        summaries = {s.id: s for s in records.games()}
+    assert summaries[1].moves == 3 and summaries[1].status == "playing"  # left as it was
+    assert summaries[2].moves == 4  # the new game, continued by the second demo
+
+
+def test_the_same_in_a_real_process(tmp_path):
+    """`companion run` as a player starts it, on a file with a game that does not replay."""
+    db = tmp_path / "r.sqlite3"
+    with Records(db) as records:
+        pos = games.get("arinama").new({"rows": 5, "cols": 5})
+        game_id = records.new_game(pos, meta={"demo": True})
+        move = pos.legal_moves()[0]
+        text = pos.move_text(move)
+        pos.push(move)
+        records.add_move(game_id, pos, text)
+    conn = sqlite3.connect(db)
+    conn.execute(  # the same cell twice: the engine refuses the second
+        "INSERT INTO moves (game_id, ply, move, position, played_at) VALUES (1, 2, ?, ?, ?)",
+        (text, "{}", "x"),
+    )
+    conn.commit()
+    conn.close()
+    done = companion("run", "--headless", "--moves", "1", "--db", str(db))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert f"demo: the unfinished game #1 cannot be continued (game 1, move 2 ('{text}')" in (
+        done.stdout
+    )
+    assert "game #2 recorded in" in done.stdout

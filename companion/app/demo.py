@@ -42,7 +42,8 @@ STALL_FRAMES = 900  # the demo gives up after 30 s of camera time without progre
 
 def unfinished_demo(records: Records | None, game: str, layout: str) -> int | None:
     """The newest unfinished game the demo left in `records` on this layout, if any - none
-    when the file cannot be read (the home screen says so; the demo plays a new game)."""
+    when the file cannot be read (the home screen says so; the demo plays a new game).
+    Whether it can be continued is `Demo.continuable`'s question."""
     if records is None:
         return None
     try:
@@ -78,7 +79,8 @@ def _pace(started: float, now: float) -> bool:
 @dataclass
 class DemoResult:
     game: str
-    game_id: int | None
+    game_id: int | None  # in the records (None: a new game that was not recorded)
+    recorded: bool  # the moves played went to the records (not: a damaged records file)
     moves: int
     outcome: str
     screenshots: list[Path]
@@ -247,6 +249,7 @@ class Demo:
         return DemoResult(
             game=self.game,
             game_id=referee.game_id,
+            recorded=referee.records is not None,
             moves=len(referee.position.move_stack),
             outcome=str(outcome) if outcome else "unfinished",
             screenshots=self.shots,
@@ -256,12 +259,15 @@ class Demo:
 
     def set_up(self) -> None:
         """Home: the camera sees the mat, and the game is preselected. An unfinished demo game
-        of this kind (the demo was killed) is continued, as the table continues after a crash.
-        Then the setup: the start position on the board, DONE."""
+        of this kind (the demo was killed) is continued, as the table continues after a crash
+        - unless its stored moves no longer replay (`continuable`): then it is said why, and a
+        new game is played. Then the setup: the start position on the board, DONE."""
         app = self.app
         app.recognise(self.layout)
         self.shot("home")
         resume_id = unfinished_demo(self.records, self.game, self.layout)
+        if resume_id is not None and not self.continuable(resume_id):
+            resume_id = None
         if resume_id is None:
             self.tap("start")  # the Start button, through the touch path
         else:
@@ -271,7 +277,9 @@ class Demo:
             except RuntimeError:  # not among the newest two the home screen offers
                 app.act("resume", resume_id)
         position = app.setup_position
-        assert position is not None  # set up by start / resume
+        if position is None:  # the app could not set the game up: its screen says why
+            why = app.message or app.records_problem or f"the {app.page} screen is up"
+            raise UserError(f"the demo could not start: {why}")
         board = position.calibration_cells(self.vision.layout.classes)
         still = self.table.render(board)
         # the referee's words
@@ -288,6 +296,23 @@ class Demo:
         self.log(f"demo: {self.cls.title} on the synthetic table ({self.layout}), seed {self.seed}")
         self.still_frame = still
         self.progress_at = self.frame_no
+
+    def continuable(self, game_id: int) -> bool:
+        """Can the unfinished game `game_id` be continued: do its stored moves replay (two
+        companions once wrote into one file and left a game no engine replays; a file edited
+        by hand)? When not, the log says why and what the demo does instead; the game is left
+        in the records exactly as it is."""
+        if self.records is None:
+            return False
+        try:
+            self.records.resume(game_id)
+        except RecordError as exc:
+            self.log(
+                f"demo: the unfinished game #{game_id} cannot be continued ({exc}); "
+                f"a new game starts instead, and #{game_id} is left in the records as it is"
+            )
+            return False
+        return True
 
     def play(self) -> None:
         """Frame by frame until the game is over (or the demo's limits, or the window closes)."""
