@@ -185,3 +185,40 @@ def test_dev_companion_keeps_the_players_folder(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "snap.png").exists() and (tmp_path / "pos.json").exists()
     assert not (REPO / "snap.png").exists()
+
+
+@pytest.mark.parametrize("unfinished_demo", [False, True])
+def test_a_game_a_damaged_records_file_did_not_take_is_said_not_recorded(tmp_path, unfinished_demo):
+    """A player's trial: on a records file damaged inside (it still opens) the demo played,
+    wrote nothing, and said "game #None recorded in ..." and that the next demo continues it,
+    exit 0. Now the last line says the game was NOT recorded, why and what to do, exit 1; the
+    file is left as it was."""
+    import hashlib
+
+    from test_records import _written_db
+
+    from companion import games
+
+    db = tmp_path / "r.sqlite3"
+    if unfinished_demo:  # a demo game to continue, in a page the damage leaves readable
+        with Records(db) as records:
+            records.new_game(games.get("arinama").new({"rows": 5, "cols": 5}), meta={"demo": True})
+    _written_db(db)
+    data = bytearray(db.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
+    db.write_bytes(bytes(data))
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    result = companion("run", "--headless", "--moves", "3", "--db", str(db))
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and "None" not in result.stdout + result.stderr
+    assert "recorded in" not in result.stdout and "continues it" not in result.stdout
+    assert "unfinished after 3 moves" in result.stdout  # the game was played
+    last = result.stderr.strip().splitlines()[-1]
+    kept = " (game #1 stays in the records as it was before)" if unfinished_demo else ""
+    assert last.startswith(f"companion: error: this game was NOT recorded{kept}: {db} is damaged (")
+    assert last.endswith(
+        "nothing more is written to it - restore it from a backup, or copy it aside and start "
+        "new records with --db NEWFILE"
+    )
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before

@@ -4,6 +4,11 @@ With a camera (the Pi camera, or `--source usb:0`) it runs the touchscreen app. 
 runs the synthetic table: simulated hands play a real game through vision, referee, dice,
 records and screen - in a window when there is a display, headless otherwise, writing
 screenshots to a folder it names and finishing on its own with the result.
+
+One companion at a time records into a records file: a second one started on the same file
+(--db) is refused with exit status 2 while the first runs. The demo exits 0 when its game was
+played and recorded, and 1 when it was played but could NOT be recorded (a damaged records
+file: the last line says why and what to do).
 """
 
 from __future__ import annotations
@@ -241,10 +246,26 @@ def _run_demo(
     game = (args.game or games.names()[0]).lower()  # the demo: Arinama by default
     headless = args.headless or not has_display()
     folder = _screenshot_folder(args.screenshots) if args.screenshots else None
+    # The demo's games go to the records like any other (marked as demos in `companion games`),
+    # so they can be reviewed and exported afterwards, and a killed demo is continued. Opened
+    # first: a file another companion is recording into is refused before anything starts.
+    # (None: the default file, its folder made if need be.)
+    with Records(args.db) as records:
+        return _demo_on(args, records, game, headless, folder, size, options)
+
+
+def _demo_on(
+    args: argparse.Namespace,
+    records: Records,
+    game: str,
+    headless: bool,
+    folder: Path | None,
+    size: tuple[int, int] | None,
+    options: dict[str, str] | None,
+) -> int:
+    """The demo recording into `records`, then its result: 0, or 1 when it was not recorded."""
     if folder is None and headless:
         folder = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    # The demo's games go to the records like any other (marked as demos in `companion games`),
-    # so they can be reviewed and exported afterwards, and a killed demo is continued.
     screen = None
     if not headless:
         init_pygame()
@@ -255,22 +276,21 @@ def _run_demo(
     speaker = None
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
         speaker = Speaker(i18n.language)
-    with Records(args.db) as records:  # (None: the default file, its folder made if need be)
-        db = records.path
-        result = run_demo(
-            game,
-            options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
-            seed=args.seed,
-            max_moves=args.moves,
-            records=records,
-            screenshots=folder,
-            size=size or (800, 480),
-            log=print,
-            screen=screen,
-            realtime=not headless,
-            language=args.language,
-            speaker=speaker,
-        )
+    db = records.path
+    result = run_demo(
+        game,
+        options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
+        seed=args.seed,
+        max_moves=args.moves,
+        records=records,
+        screenshots=folder,
+        size=size or (800, 480),
+        log=print,
+        screen=screen,
+        realtime=not headless,
+        language=args.language,
+        speaker=speaker,
+    )
     if speaker is not None:
         speaker.close()
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
@@ -278,17 +298,29 @@ def _run_demo(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
     )
     db_option = f" --db {shlex.quote(str(db))}" if args.db else ""
-    print(
-        f"companion: game #{result.game_id} recorded in {db} "
-        f"(`companion games{db_option}`; `companion export {result.game_id} --format html "
-        f"-o game.html{db_option}`)"
-    )
-    if result.outcome == "unfinished":
-        print(f"companion: the next `companion run --game {game}{db_option}` demo continues it")
+    if result.recorded:
+        print(
+            f"companion: game #{result.game_id} recorded in {db} "
+            f"(`companion games{db_option}`; `companion export {result.game_id} --format html "
+            f"-o game.html{db_option}`)"
+        )
+        if result.outcome == "unfinished":
+            print(f"companion: the next `companion run --game {game}{db_option}` demo continues it")
     if folder is not None:
         print(f"companion: {len(result.screenshots)} screenshots in {folder}")
     sys.stdout.flush()
-    return 0
+    if result.recorded:
+        return 0
+    # Played but not recorded: said last, on stderr, and exit 1 - a script must not take the
+    # game for saved. (The app plays on unrecorded only when the file is damaged.)
+    why = records.damage(wait=True) or f"{db} could not be written"
+    kept = (
+        f" (game #{result.game_id} stays in the records as it was before)"
+        if result.game_id is not None
+        else ""
+    )
+    print(f"companion: error: this game was NOT recorded{kept}: {why}", file=sys.stderr)
+    return 1
 
 
 def _run_table(
