@@ -780,3 +780,35 @@ def test_a_records_file_another_program_locks_stops_the_demo_saying_so(
     with Records(db, readonly=True) as records:
         (summary,) = records.games()
         assert summary.moves == 3
+
+
+def test_the_review_writes_arimaa_s_piece_types_on_its_pieces(screen, tmp_path):
+    """A new player's trial: the play screen writes E, M, H, D, C, R on Arimaa's pieces, the
+    review showed them as plain discs. The review now draws each board with its position's
+    piece types: the same board drawn without them differs on the pieces' cells."""
+    import random
+
+    from companion import games
+    from companion.games.arimaa import GOLD, SILVER, random_setup
+    from companion.referee import Referee
+
+    records = Records(tmp_path / "r.sqlite3")
+    referee = Referee(games.get("arimaa").new(), records=records)
+    rng = random.Random(3)
+    referee._accept(random_setup(GOLD, rng))
+    referee._accept(random_setup(SILVER, rng))
+    app = App(screen, Settings(), records=records)
+    app.act("review")
+    app.render()
+    (row,) = [t for t in app.painter.targets if t.action.kind == "open-game"]
+    app.tap(row.rect.center)
+    review = app.pages.review_game.review
+    assert app.page == "review-game" and review.ply == 2
+    assert review.piece_labels[2] == referee.position.piece_labels()
+    assert sorted(set(review.piece_labels[2].values())) == ["C", "D", "E", "H", "M", "R"]
+    app.render(force=True)
+    with_types = pygame.surfarray.array3d(screen.canvas).copy()
+    review.piece_labels = []
+    app.render(force=True)
+    without = pygame.surfarray.array3d(screen.canvas)
+    assert (with_types != without).any()

@@ -89,6 +89,9 @@ class ReviewGameModel:
     ply: int = 0  # which board is shown
     result: str = ""  # "white wins (full-board)"
     highlights: dict[str, str] = field(default_factory=dict)
+    # per board, cell -> the type written on its piece (Arimaa's "E", "R"), as the play screen
+    # shows it; empty for games whose pieces have no types
+    piece_labels: list[dict[str, str]] = field(default_factory=list)
 
 
 def draw_game(p: Painter, model: ReviewGameModel) -> None:
@@ -102,8 +105,9 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         model.title,
         _("move {ply} of {count}").format(ply=ply, count=len(model.moves)),
     )
+    labels = model.piece_labels[ply] if ply < len(model.piece_labels) else {}
     p.board_view = draw_board(
-        p.surface, f.board, model.geometry, model.boards[ply], model.highlights
+        p.surface, f.board, model.geometry, model.boards[ply], model.highlights, piece_labels=labels
     )
     panel = f.panel
     arrows = button_bar(p, panel, 4, min_width_mm=11)

@@ -89,7 +89,8 @@ class ReviewGamePage(Page):
         record = records.game(game_id, images=False)
         cls = games.get(record.game)
         start = cls.from_json(record.start)
-        boards = [start.cells()] + [cls.from_json(m.position).cells() for m in record.moves]
+        positions = [start] + [cls.from_json(m.position) for m in record.moves]
+        boards = [position.cells() for position in positions]
         options = start.options
         self.review = review.ReviewGameModel(
             title=f"#{record.id} {cls.title}",
@@ -98,6 +99,7 @@ class ReviewGamePage(Page):
             moves=[m.text for m in record.moves],
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
+            piece_labels=[position.piece_labels() for position in positions],
         )
         self.review.highlights = self._highlights()
         self.app.go("review-game")
