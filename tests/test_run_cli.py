@@ -45,6 +45,12 @@ def test_screenshots_that_is_a_file_or_impossible_is_one_line(tmp_path):
         "/proc/nope",
         "cannot make that folder",
     )
+    missing = tmp_path / "nodir" / "x"
+    one_line_error(
+        companion("run", "--headless", "--moves", "1", "--screenshots", str(missing), "--db", db),
+        f"there is no folder {missing.parent} - make it first",
+    )
+    assert not missing.parent.exists()  # a mistyped path makes no tree of folders
 
 
 @pytest.mark.parametrize("moves", ["-1", "0", "٥"])

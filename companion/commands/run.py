@@ -199,12 +199,20 @@ def _positive(text: str) -> int:
 
 
 def _screenshot_folder(text: str) -> Path:
-    """The --screenshots folder, made if need be; a file or an impossible place is one line."""
+    """The --screenshots folder, made if need be inside a folder that exists (as every other
+    output: a mistyped path makes no tree of folders); a file or an impossible place is one
+    line."""
     folder = Path(text)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--screenshots {text}: that is a file; give a folder for the screenshots")
+    parent = folder.absolute().parent
+    if not parent.is_dir():
+        raise UserError(
+            f"--screenshots {text}: there is no folder {parent} - make it first, or give "
+            "another path"
+        )
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as exc:
         raise UserError(
             f"--screenshots {text}: cannot make that folder ({exc.strerror or exc}); "
