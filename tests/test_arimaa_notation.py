@@ -8,7 +8,9 @@ import pytest
 
 from companion.errors import NotationError, RecordError, UserError
 from companion.games.arimaa import (
+    CHESS_SETUP,
     SQUARE_INDEX,
+    STANDARD_SETUP,
     ArimaaPosition,
     Step,
     board_diagram,
@@ -383,3 +385,20 @@ def test_a_diagram_with_padding_after_the_last_square_still_reads():
         for line in diagram.splitlines()
     )
     assert ArimaaPosition.parse_position(squeezed).to_aei() == OPENING_AEI
+
+
+def test_a_setup_turn_may_be_named_standard_or_chess():
+    """A new player's trial: `play arimaa` wanted all sixteen placements typed, where the
+    referee offers "choose standard". A setup turn is one of the named setups too, written
+    out as its placements."""
+    position = ArimaaPosition.new()
+    gold = position.parse_move("standard")
+    assert position.move_text(gold) == STANDARD_SETUP["gold"]
+    position.push(gold)
+    silver = position.parse_move("Chess")
+    assert position.move_text(silver) == CHESS_SETUP["silver"]
+    position.push(silver)
+    with pytest.raises(NotationError, match="standard"):  # the steps' turn knows no names
+        position.parse_move("standard")
+    with pytest.raises(NotationError, match=r"or standard \(rabbits behind"):
+        ArimaaPosition.new().parse_move("Ra1 stnadard")

@@ -6,8 +6,7 @@ from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.errors import UserError
-from companion.games.arimaa import ArimaaPosition
-from companion.referee.arimaa import STANDARD_SETUP
+from companion.games.arimaa import STANDARD_SETUP, ArimaaPosition
 from companion.referee.core import Referee, observation_of
 from companion.referee.protocol import CHOOSE, DONE, PlayerInput
 

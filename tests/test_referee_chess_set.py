@@ -29,9 +29,8 @@ from shared_data import ARIMAA_GAMES
 
 from companion import games
 from companion.export import export_game
-from companion.games.arimaa import SQUARE_NAMES
+from companion.games.arimaa import CHESS_SETUP, SQUARE_NAMES
 from companion.records import Records
-from companion.referee.arimaa import CHESS_SETUP
 from companion.referee.core import Referee
 from companion.referee.protocol import PlayerInput
 from vision.calibration import calibrate

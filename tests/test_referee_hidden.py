@@ -143,7 +143,7 @@ def test_a_board_needing_two_hidden_cells_is_taken_when_the_search_runs_out_of_t
     # hide. Nothing moved, but the rabbits on a2 and b2 (behind b1 and c1) read empty: two
     # changes explain it. Looking for a second explanation runs past MAX_HIDDEN_TRIES; the one
     # found is taken, as before the search looked for ties (a review found it refused).
-    from companion.referee.arimaa import CHESS_SETUP
+    from companion.games.arimaa import CHESS_SETUP
 
     hidden = {f"{f}{r}": f"{f}{r - 1}" for f in "abcdefgh" for r in (2, 3)}
     hidden.update({"a2": "b1", "a3": "b2", "b2": "c1"})

@@ -108,6 +108,20 @@ PIECE_LETTERS = " RCDHMExxrcdhme"  # index = piece code (aei's PCHARS)
 PIECE_NAMES = {1: "rabbit", 2: "cat", 3: "dog", 4: "horse", 5: "camel", 6: "elephant"}
 SIDE_NAMES = ("gold", "silver")
 SETUP_PIECES = {RABBIT: 8, CAT: 2, DOG: 2, HORSE: 2, CAMEL: 1, ELEPHANT: 1}
+# Setups with names, which a setup turn may be written as (``standard``, ``chess``; the referee's
+# "choose standard"). The aei package's BASIC_SETUP: rabbits behind, officers in front.
+STANDARD_SETUP = {
+    "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
+    "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
+}
+# A chess set's start position, read as Arimaa: officers on the back rank as in chess (rooks =
+# horses, knights = cats, bishops = dogs, queen = camel, king = elephant), the pawns (rabbits)
+# in front of them.
+CHESS_SETUP = {
+    "gold": "Ha1 Cb1 Dc1 Md1 Ee1 Df1 Cg1 Hh1 Ra2 Rb2 Rc2 Rd2 Re2 Rf2 Rg2 Rh2",
+    "silver": "ha8 cb8 dc8 md8 ee8 df8 cg8 hh8 ra7 rb7 rc7 rd7 re7 rf7 rg7 rh7",
+}
+NAMED_SETUPS = {"standard": STANDARD_SETUP, "chess": CHESS_SETUP}
 MAX_STEPS = 4
 
 
@@ -1253,12 +1267,16 @@ def parse_turn(position: ArimaaPosition, text: str, play: bool = False) -> tuple
     if not tokens:
         raise NotationError("an empty turn: write its steps, e.g. Ed2n Ed3n")
     if position.in_setup:
+        if len(tokens) == 1 and tokens[0].lower() in NAMED_SETUPS:  # "standard", "chess"
+            tokens = NAMED_SETUPS[tokens[0].lower()][position.turn].split()
         placements = []
         for token in tokens:
             match = PLACEMENT_RE.match(token)
             if not match:
                 raise NotationError(
-                    f"{token!r}: {position.turn.capitalize()} is setting up, write placements like Ra1"
+                    f"{token!r}: {position.turn.capitalize()} is setting up, write placements "
+                    "like Ra1 Rb1 ... (all sixteen), or standard (rabbits behind, officers in "
+                    "front) or chess (as a chess set stands)"
                 )
             placements.append(Placement(match.group(1), SQUARE_INDEX[match.group(2)]))
         if play:

@@ -36,9 +36,11 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.games.arimaa import (
+    CHESS_SETUP,
     SIDE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    STANDARD_SETUP,
     ArimaaPosition,
     Capture,
     Step,
@@ -65,18 +67,6 @@ from companion.referee.protocol import (
 )
 from companion.referee.rule_texts import rule_text
 
-# The aei package's BASIC_SETUP (rabbits behind, officers in front), for "choose standard".
-STANDARD_SETUP = {
-    "gold": "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Da2 Hb2 Cc2 Md2 Ee2 Cf2 Hg2 Dh2",
-    "silver": "ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7",
-}
-# A chess set's start position, read as Arimaa (``choose chess``): officers on the back rank as
-# in chess (rooks = horses, knights = cats, bishops = dogs, queen = camel, king = elephant), the
-# pawns (rabbits) in front of them.
-CHESS_SETUP = {
-    "gold": "Ha1 Cb1 Dc1 Md1 Ee1 Df1 Cg1 Hh1 Ra2 Rb2 Rc2 Rd2 Re2 Rf2 Rg2 Rh2",
-    "silver": "ha8 cb8 dc8 md8 ee8 df8 cg8 hh8 ra7 rb7 rc7 rd7 re7 rf7 rg7 rh7",
-}
 LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
 # Arimaa on a chess set (the rules' own replacement): type letter -> the chess piece.
 CHESS_NAMES = {"r": "pawn", "c": "knight", "d": "bishop", "h": "rook", "m": "queen", "e": "king"}

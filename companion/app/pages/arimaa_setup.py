@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion import i18n
+from companion.games.arimaa import STANDARD_SETUP
 from companion.i18n import _
-from companion.referee.arimaa import STANDARD_SETUP
 from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
 
 if TYPE_CHECKING:
