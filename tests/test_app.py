@@ -784,8 +784,9 @@ def test_a_records_file_another_program_locks_stops_the_demo_saying_so(
 
 def test_the_review_writes_arimaa_s_piece_types_on_its_pieces(screen, tmp_path):
     """A new player's trial: the play screen writes E, M, H, D, C, R on Arimaa's pieces, the
-    review showed them as plain discs. The review now draws each board with its position's
-    piece types: the same board drawn without them differs on the pieces' cells."""
+    review showed them as plain discs (and numbered the moves 1, 2, ... where Arimaa counts 1g,
+    1s). The review now draws each board with its position's piece types: the same board drawn
+    without them differs on the pieces' cells."""
     import random
 
     from companion import games
@@ -807,6 +808,8 @@ def test_the_review_writes_arimaa_s_piece_types_on_its_pieces(screen, tmp_path):
     assert review.piece_labels[2] == referee.position.piece_labels()
     assert sorted(set(review.piece_labels[2].values())) == ["C", "D", "E", "H", "M", "R"]
     app.render(force=True)
+    # the moves numbered as Arimaa counts them, as the header does: 1g, 1s
+    assert any(t.startswith("Move 1s: ") for t in app.painter.texts), app.painter.texts
     with_types = pygame.surfarray.array3d(screen.canvas).copy()
     review.piece_labels = []
     app.render(force=True)

@@ -795,3 +795,12 @@ def test_play_save_never_writes_over_a_game_records_database(capsys, tmp_path):
     code, out, err = run(capsys, "play", "arinama", "--auto", "--save", str(db), "--force")
     assert_one_line_error(code, err, "holds game records: give another file name with --save")
     assert db.read_bytes() == before
+
+
+def test_play_auto_numbers_the_moves_as_the_game_counts_them(capsys):
+    """Arimaa counts turns 1g, 1s, 2g ... (the final board's diagram is headed so); the list
+    said 1, 2, 3 ... A game counting plainly keeps 1., 2. ..."""
+    arimaa = run(capsys, "play", "arimaa", "--auto", "--seed", "1", "--max-moves", "4")[1]
+    assert [line.split()[0] for line in arimaa.splitlines()[1:5]] == ["1g", "1s", "2g", "2s"]
+    arinama = run(capsys, "play", "arinama", "--auto", "--seed", "1", "--max-moves", "2")[1]
+    assert [line.split()[0] for line in arinama.splitlines()[1:3]] == ["1.", "2."]

@@ -236,14 +236,15 @@ def play_auto(
 ) -> None:
     print(f"{position.title}: random players{_options_note(position)}")
     while not position.is_game_over() and len(position.move_stack) < max_moves:
-        player = position.turn
+        player, label = position.turn, position.move_label
         if position.awaiting_roll:
             move = position.roll_move(dice)
         else:
             move = position.random_move(rng)
         text = position.move_text(move) + _roll_value(position, move)
         position.push(move)
-        print(f"{len(position.move_stack):>4}. {player:<6} {text}")
+        # numbered as the game counts its moves: 12. (Arimaa: its turn labels, 1g 1s 2g ...)
+        print(f"{label:>4}{'.' if label.isdigit() else ' '} {player:<6} {text}")
     before_result()
     print()
     print(position.diagram())

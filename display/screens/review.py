@@ -92,6 +92,13 @@ class ReviewGameModel:
     # per board, cell -> the type written on its piece (Arimaa's "E", "R"), as the play screen
     # shows it; empty for games whose pieces have no types
     piece_labels: list[dict[str, str]] = field(default_factory=list)
+    # each move's number as the game counts its moves (Arimaa: its turn label, "2g"); by
+    # default 1, 2, 3 ...
+    move_labels: list[str] = field(default_factory=list)
+
+    def label(self, ply: int) -> str:
+        """The number of the move that led to board `ply` (1 and up)."""
+        return self.move_labels[ply - 1] if ply - 1 < len(self.move_labels) else str(ply)
 
 
 def draw_game(p: Painter, model: ReviewGameModel) -> None:
@@ -119,14 +126,14 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     if ply == 0:
         line = _("Start position")
     else:
-        line = _("Move {ply}: {move}").format(ply=ply, move=model.moves[ply - 1])
+        line = _("Move {ply}: {move}").format(ply=model.label(ply), move=model.moves[ply - 1])
     used = p.wrapped(
         line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True
     )
     p.instruction_rect = used
     y = used.bottom + m.gap
     around = [
-        f"{i}. {model.moves[i - 1]}"
+        f"{model.label(i)}. {model.moves[i - 1]}"
         for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
     ]
     if around:

@@ -100,6 +100,7 @@ class ReviewGamePage(Page):
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
             piece_labels=[position.piece_labels() for position in positions],
+            move_labels=[position.move_label for position in positions[:-1]],
         )
         self.review.highlights = self._highlights()
         self.app.go("review-game")
