@@ -271,3 +271,18 @@ def test_the_sim_camera_source_can_be_realistic():
         assert source.table.realism is None
     with pytest.raises(UserError, match="realistic"):
         open_source("sim:arimaa?realistic=maybe")
+
+
+def test_only_a_game_played_with_figures_gets_them_on_its_mat():
+    """Arimaa is played with chess-like figures; Arinama, Aranea and Sensei with stones
+    (Sensei's character: a figurine on a stone). A realistic mat whose draw says figures gets
+    domes unless its game is played with figures - drawn on Sensei, plain chess figures were
+    read as the characters' figurines."""
+    drawn: dict[str, set[str]] = {}
+    for name in ("arimaa", "arinama8", "aranea", "sensei", "sensei-storm"):
+        for seed in range(12):
+            table = SimTable(name, seed=seed, size=(160, 90), realism=True)
+            drawn.setdefault(name, set()).add(table.realism.pieces)
+    assert "chess" in drawn["arimaa"]
+    for name in ("arinama8", "aranea", "sensei", "sensei-storm"):
+        assert "chess" not in drawn[name] and "dome" in drawn[name], (name, drawn[name])

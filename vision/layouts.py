@@ -44,6 +44,9 @@ STONE_CLASSES = {
 # and Othello discs are flat (a Go stone: 9 mm on a 22 mm point).
 PIECE_HEIGHTS = {"arinama": 0.4, "arimaa": 1.7, "aranea": 0.4, "sensei": 1.0}
 CHESS_PIECE_HEIGHT = 1.7  # the chessboard layout: a chess set
+# The games played with figures (chess-like pieces): Arimaa. The others are played with stones
+# - Sensei's character is a figurine standing on a stone, which is what its height above is.
+FIGURE_GAMES = frozenset({"arimaa"})
 STONE_HEIGHT = 0.4  # grid:RxC: stones or discs
 
 # name -> (game, board options, first marker id). Ids are consecutive: TL, TR, BR, BL.

@@ -145,9 +145,10 @@ class Conditions:
     ) -> Conditions:
         """Conditions drawn at random (a seed or a generator); `fixed` sets any field.
         `own_board`: a board of one's own (checkered, or now and then lined) instead of the mat.
-        `figures`: whether the game's pieces may be figures; without, a mat whose draw says
-        figures gets domes (Arinama's stones are turned over, Aranea's are stones: no one plays
-        them with chess pieces, and their layouts expect stones - `Layout.piece_height`)."""
+        `figures`: whether the game's pieces may be figures (`vision.layouts.FIGURE_GAMES`:
+        Arimaa); without, a mat whose draw says figures gets domes (Arinama's stones are turned
+        over, Aranea's are stones, Sensei's are stones one of which carries the character's
+        figurine: no one plays them with chess pieces)."""
         rng = np.random.default_rng(rng) if isinstance(rng, int | np.integer) else rng
         board = "mat"
         if own_board:
