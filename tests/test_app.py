@@ -662,16 +662,13 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
     and the file is left exactly as it was."""
     import hashlib
 
-    from test_records import _written_db
+    from test_records import _damage_the_middle, _written_db
 
     from vision.sim import SimTable
 
     db_path = tmp_path / "r.sqlite3"
     _written_db(db_path)
-    data = bytearray(db_path.read_bytes())
-    middle = len(data) // 4096 // 2 * 4096
-    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
-    db_path.write_bytes(bytes(data))
+    _damage_the_middle(db_path)
     before = hashlib.sha256(db_path.read_bytes()).hexdigest()
     settings = Settings(game="arinama")
     settings.options["arinama"] = {"rows": 5, "cols": 5}
@@ -710,7 +707,7 @@ def test_a_game_continued_from_a_damaged_records_file_goes_on_unrecorded(screen,
     made are not written into the damaged file."""
     import hashlib
 
-    from test_records import _written_db
+    from test_records import _damage_the_middle, _written_db
 
     from companion import games
 
@@ -718,10 +715,7 @@ def test_a_game_continued_from_a_damaged_records_file_goes_on_unrecorded(screen,
     with Records(db_path) as db:
         game_id = db.new_game(games.get("arinama").new({"rows": 5, "cols": 5}))
     _written_db(db_path)  # finished games after it, in the pages damaged below
-    data = bytearray(db_path.read_bytes())
-    middle = len(data) // 4096 // 2 * 4096
-    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
-    db_path.write_bytes(bytes(data))
+    _damage_the_middle(db_path)
     before = hashlib.sha256(db_path.read_bytes()).hexdigest()
     app = arinama5_app(screen, tmp_path)
     app.records.close()

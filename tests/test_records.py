@@ -374,6 +374,15 @@ def _written_db(path, n_games=4):
     return path
 
 
+def _damage_the_middle(path):
+    """Two pages in the middle of the file overwritten: damage the header cannot show and that
+    opening does not read."""
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 4096 // 2 * 4096
+    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
+    path.write_bytes(bytes(data))
+
+
 def test_a_truncated_database_is_refused_and_left_untouched(db_path):
     _written_db(db_path)
     data = db_path.read_bytes()
@@ -407,10 +416,7 @@ def test_damage_inside_the_file_gets_no_new_game_and_the_file_is_left_as_it_was(
     it, and the first write is refused with one line saying what to do - SQLite would
     otherwise have gone on writing new games into a damaged file."""
     _written_db(db_path)
-    data = bytearray(db_path.read_bytes())
-    middle = len(data) // 4096 // 2 * 4096
-    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
-    db_path.write_bytes(bytes(data))
+    _damage_the_middle(db_path)
     before = digest(db_path)
     with Records(db_path) as db:
         with pytest.raises(RecordError, match="is damaged .*nothing more is written to it"):

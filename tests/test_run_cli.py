@@ -201,7 +201,7 @@ def test_a_game_a_damaged_records_file_did_not_take_is_said_not_recorded(tmp_pat
     file is left as it was."""
     import hashlib
 
-    from test_records import _written_db
+    from test_records import _damage_the_middle, _written_db
 
     from companion import games
 
@@ -210,10 +210,7 @@ def test_a_game_a_damaged_records_file_did_not_take_is_said_not_recorded(tmp_pat
         with Records(db) as records:
             records.new_game(games.get("arinama").new({"rows": 5, "cols": 5}), meta={"demo": True})
     _written_db(db)
-    data = bytearray(db.read_bytes())
-    middle = len(data) // 4096 // 2 * 4096
-    data[middle : middle + 2 * 4096] = b"\x07" * (2 * 4096)
-    db.write_bytes(bytes(data))
+    _damage_the_middle(db)
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     result = companion("run", "--headless", "--moves", "3", "--db", str(db))
     assert result.returncode == 1, (result.stdout, result.stderr)
