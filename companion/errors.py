@@ -35,6 +35,12 @@ class RecordError(UserError, ValueError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
 
 
+class ReplayError(RecordError):
+    """A stored game whose moves its engine does not replay to the stored positions (a file
+    edited by hand, two programs writing one game, rules changed since): the records file is
+    sound, this game cannot be continued from its moves."""
+
+
 class UnknownGame(UserError, LookupError):
     """A game name that is not in the registry (`companion.games.get`)."""
 

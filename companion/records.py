@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import __version__, games
 from companion.dice import Roll
-from companion.errors import RecordError, UserError, excerpt
+from companion.errors import RecordError, ReplayError, UserError, excerpt
 from companion.games.base import Outcome, Position, options_to_dict
 
 if TYPE_CHECKING:  # the referee records through this module: a type only
@@ -987,22 +987,24 @@ def _lock_file_error(db: Path, path: Path, exc: OSError) -> RecordError:
 
 # -- replay ----------------------------------------------------------------------------------------
 def replay(record: GameRecord) -> Any:
-    """Replay a stored game with its engine, checking every move against the stored positions."""
+    """Replay a stored game with its engine, checking every move against the stored positions.
+
+    :raises ReplayError: a move that does not replay, or gives another position."""
     cls = games.get(record.game)
     where = f"game {record.id}"
     try:
         position = cls.from_json(record.start)
     except UserError as exc:
-        raise RecordError(f"{where}: the start position cannot be read: {exc}") from None
+        raise ReplayError(f"{where}: the start position cannot be read: {exc}") from None
     for move in record.moves:
         try:
             position.push(position.parse_move(move.text))
         except UserError as exc:
-            raise RecordError(
+            raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}"
             ) from None
         if _canonical(position.to_json()) != _canonical(move.position):
-            raise RecordError(
+            raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}): the engine's position differs from "
                 "the stored one (was the file edited, or did the rules change?)"
             )

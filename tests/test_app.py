@@ -809,3 +809,38 @@ def test_the_review_writes_arimaa_s_piece_types_on_its_pieces(screen, tmp_path):
     app.render(force=True)
     without = pygame.surfarray.array3d(screen.canvas)
     assert (with_types != without).any()
+
+
+def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(screen, tmp_path):
+    """A new player's trial: Continue on a game whose stored moves no longer replay (two
+    programs wrote it) said the whole records file was damaged and games were not recorded.
+    The file is sound: the home page says this game cannot be continued and why, and the
+    next game is recorded as ever."""
+    import sqlite3
+
+    from companion import games
+    from companion.referee import Referee
+
+    db = tmp_path / "r.sqlite3"
+    records = Records(db)
+    cls = games.get("arinama")
+    referee = Referee(cls.new(cls.options_from({"rows": 5, "cols": 5})), records=records)
+    for _ in range(2):
+        referee._accept(referee.position.legal_moves()[0])
+    conn = sqlite3.connect(db)
+    first, position = conn.execute("SELECT move, position FROM moves WHERE ply = 1").fetchone()
+    conn.execute(  # the first move again, on a cell it already holds: illegal
+        "INSERT INTO moves (game_id, ply, move, position, played_at) VALUES (1, 3, ?, ?, ?)",
+        (first, position, "x"),
+    )
+    conn.commit()
+    conn.close()
+    app = App(screen, Settings(), records=records)
+    app.act("resume", referee.game_id)
+    app.render()
+    assert app.page == "home" and app.records_problem == ""
+    assert app.notice.startswith(f"Game {referee.game_id} cannot be continued: game 1, move 3")
+    assert "stays in the records as it is - start a new game" in app.notice
+    assert app.notice in app.painter.texts
+    app.act("start")
+    assert app.notice == "" and app.page == "play"  # (no camera here: straight to the game)

@@ -32,7 +32,7 @@ from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.app.words import play_name
 from companion.dice import Dice
-from companion.errors import RecordError, UserError
+from companion.errors import RecordError, ReplayError, UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.observation import Observation
@@ -86,6 +86,7 @@ class App:
         self.dirty = True
         self.painter: Painter | None = None  # the last frame's (targets, texts)
         self.message = ""  # a one-line problem to show (setup, play)
+        self.notice = ""  # a one-line note on the home page: why a game could not be continued
         self.camera_problem = ""  # why there is no camera (the boot service waits for one)
         # what is wrong with the game records (a damaged file): said on every page, as the
         # camera's problem is; the games go on unrecorded rather than not at all
@@ -159,6 +160,7 @@ class App:
     # -- games ------------------------------------------------------------------------------------------
     def start_game(self, game: str) -> None:
         """A new game: on to setup (the camera learns the colours from the start position)."""
+        self.notice = ""
         cls = games.get(game)
         options = cls.options_for_next_game(
             self.settings.game_options(game), self._previous_outcome(game)
@@ -195,7 +197,16 @@ class App:
             self.go("play")
             return
         assert self.records is not None
-        self.setup_position = self.records.resume(game_id)
+        try:
+            self.setup_position = self.records.resume(game_id)
+        except ReplayError as exc:  # the file is sound; this game's moves do not replay
+            self.notice = _(
+                "Game {number} cannot be continued: {why}. It stays in the records as it is - "
+                "start a new game"
+            ).format(number=game_id, why=exc)
+            self.go("home")
+            return
+        self.notice = ""
         self.settings.game = self.setup_position.name
         self.resume_id = game_id
         self.referee = None
@@ -445,6 +456,8 @@ class App:
             # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
             # over the header instead, where it covers nothing a player must reach.
             message_bar(painter, self.message, top=True)
+        elif self.notice and self.page == "home":
+            message_bar(painter, self.notice, top=True)
         elif self.records_problem and self.page not in ("play", "dice"):
             # (in a game the header says "not recorded": the move number stays in sight)
             message_bar(painter, self.records_problem, top=True)
