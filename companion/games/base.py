@@ -93,6 +93,9 @@ class Position(ABC, Generic[MoveT]):
     referee: ClassVar[str]  # "module:Class" of its referee, imported on first use
     demo_options: ClassVar[dict[str, Any]] = {}  # what `companion run`'s demo plays
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
+    # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
+    # read from JSON without its history still tells it; else it counts the history's moves
+    turn_labels: ClassVar[bool] = False
 
     options: Any
     move_stack: list[MoveT]

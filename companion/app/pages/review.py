@@ -100,7 +100,11 @@ class ReviewGamePage(Page):
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
             piece_labels=[position.piece_labels() for position in positions],
-            move_labels=[position.move_label for position in positions[:-1]],
+            # a position read back knows no history: the plain count is the ply's
+            move_labels=[
+                position.move_label if cls.turn_labels else str(ply)
+                for ply, position in enumerate(positions[:-1], 1)
+            ],
         )
         self.review.highlights = self._highlights()
         self.app.go("review-game")
