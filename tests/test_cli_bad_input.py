@@ -172,3 +172,23 @@ def test_referee_observations_that_are_none_are_one_line_and_leave_the_records(t
     assert result.stdout == ""  # no "Continuing Sensei game 1 at move 0"
     summaries = Records(db, readonly=True).games()
     assert [(s.id, s.moves, s.status) for s in summaries] == [(1, 0, "playing")]
+
+
+def test_a_photo_cut_short_is_said_to_be_damaged_in_one_line(tmp_path):
+    """A new player's trial: a PNG cut short printed the decoder's own "libpng error: Read
+    Error" before our line, which called it no image file at all. One line now says what it
+    is - a PNG, damaged or cut short - and a file that is no photo is said to be none."""
+    made = companion("vision", "snapshot", "sim:arimaa?size=320x180", "-o", "photo.png",
+                     "--position", "p.json", cwd=tmp_path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    whole = (tmp_path / "photo.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(whole[: len(whole) // 2])
+    cut = companion("vision", "locate", "cut.png", cwd=tmp_path)
+    assert cut.returncode == 2 and "libpng" not in cut.stderr
+    assert cut.stderr.strip().splitlines() == [
+        "companion: error: cannot read image cut.png: it is a PNG file, but damaged or cut "
+        "short - copy or take the photo again"
+    ]
+    (tmp_path / "notes.png").write_text("not a photo")
+    notes = companion("vision", "locate", "notes.png", cwd=tmp_path)
+    assert notes.returncode == 2 and "not an image file OpenCV knows" in notes.stderr

@@ -32,6 +32,7 @@ from vision.calibration import (
 from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
 from vision.find import board_kind, draw_grid, grid_still_there
+from vision.image_files import read_photo
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate
 from vision.mat import write_png
@@ -275,8 +276,16 @@ def load_image(path: str) -> np.ndarray:
         raise UserError(f"{path} is not an image file: give a photo (PNG, JPEG, ...)")
     if not file.is_file():
         raise UserError(f"image {path} not found: check the path")
-    image = cv2.imread(str(file), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
+    try:
+        image, kind = read_photo(file)
+    except OSError as exc:
+        raise UserError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    if image is None and kind is not None:
+        raise UserError(
+            f"cannot read image {path}: it is a {kind} file, but damaged or cut short - "
+            "copy or take the photo again"
+        )
+    if image is None:
         raise UserError(
             f"cannot read image {path}: not an image file OpenCV knows (PNG, JPEG, BMP, TIFF)"
         )
