@@ -96,6 +96,8 @@ def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
     "unknown option 'foo'; known: seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, seed, the board's"
     >>> shorten_quotes("bad move '" + "x" * 100 + "'")
     "bad move 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"
+    >>> len(shorten_quotes("unknown input " + repr('x"' + " y" * 500 + "'s")))
+    76
     """
 
     def cut(match: re.Match[str]) -> str:
@@ -104,8 +106,10 @@ def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
         inner = text[1:-1] if quote else text
         return f"{quote}{inner[: limit - 3]}...{quote}"
 
+    # (a backslash escape - repr's \' inside a quote - goes on with the quoted piece)
     pattern = (
-        rf"(?<!\w)'[^'\n]{{{limit + 1},}}'(?!\w)|(?<!\w)\"[^\"\n]{{{limit + 1},}}\"(?!\w)"
+        rf"(?<!\w)'(?:[^'\\\n]|\\.){{{limit + 1},}}'(?!\w)"
+        rf"|(?<!\w)\"(?:[^\"\\\n]|\\.){{{limit + 1},}}\"(?!\w)"
         rf"|\S{{{2 * limit + 1},}}"
     )
     return re.sub(pattern, cut, message)
