@@ -312,7 +312,8 @@ class Records:
         self._writer: _WriterLock | None = None
         if not readonly:
             _records_folder(self.path, default=path is None)
-            self._writer = _WriterLock.take(self.path)
+            # the file SQLite opens: a symbolic link to it takes the same lock
+            self._writer = _WriterLock.take(self.path.resolve())
         # the quick check of a file opened for writing (see the module's text): running, then
         # its verdict - the RecordError every write raises once damage was found
         self._checking: threading.Thread | None = None
@@ -903,9 +904,10 @@ class _WriterLock:
     """The exclusive ``flock`` on ``<file>.lock`` that makes a process the one writer of a
     records file (see the module's text). Shared by the `Records` objects one process opens
     for writing on the same file (tests, a review beside the game), counted; the file
-    descriptor is closed, and the lock so freed, when the last of them closes - or when the
-    process ends. Never ``LOCK_UN``: a child forked while the lock is held shares it, and
-    unlocking there would free the parent's lock too."""
+    descriptor unlocked and closed when the last of them closes - or freed when the process
+    ends. Only the process that took it unlocks it: a child forked while the lock is held
+    shares it, and unlocking there would free the parent's lock too (the child's copy of the
+    descriptor goes with the child)."""
 
     _held: dict[tuple[int, int], _WriterLock] = {}  # (device, inode) of the lock file
     _guard = threading.Lock()
@@ -921,6 +923,11 @@ class _WriterLock:
         with cls._guard:
             try:
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except PermissionError as denied:  # another user's lock file (a sudo run): flock
+                try:  # works on a descriptor opened for reading; the pid is not written then
+                    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+                except OSError:  # none there, and the folder read-only: the first reason
+                    raise _lock_file_error(db, path, denied) from None
             except OSError as exc:
                 raise _lock_file_error(db, path, exc) from None
             try:
@@ -956,6 +963,7 @@ class _WriterLock:
             if self.users == 0:
                 if self._held.get(self.key) is self:
                     del self._held[self.key]
+                fcntl.flock(self.fd, fcntl.LOCK_UN)  # (a forked child's copy keeps no hold)
                 os.close(self.fd)
 
 

@@ -110,6 +110,36 @@ def test_the_lock_goes_with_a_killed_companion(holder):
         records.new_game(games.get("arinama").new())
 
 
+def test_a_symbolic_link_to_the_file_takes_the_same_lock(holder):
+    """SQLite writes the file a link points to: `--db link.sqlite3` was let in beside the
+    companion writing `r.sqlite3` (a review of the lock), and wrote into the same file."""
+    db, process, _close = holder
+    link = db.parent / "link.sqlite3"
+    link.symlink_to(db)
+    with pytest.raises(RecordError, match=f"is in use: another companion \\(process {process.pid}"):
+        Records(link)
+
+
+def test_a_child_forked_with_the_lock_does_not_keep_it_from_its_parent(tmp_path):
+    """A process that closes its records while a child it forked still runs can open them
+    again: the lock is unlocked, not only its descriptor closed (the child's copy held it)."""
+    db = tmp_path / "r.sqlite3"
+    records = Records(db)
+    child = os.fork()
+    if child == 0:  # the child: hold on to the copy a while, touch nothing
+        import time
+
+        time.sleep(3)
+        os._exit(0)
+    try:
+        records.close()
+        again = Records(db)  # refused while the child lived, before
+        again.close()
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+
+
 def test_writers_in_one_process_share_the_lock_until_the_last_closes(tmp_path):
     """The app and a test (or the review beside a game) in one process are one companion."""
     db = tmp_path / "r.sqlite3"
