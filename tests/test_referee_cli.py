@@ -432,3 +432,31 @@ def test_a_calibration_of_another_game_s_pieces_starts_no_game(tmp_path, capsys,
     assert code == 2 and out == [] and err.count("\n") == 1, err
     assert "cal.json does not fit Arinama: the camera reports gold, silver pieces" in err
     assert not db.exists()
+
+
+def test_an_unfinished_game_that_does_not_replay_says_to_start_a_new_one(
+    tmp_path, capsys, monkeypatch
+):
+    """An unfinished game whose stored moves no longer replay (a move written in by another
+    program) failed every run with the engine's words only; it now says to start a new game
+    with --new, and --new does."""
+    import sqlite3
+
+    db = tmp_path / "r.sqlite3"
+    five = {"rows": 5, "cols": 5}
+    args = ["--game", "arinama", "--layout", "arinama5", "--observations", "-", "--db", str(db)]
+    run(capsys, monkeypatch, args, [observation({"c3": "black"}, options=five)])
+    conn = sqlite3.connect(db)
+    first, position = conn.execute("SELECT move, position FROM moves WHERE ply = 1").fetchone()
+    conn.execute(  # the first move again, on the cell it holds: illegal
+        "INSERT INTO moves (game_id, ply, move, position, played_at) VALUES (1, 2, ?, ?, ?)",
+        (first, position, "x"),
+    )
+    conn.commit()
+    conn.close()
+    code, _out, err = run(capsys, monkeypatch, args, [])
+    assert code == 2 and "Traceback" not in err
+    assert "the unfinished Arinama game 1 cannot be continued (game 1, move 2" in err
+    assert "start a new game with --new (it stays in the records as it is)" in err
+    code, out, _err = run(capsys, monkeypatch, [*args, "--new"], [])
+    assert code == 0 and "New Arinama game 2" in out[0]

@@ -28,7 +28,7 @@ from companion.commands import seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
-from companion.errors import UserError, shorten_quotes
+from companion.errors import ReplayError, UserError, shorten_quotes
 from companion.games.base import Position, options_to_dict
 from companion.observation import EMPTY, UNKNOWN, Observation
 from companion.records import Records
@@ -183,7 +183,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.new:
         for summary in records.unfinished_games():
             if summary.game == args.game and _same_options(cls, summary.options, position):
-                referee = Referee.resume(records, summary.id, dice=dice)
+                try:
+                    referee = Referee.resume(records, summary.id, dice=dice)
+                except ReplayError as exc:
+                    raise UserError(
+                        f"the unfinished {cls.title} game {summary.id} cannot be continued "
+                        f"({exc}): start a new game with --new (it stays in the records as "
+                        "it is)"
+                    ) from None
                 resumed = True
                 break
     if referee is None:
