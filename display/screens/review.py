@@ -133,7 +133,7 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     p.instruction_rect = used
     y = used.bottom + m.gap
     around = [
-        f"{model.label(i)}. {model.moves[i - 1]}"
+        f"{model.label(i)}{'.' if model.label(i).isdigit() else ''} {model.moves[i - 1]}"
         for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
     ]
     if around:
