@@ -460,3 +460,25 @@ def test_an_unfinished_game_that_does_not_replay_says_to_start_a_new_one(
     assert "start a new game with --new (it stays in the records as it is)" in err
     code, out, _err = run(capsys, monkeypatch, [*args, "--new"], [])
     assert code == 0 and "New Arinama game 2" in out[0]
+
+
+def test_a_smaller_board_s_observations_are_refused_not_played(tmp_path, capsys, monkeypatch):
+    """A review: a 5 x 5 mat's observations, every cell listed as the tracker lists them, were
+    taken into an 8 x 8 game and recorded moves no one made there. An observation that says
+    which cells are empty and leaves some of the board's out is of another board: refused
+    before a game starts. A hand-made line naming only the pieces still covers no board."""
+    db = tmp_path / "r.sqlite3"
+    five = {"rows": 5, "cols": 5}
+    seen = tmp_path / "five.jsonl"
+    seen.write_text(observation({"c3": "black"}, options=five) + "\n")
+    code, _out, err = run(
+        capsys, monkeypatch, ["--game", "arinama", "--observations", str(seen), "--db", str(db)], []
+    )
+    assert code == 2 and "Traceback" not in err
+    assert "the camera sees 25 of the Arinama board's 64 cells, not a6, " in err
+    assert "choose the layout for Arinama" in err
+    assert not db.exists() or not Records(db, readonly=True).games()  # no game was started
+    pieces_only = tmp_path / "pieces.jsonl"
+    pieces_only.write_text(json.dumps({"cells": {"c3": "black"}}) + "\n")
+    args = ["--game", "arinama", "--observations", str(pieces_only), "--db", str(db)]
+    assert run(capsys, monkeypatch, args, [])[0] == 0

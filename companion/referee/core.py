@@ -199,6 +199,23 @@ class Referee(Generic[P]):
                     cells=phrases.cell_list(foreign),
                 )
             )
+        missing = self._cell_names - set(observation.cells)
+        if missing and EMPTY in observation.cells.values():
+            # An observation that says which cells are empty covers the board it was read
+            # from (the tracker lists every cell): one without some of this board's cells is
+            # of a smaller board - a 5 x 5 mat's read into an 8 x 8 game moved stones that
+            # were never seen. (A hand-made line naming only the pieces covers no board.)
+            raise UserError(
+                _(
+                    "the camera sees {seen} of the {game} board's {count} cells, not {cells}: "
+                    "choose the layout for {game}"
+                ).format(
+                    seen=len(self._cell_names) - len(missing),
+                    game=self.position.title,
+                    count=len(self._cell_names),
+                    cells=phrases.cell_list(missing),
+                )
+            )
         foreign_classes = set(observation.occupied().values()) - self._classes
         if foreign_classes:
             raise UserError(
