@@ -199,7 +199,7 @@ class Referee(Generic[P]):
                     cells=phrases.cell_list(foreign),
                 )
             )
-        missing = self._cell_names - set(observation.cells)
+        missing = set(self._cell_names - set(observation.cells))
         if missing and EMPTY in observation.cells.values():
             # An observation that says which cells are empty covers the board it was read
             # from (the tracker lists every cell): one without some of this board's cells is
