@@ -180,6 +180,44 @@ class Referee(Generic[P]):
         """A still board with no hand over it (from vision.tracker)."""
         if self.hands_on_board:
             return []  # a hand over the board is never a move
+        self._check_board_seen(observation)
+        observation = self._behind_nearer_pieces(observation)
+        self.last_observation = observation
+        unknown = observation.unknown()
+        if unknown:
+            self.unclear = unknown
+            return self._update([Event("unclear", {"cells": unknown})])
+        self.unclear = []
+        read = observation.occupied()
+        for cell in [c for c, m in self.misread.items() if read.get(c) == m.truth]:
+            del self.misread[cell]  # the camera reads it right again
+        self.board = self.seen_board(observation)
+        self.board_seen_at = (observation.frame, observation.timestamp)
+        events: list[Event] = []
+        if self.position.is_game_over() or self.undo_request is not None:
+            self.settled = self.settled or self.board == self.expected()
+            return self._update(events)
+        if not self.settled:
+            if self.board != self.expected():
+                events += self._catch_up(self.board)
+            if self.board == self.expected():
+                self.settled = True
+                self.resumed = False
+                self.calibration_pieces = False
+                if self._instruction is not None and self._instruction.kind == "restore":
+                    events.append(Event("restored"))
+            return self._update(events)
+        was_restoring = self._instruction is not None and self._instruction.kind == "restore"
+        events += self._on_board(self.board)
+        if was_restoring and self.board == self.expected():
+            events.append(Event("restored"))
+        return self._update(events)
+
+    def _check_board_seen(self, observation: Observation) -> None:
+        """That `observation` is of this game's board and pieces.
+
+        :raises UserError: it has cells this board lacks, lacks some while listing empty
+            cells (another, smaller board's), or reports pieces of classes the game has not."""
         foreign = set(observation.cells) - self._cell_names
         if foreign:
             if observation.layout:
@@ -228,37 +266,6 @@ class Referee(Generic[P]):
                     known=", ".join(sorted(self._classes)),
                 )
             )
-        observation = self._behind_nearer_pieces(observation)
-        self.last_observation = observation
-        unknown = observation.unknown()
-        if unknown:
-            self.unclear = unknown
-            return self._update([Event("unclear", {"cells": unknown})])
-        self.unclear = []
-        read = observation.occupied()
-        for cell in [c for c, m in self.misread.items() if read.get(c) == m.truth]:
-            del self.misread[cell]  # the camera reads it right again
-        self.board = self.seen_board(observation)
-        self.board_seen_at = (observation.frame, observation.timestamp)
-        events: list[Event] = []
-        if self.position.is_game_over() or self.undo_request is not None:
-            self.settled = self.settled or self.board == self.expected()
-            return self._update(events)
-        if not self.settled:
-            if self.board != self.expected():
-                events += self._catch_up(self.board)
-            if self.board == self.expected():
-                self.settled = True
-                self.resumed = False
-                self.calibration_pieces = False
-                if self._instruction is not None and self._instruction.kind == "restore":
-                    events.append(Event("restored"))
-            return self._update(events)
-        was_restoring = self._instruction is not None and self._instruction.kind == "restore"
-        events += self._on_board(self.board)
-        if was_restoring and self.board == self.expected():
-            events.append(Event("restored"))
-        return self._update(events)
 
     def _behind_nearer_pieces(self, observation: Observation) -> Observation:
         """`observation` with each cell read "unknown" that a nearer piece may hide
