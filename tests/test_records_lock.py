@@ -98,6 +98,18 @@ def test_a_second_writer_is_refused_naming_the_file_and_the_other_companion(hold
     assert "game #1 recorded in" in done.stdout
 
 
+def test_a_demo_refused_for_a_file_in_use_makes_no_screenshot_folder(holder):
+    """Refused before anything starts, the demo leaves nothing behind (a review found an empty
+    --screenshots folder made before the records file was found in use)."""
+    db, _process, _close = holder
+    shots = db.parent / "shots"
+    run = companion(
+        "run", "--headless", "--moves", "1", "--screenshots", str(shots), "--db", str(db)
+    )
+    in_use_line(run, db)
+    assert not shots.exists()
+
+
 def test_the_lock_goes_with_a_killed_companion(holder):
     """kill -9 (or a pulled plug) leaves the lock file, but not the lock: the next companion
     records at once."""

@@ -202,6 +202,20 @@ def _screenshot_folder(text: str) -> Path:
     """The --screenshots folder, made if need be inside a folder that exists (as every other
     output: a mistyped path makes no tree of folders); a file or an impossible place is one
     line."""
+    folder = _screenshot_place(text)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise UserError(
+            f"--screenshots {text}: cannot make that folder ({exc.strerror or exc}); "
+            "give a folder you can write to"
+        ) from None
+    return folder
+
+
+def _screenshot_place(text: str) -> Path:
+    """The --screenshots folder, checked before anything starts but not made: a file there, or
+    no folder to make it in, is one line."""
     folder = Path(text)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"--screenshots {text}: that is a file; give a folder for the screenshots")
@@ -211,13 +225,6 @@ def _screenshot_folder(text: str) -> Path:
             f"--screenshots {text}: there is no folder {parent} - make it first, or give "
             "another path"
         )
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise UserError(
-            f"--screenshots {text}: cannot make that folder ({exc.strerror or exc}); "
-            "give a folder you can write to"
-        ) from None
     return folder
 
 
@@ -253,12 +260,14 @@ def _run_demo(
 ) -> int:
     game = (args.game or games.names()[0]).lower()  # the demo: Arinama by default
     headless = args.headless or not has_display()
-    folder = _screenshot_folder(args.screenshots) if args.screenshots else None
+    if args.screenshots:
+        _screenshot_place(args.screenshots)  # a mistyped place: said before anything starts
     # The demo's games go to the records like any other (marked as demos in `companion games`),
     # so they can be reviewed and exported afterwards, and a killed demo is continued. Opened
-    # first: a file another companion is recording into is refused before anything starts.
-    # (None: the default file, its folder made if need be.)
+    # first: a file another companion is recording into is refused before anything starts -
+    # the screenshots' folder too. (None: the default file, its folder made if need be.)
     with Records(args.db) as records:
+        folder = _screenshot_folder(args.screenshots) if args.screenshots else None
         return _demo_on(args, records, game, headless, folder, size, options)
 
 
