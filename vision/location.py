@@ -104,8 +104,8 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             "the --corners do not go round the board: give them in the order top-left, "
             "top-right, bottom-right, bottom-left"
         )
-    cell_px = _smallest_cell_px(layout, points)
-    if typed and cell_px < MIN_CELL_PX:
+    cell_px = _smallest_cell_px(layout, points) if typed else MIN_CELL_PX  # (found: fine)
+    if cell_px < MIN_CELL_PX:
         raise UserError(
             f"the --corners make the board's cells about {cell_px:.0f} px wide, too small to "
             f"read ({MIN_CELL_PX} px at least): give the playing area's corners in image "

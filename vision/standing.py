@@ -780,9 +780,8 @@ def _piece_gradients(
     reflection looked as bright as the board and was read as a light one).
     Only for a class the calibration shows all over the board: on GRADIENT_CELLS cells or more,
     spread in both directions with at least GRADIENT_SPREAD times the variance of the board's
-    cells' places. A
-    chess start stands each colour on two ranks - a slope learned there would be a pawn's look
-    against a rook's, carried to the far side of the board."""
+    cells' places. A chess start stands each colour on two ranks - a slope learned there would
+    be a pawn's look against a rook's, carried to the far side of the board."""
     cells = len(layout.cells)
     where = np.tile(light_terms(layout)[:, 1:3], (len(x) // cells, 1))
     even = light_terms(layout)[:, 1:3].var(axis=0)

@@ -497,7 +497,8 @@ class OccluderCheck:
     ) -> int:
         """The occluder pixels among `changed`: regions of it on the mat. A region on the
         table round the mat (the apron) counts only when MIN_INSIDE x min_area_px of its
-        pixels (6 at least) lie on the mat - an arm whose fingertips rest on the mat's edge, not a cup beside it.
+        pixels (6 at least) lie on the mat - an arm whose fingertips rest on the mat's edge,
+        not a cup beside it.
         Regions the pieces explain are left out first (`standing`: see `_not_the_pieces`; the
         view `gray`, `colour` says where something crosses the mat's edge)."""
         changed = self._not_the_pieces(changed, standing, gray, colour)
