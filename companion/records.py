@@ -989,7 +989,8 @@ def _lock_file_error(db: Path, path: Path, exc: OSError) -> RecordError:
         )
     return RecordError(
         f"could not open the game records in {db} for writing: cannot make its lock file "
-        f"{path} ({exc.strerror or exc})"
+        f"{path} ({exc.strerror or exc}) - check that folder, or pass --db a file in another; "
+        f"{_LEAVE_IT}"
     )
 
 
