@@ -3,6 +3,7 @@ real in a subprocess."""
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -124,6 +125,18 @@ def test_play_aranea_rolls_for_the_players_and_undo_keeps_the_roll(capsys, monke
     assert "took back amber's place" in out
     # after the undo amber uses the same roll again; no new roll was made for amber
     assert sum(line.startswith("amber rolls") for line in rolls) == 1
+
+
+def test_play_aranea_undo_of_the_opponents_move_keeps_the_roll_made_after_it(capsys, monkeypatch):
+    # blue places, amber sees a roll she dislikes and takes blue's move back: blue places
+    # again, and amber keeps the roll she had - it was rolled anew before
+    stdin = "place\nundo\nplace\nquit\n"
+    argv = ("play", "aranea", "-o", "first=blue", "--seed", "3")
+    code, out, _ = run(capsys, *argv, stdin=stdin, monkeypatch=monkeypatch)
+    assert code == 0
+    assert "took back blue's place" in out
+    amber = re.findall(r"^amber (?:rolls|keeps the roll) (\d-\d)", out, re.MULTILINE)
+    assert len(amber) == 2 and amber[0] == amber[1], out
 
 
 def test_play_aranea_opening_roll_says_who_starts(capsys, monkeypatch):

@@ -202,16 +202,24 @@ def forced_pass(position: Position[Any]) -> Any | None:
     return None
 
 
-def play_chance_and_forced(position: Position[Any], dice: Dice) -> Iterator[str]:
-    """Make the moves nobody chooses - dice rolls and forced passes - describing each."""
+def play_chance_and_forced(
+    position: Position[Any], dice: Dice, kept_rolls: list[Any] | None = None
+) -> Iterator[str]:
+    """Make the moves nobody chooses - dice rolls and forced passes - describing each.
+
+    `kept_rolls` holds the rolls an undo took back, the next one last: they are used again
+    before the dice roll anew, so taking back the opponent's move never buys a new roll."""
     while not position.is_game_over():
         player = position.turn
         if position.awaiting_roll:
-            move = position.roll_move(dice)
+            kept = bool(kept_rolls)
+            move = kept_rolls.pop() if kept_rolls else position.roll_move(dice)
             text = position.move_text(move)
             opening = position.in_opening_roll
             position.push(move)
-            yield f"{player} rolls {text.removeprefix('roll ')}{_roll_value(position, move)}"
+            rolled = f"{text.removeprefix('roll ')}{_roll_value(position, move)}"
+            kept_note = " (an undo never rolls again)" if kept else ""
+            yield f"{player} {'keeps the roll' if kept else 'rolls'} {rolled}{kept_note}"
             if opening and not position.in_opening_roll:
                 yield f"{position.turn} has the higher opening roll and starts"
         elif (move := forced_pass(position)) is not None:
@@ -260,8 +268,9 @@ def play_by_hand(
     print(f"{position.title}{_options_note(position)}: {COMMAND_HELP}.")
     read_line = _line_reader(stream, interactive)
     show_board = True
+    kept_rolls: list[Any] = []  # rolls an undo took back: used again, never rolled anew
     while True:
-        for note in play_chance_and_forced(position, dice):
+        for note in play_chance_and_forced(position, dice, kept_rolls):
             print(note)
             show_board = True
         if position.is_game_over():
@@ -286,7 +295,7 @@ def play_by_hand(
             _print_moves(position)
             continue
         if command.lower() == "undo":
-            show_board = _undo(position) or show_board
+            show_board = _undo(position, kept_rolls) or show_board
             continue
         show_board = _try_move(position, command) or show_board
     before_result()
@@ -328,15 +337,18 @@ def _try_move(position: Position[Any], text: str) -> bool:
     return True
 
 
-def _undo(position: Position[Any]) -> bool:
+def _undo(position: Position[Any], kept_rolls: list[Any]) -> bool:
     """Take back the last move a player chose (with the dice roll and forced passes after
-    it, but not the roll before it: undo never buys a new roll)."""
+    it, but not the roll before it: undo never buys a new roll). The rolls taken back go to
+    `kept_rolls`, to be used again as they fell."""
     trial = position.copy()
     while trial.move_stack:
         move = trial.pop()
         if not trial.awaiting_roll and forced_pass(trial) is None:
             while len(position.move_stack) > len(trial.move_stack):
-                position.pop()
+                taken = position.pop()
+                if position.awaiting_roll:  # a roll: the dice stay as they fell
+                    kept_rolls.append(taken)
             print(f"took back {position.turn}'s {position.move_text(move)}")
             return True
     print("nothing to take back")
