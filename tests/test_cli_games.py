@@ -235,6 +235,29 @@ def test_a_seed_outside_0_to_2_to_the_32_is_one_line(capsys, command, seed):
     assert f"argument --seed: '{seed}' must be a whole number from 0 to 4294967295" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["play", "arinama", "--auto", "--save"], ["argument --save: an empty file name"]),
+        (["moves", "arinama", "--position"], ["argument --position/-p: an empty position"]),
+        (["replay"], ["argument FILE: an empty file name"]),
+    ],
+)
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_file_name_is_refused_in_one_line(
+    capsys, tmp_path, monkeypatch, argv, words, empty
+):
+    """An unset shell variable (--save "$F") was no --save at all (the game was not kept),
+    and the current folder for --position and replay ("  is a folder")."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, empty])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert all(word in err for word in words) and "folder" not in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 # -- moves ------------------------------------------------------------------------------------
 def test_moves_of_the_start_position(capsys):
     code, out, _ = run(capsys, "moves", "arinama", "-o", "rows=3", "-o", "cols=4")

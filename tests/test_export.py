@@ -318,6 +318,17 @@ def test_export_errors_are_one_line(db_path, tmp_path, capsys, argv, message):
     assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
 
 
+def test_export_to_an_empty_file_name_is_refused_in_one_line(db_path, capsys):
+    """-o "$F" with F unset said ". is a folder"."""
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=1, max_moves=3)
+    with pytest.raises(SystemExit) as exit_:
+        run_cli(capsys, "export", game_id, "-o", "", "--db", db_path)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "argument -o/--output: an empty file name" in err and "folder" not in err
+
+
 @pytest.mark.parametrize("suffix", ["", "-wal"])
 def test_export_never_writes_over_the_record_database(db_path, capsys, suffix):
     with Records(db_path) as db:

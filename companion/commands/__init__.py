@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 SEED_MAX = 2**32 - 1  # numpy's generators take 0..SEED_MAX (as sim:LAYOUT?seed=N does)
 
@@ -25,3 +26,21 @@ def seed_number(text: str) -> int:
     if not 0 <= value <= SEED_MAX:
         raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 0 to {SEED_MAX}")
     return value
+
+
+def not_empty(what: str) -> Callable[[str], str]:
+    """An argparse type that refuses an empty (or blank) argument with "an empty `what`": a
+    shell variable that was not set (``--save "$F"``) names no file, and must not be taken for
+    the current folder or for no file at all.
+
+        >>> not_empty("file name: name the file to save to")(" ")
+        Traceback (most recent call last):
+        argparse.ArgumentTypeError: an empty file name: name the file to save to
+    """
+
+    def check(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"an empty {what}")
+        return text
+
+    return check

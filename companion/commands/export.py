@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.commands import not_empty
 from companion.commands.games import add_db_argument
 from companion.errors import UserError
 from companion.export import FORMATS, export_game, write_output
@@ -37,7 +38,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="json: our game record (default); arimaa: arimaa.com move list (Arimaa games); "
         "html: one self-contained page with a diagram per move",
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        type=not_empty("file name: name the file, or leave -o out to write to standard output"),
+        help="write to FILE (default: stdout)",
+    )
     parser.add_argument(
         "--force", action="store_true", help="replace FILE if it exists (otherwise it is kept)"
     )

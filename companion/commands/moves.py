@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
+from companion.commands import not_empty
 from companion.commands.play import add_option_argument, options_from_pairs
 from companion.errors import OptionError, RecordError, UserError
 from companion.games.base import GAME_FORMAT, Position, game_from_json
@@ -45,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--position",
         "-p",
         metavar="FILE|TEXT|-",
+        type=not_empty("position: give a file, - for standard input, or the position text"),
         help="the position: a file, '-' for standard input, or the text itself (a position "
         "in the game's notation or JSON, or a whole game record)",
     )

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.commands import seed_number
+from companion.commands import not_empty, seed_number
 from companion.dice import Dice
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
@@ -79,6 +79,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--save",
         metavar="FILE.json",
+        type=not_empty("file name: name the file to save the game in, or leave --save out"),
         help="write the game record here when the game ends or you quit "
         "(check it with `companion replay FILE.json`)",
     )

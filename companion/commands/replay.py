@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from companion.commands import not_empty
 from companion.commands.moves import read_text, too_deep
 from companion.errors import RecordError, UserError, json_problem
 from companion.games.arimaa_notation import replay_move_list
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "file",
         metavar="FILE",
+        type=not_empty("file name: give a game record file, or - for standard input"),
         help="a game record (JSON), an arimaa.com move list, a file of JSON lines, or - for "
         "standard input",
     )
