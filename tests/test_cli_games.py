@@ -204,6 +204,30 @@ def test_play_ctrl_c_still_saves_the_game_so_far(capsys, tmp_path, monkeypatch):
     assert json.loads(target.read_text())["moves"] == ["c3", "d4"]
 
 
+class ClosedAfter(io.StringIO):
+    """Standard output read by `| head -N`: a write after `lines` lines is a broken pipe."""
+
+    def __init__(self, lines):
+        super().__init__()
+        self.lines = lines
+
+    def write(self, text):
+        if self.getvalue().count("\n") >= self.lines:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch):
+    """`companion play aranea --auto --save g.json | head -2` ended at exit status 0 with
+    nothing saved."""
+    target = tmp_path / "g.json"
+    monkeypatch.setattr(sys, "stdout", ClosedAfter(3))
+    code = main(["play", "aranea", "--auto", "--seed", "1", "--save", str(target)])
+    assert code == 0
+    record = json.loads(target.read_text())
+    assert 2 <= len(record["moves"]) <= 3 and record["outcome"] is None
+
+
 @pytest.mark.parametrize(
     "argv,words",
     [

@@ -165,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: stop, but keep the game played so far
         print("\n(interrupted)")
         interrupted = True
+    except BrokenPipeError:  # `| head` has read enough: stop, but keep the game played so far
+        if target is not None and not saved:
+            save(position, target, announce=False)
+        raise
     if target is not None:
         if not saved or interrupted:
             save(position, target, announce=False)
