@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
@@ -23,6 +23,7 @@ class GameOverModel:
     detail: str  # "Full board: 14 stones to 11"
     winner: str | None  # piece class of the winner for the swatch (None: draw)
     moves: int = 0
+    piece_labels: dict[str, str] = field(default_factory=dict)  # Arimaa's types: cell -> "E"
 
 
 def draw(p: Painter, model: GameOverModel) -> None:
@@ -35,7 +36,9 @@ def draw(p: Painter, model: GameOverModel) -> None:
         _("{game} · game over").format(game=model.title),
         ngettext("{count} move", "{count} moves", model.moves).format(count=model.moves),
     )
-    p.board_view = draw_board(p.surface, f.board, model.geometry, model.cells, {})
+    p.board_view = draw_board(
+        p.surface, f.board, model.geometry, model.cells, {}, piece_labels=model.piece_labels
+    )
     panel = f.panel
     y = panel.top + m.gap
     if model.winner:

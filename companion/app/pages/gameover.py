@@ -41,5 +41,6 @@ class GameOverPage(Page):
             detail=instruction.detail,
             winner=outcome.winner if outcome else None,
             moves=len(position.move_stack),
+            piece_labels=referee.shown_position().piece_labels(),
         )
         return gameover.draw, model

@@ -1,0 +1,50 @@
+"""What a player saw on the demo's screens and found wrong: each test is one thing seen on a
+screenshot (a board drawn without what the other screens show, a setting named in the
+program's words, ...), checked on the page's model or its drawing."""
+
+import dataclasses
+import random
+
+import pygame
+import pytest
+
+from companion import games
+from companion.app import App, Settings
+from companion.records import Records
+from companion.referee import Referee
+from display.device import HeadlessScreen, init_pygame
+from display.paint import Painter
+
+
+@pytest.fixture
+def screen():
+    init_pygame(headless=True)
+    return HeadlessScreen((800, 480))
+
+
+def arimaa_referee(records: Records) -> Referee:
+    """An Arimaa game after both setups (random, seeded)."""
+    from companion.games.arimaa import GOLD, SILVER, random_setup
+
+    referee = Referee(games.get("arimaa").new(), records=records)
+    rng = random.Random(3)
+    referee._accept(random_setup(GOLD, rng))
+    referee._accept(random_setup(SILVER, rng))
+    return referee
+
+
+def test_the_game_over_board_writes_arimaa_s_piece_types_as_play_and_review_do(screen, tmp_path):
+    """The play screen and the review write E, M, H, D, C, R on Arimaa's pieces; the game-over
+    screen between them drew the final board as plain discs."""
+    records = Records(tmp_path / "r.sqlite3")
+    app = App(screen, Settings(game="arimaa"), records=records)
+    app.referee = arimaa_referee(records)
+    app.go("gameover")
+    _, model = app.page_model()
+    assert model.piece_labels == app.referee.position.piece_labels()
+    assert sorted(set(model.piece_labels.values())) == ["C", "D", "E", "H", "M", "R"]
+    draw, model = app.page_model()
+    draw(Painter(screen.canvas, app.metrics), model)
+    with_types = pygame.surfarray.array3d(screen.canvas).copy()
+    draw(Painter(screen.canvas, app.metrics), dataclasses.replace(model, piece_labels={}))
+    assert (with_types != pygame.surfarray.array3d(screen.canvas)).any()
