@@ -349,6 +349,14 @@ def test_moves_counts_arimaa_with_the_engines_counter(capsys):
             ["moves", "arinama", "-p", json.dumps({**RECORD, "version": 7})],
             ["the --position text: this game record is version 7"],
         ),
+        (  # a record of another game says which command reads it
+            ["moves", "sensei", "-p", json.dumps(RECORD)],
+            ["a game of 'arinama', not sensei: its moves are listed by `companion moves arinama`"],
+        ),
+        (
+            ["moves", "sensei", "-p", json.dumps({**RECORD, "game": "chess"})],
+            ["a game of 'chess', not sensei: give a record or a position of sensei"],
+        ),
     ],
 )
 def test_moves_bad_input_is_one_line(capsys, argv, words):

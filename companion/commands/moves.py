@@ -127,6 +127,14 @@ def read_position(cls: Any, source: str) -> Any:
         raise too_deep(name) from None
 
 
+def _another_game(name: str, game: Any, wanted: str) -> str:
+    """What to say of a game record of `game` given as a position of `wanted`."""
+    said = f"{name} is a game of {game!r}, not {wanted}"
+    if game not in games.names():
+        return f"{said}: give a record or a position of {wanted}"
+    return f"{said}: its moves are listed by `companion moves {game}`"
+
+
 def _position_from_text(cls: Any, text: str, name: str) -> Any:
     if not text.strip():
         raise RecordError(f"{name} is empty: give a position of {cls.title}")
@@ -136,7 +144,7 @@ def _position_from_text(cls: Any, text: str, name: str) -> Any:
         data = None
     if isinstance(data, dict) and data.get("format") == GAME_FORMAT:
         if data.get("game") != cls.name:
-            raise RecordError(f"{name} is a game of {data.get('game')!r}, not {cls.name}")
+            raise RecordError(_another_game(name, data.get("game"), cls.name))
         try:
             return game_from_json(data)
         except RecordError as exc:
