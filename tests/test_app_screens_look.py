@@ -48,3 +48,18 @@ def test_the_game_over_board_writes_arimaa_s_piece_types_as_play_and_review_do(s
     with_types = pygame.surfarray.array3d(screen.canvas).copy()
     draw(Painter(screen.canvas, app.metrics), dataclasses.replace(model, piece_labels={}))
     assert (with_types != pygame.surfarray.array3d(screen.canvas)).any()
+
+
+def test_sensei_s_settings_offer_names_for_the_two_colours_not_for_the_characters(screen):
+    """Settings -> Colour names showed "green-character pieces are called: green-character"
+    (in German "Die Steine von green-character heißen"): the characters' camera classes, in
+    the program's words. A character is named by its player's colour, so only the two
+    colours have a row."""
+    app = App(screen, Settings(game="sensei", language="de"))
+    app.act("settings")
+    keys = [row.key for row in app.pages.settings.rows() if row.key.startswith("colour:")]
+    assert keys == ["colour:green", "colour:red"]
+    for number in range(4):
+        app.act("page", number)
+        app.render(force=True)
+        assert not [t for t in app.painter.texts if "character" in t], app.painter.texts

@@ -61,7 +61,8 @@ class SettingsPage(Page):
             *self._speech_rows(),
         ]
         cls = games.get(s.game)
-        for piece in cls.cell_classes():
+        # the players' colours (a Sensei character is named by its player's colour: no row)
+        for piece in (c for c in cls.cell_classes() if c in COLOUR_NOUNS):
             rows.append(
                 SettingRow(
                     _("Colour names"),
