@@ -479,7 +479,14 @@ def test_replay_a_file_of_json_lines_cut_short_checks_the_whole_lines(capsys, tm
         ),
         ('"a string"', ["JSON but not a game record"]),
         ("42", ["JSON but not a game record"]),
-        ("hello, this is not a game\n", ["no Arimaa turns found"]),
+        (  # (it said only "no Arimaa turns found", of an HTML export too)
+            "hello, this is not a game\n",
+            ["broken.json is neither a JSON game record nor an arimaa.com move list"],
+        ),
+        (
+            "<!DOCTYPE html>\n<html><body>Arinama</body></html>\n",
+            ["broken.json is neither", "companion export ID --format json"],
+        ),
         (
             '{"format": "tabletop-companion/game", "version": "1", "game": "arinama"}',
             ["whole number"],

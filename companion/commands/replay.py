@@ -27,7 +27,7 @@ from typing import Any
 from companion.commands import not_empty
 from companion.commands.moves import read_text, too_deep
 from companion.errors import RecordError, UserError, json_problem
-from companion.games.arimaa_notation import replay_move_list
+from companion.games.arimaa_notation import NoArimaaTurns, replay_move_list
 from companion.games.base import Outcome, Replay, replay_json
 
 EXAMPLES = """examples:
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     except RecursionError:
         raise too_deep(name) from None
     if len(records) == 1:
-        return report_one(replay(records[0]), show_board=args.board)
+        return report_one(replay_one(records[0], name), show_board=args.board)
     failed = 0
     for line_number, record in records:
         label = _record_label(record, line_number)
@@ -141,6 +141,19 @@ def _looks_like_a_move_list(text: str) -> bool:
     return any(
         re.match(r"\s*\d+[wbgs]\s+[RCDHMErcdhme][a-h][1-8]", line) for line in text.splitlines()
     )
+
+
+def replay_one(numbered: tuple[int, Any], name: str) -> Replay[Any]:
+    """`replay` of a file's one record; a text that is no JSON and no move list either (an
+    HTML export, notes) is said to be neither, naming the file."""
+    try:
+        return replay(numbered)
+    except NoArimaaTurns:
+        raise RecordError(
+            f"{name} is neither a JSON game record nor an arimaa.com move list (no turn like "
+            "'2g Ed2n Ed3n' in it): give the JSON of `companion play --save` or `companion "
+            "export ID --format json`"
+        ) from None
 
 
 def replay(numbered: tuple[int, Any]) -> Replay[Any]:

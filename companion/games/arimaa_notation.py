@@ -28,6 +28,11 @@ from companion.games.arimaa import (
 from companion.games.base import Replay
 
 
+class NoArimaaTurns(RecordError):
+    """A text read as an arimaa.com move list that holds no turn at all (an HTML page, a
+    note): `companion replay` says what files it reads instead."""
+
+
 # -- move lists -----------------------------------------------------------------------------------
 def _split_move_list(
     text: str,
@@ -164,7 +169,7 @@ def _read_turns(
         split, resigned, notes = _split_move_list(text_or_moves)
         turns = list(split)
         if not turns and resigned is None and not _has_turn_label(text_or_moves):
-            raise RecordError(
+            raise NoArimaaTurns(
                 "no Arimaa turns found: an arimaa.com move list has a turn a line, like "
                 "'1g Ra1 Rb1 ...' then '2g Ed2n Ed3n'"
             )
