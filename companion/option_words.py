@@ -29,6 +29,7 @@ OPTION_NAMES = (
     "variant_start",
     "turn_cap",
     "no_action",
+    "equipment",
 )
 OPTION_VALUES = (
     "simultaneous",
@@ -46,6 +47,8 @@ OPTION_VALUES = (
     "storm",
     "pass",
     "lose",
+    "mat",
+    "chess",
 )
 
 
@@ -99,6 +102,7 @@ def _mark() -> None:  # pragma: no cover - never called, only read by the extrac
     pgettext("option", "variant start")
     pgettext("option", "turn cap")
     pgettext("option", "no action")
+    pgettext("option", "equipment")
     pgettext("option value", "simultaneous")
     pgettext("option value", "captures-first")
     pgettext("option value", "touching")
@@ -114,3 +118,5 @@ def _mark() -> None:  # pragma: no cover - never called, only read by the extrac
     pgettext("option value", "storm")
     pgettext("option value", "pass")
     pgettext("option value", "lose")
+    pgettext("option value", "mat")
+    pgettext("option value", "chess")

@@ -63,3 +63,29 @@ def test_sensei_s_settings_offer_names_for_the_two_colours_not_for_the_character
         app.act("page", number)
         app.render(force=True)
         assert not [t for t in app.painter.texts if "character" in t], app.painter.texts
+
+
+def test_every_game_option_on_the_settings_screen_is_named_in_the_table_s_words():
+    """Settings -> Arimaa options showed "equipment: mat" in German too: the option's name and
+    values as the program spells them. Every option a Settings row steps through (and every
+    value of a choice) is named in OPTION_NAMES / OPTION_VALUES, so it is translated."""
+    import typing
+
+    from companion import i18n
+    from companion.option_words import OPTION_NAMES, OPTION_VALUES, option_label, option_value
+
+    for cls in games.classes():
+        hints = typing.get_type_hints(cls.Options)
+        for f in dataclasses.fields(cls.Options):
+            if f.name in ("rows", "cols", "pits"):
+                continue  # numbers, and the settings file's lists
+            assert f.name in OPTION_NAMES, (cls.name, f.name)
+            if typing.get_origin(hints[f.name]) is typing.Literal:
+                for value in typing.get_args(hints[f.name]):
+                    assert value in OPTION_VALUES or value in i18n.COLOUR_NOUNS, (cls.name, value)
+    i18n.set_language("de")
+    try:
+        assert option_label("equipment") == "Spielmaterial"
+        assert (option_value("mat"), option_value("chess")) == ("Spielmatte", "Schachspiel")
+    finally:
+        i18n.set_language("en")
