@@ -338,6 +338,7 @@ def test_moves_counts_arimaa_with_the_engines_counter(capsys):
         (["moves", "arinama", "-p", "{not json"], ["--position text", "invalid JSON"]),
         (["moves", "arinama", "-p", '{"stones": {"z9": "black"}}'], ["z9"]),
         (["moves", "arinama", "-p", "missing.json"], ["no file missing.json"]),
+        (["moves", "arinama", "-p", "my game.json"], ["no file my game.json"]),
         (["moves", "arinama", "-p", "/"], ["folder"]),
         (["moves", "arinama", "-p", "{}", "-o", "rows=5"], ["own options"]),
         (["moves", "aranea", "-p", '{"phase": "later"}'], ["phase"]),

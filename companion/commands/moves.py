@@ -100,7 +100,8 @@ def read_text(source: str) -> tuple[str, str]:
     except OSError:  # e.g. a long position text: "File name too long"
         kind = None
     if kind is None:
-        if path.suffix.lower() in (".json", ".txt", ".jsonl") and " " not in source:
+        # (no position text ends so: "my game.json" is a file name with a space, not a board)
+        if path.suffix.lower() in (".json", ".txt", ".jsonl") and "\n" not in source:
             raise UserError(f"no file {source}: check the name, or give the position text itself")
         return source, "the --position text"
     if kind == "file":  # a file, or a pipe such as <(...) or /dev/stdin
