@@ -469,7 +469,10 @@ def test_replay_a_file_of_json_lines_cut_short_checks_the_whole_lines(capsys, tm
 @pytest.mark.parametrize(
     "content,words",
     [
-        ('{"format": "tabletop-companion/game", "game": "arinama", "moves": [', ["not valid JSON"]),
+        (  # a record cut short says what to do about it
+            '{"format": "tabletop-companion/game", "game": "arinama", "moves": [',
+            ["broken.json is not valid JSON (line 1 column", "save or export the game again"],
+        ),
         ('{"format": "something/else"}', ["not a game record"]),
         ('{"format": "tabletop-companion/game", "version": 9, "game": "arinama"}', ["version 9"]),
         ('{"format": "tabletop-companion/game", "game": "go"}', ["unknown game 'go'"]),

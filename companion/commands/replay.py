@@ -130,7 +130,10 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
                     if _looks_like_a_move_list(text):  # "[date] bot started" on top of turns
                         return [(1, text)]
                     where = f"line {whole_error.lineno} column {whole_error.colno}"
-                    raise RecordError(f"{name} is not valid JSON ({where})") from None
+                    raise RecordError(
+                        f"{name} is not valid JSON ({where}): it was cut short or mistyped "
+                        "there - mend it, or save or export the game again"
+                    ) from None
                 # One broken line (a download cut short) does not stop the other games.
                 records.append((number, RecordError(f"not valid JSON: {json_problem(exc)}")))
         return records
