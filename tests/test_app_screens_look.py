@@ -89,3 +89,17 @@ def test_every_game_option_on_the_settings_screen_is_named_in_the_table_s_words(
         assert (option_value("mat"), option_value("chess")) == ("Spielmatte", "Schachspiel")
     finally:
         i18n.set_language("en")
+
+
+def test_the_review_marks_a_sensei_character_move_as_from_and_to_not_as_turned_over(screen):
+    """Reviewing Sensei, "@g2-g7" (the character moved from the stone on g2 to the one on g7)
+    was marked on both cells with the orange stripes of "turn over"; Arinama's turned stones
+    keep them."""
+    from types import SimpleNamespace
+
+    app = App(screen, Settings())
+    page = app.pages.review_game
+    before = {"g2": "green-character", "g7": "green", "c3": "black", "d4": "black"}
+    after = {"g2": "green", "g7": "green-character", "c3": "white", "e5": "black"}
+    page.review = SimpleNamespace(boards=[before, after], ply=1)
+    assert page._highlights() == {"g2": "from", "g7": "to", "c3": "flip", "d4": "from", "e5": "to"}

@@ -110,7 +110,9 @@ class ReviewGamePage(Page):
         self.app.go("review-game")
 
     def _highlights(self) -> dict[str, str]:
-        """The cells that changed with the move shown: from (emptied) and to (filled)."""
+        """The cells that changed with the move shown: from (emptied) and to (filled); a
+        piece of the other colour now: turned over. A Sensei character that left or reached a
+        stone of its own colour ("green-character" <-> "green") moved: from / to, not turned."""
         r = self.review
         if r is None or r.ply == 0:
             return {}
@@ -120,7 +122,10 @@ class ReviewGamePage(Page):
             a, b = before.get(cell), after.get(cell)
             if a == b:
                 continue
-            marks[cell] = FROM if b is None else TO if a is None else FLIP
+            if a is not None and b is not None and _colour(a) == _colour(b):
+                marks[cell] = FROM if _colour(b) == b else TO  # the character left / came
+            else:
+                marks[cell] = FROM if b is None else TO if a is None else FLIP
         return marks
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
@@ -136,3 +141,8 @@ class ReviewGamePage(Page):
 
     def model(self) -> tuple[Draw, object]:
         return review.draw_game, self.review
+
+
+def _colour(cls: str) -> str:
+    """A camera class's colour: "green" for "green" and "green-character"."""
+    return cls.split("-", 1)[0]
