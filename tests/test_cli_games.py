@@ -237,6 +237,9 @@ def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch)
         (["play", "arinama", "-o", "rows"], ["KEY=VALUE"]),
         (["play", "aranea", "-o", "clash=maybe"], ["clash", "true or false"]),
         (["play", "arinama", "--auto", "--max-moves", "0"], ["--max-moves"]),
+        # options that would do nothing are said, not ignored (a game by hand was played on)
+        (["play", "arinama", "--max-moves", "5"], ["--max-moves is for --auto"]),
+        (["play", "arinama", "--force"], ["there is no --save"]),
         (
             ["play", "arinama", "--save", "/no/such/folder/g.json"],
             ["there is no folder /no/such/folder"],

@@ -72,7 +72,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--max-moves",
         type=int,
-        default=DEFAULT_MAX_MOVES,
         metavar="N",
         help=f"--auto: stop a game that has not ended after N moves (default {DEFAULT_MAX_MOVES})",
     )
@@ -141,9 +140,8 @@ def write_atomically(target: Path, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     cls = games.get(args.game)
     position = cls.new(options_from_pairs(cls, args.option))
+    _check_arguments(args)
     target = check_can_write(args.save, args.force) if args.save else None
-    if args.max_moves < 1:
-        raise UserError(f"--max-moves must be at least 1, not {args.max_moves}")
     dice = Dice(seed=args.seed)
     interrupted = False
     saved = False
@@ -158,7 +156,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.auto:
             play_auto(
-                position, dice, random.Random(args.seed), args.max_moves, save_before_the_result
+                position,
+                dice,
+                random.Random(args.seed),
+                args.max_moves or DEFAULT_MAX_MOVES,
+                save_before_the_result,
             )
         else:
             play_by_hand(position, dice, sys.stdin, save_before_the_result)
@@ -174,6 +176,23 @@ def run(args: argparse.Namespace) -> int:
             save(position, target, announce=False)
         print(f"saved to {target}")
     return 130 if interrupted else 0
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Refuse an option that would do nothing here: said, not ignored, as the user expects an
+    effect (a cap on a game two people play, a file to replace with no --save)."""
+    if args.max_moves is not None and not args.auto:
+        raise UserError(
+            "--max-moves is for --auto (random players); two people stop with quit: leave "
+            "--max-moves out, or add --auto"
+        )
+    if args.max_moves is not None and args.max_moves < 1:
+        raise UserError(f"--max-moves must be at least 1, not {args.max_moves}")
+    if args.force and not args.save:
+        raise UserError(
+            "--force replaces the --save file, and there is no --save: leave --force out, or "
+            "add --save FILE.json"
+        )
 
 
 def save(position: Position[Any], target: Path, *, announce: bool = True) -> None:
