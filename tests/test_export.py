@@ -308,6 +308,8 @@ def test_an_exported_file_gets_the_umask_s_mode_like_any_new_file(db_path, tmp_p
         (["export", "1", "-o", "{tmp}/nowhere/x.json"], "there is no folder"),
         (["export", "1", "-o", "{tmp}"], "is a folder: give a file name"),
         (["export", "1", "-o", "x" * 5000], "File name too long"),
+        (["export", "1", "--force"], "--force replaces the -o file"),  # (it was ignored)
+        (["export", "1", "-o", "-", "--force"], "goes to standard output"),
     ],
 )
 def test_export_errors_are_one_line(db_path, tmp_path, capsys, argv, message):

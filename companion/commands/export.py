@@ -64,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
             f"--no-photos is for --format html; a --format {args.format} export holds no "
             "photos: leave --no-photos out, or export --format html"
         )
+    if args.force and args.output in (None, "-"):
+        raise UserError(
+            "--force replaces the -o file, and this export goes to standard output: leave "
+            "--force out, or add -o FILE"
+        )
     with Records(args.db, readonly=True) as db:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
