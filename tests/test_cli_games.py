@@ -139,6 +139,15 @@ def test_play_aranea_undo_of_the_opponents_move_keeps_the_roll_made_after_it(cap
     assert len(amber) == 2 and amber[0] == amber[1], out
 
 
+def test_play_names_the_options_as_they_are_typed(capsys, monkeypatch):
+    """Not Python's words: "(pits=('c3', 'e5'), ...)", "clash=True"."""
+    argv = ("play", "sensei", "-o", "pits=c3,e5", "-o", "no_action=lose")
+    code, out, _ = run(capsys, *argv, stdin="", monkeypatch=monkeypatch)
+    assert code == 0 and out.startswith("Sensei (pits=c3,e5, no_action=lose): ")
+    code, out, _ = run(capsys, "play", "aranea", "-o", "clash=yes", "--auto", "--max-moves", "1")
+    assert code == 0 and out.startswith("Aranea: random players (clash=true)\n")
+
+
 def test_play_aranea_opening_roll_says_who_starts(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "aranea", "--seed", "1", stdin="", monkeypatch=monkeypatch)
     lines = out.splitlines()
@@ -235,6 +244,10 @@ def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch)
         (["play", "arinama", "-o", "rows=99"], ["rows"]),
         (["play", "arinama", "-o", "colour=red"], ["unknown arinama option 'colour'"]),
         (["play", "arinama", "-o", "rows"], ["KEY=VALUE"]),
+        (  # the last one was taken, without a word
+            ["play", "arinama", "-o", "rows=5", "-o", "rows=6"],
+            ["-o rows is given twice ('5' and '6'): give it once"],
+        ),
         (["play", "aranea", "-o", "clash=maybe"], ["clash", "true or false"]),
         (["play", "arinama", "--auto", "--max-moves", "0"], ["--max-moves"]),
         # options that would do nothing are said, not ignored (a game by hand was played on)

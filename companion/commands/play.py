@@ -105,7 +105,12 @@ def option_pairs(items: list[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"an option is KEY=VALUE, e.g. -o rows=5, not {item!r}")
-        values[key.strip().replace("-", "_")] = value.strip()
+        key = key.strip().replace("-", "_")
+        if key in values and values[key] != value.strip():
+            raise OptionError(
+                f"-o {key} is given twice ({values[key]!r} and {value.strip()!r}): give it once"
+            )
+        values[key] = value.strip()
     return values
 
 
@@ -410,4 +415,14 @@ def _plural(count: int, word: str) -> str:
 def _options_note(position: Position[Any]) -> str:
     defaults = options_to_dict(type(position.options)())
     changed = {k: v for k, v in options_to_dict(position.options).items() if defaults[k] != v}
-    return " (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")" if changed else ""
+    shown = ", ".join(f"{k}={_option_text(v)}" for k, v in changed.items())
+    return f" ({shown})" if changed else ""
+
+
+def _option_text(value: Any) -> str:
+    """An option's value as -o takes it: true, c3,e5 (not Python's True, ('c3', 'e5'))."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, tuple)):
+        return ",".join(_option_text(item) for item in value)
+    return str(value)
