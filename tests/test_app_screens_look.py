@@ -13,7 +13,8 @@ from companion.app import App, Settings
 from companion.records import Records
 from companion.referee import Referee
 from display.device import HeadlessScreen, init_pygame
-from display.paint import Painter
+from display.fonts import font
+from display.paint import Painter, wrap
 
 
 @pytest.fixture
@@ -103,3 +104,29 @@ def test_the_review_marks_a_sensei_character_move_as_from_and_to_not_as_turned_o
     after = {"g2": "green", "g7": "green-character", "c3": "white", "e5": "black"}
     page.review = SimpleNamespace(boards=[before, after], ply=1)
     assert page._highlights() == {"g2": "from", "g7": "to", "c3": "flip", "d4": "from", "e5": "to"}
+
+
+def test_the_review_s_list_of_moves_never_ends_a_line_with_a_move_s_number(screen):
+    """Reviewing Arimaa, the moves around the one shown wrapped as "... 56g Md4n De5s Ha6e
+    Hb6s   56s" / "rd2s rf7e rg7e": the last turn's label ended one line, its steps began
+    the next. A label and its move are kept together."""
+    from companion.geometry import board_geometry
+    from display.screens import review
+
+    moves = ["rc2e", "Md4n De5s Ha6e Hb6s", "rd2s rf7e rg7e"]
+    model = review.ReviewGameModel(
+        title="#1 Arimaa",
+        geometry=board_geometry("arimaa", games.get("arimaa").new().options),
+        boards=[{}] * 4,
+        moves=moves,
+        ply=3,
+        move_labels=["55s", "56g", "56s"],
+    )
+    metrics = App(screen, Settings()).metrics
+    painter = Painter(screen.canvas, metrics)
+    review.draw_game(painter, model)
+    (text,) = [t for t in painter.texts if "rc2e" in t and "Hb6s" in t]
+    body = font(metrics.font_body)
+    for width in range(80, body.size(text)[0], 7):  # wrapped at any width
+        lines = wrap(text, body, width)
+        assert not [line for line in lines if line.endswith(("55s", "56g", "56s"))], lines

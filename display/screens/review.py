@@ -132,8 +132,8 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     )
     p.instruction_rect = used
     y = used.bottom + m.gap
-    around = [
-        f"{model.label(i)}{'.' if model.label(i).isdigit() else ''} {model.moves[i - 1]}"
+    around = [  # a no-break space: a move's number never ends a line without its move
+        f"{model.label(i)}{'.' if model.label(i).isdigit() else ''}\u00a0{model.moves[i - 1]}"
         for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
     ]
     if around:
