@@ -352,6 +352,10 @@ def test_moves_counts_arimaa_with_the_engines_counter(capsys):
     "argv,words",
     [
         (["moves", "arinama", "-p", "{not json"], ["--position text", "invalid JSON"]),
+        (  # as every game says it (it was "not an arimaa position")
+            ["moves", "arimaa", "-p", "{not json"],
+            ["the --position text: not a valid Arimaa position: invalid JSON at line 1 column 2"],
+        ),
         (["moves", "arinama", "-p", '{"stones": {"z9": "black"}}'], ["z9"]),
         (["moves", "arinama", "-p", "missing.json"], ["no file missing.json"]),
         (["moves", "arinama", "-p", "my game.json"], ["no file my game.json"]),

@@ -1362,7 +1362,7 @@ def parse_position(text: str) -> ArimaaPosition:
         try:
             data = json.loads(stripped)
         except ValueError as exc:  # JSONDecodeError, or a number too long to read
-            raise RecordError(f"not an arimaa position: {json_problem(exc)}") from None
+            raise RecordError(f"not a valid Arimaa position: {json_problem(exc)}") from None
         return position_from_json(data)
     match = AEI_RE.match(text.strip("\r\n\t"))
     if match is None:
