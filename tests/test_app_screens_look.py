@@ -130,3 +130,19 @@ def test_the_review_s_list_of_moves_never_ends_a_line_with_a_move_s_number(scree
     for width in range(80, body.size(text)[0], 7):  # wrapped at any width
         lines = wrap(text, body, width)
         assert not [line for line in lines if line.endswith(("55s", "56g", "56s"))], lines
+
+
+def test_the_review_says_aranea_s_rolls_and_a_pass_in_the_table_s_language(screen):
+    """The German review listed Aranea's rolls as "137. roll 4-4" (the notation's English word,
+    where the play screen says "Wurf 5-1")."""
+    from companion import i18n
+    from companion.app.pages.review import shown_move
+
+    assert shown_move("roll 4-4") == "roll 4-4" and shown_move("r3-7") == "r3-7"
+    i18n.set_language("de")
+    try:
+        assert shown_move("roll 4-4") == "Wurf 4-4"
+        assert shown_move("pass") == "aussetzen"
+        assert shown_move("d2-d6 b7-c7 @a3-a4") == "d2-d6 b7-c7 @a3-a4"
+    finally:
+        i18n.set_language("en")

@@ -96,7 +96,7 @@ class ReviewGamePage(Page):
             title=f"#{record.id} {cls.title}",
             geometry=board_geometry(record.game, options),
             boards=boards,
-            moves=[m.text for m in record.moves],
+            moves=[shown_move(m.text) for m in record.moves],
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
             piece_labels=[position.piece_labels() for position in positions],
@@ -146,3 +146,14 @@ class ReviewGamePage(Page):
 def _colour(cls: str) -> str:
     """A camera class's colour: "green" for "green" and "green-character"."""
     return cls.split("-", 1)[0]
+
+
+def shown_move(text: str) -> str:
+    """A recorded move as the review shows it: cells and steps as the notation writes them,
+    its words in the table's language ("roll 4-4": "Wurf 4-4", "pass": "aussetzen")."""
+    word, _space, dice = text.partition(" ")
+    if word == "roll" and dice:
+        return _("roll {dice}").format(dice=dice)
+    if text == "pass":
+        return pgettext("move", "pass")
+    return text
