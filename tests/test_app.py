@@ -364,7 +364,8 @@ def test_review_steps_through_a_recorded_game_by_touch(screen, tmp_path):
     assert app.pages.review_game.review.highlights  # the cells the move changed
     # numbered by ply: positions read back from the records know no history (all said 1)
     assert any(t.startswith("Move 2: ") for t in app.painter.texts), app.painter.texts
-    assert any(t.startswith("1. ") and "   2. " in t for t in app.painter.texts)
+    # each number joined to its move by a no-break space: never the end of a line alone
+    assert any(t.startswith("1.\u00a0") and "   2.\u00a0" in t for t in app.painter.texts)
     tap_label("|<")
     assert app.pages.review_game.review.ply == 0 and "Start position" in app.painter.texts
     tap_label(">|")
