@@ -92,6 +92,12 @@ class Layout:
     piece_height: float = 0.0  # cell widths: the tallest piece that stands on it (PIECE_HEIGHTS)
 
     @property
+    def figures(self) -> bool:
+        """Whether its pieces are figures, of several shapes to a colour (a chess set, Arimaa's
+        pieces), rather than stones that all look alike but for their colour."""
+        return self.game in FIGURE_GAMES or self.name == CHESSBOARD
+
+    @property
     def has_markers(self) -> bool:
         return bool(self.markers)
 

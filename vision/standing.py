@@ -27,7 +27,8 @@ each cell the way the pieces stand, in four steps, each in its own module:
    discriminant analysis), the spread over all the pictures says whether it resembles a
    class at all. A class the calibration shows all over the board also learns how its look
    changes across it (`piece_gradient`: a glossy stone mirrors the lamp on one side), which
-   picks a piece's colour; whether a piece is there, the means alone decide. A cell is
+   picks a piece's colour - and, for stones (all alike but for their colour), whether one is
+   there; for figures the means alone decide that. A cell is
    "unknown" when no class is more likely than the others together, when it resembles none,
    or when it lies outside the picture; a stricter posterior turned pieces in plain view into
    unknowns (bench_real: at 0.7, 114 unknown cells where 0.5 reads them right). Hands are
@@ -156,8 +157,8 @@ class StandingCalibration:
     class_precision: list[list[float]] = field(default_factory=list, repr=False)
     # class -> how its look changes across the board: two rows of FEATURE_COUNT, the change
     # per unit of the board's x and y (`light_terms`'s), where the calibration showed that class
-    # all over the board (`_piece_gradients`); it picks a piece's colour, not whether a piece
-    # is there (`classify_cells`)
+    # all over the board (`_piece_gradients`); it picks a piece's colour, and whether a stone
+    # is there - not a figure (`classify_cells`)
     piece_gradient: dict[str, list[list[float]]] = field(default_factory=dict)
     # each rim point's own look (`rim_points`, `_learn_rim`; None where the calibration photo
     # did not show it): the rim anchors the light on a crowded board. A file without: no rim
@@ -522,12 +523,22 @@ def classify_cells(
     picking = _distances(x, calibration, cells, calibration.picks())
     per_class = _posterior(picking, allowed, calibration)
     if calibration.piece_gradient:
-        # whether a piece is there, from the classes' means; which piece, from how each
-        # class looks on this cell: P(class) = P(a piece) x P(class | a piece)
-        piece = np.array([c != EMPTY for c, _ in calibration.groups])
         moved = _distances(x, calibration, cells, calibration.picks(), across=True)
-        colour = _posterior(moved, allowed & piece[None, :], calibration)
-        per_class = np.hstack([per_class[:, :1], (1.0 - per_class[:, :1]) * colour[:, 1:]])
+        if get_layout(calibration.layout).figures:
+            # Figures: whether a piece is there, from the classes' means (a class's slope
+            # also carries one figure's shape against another's: a chess start has the
+            # pawns on one rank, the other figures behind); which piece, from how each class
+            # looks on this cell: P(class) = P(a piece) x P(class | a piece).
+            piece = np.array([c != EMPTY for c, _ in calibration.groups])
+            colour = _posterior(moved, allowed & piece[None, :], calibration)
+            per_class = np.hstack([per_class[:, :1], (1.0 - per_class[:, :1]) * colour[:, 1:]])
+        else:
+            # Stones all look alike but for their colour: a class's slope is the light on its
+            # stones alone (a glossy stone mirroring the lamp), so it says whether one is there
+            # too - as a look the stone may have here besides its mean: the slope is fitted
+            # where the class stood and carried beyond (a 5x5 board's far corner), so it may
+            # add a look, never take one away.
+            per_class = _posterior(np.minimum(moved, picking), allowed, calibration)
     best = per_class.argmax(axis=1)
     p_best = per_class[np.arange(len(x)), best]
     nearest = np.where(allowed, distance, np.inf).min(axis=1)
