@@ -119,6 +119,47 @@ def test_a_capture_must_be_taken_off_the_trap():
     assert events[0].data["move"] == "cc5n cc6x Ec4n"
 
 
+def test_a_capture_whose_last_friend_came_back_says_how_it_was_captured():
+    """The camel steps away from the horse's trap (the horse is captured then) and back: the
+    reason must not say no friendly piece is beside the horse, with the camel beside it."""
+    from companion import i18n
+
+    table = Table(position({"f6": "h", "e6": "m", "a2": "E"}, side="silver"))
+    table.step("e6", "e5")
+    assert table.instruction.text == "Remove the silver horse from f6"
+    assert table.instruction.detail == "Captured on a trap with no friendly piece beside it"
+    table.step("e5", "e6")
+    assert table.instruction.text == "Remove the silver horse from f6"
+    assert table.instruction.detail == (
+        "Captured on f6 when its last friendly neighbour, the silver camel, stepped away from e6"
+    )
+    i18n.set_language("de")
+    try:
+        table.show()  # the instruction is made in the table's language when the board is seen
+        assert table.instruction.detail == (
+            "Auf f6 gefangen, als das silberne Kamel als letzte eigene Figur daneben von e6 wegzog"
+        )
+    finally:
+        i18n.set_language("en")
+    table.show(f6=None)
+    assert table.press(DONE)[0].data["move"] == "me6s hf6x me5n"
+
+
+def test_a_piece_pushed_onto_a_trap_alone_then_given_a_friend_says_when_it_was_captured():
+    table = Table(position({"c4": "E", "c5": "c", "d5": "r"}))
+    table.show(c5=None, c6="silver")  # the cat pushed onto c6 with no silver piece beside it
+    assert table.instruction.detail == "Captured on a trap with no friendly piece beside it"
+    table.step("c4", "c5")
+    table.step("d5", "d6")  # the elephant pushes a silver rabbit beside the trap
+    assert table.instruction.text == "Remove the silver cat from c6"
+    assert table.instruction.detail == (
+        "Captured on c6: no friendly piece was beside it when it came onto the trap"
+    )
+    table.step("c5", "d5")
+    table.show(c6=None)
+    assert table.referee.position.move_stack[-1].text == "cc5n cc6x Ec4n rd5n Ec5e"
+
+
 def test_an_unfinished_push_cannot_end_the_turn():
     table = Table(position({"a4": "E", "c5": "c", "d6": "d"}))
     table.step("a4", "b4")

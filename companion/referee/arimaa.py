@@ -15,7 +15,10 @@ The camera sees colours, not piece types. So:
   places): the referee asks which piece is where (an Instruction of kind "choose"). None: the
   last physical step is named and why it is illegal ("the gold dog on d4 is frozen by the silver
   camel on d5"), with what to put back.
-- A captured piece still on its trap: "Remove the silver cat from c6".
+- A captured piece still on its trap: "Remove the silver cat from c6", and why it was captured,
+  true against the board seen: when its last friendly neighbour stepped away and came back (or
+  a friend came beside it after it was captured), the reason names how it was captured then
+  ("Captured on f6 when its last friendly neighbour, the silver camel, stepped away from e6").
 - **A chess set** (``-o equipment=chess``): the camera reads the white and black pieces of a
   chessboard; white is gold (gold moves first, as white does in chess), black is silver. The
   setup names each type with its chess piece (king = elephant, queen = camel, rooks = horses,
@@ -37,6 +40,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.games.arimaa import (
     CHESS_SETUP,
+    NEIGHBOURS,
     SIDE_NAMES,
     SQUARE_INDEX,
     SQUARE_NAMES,
@@ -614,33 +618,7 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         if diff.added and not diff.removed and not diff.changed:
             if all(cell in captured for cell in diff.added):
                 cells = sorted(diff.added, key=phrases.cell_sort_key)
-                if self.chess_set:  # no traps printed on a chessboard: name the square
-                    texts = [
-                        _("{piece} on {cell} is captured: take it off").format(
-                            piece=_describe(captured[c].piece, True), cell=c
-                        )
-                        for c in cells
-                    ]
-                    detail = _(
-                        "Captured on a trap with no friendly piece beside it (the traps are "
-                        "c3, f3, c6 and f6)"
-                    )
-                else:
-                    texts = [
-                        _("Remove {piece} from {cell}").format(
-                            piece=_describe(captured[c].piece), cell=c
-                        )
-                        for c in cells
-                    ]
-                    detail = _("Captured on a trap with no friendly piece beside it")
-                return Instruction(
-                    text=phrases.join_sentences(texts),
-                    kind="remove",
-                    player=position.turn,
-                    highlights={c: REMOVE for c in cells},
-                    expected=expected,
-                    detail=detail,
-                )
+                return self._remove_instruction(cells, captured, expected)
         step = _single_step(expected, board)
         if step is not None:
             error = position.step_error(step)
@@ -658,6 +636,81 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         instruction = self._restore_instruction(board)
         return instruction
 
+    def _remove_instruction(
+        self, cells: list[str], captured: dict[str, Capture], expected: dict[str, str]
+    ) -> Instruction:
+        """Take the captured pieces on `cells` off their traps, and why they were captured."""
+        if self.chess_set:  # no traps printed on a chessboard: name the square
+            texts = [
+                _("{piece} on {cell} is captured: take it off").format(
+                    piece=_describe(captured[c].piece, True), cell=c
+                )
+                for c in cells
+            ]
+        else:
+            texts = [
+                _("Remove {piece} from {cell}").format(piece=_describe(captured[c].piece), cell=c)
+                for c in cells
+            ]
+        return Instruction(
+            text=phrases.join_sentences(texts),
+            kind="remove",
+            player=self.position.turn,
+            highlights={c: REMOVE for c in cells},
+            expected=expected,
+            detail=self._capture_reason([captured[c] for c in cells], expected),
+        )
+
+    def _capture_reason(self, captures: list[Capture], expected: dict[str, str]) -> str:
+        """Why `captures` were captured, true against the board `expected`: a friendly piece
+        that stepped away and came back (or another that stepped beside the trap since) must
+        not leave "no friendly piece beside it" on the screen next to it."""
+        if not any(_friend_beside(c, expected) for c in captures):
+            if self.chess_set:
+                return _(
+                    "Captured on a trap with no friendly piece beside it (the traps are "
+                    "c3, f3, c6 and f6)"
+                )
+            return _("Captured on a trap with no friendly piece beside it")
+        left = self._capture_causes()
+        reasons = []
+        for capture in captures:
+            trap = SQUARE_NAMES[capture.square]
+            if capture.square in left:
+                letter, origin = left[capture.square]
+                reasons.append(
+                    _(
+                        "Captured on {trap} when its last friendly neighbour, {piece}, stepped "
+                        "away from {cell}"
+                    ).format(
+                        trap=trap,
+                        piece=phrases.piece_phrase(
+                            letter.lower(), SIDE_NAMES[letter.islower()], case="subject"
+                        ),
+                        cell=SQUARE_NAMES[origin],
+                    )
+                )
+            else:
+                reasons.append(
+                    _(
+                        "Captured on {trap}: no friendly piece was beside it when it came "
+                        "onto the trap"
+                    ).format(trap=trap)
+                )
+        return phrases.join_sentences(reasons)  # each names its square: no trap list needed
+
+    def _capture_causes(self) -> dict[int, tuple[str, int]]:
+        """Trap square -> (letter, origin) of the piece whose step away from `origin` captured
+        the piece on that trap this turn (captures of a piece coming onto a trap are not here)."""
+        board = self.position.turn_start_position()
+        causes: dict[int, tuple[str, int]] = {}
+        for step in self.position.steps_this_turn:
+            mover = board.piece_at(step.origin)
+            for capture in board.push_step(step):
+                if capture.square != step.dest and mover is not None:
+                    causes[capture.square] = (mover, step.origin)
+        return causes
+
     def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
         if self.question:
             return self._board_instruction(board)
@@ -672,6 +725,12 @@ def _describe(letter: str, chess: bool = False, count: int = 1) -> str:
         chessman = phrases.piece_phrase(CHESS_NAMES[letter.lower()], SIDE_COLOURS[side], count)
         return _("{piece} ({chessman})").format(piece=text, chessman=chessman)
     return text
+
+
+def _friend_beside(capture: Capture, board: dict[str, str]) -> bool:
+    """A piece of the captured piece's side stands beside its trap on `board` (colours)."""
+    side = SIDE_NAMES[capture.piece.islower()]
+    return any(board.get(SQUARE_NAMES[n]) == side for n in NEIGHBOURS[capture.square])
 
 
 def _typed(position: ArimaaPosition) -> tuple[tuple[str, str], ...]:
