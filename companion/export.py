@@ -31,6 +31,7 @@ from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
 from companion.records import GameRecord, is_record_database, replay
+from companion.referee.phrases import rolled_words
 from companion.svg import board_defs, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
@@ -188,7 +189,7 @@ def _frames_and_rows(
         text = board.move_text(move)
         board.push(move)
         after = board.cells()
-        caption = f"{number}. {_player(player)}: {text}"
+        caption = f"{number}. {_player(player)}: {_shown_move(text)}"
         svg = position_svg(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
@@ -287,6 +288,14 @@ def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str
         + (f' <span class="detail">{escape(detail)}</span>' if detail else "")
         + "</figcaption></figure>"
     )
+
+
+def _shown_move(text: str) -> str:
+    """A move as the caption over its board says it: a roll's dice "2 and 5", not the
+    notation's "2-5", which reads like a cell of Aranea's web ("r2-5") beside it; the move
+    table keeps the notation."""
+    word, _space, dice = text.partition(" ")
+    return f"roll {rolled_words(dice)}" if word == "roll" and dice else text
 
 
 def _player(name: str) -> str:

@@ -134,14 +134,14 @@ def test_the_review_s_list_of_moves_never_ends_a_line_with_a_move_s_number(scree
 
 def test_the_review_says_aranea_s_rolls_and_a_pass_in_the_table_s_language(screen):
     """The German review listed Aranea's rolls as "137. roll 4-4" (the notation's English word,
-    where the play screen says "Wurf 5-1")."""
+    where the play screen says "Wurf 5 und 1"); the dice were "4-4", like the cell "r4-4"."""
     from companion import i18n
     from companion.app.pages.review import shown_move
 
-    assert shown_move("roll 4-4") == "roll 4-4" and shown_move("r3-7") == "r3-7"
+    assert shown_move("roll 4-4") == "roll 4 and 4" and shown_move("r3-7") == "r3-7"
     i18n.set_language("de")
     try:
-        assert shown_move("roll 4-4") == "Wurf 4-4"
+        assert shown_move("roll 1-4") == "Wurf 1 und 4"
         assert shown_move("pass") == "aussetzen"
         assert shown_move("d2-d6 b7-c7 @a3-a4") == "d2-d6 b7-c7 @a3-a4"
     finally:

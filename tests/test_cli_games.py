@@ -135,7 +135,7 @@ def test_play_aranea_undo_of_the_opponents_move_keeps_the_roll_made_after_it(cap
     code, out, _ = run(capsys, *argv, stdin=stdin, monkeypatch=monkeypatch)
     assert code == 0
     assert "took back blue's place" in out
-    amber = re.findall(r"^amber (?:rolls|keeps the roll) (\d-\d)", out, re.MULTILINE)
+    amber = re.findall(r"^amber (?:rolls|keeps the roll) (\d and \d) = ", out, re.MULTILINE)
     assert len(amber) == 2 and amber[0] == amber[1], out
 
 

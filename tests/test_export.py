@@ -169,6 +169,9 @@ def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, 
         assert f"<td>{' + '.join(map(str, r.dice))}</td><td>{r.value}</td>" in out
     for number, move in enumerate(record.moves, 1):
         assert f'data-step="{number}">{number}</a>' in out and f"<code>{move.text}</code>" in out
+    # the caption over the board says a roll's dice in words ("2-5" reads like the cell r2-5)
+    first = record.moves[0].text
+    assert first.startswith("roll ") and f"1. Amber: roll {first[5]} and {first[7]}<" in out
     assert "not finished" in out
 
 

@@ -54,6 +54,8 @@ def test_roll_shows_the_value_and_its_uses_and_is_recorded(tmp_path):
     roll = events[0]
     assert roll.kind == "roll" and roll.data["value"] == 7
     assert table.text == "Amber rolled 7: place a stone on r1-7"
+    # the dice never as "2-5", which reads like a cell beside "r1-7"
+    assert table.referee.instruction.detail == "Roll 2 and 5"
     assert table.referee.instruction.highlights == {"r1-7": "target"}
     events = table.show(r1_7="amber")
     assert events[0].data["move"] == "place"
@@ -130,7 +132,7 @@ def test_undo_takes_back_the_use_but_never_the_roll():
     assert table.press(UNDO, "amber")[0].data["state"] == "requested"
     assert table.text == "Blue: press DONE to take back r1-8"  # a ring move keeps its square
     assert table.referee.move_words("place") == "the stone placed"  # Aranea's notation in words
-    assert table.referee.move_words("roll 3-4") == "the roll 3-4"
+    assert table.referee.move_words("roll 3-4") == "the roll 3 and 4"
     table.press(DONE, "blue")
     assert table.referee.position.move_stack[-1].kind == "roll"
     assert table.text == "Take the amber stone off r2-9. Put the amber stone back on r1-8"

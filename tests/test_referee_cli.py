@@ -299,7 +299,10 @@ def test_the_text_lines_say_what_the_dice_showed(tmp_path, capsys, monkeypatch):
     argv = ["--game", "aranea", "--observations", "-", "--db", str(db), "--seed", "3"]
     code, out, _ = run(capsys, monkeypatch, argv, ["roll"] * 4)
     rolls = [line.strip() for line in out if "rolled" in line]
-    assert code == 0 and rolls[:2] == ["Amber rolled 7 (2-5)", "Blue rolled 7 (5-2)"]  # a tie
+    assert code == 0 and rolls[:2] == [
+        "Amber rolled 7 (2 and 5)",
+        "Blue rolled 7 (5 and 2)",
+    ]  # a tie
     rolled = Records(db, readonly=True).game(1).rolls
     assert [r.dice for r in rolled[:2]] == [(2, 5), (5, 2)]
 

@@ -63,13 +63,14 @@ class AraneaReferee(Referee[AraneaPosition]):
 
     def move_words(self, move: str) -> str:
         """Aranea's notation in words: "place" is the stone placed, "pass" the pass, "roll 3-4"
-        the roll; a ring move keeps its square ("r2-5")."""
+        the roll ("the roll 3 and 4"); a ring move keeps its square ("r2-5")."""
         if move == "place":
             return _("the stone placed")
         if move == "pass":
             return _("the pass")
         if move.startswith("roll "):
-            return _("the roll {dice}").format(dice=move.removeprefix("roll "))
+            dice = phrases.rolled_words(move.removeprefix("roll "))
+            return _("the roll {dice}").format(dice=dice)
         return move
 
     # -- the roll -------------------------------------------------------------------------------
@@ -219,7 +220,10 @@ class AraneaReferee(Referee[AraneaPosition]):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail or _("Roll {roll}").format(roll=position.rolled.text),
+            detail=detail
+            or _("Roll {roll}").format(
+                roll=phrases.dice_words(position.rolled.a, position.rolled.b)
+            ),
         )
 
     def _last_turn_detail(self) -> str:

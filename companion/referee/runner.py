@@ -32,6 +32,7 @@ from companion.errors import UserError, json_problem
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.observation import Observation
+from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
     BOARD_RIGHT,
@@ -269,7 +270,8 @@ class Session:
             # starts, a tie: the instruction alone does not say what was rolled)
             for event in events:
                 if event.kind == "roll":
-                    dice = "-".join(str(d) for d in event.data.get("dice", ()))
+                    a, b = event.data.get("dice") or ("?", "?")
+                    dice = phrases.dice_words(a, b)  # "2 and 5": "2-5" reads like a cell
                     rolled = _("{player} rolled {value}").format(
                         player=player_name(event.data.get("player")),
                         value=f"{event.data.get('value')} ({dice})",
