@@ -56,6 +56,23 @@ def test_replay_refuses_a_record_missing_its_moves_or_with_a_null_start(tmp_path
     one_line_error(companion("replay", write(tmp_path / "g.json", json.dumps(record))), *words)
 
 
+@pytest.mark.parametrize(
+    "outcome, words",
+    [
+        ("white", ['"outcome" must be null or an object', "'white'", "write null"]),
+        ({"winner": "red", "reason": "resignation"}, ['"outcome" winner', "'red'"]),
+        ({"winner": "white", "reason": 3}, ['"outcome" reason', "3"]),
+    ],
+)
+def test_replay_refuses_a_malformed_outcome_in_one_line(tmp_path, outcome, words):
+    """A bare "white" as the outcome was ignored without a word (exit 0)."""
+    record = {**RECORD, "moves": ["c3"], "outcome": outcome}
+    one_line_error(companion("replay", write(tmp_path / "g.json", json.dumps(record))), *words)
+    good = {**RECORD, "moves": ["c3"], "outcome": {"winner": "white", "reason": "resignation"}}
+    result = companion("replay", write(tmp_path / "ok.json", json.dumps(good)))
+    assert result.returncode == 0 and "the record says white wins" in result.stdout
+
+
 def test_export_of_an_id_too_big_for_sqlite(tmp_path):
     db = tmp_path / "r.sqlite3"
     with Records(db):

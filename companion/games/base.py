@@ -578,6 +578,7 @@ def replay_json(data: Any) -> Replay[Position[Any]]:
         raise RecordError(
             '"start" is null: give the start position, or leave "start" out for the usual one'
         )
+    stated = _stated_outcome(data.get("outcome"), cls.players)
     options = cls.options_from(data.get("options"))
     if data.get("start") is not None:
         start = data["start"]
@@ -603,5 +604,30 @@ def replay_json(data: Any) -> Replay[Position[Any]]:
         except UserError as exc:
             error = RecordError(f"move {number} ({excerpt(repr(text))}): {exc}")
             return Replay(position, error, number - 1)
-    stated = data.get("outcome")
-    return Replay(position, recorded_outcome=stated if isinstance(stated, dict) else None)
+    return Replay(position, recorded_outcome=stated)
+
+
+def _stated_outcome(stated: Any, players: tuple[str, str]) -> dict[str, Any] | None:
+    """A record's "outcome": null, or an object as `Outcome.to_json` writes it.
+
+    :raises RecordError: for anything else (a bare "white" was ignored without a word)."""
+    example = f'{{"winner": "{players[0]}", "reason": "...", "detail": "..."}}'
+    if stated is None:
+        return None
+    if not isinstance(stated, dict):
+        raise RecordError(
+            f'"outcome" must be null or an object such as {example}, not '
+            f"{excerpt(repr(stated))}: fix it, or write null to let the rules decide"
+        )
+    winner = stated.get("winner")
+    if winner is not None and winner not in players:
+        raise RecordError(
+            f'the "outcome" winner must be {players[0]!r}, {players[1]!r} or null (a draw), '
+            f"not {excerpt(repr(winner))}: fix it, or write null as the outcome"
+        )
+    if not isinstance(stated.get("reason", ""), str):
+        raise RecordError(
+            f'the "outcome" reason must be text such as "resignation", not '
+            f"{excerpt(repr(stated['reason']))}: fix it, or write null as the outcome"
+        )
+    return stated
