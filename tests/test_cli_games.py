@@ -361,6 +361,11 @@ def test_moves_counts_arimaa_with_the_engines_counter(capsys):
         (["moves", "arinama", "-p", "my game.json"], ["no file my game.json"]),
         (["moves", "arinama", "-p", "/"], ["folder"]),
         (["moves", "arinama", "-p", "{}", "-o", "rows=5"], ["own options"]),
+        # {} was Arinama's and Aranea's start position, while Sensei and Arimaa refuse it
+        (["moves", "arinama", "-p", "{}"], ['an Arinama position needs a "stones" object']),
+        (["moves", "aranea", "-p", "{}"], ['an Aranea position needs a "stones" object']),
+        (["moves", "sensei", "-p", "{}"], ['a Sensei position needs "stones"']),
+        (["moves", "arimaa", "-p", "{}"], ['"board" must be a list']),
         (["moves", "aranea", "-p", '{"phase": "later"}'], ["phase"]),
         (
             ["moves", "arinama", "-p", json.dumps({**RECORD, "moves": ["c3", "c3"]})],

@@ -681,7 +681,12 @@ class AraneaPosition(Position[AraneaMove]):
                 '"opening_rolls" holds Amber\'s opening roll while Blue rolls (phase "opening", '
                 "turn blue), and nothing else"
             )
-        stones = data.get("stones", {})
+        if "stones" not in data:  # as Sensei and Arimaa: {} is no position (not the start)
+            raise RecordError(
+                'an Aranea position needs a "stones" object of square -> "amber" or "blue" '
+                "({} for an empty web)"
+            )
+        stones = data["stones"]
         if not isinstance(stones, dict):
             raise RecordError('"stones" must be an object of square -> "amber" or "blue"')
         for cell, owner in stones.items():

@@ -470,7 +470,12 @@ class ArinamaPosition(Position[str]):
         if turn not in PLAYERS:
             raise RecordError(f'"turn" must be black or white, not {turn!r}')
         pos._turn = turn
-        stones = data.get("stones", {})
+        if "stones" not in data:  # as Sensei and Arimaa: {} is no position (not the start)
+            raise RecordError(
+                'an Arinama position needs a "stones" object of cell -> "black" or "white" '
+                "({} for an empty board)"
+            )
+        stones = data["stones"]
         if not isinstance(stones, dict):
             raise RecordError('"stones" must be an object of cell -> "black" or "white"')
         for cell, colour in stones.items():
