@@ -478,6 +478,28 @@ def test_replay_a_file_of_json_lines_checks_every_game(capsys, tmp_path):
     assert lines[3] == "3 games: 1 legal, 2 not"
 
 
+def test_replay_a_file_of_json_lines_with_board_draws_each_game_s_board(capsys, tmp_path):
+    """--board on a file of JSON lines drew no board at all, without a word."""
+    good = record_of("arinama", 1)
+    bad = record_of("aranea", 1, max_moves=10)
+    bad["moves"][-1] = "r9-9"
+    path = tmp_path / "many.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n" + "42\n")
+    code, out, _ = run(capsys, "replay", str(path), "--board")
+    assert code == 1
+    final = games.get("arinama").new()
+    for move in good["moves"]:
+        final.push(final.parse_move(move))
+    before = games.get("aranea").new()
+    for move in bad["moves"][:-1]:
+        before.push(before.parse_move(move))
+    text = out.strip()
+    first, second = text.index("line 1: Result"), text.index("line 2: ILLEGAL")
+    assert final.diagram() in text[first:second]  # under its line
+    assert before.diagram() in text[second : text.index("line 3: UNREADABLE")]
+    assert text.endswith("3 games: 1 legal, 2 not")
+
+
 def test_replay_a_file_of_json_lines_cut_short_checks_the_whole_lines(capsys, tmp_path):
     with open(ARIMAA_GAMES) as handle:
         lines = [handle.readline() for _ in range(3)]

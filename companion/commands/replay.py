@@ -5,7 +5,7 @@ Reads our game records (JSON from `companion play --save`, `companion export` or
 (``1g Ra1 Rb1 ... / 1s ra8 ... / 2g Ed2n ...``) or JSON objects with "moves" and no "format"
 (the lines of shared/data/arimaa/games.jsonl; one whose "game" names another game is our record
 without its "format" key, replayed as that game). A file of such JSON lines checks every game
-in it, one line of output each.
+in it, one line of output each (with --board each game's board under its line).
 
 Exit status: 0 when every move is legal, 1 at the first illegal move (its number, text and
 the reason are printed) or when the result a record states is not the one the rules reach
@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--board",
         action="store_true",
-        help="also draw the final position (it is always drawn before an illegal move)",
+        help="also draw the final position (it is always drawn before an illegal move; for "
+        "a file of JSON lines: under each game's line)",
     )
     parser.set_defaults(func=run)
 
@@ -81,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
         raise too_deep(name) from None
     if len(records) == 1:
         return report_one(replay_one(records[0], name), show_board=args.board)
+    return report_many(records, show_board=args.board)
+
+
+def report_many(records: list[tuple[int, Any]], show_board: bool) -> int:
+    """One line per game of a file of JSON lines (each game's board under it with --board)."""
     failed = 0
     for line_number, record in records:
         label = _record_label(record, line_number)
@@ -99,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             failed += 1
             print(f"{label}: ILLEGAL {error}")
+        if show_board:  # under its line: the final position, or the one before the illegal move
+            print(result.position.diagram())
     print(f"{len(records)} games: {len(records) - failed} legal, {failed} not")
     return 1 if failed else 0
 
