@@ -307,7 +307,7 @@ class Records:
         self._lock = threading.RLock()
         self._synchronous: str | None = None
         self._last_instruction: dict[int, str] = {}
-        _check_file(self.path, must_exist=readonly)
+        _check_file(self.path, must_exist=readonly, default=path is None)
         # one writer per file (see the module's text): taken before SQLite opens the file
         self._writer: _WriterLock | None = None
         if not readonly:
@@ -1100,9 +1100,10 @@ def _fit_image(image: bytes | Callable[[int], bytes] | None) -> tuple[bytes | No
     return data, None
 
 
-def _check_file(path: Path, *, must_exist: bool) -> None:
+def _check_file(path: Path, *, must_exist: bool, default: bool = False) -> None:
     """Refuse a file that is not a whole SQLite database, reading only its 100-byte header
-    (SQLite itself is not allowed near a file we would refuse)."""
+    (SQLite itself is not allowed near a file we would refuse). `default`: the path is
+    `default_db_path` (no --db given), so a bad one is the environment's to fix."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -1112,7 +1113,15 @@ def _check_file(path: Path, *, must_exist: bool) -> None:
             ) from None
         return
     except OSError as exc:
-        raise RecordError(f"cannot read the game records {path}: {exc.strerror}") from None
+        raise RecordError(
+            f"cannot read the game records {path}: {exc.strerror}"
+            + (
+                " (a part of the path is a file, not a folder)"
+                if exc.errno == errno.ENOTDIR
+                else ""
+            )
+            + f": {_path_remedy(default)}"
+        ) from None
     if path.is_dir():
         raise RecordError(f"{path} is a folder: --db takes a file, e.g. {path / DB_FILENAME}")
     if not path.is_file():  # /dev/null, a pipe: SQLite would fail oddly and leave a journal
@@ -1125,7 +1134,9 @@ def _check_file(path: Path, *, must_exist: bool) -> None:
         with open(path, "rb") as f:
             header = f.read(100)
     except OSError as exc:
-        raise RecordError(f"cannot read the game records {path}: {exc.strerror}") from None
+        raise RecordError(
+            f"cannot read the game records {path}: {exc.strerror}: {_path_remedy(default)}"
+        ) from None
     if not header.startswith(_SQLITE_MAGIC):
         raise RecordError(
             f"{path} is not a companion record database (not an SQLite file): "
@@ -1145,6 +1156,30 @@ def _check_file(path: Path, *, must_exist: bool) -> None:
         raise _truncated(path, size, pages * page_size)
     user_version, _, app_id = struct.unpack(">III", header[60:72])
     _check_identity(path, app_id, user_version, None)
+
+
+def _path_remedy(default: bool) -> str:
+    """What to do about a records path that cannot be used: the one given with --db, or the
+    default one that the environment chose (named with its value)."""
+    if not default:
+        return "check the --db path, or give another file with --db"
+    for variable in ("STATE_DIRECTORY", "XDG_STATE_HOME"):  # as default_db_path chooses
+        value = os.environ.get(variable, "")
+        if value:
+            return f"fix ${variable} ({value}), or give the records file with --db FILE"
+    return "give the records file with --db FILE"
+
+
+def records_missing(path: Path) -> bool:
+    """No file at `path` and nothing in the way of one (a path through a file is not
+    missing records: opening it says what is wrong)."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _records_folder(path: Path, *, default: bool) -> None:

@@ -252,6 +252,25 @@ def test_games_without_records_says_so(tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "missing.sqlite3").exists()
 
 
+@pytest.mark.parametrize("command", [["export", "1"], ["games"]])
+def test_records_in_a_state_directory_through_a_file_say_what_to_do(
+    tmp_path, capsys, monkeypatch, command
+):
+    """XDG_STATE_HOME pointing into a regular file: export said only "cannot read the game
+    records ...: Not a directory", and games said no games were recorded yet."""
+    (tmp_path / "afile").write_text("not a folder")
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "afile" / "state"))
+    code, out, err = run_cli(capsys, *command)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, (out, err)
+    assert "a part of the path is a file, not a folder" in err
+    assert f"fix $XDG_STATE_HOME ({tmp_path / 'afile' / 'state'}), or give" in err
+    assert "--db FILE" in err
+    code, _, err = run_cli(capsys, *command, "--db", tmp_path / "afile" / "r.sqlite3")
+    assert code == 2 and "check the --db path" in err and len(err.splitlines()) == 1
+    assert (tmp_path / "afile").read_text() == "not a folder"  # nothing lost
+
+
 def test_games_check_reports_damage_on_stderr_in_one_line_and_exits_1(db_path, capsys):
     import sqlite3
 

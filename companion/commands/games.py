@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from companion.records import Records, default_db_path
+from companion.records import Records, default_db_path, records_missing
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:
@@ -55,10 +55,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     path = args.db or default_db_path()
-    if not args.db and not path.exists():
+    if not args.db and records_missing(path):  # a path through a file: Records says so
         print(f"No games recorded yet ({path} does not exist).")
         return 0
-    with Records(path, readonly=True) as db:
+    with Records(args.db, readonly=True) as db:  # None: the default, its own remedy
         games = db.unfinished_games() if args.unfinished else db.games()
         problems = db.check() if args.check else []
     if args.json:
