@@ -19,7 +19,8 @@ import vision.standing
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
-from vision.cell_features import FEATURE_COUNT
+from vision.cell_features import FEATURE_COUNT, features
+from vision.cell_views import FOOTPRINT_SIZE, CellViews
 from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
 from vision.discriminant import fit_discriminant
 from vision.find import find_board
@@ -761,6 +762,57 @@ def test_a_glossy_black_stone_mirroring_the_lamp_is_read_black():
         H = locate(picture, table.layout).homography
         seen = read_standing(picture, H, table.layout, calibration)
         assert seen.cells == {c: board.get(c, EMPTY) for c in table.layout.cell_names()}
+
+
+def test_a_glossy_stone_that_mirrors_a_high_lamp_reads_its_own_colour():
+    """A glossy stone under a lamp 75 degrees high, seen from nearly straight above, mirrors it
+    over the middle of its face, so its medians show the lamp's white. On seed 3's Sensei
+    table 0 of `bench_vision.py --realistic` (this table, this board) the red stone on a5 read
+    green - squared distance 43 to green, 48 to red. Round the reflection its face still
+    shows its red: the darker half of its footprint (`vision.cell_features`, a stone's own
+    colour) reads it red, and the whole board right."""
+    layout = "sensei"
+    table = SimTable(layout, seed=3 * 1000 + sum(map(ord, layout)), realism=True)
+    assert table.realism.lamp_elevation > 70 and table.tilt < 5
+    start = calibration_position(table.layout)
+    frame = table.render(start)
+    calibration = calibrate(frame, locate(frame, table.layout).homography, table.layout, start)
+    board = {"a4": "red", "a5": "red", "c4": "red", "g1": "red", "b3": "green", "b6": "green"}
+    board |= {"f3": "green", "f4": "green", "e6": "green", "f6": "green", "d7": "green"}
+    board |= {"e7": "green", "c1": "red-character", "a2": "red-character", "g2": "red-character"}
+    board |= {"e3": "red-character", "g3": "red-character", "d4": "red-character"}
+    board |= {c: "green-character" for c in ("f1", "g4", "d5", "e5", "f5", "a6", "d6", "c7")}
+    picture = table.render(board)
+    H = locate(picture, table.layout).homography
+    seen = read_standing(picture, H, table.layout, calibration)
+    assert seen.cells["a5"] == "red"
+    assert seen.cells == {c: board.get(c, EMPTY) for c in table.layout.cell_names()}
+
+
+def test_a_stones_own_colour_is_the_darker_half_of_its_footprint_and_not_measured_on_figures():
+    """Half of a red stone's footprint shows the lamp's white, half its red: the medians sit
+    between, the darker half is red (against the expected empty colour). On a board of figures
+    the three numbers are 0 - a figure's darker half is its shaded side - and add nothing to
+    any distance."""
+    n, radii, angles = 1, *FOOTPRINT_SIZE
+    footprint = np.zeros((n, radii, angles, 3))
+    footprint[:, :, : angles // 2] = np.log1p([40.0, 40.0, 200.0])  # red (B G R)
+    footprint[:, :, angles // 2 :] = np.log1p([250.0, 250.0, 250.0])  # the lamp's white
+    views = CellViews(
+        column=np.zeros((n, 12, 12, 3)),
+        ground=np.zeros((n, 3)),
+        footprint=footprint,
+        unseen=np.zeros(n, bool),
+        column_edges=np.zeros((n, 12, 12)),
+        footprint_edges=np.zeros((n, radii, angles)),
+        pixel_scale=np.ones(n),
+        rim=np.zeros((0, 3)),
+        rim_unseen=np.zeros(0, bool),
+    )
+    expected = np.log1p([[180.0, 200.0, 210.0]])  # cream paper
+    stone = features(views, expected, stones=True)[0, -3:]
+    assert np.allclose(stone, np.log1p([40.0, 40.0, 200.0]) - expected[0])
+    assert np.array_equal(features(views, expected, stones=False)[0, -3:], np.zeros(3))
 
 
 def test_a_lamps_highlight_brightens_some_stones_and_no_figure(monkeypatch):

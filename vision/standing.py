@@ -164,9 +164,10 @@ class StandingCalibration:
     # did not show it): the rim anchors the light on a crowded board. A file without: no rim
     rim_look: list[list[float] | None] = field(default_factory=list)
     # 3: the edge energies joined the features; 4: piece_gradient, rim_look; 5: the darkest
-    # and brightest tenth of the column and the footprint joined the features
-    version: ClassVar[int] = 5
-    oldest: ClassVar[int] = 5  # the oldest version read (older: other features)
+    # and brightest tenth of the column and the footprint joined the features; 6: a stone's
+    # own colour (the darker half of its footprint) joined them
+    version: ClassVar[int] = 6
+    oldest: ClassVar[int] = 6  # the oldest version read (older: other features)
 
     def check_layout(self, layout: Layout) -> None:
         if layout.name != self.layout:
@@ -421,7 +422,7 @@ def features_of(
     expected, _ = fit_light(
         views.ground, kinds, surface, light_terms(layout), light_from, start, rim
     )
-    return features(views, expected), seen
+    return features(views, expected, not layout.figures), seen
 
 
 def _learn_rim(
