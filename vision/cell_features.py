@@ -14,6 +14,15 @@ from vision.cell_views import FOOTPRINT_INNER, CellViews
 
 QUANTILES = (0.1, 0.9)  # the darkest and the brightest tenth of the column and the footprint
 FEATURE_COUNT = 29
+STONE_FEATURES = 3  # the last three, a stone's own colour: 0 on a board of figures
+
+
+def measured_features(stones: bool) -> int:
+    """How many of the features a board measures: on a board of figures a stone's own colour
+    is 0 (`features`)."""
+    return FEATURE_COUNT if stones else FEATURE_COUNT - STONE_FEATURES
+
+
 EDGE_FLOOR = 0.01  # log brightness a pixel: an edge this faint is noise (sensor, JPEG)
 
 
@@ -88,7 +97,7 @@ def features(views: CellViews, expected: np.ndarray, stones: bool) -> np.ndarray
             )[:, None],
             _darkest_brightest(lower.mean(axis=2)) - level,
             _darkest_brightest(inner.mean(axis=2)) - level,
-            _darker_half(inner) - expected if stones else np.zeros((n, 3)),
+            _darker_half(inner) - expected if stones else np.zeros((n, STONE_FEATURES)),
         ]
     )
 

@@ -44,8 +44,10 @@ STONE_CLASSES = {
 # and Othello discs are flat (a Go stone: 9 mm on a 22 mm point).
 PIECE_HEIGHTS = {"arinama": 0.4, "arimaa": 1.7, "aranea": 0.4, "sensei": 1.0}
 CHESS_PIECE_HEIGHT = 1.7  # the chessboard layout: a chess set
-# The games played with figures (chess-like pieces): Arimaa. The others are played with stones
-# - Sensei's character is a figurine standing on a stone, which is what its height above is.
+# The games whose pieces may be figures (chess-like pieces): Arimaa - its mat's own pieces are
+# stones, but an Arimaa set's animals, or a chess set's figures, may stand on it as well. The
+# others are played with stones - Sensei's character is a figurine standing on a stone, which
+# is what its height above is.
 FIGURE_GAMES = frozenset({"arimaa"})
 STONE_HEIGHT = 0.4  # grid:RxC: stones or discs
 
@@ -93,8 +95,11 @@ class Layout:
 
     @property
     def figures(self) -> bool:
-        """Whether its pieces are figures, of several shapes to a colour (a chess set, Arimaa's
-        pieces), rather than stones that all look alike but for their colour."""
+        """Whether its pieces may be figures, of several shapes to a colour (a chess set on a
+        `chessboard`, an Arimaa set on the Arimaa mat), rather than stones that all look alike
+        but for their colour: the reader then assumes nothing that holds for stones alone
+        (`vision.standing.classify_cells`, `vision.cell_features`). As with `piece_height`, the
+        layout says what stands on it: a `grid:RxC` carries stones or discs."""
         return self.game in FIGURE_GAMES or self.name == CHESSBOARD
 
     @property

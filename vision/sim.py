@@ -35,7 +35,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate
-from vision.layouts import CHESSBOARD, FIGURE_GAMES, Layout, get_layout
+from vision.layouts import CHESSBOARD, Layout, get_layout
 from vision.locate import locate
 from vision.mat import render_mat
 from vision.sim_pieces import (
@@ -208,7 +208,7 @@ class SimTable:
         return Conditions.draw(
             rng,
             own_board=not self.layout.has_markers,
-            figures=self.layout.game in FIGURE_GAMES,
+            figures=self.layout.figures,
             **fixed,
         )
 

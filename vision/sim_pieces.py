@@ -145,7 +145,7 @@ class Conditions:
     ) -> Conditions:
         """Conditions drawn at random (a seed or a generator); `fixed` sets any field.
         `own_board`: a board of one's own (checkered, or now and then lined) instead of the mat.
-        `figures`: whether the game's pieces may be figures (`vision.layouts.FIGURE_GAMES`:
+        `figures`: whether the pieces may be figures (`Layout.figures`, `vision.layouts.FIGURE_GAMES`:
         Arimaa); without, a mat whose draw says figures gets domes (Arinama's stones are turned
         over, Aranea's are stones, Sensei's are stones one of which carries the character's
         figurine: no one plays them with chess pieces)."""

@@ -53,7 +53,7 @@ import numpy as np
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
-from vision.cell_features import FEATURE_COUNT, features
+from vision.cell_features import FEATURE_COUNT, features, measured_features
 from vision.cell_kinds import learn_surface
 from vision.cell_views import CellViews, cell_views
 from vision.copies import (
@@ -97,7 +97,6 @@ DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and
 DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the photo is refused
 DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
-CHANGED = float(FEATURE_COUNT)  # squared distance of a cell from its class's mean, on average
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
@@ -537,8 +536,8 @@ def classify_cells(
             # Stones all look alike but for their colour: a class's slope is the light on its
             # stones alone (a glossy stone mirroring the lamp), so it says whether one is there
             # too - as a look the stone may have here besides its mean: the slope is fitted
-            # where the class stood and carried beyond (a 5x5 board's far corner), so it may
-            # add a look, never take one away.
+            # where the class stood and carried beyond (a 5x5 board's far corner), so it adds
+            # a look to the class and never takes its mean's away.
             per_class = _posterior(np.minimum(moved, picking), allowed, calibration)
     best = per_class.argmax(axis=1)
     p_best = per_class[np.arange(len(x)), best]
@@ -951,14 +950,16 @@ def _changed(
     """The unlearned cells that may be empty now: read as the piece that stood there at
     calibration (or on the last board the referee took), or unknown, but no longer looking as
     they did then (a piece of another class is a piece) - farther from that look than a cell
-    is from its class's mean on average (CHANGED, in squared standard deviations of the
-    spread between pictures, `precision`: the number of features). A piece that stayed where
+    is from its class's mean on average (in squared standard deviations of the spread between
+    pictures, `precision`: the number of features the board measures, `measured_features`). A
+    piece that stayed where
     it stood looks as it did; one that left shows what is under it - a print the camera never
     saw empty. On chesscog's photos, taken over several games with the phone moved between
     them, the rook on h1 came out 1-27
     from its look in the calibration photo (median 6), the US Chess logo under it 27-96
     (median 37); on a fixed camera a piece that did not move differs by the noise alone."""
     precision = np.array(calibration.precision)
+    on_average = float(measured_features(not get_layout(calibration.layout).figures))
     changed = []
     for name in calibration.unlearned:
         if name not in names:
@@ -969,7 +970,7 @@ def _changed(
         if look is None or was is None or not seen[i] or read[i] not in (was, UNKNOWN):
             continue
         diff = x[i] - np.array(look)
-        if float(diff @ precision @ diff) > CHANGED:
+        if float(diff @ precision @ diff) > on_average:
             changed.append(name)
     return tuple(changed)
 
