@@ -12,6 +12,13 @@ Aranea reads two six-sided dice as one value 1..12: the sum, except that a 3 and
     (Roll(a=2, b=5), '2-5', 7)
     >>> Roll(3, 4).value  # Aranea's 1
     1
+
+The players read the dice in words, "2 and 5" (German "2 und 5"): the notation's "2-5" reads
+like one of Aranea's cells ("r2-5") beside it. `dice_words` and `move_dice_words` are for every
+layer - the games' own messages, the referee, the commands, the review and the export.
+
+    >>> Roll(2, 5).words, move_dice_words("roll 2-5"), move_dice_words("r2-5")
+    ('2 and 5', '2 and 5', None)
 """
 
 from __future__ import annotations
@@ -23,11 +30,32 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.errors import NotationError, UserError
+from companion.i18n import pgettext
 
 SIDES = 6
 MAX_DICE = 100
 MAX_SIDES = 1000
 _ROLL_TEXT = re.compile(r"^\s*([1-6])\s*[-+ ,]\s*([1-6])\s*$")
+
+
+def dice_words(a: object, b: object) -> str:
+    """Two dice as the players read them: "1 and 4" ("1 und 4" in German), never the
+    notation's "1-4", which reads like one of Aranea's cells ("r1-4") beside it."""
+    return pgettext("two dice", "{a} and {b}").format(a=a, b=b)
+
+
+def move_dice_words(move: str) -> str | None:
+    """The dice of a roll move's notation in words ("roll 2-5": "2 and 5"); None for any other
+    move (a cell like "r2-5", "place", "pass") and for a roll whose dice are not known ("roll ?").
+    """
+    word, _space, dice = move.partition(" ") if isinstance(move, str) else ("", "", "")
+    if word != "roll":
+        return None
+    try:
+        roll = Roll.parse(dice)
+    except NotationError:
+        return None
+    return roll.words
 
 
 def aranea_value(a: int, b: int) -> int:
@@ -53,7 +81,13 @@ class Roll:
 
     @property
     def text(self) -> str:
+        """The notation's dice, "2-5": for records, files and moves that are typed."""
         return f"{self.a}-{self.b}"
+
+    @property
+    def words(self) -> str:
+        """The dice as the players read them, "2 and 5", in the table's language."""
+        return dice_words(self.a, self.b)
 
     @classmethod
     def parse(cls, text: str) -> Roll:

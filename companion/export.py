@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__, games
+from companion.dice import move_dice_words
 from companion.errors import UserError, write_problem
 from companion.files import write_atomically
 from companion.games.arimaa import ArimaaPosition
@@ -31,7 +32,6 @@ from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
 from companion.records import GameRecord, is_record_database, replay
-from companion.referee.phrases import rolled_words
 from companion.svg import board_defs, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
@@ -294,8 +294,8 @@ def _shown_move(text: str) -> str:
     """A move as the caption over its board says it: a roll's dice "2 and 5", not the
     notation's "2-5", which reads like a cell of Aranea's web ("r2-5") beside it; the move
     table keeps the notation."""
-    word, _space, dice = text.partition(" ")
-    return f"roll {rolled_words(dice)}" if word == "roll" and dice else text
+    dice = move_dice_words(text)
+    return text if dice is None else f"roll {dice}"
 
 
 def _player(name: str) -> str:

@@ -6,7 +6,15 @@ from fractions import Fraction
 
 import pytest
 
-from companion.dice import Dice, Roll, aranea_distribution, aranea_value
+from companion import i18n
+from companion.dice import (
+    Dice,
+    Roll,
+    aranea_distribution,
+    aranea_value,
+    dice_words,
+    move_dice_words,
+)
 from companion.errors import NotationError, UserError
 
 CHI_SQUARE_CRITICAL_11_DOF_P001 = 31.26  # the value 1..12 has 12 outcomes: 11 degrees of freedom
@@ -103,3 +111,19 @@ def test_chi_square_detects_a_wrong_rule():
         roll = dice.roll()
         counts[roll.a + roll.b] += 1
     assert chi_square(counts, total) > CHI_SQUARE_CRITICAL_11_DOF_P001
+
+
+def test_the_dice_in_words_are_for_every_layer_and_say_the_table_s_language():
+    """The dice "2 and 5" lived in the referee's phrases, so the games (which may not import
+    the referee) still said "2-5", like the cell "r2-5"; and four places each parsed a roll's
+    notation "roll 2-5" by hand. One helper in the dice module says them for every layer."""
+    assert dice_words(2, 5) == Roll(2, 5).words == "2 and 5"
+    assert Roll(2, 5).text == "2-5"  # the notation, for records and typed moves
+    assert move_dice_words("roll 2-5") == move_dice_words("roll 2 5") == "2 and 5"
+    for move in ("r2-5", "place", "pass", "roll ?", "roll", "rolled 2-5", "2-5", "d2-d6"):
+        assert move_dice_words(move) is None, move
+    i18n.set_language("de")
+    try:
+        assert move_dice_words("roll 1-4") == Roll(1, 4).words == "1 und 4"
+    finally:
+        i18n.set_language("en")

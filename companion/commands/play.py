@@ -24,11 +24,10 @@ from typing import Any
 
 from companion import games
 from companion.commands import not_empty, seed_number
-from companion.dice import Dice
+from companion.dice import Dice, move_dice_words
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
 from companion.games.base import Position, game_to_json, options_to_dict
-from companion.referee.phrases import rolled_words
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -247,7 +246,7 @@ def play_chance_and_forced(
             text = position.move_text(move)
             opening = position.in_opening_roll
             position.push(move)
-            shown = rolled_words(text.removeprefix("roll "))  # "2 and 5": "2-5" reads like a cell
+            shown = move_dice_words(text) or text  # "2 and 5": "2-5" reads like a cell
             rolled = f"{shown}{_roll_value(position, move)}"
             kept_note = " (an undo never rolls again)" if kept else ""
             yield f"{player} {'keeps the roll' if kept else 'rolls'} {rolled}{kept_note}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.dice import move_dice_words
 from companion.errors import IllegalMoveError
 from companion.games.aranea import (
     PASS,
@@ -68,8 +69,8 @@ class AraneaReferee(Referee[AraneaPosition]):
             return _("the stone placed")
         if move == "pass":
             return _("the pass")
-        if move.startswith("roll "):
-            dice = phrases.rolled_words(move.removeprefix("roll "))
+        dice = move_dice_words(move)
+        if dice is not None:
             return _("the roll {dice}").format(dice=dice)
         return move
 
@@ -220,10 +221,7 @@ class AraneaReferee(Referee[AraneaPosition]):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail
-            or _("Roll {roll}").format(
-                roll=phrases.dice_words(position.rolled.a, position.rolled.b)
-            ),
+            detail=detail or _("Roll {roll}").format(roll=position.rolled.words),
         )
 
     def _last_turn_detail(self) -> str:

@@ -10,27 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.dice import Roll
-from companion.errors import NotationError
 from companion.i18n import _, colour_adj, ngettext, pgettext
 
 MAX_LISTED = 4  # name at most this many cells in one sentence; the screen highlights them all
-
-
-def dice_words(a: object, b: object) -> str:
-    """Two dice as the players read them: "1 and 4" ("1 und 4"), never the notation's "1-4",
-    which reads like one of Aranea's cells ("r1-4") beside it."""
-    return pgettext("two dice", "{a} and {b}").format(a=a, b=b)
-
-
-def rolled_words(dice: str) -> str:
-    """The dice of a roll's notation ("1-4", as in the move "roll 1-4") as the players read
-    them ("1 and 4"); text that is not two dice is left as it is."""
-    try:
-        roll = Roll.parse(dice)
-    except NotationError:
-        return dice
-    return dice_words(roll.a, roll.b)
 
 
 def cell_list(cells: list[str] | tuple[str, ...] | set[str], conjunction: str = "and") -> str:

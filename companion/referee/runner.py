@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.dice import dice_words
 from companion.errors import UserError, json_problem
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.observation import Observation
-from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
     BOARD_RIGHT,
@@ -271,7 +271,7 @@ class Session:
             for event in events:
                 if event.kind == "roll":
                     a, b = event.data.get("dice") or ("?", "?")
-                    dice = phrases.dice_words(a, b)  # "2 and 5": "2-5" reads like a cell
+                    dice = dice_words(a, b)  # "2 and 5": "2-5" reads like a cell
                     rolled = _("{player} rolled {value}").format(
                         player=player_name(event.data.get("player")),
                         value=f"{event.data.get('value')} ({dice})",

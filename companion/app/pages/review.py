@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import result_text
+from companion.dice import move_dice_words
 from companion.errors import RecordError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
-from companion.referee.phrases import rolled_words
 from companion.referee.protocol import FLIP, FROM, TO
 from display.screens import review
 
@@ -153,9 +153,9 @@ def shown_move(text: str) -> str:
     """A recorded move as the review shows it: cells and steps as the notation writes them,
     its words in the table's language ("roll 4-4": "Wurf 4 und 4", "pass": "aussetzen"; the
     dice never as "4-4", which reads like a cell beside "r4-4")."""
-    word, _space, dice = text.partition(" ")
-    if word == "roll" and dice:
-        return _("roll {dice}").format(dice=rolled_words(dice))
+    dice = move_dice_words(text)
+    if dice is not None:
+        return _("roll {dice}").format(dice=dice)
     if text == "pass":
         return pgettext("move", "pass")
     return text
