@@ -110,7 +110,7 @@ def test_a_turn_is_a_roll_then_one_use_of_it():
         pos.push(AraneaMove("place"))
     play(pos, "roll 2-3")
     assert not pos.awaiting_roll and pos.roll == Roll(2, 3)
-    with pytest.raises(IllegalMoveError, match="rolled 2-3 already"):
+    with pytest.raises(IllegalMoveError, match="rolled 2 and 3 already"):
         play(pos, "roll 1-1")
     play(pos, "place")
     assert pos.turn == "blue" and pos.awaiting_roll
@@ -532,8 +532,21 @@ def test_what_a_roll_allows_is_said_as_the_legal_moves_are():
     for move in ("4-5", "2-5", "1-3"):  # the opening rolls, then amber's roll: a 4
         game.push(game.parse_move(move))
     assert [game.move_text(m) for m in game.legal_moves()] == ["place"]
-    assert game.diagram().splitlines()[-1] == "amber rolled 1-3 = 4: place"
-    with pytest.raises(IllegalMoveError, match="amber has rolled 1-3 already: now place$"):
+    assert game.diagram().splitlines()[-1] == "amber rolled 1 and 3 = 4: place"
+    with pytest.raises(IllegalMoveError, match="amber has rolled 1 and 3 already: now place$"):
         game.push(game.parse_move("roll 3-4"))
     with pytest.raises(NotationError, match='"roll" wants the two dice it shows: .*"roll 3-4"'):
         game.parse_move("roll")
+
+
+def test_the_position_says_the_dice_in_words_and_the_record_keeps_the_notation():
+    """`companion play aranea` said "amber rolled 5-2 = 7: place" under the board, beside cells
+    such as r5-2, after the screen and the referee had moved to "5 and 2"."""
+    game = get("aranea").new()
+    game.push(game.parse_move("roll 3-4"))  # amber's opening roll
+    assert game.diagram().splitlines()[-1] == "opening roll: blue to roll (amber rolled 3 and 4)"
+    for move in ("roll 2-5", "roll 5-2"):
+        game.push(game.parse_move(move))
+    assert game.diagram().splitlines()[-1] == "blue rolled 5 and 2 = 7: place"  # 7 beats 1
+    assert [game.move_text(m) for m in game.move_stack] == ["roll 3-4", "roll 2-5", "roll 5-2"]
+    assert game.to_json()["roll"] == "5-2"

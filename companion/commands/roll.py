@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--aranea rolls two six-sided dice: leave out --dice and --sides")
         roll = dice.roll()
         note = "  (a 3 and a 4 count as 1)" if roll.value == 1 else ""
-        print(f"{roll.text} = {roll.value}{note}")
+        print(f"{roll.words} = {roll.value}{note}")
         return 0
     values = dice.roll_dice(args.dice, args.sides)
     shown = " ".join(str(v) for v in values)

@@ -449,7 +449,7 @@ class AraneaPosition(Position[AraneaMove]):
     def _push_roll(self, move: AraneaMove) -> None:
         if self.phase == AWAIT_USE:
             raise IllegalMoveError(
-                f"{self._turn} has rolled {self.rolled.text} already: now {self._choices()}"
+                f"{self._turn} has rolled {self.rolled.words} already: now {self._choices()}"
             )
         if self.phase == AWAIT_ROLL:
             self.roll = move.roll
@@ -602,11 +602,11 @@ class AraneaPosition(Position[AraneaMove]):
         if outcome is not None:
             return f"game over: {outcome}"
         if self.phase == OPENING:
-            done = f" (amber rolled {self.opening_rolls[0].text})" if self.opening_rolls else ""
+            done = f" (amber rolled {self.opening_rolls[0].words})" if self.opening_rolls else ""
             return f"opening roll: {self._turn} to roll{done}"
         if self.phase == AWAIT_ROLL:
             return f"{self._turn} to roll"
-        return f"{self._turn} rolled {self.rolled.text} = {self.rolled.value}: {self._choices()}"
+        return f"{self._turn} rolled {self.rolled.words} = {self.rolled.value}: {self._choices()}"
 
     def _choices(self) -> str:
         """What the player who rolled may do with it now, in words - the legal uses, or pass
