@@ -137,6 +137,8 @@ def test_play_aranea_undo_of_the_opponents_move_keeps_the_roll_made_after_it(cap
     assert "took back blue's place" in out
     amber = re.findall(r"^amber (?:rolls|keeps the roll) (\d and \d) = ", out, re.MULTILINE)
     assert len(amber) == 2 and amber[0] == amber[1], out
+    # the undo rolled nothing: the line says when the kept roll was made (docs/games.md)
+    assert "\namber keeps the roll 5 and 2 = 7 (rolled before the undo)\n" in out, out
 
 
 def test_play_names_the_options_as_they_are_typed(capsys, monkeypatch):

@@ -248,7 +248,7 @@ def play_chance_and_forced(
             position.push(move)
             shown = move_dice_words(text) or text  # "2 and 5": "2-5" reads like a cell
             rolled = f"{shown}{_roll_value(position, move)}"
-            kept_note = " (an undo never rolls again)" if kept else ""
+            kept_note = " (rolled before the undo)" if kept else ""
             yield f"{player} {'keeps the roll' if kept else 'rolls'} {rolled}{kept_note}"
             if opening and not position.in_opening_roll:
                 yield f"{position.turn} has the higher opening roll and starts"
