@@ -1120,7 +1120,7 @@ def _check_file(path: Path, *, must_exist: bool, default: bool = False) -> None:
                 if exc.errno == errno.ENOTDIR
                 else ""
             )
-            + f": {_path_remedy(default)}"
+            + f": {_path_remedy(path, exc, default=default)}"
         ) from None
     if path.is_dir():
         raise RecordError(f"{path} is a folder: --db takes a file, e.g. {path / DB_FILENAME}")
@@ -1135,7 +1135,8 @@ def _check_file(path: Path, *, must_exist: bool, default: bool = False) -> None:
             header = f.read(100)
     except OSError as exc:
         raise RecordError(
-            f"cannot read the game records {path}: {exc.strerror}: {_path_remedy(default)}"
+            f"cannot read the game records {path}: {exc.strerror}: "
+            f"{_path_remedy(path, exc, default=default)}"
         ) from None
     if not header.startswith(_SQLITE_MAGIC):
         raise RecordError(
@@ -1158,16 +1159,34 @@ def _check_file(path: Path, *, must_exist: bool, default: bool = False) -> None:
     _check_identity(path, app_id, user_version, None)
 
 
-def _path_remedy(default: bool) -> str:
-    """What to do about a records path that cannot be used: the one given with --db, or the
-    default one that the environment chose (named with its value)."""
+def _path_remedy(path: Path, exc: OSError, *, default: bool) -> str:
+    """What to do about a records path that `exc` says cannot be used: a file that may not be
+    read is its permissions' fault; a path through a file or a missing folder is the --db path's,
+    or for the default path the environment variable that chose it (named with its value)."""
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (
+            "check the permissions of the file and of its folders, "
+            "or give another records file with --db FILE"
+        )
     if not default:
         return "check the --db path, or give another file with --db"
+    chosen = _state_variable(path) if exc.errno in (errno.ENOTDIR, errno.ENOENT) else None
+    if chosen is not None:
+        variable, value = chosen
+        return f"fix ${variable} ({value}), or give the records file with --db FILE"
+    return "give the records file with --db FILE"
+
+
+def _state_variable(path: Path) -> tuple[str, str] | None:
+    """The environment variable that put the default records `path` where it is, with its
+    value: $STATE_DIRECTORY, or $XDG_STATE_HOME when platformdirs used it (not when it is blank
+    or, for newer platformdirs, not absolute: the path is then in ~/.local/state)."""
     for variable in ("STATE_DIRECTORY", "XDG_STATE_HOME"):  # as default_db_path chooses
         value = os.environ.get(variable, "")
-        if value:
-            return f"fix ${variable} ({value}), or give the records file with --db FILE"
-    return "give the records file with --db FILE"
+        folder = value.split(":")[0] if variable == "STATE_DIRECTORY" else value
+        if folder.strip() and path.is_relative_to(folder):
+            return variable, value
+    return None
 
 
 def records_missing(path: Path) -> bool:

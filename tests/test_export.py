@@ -271,6 +271,43 @@ def test_records_in_a_state_directory_through_a_file_say_what_to_do(
     assert (tmp_path / "afile").read_text() == "not a folder"  # nothing lost
 
 
+def test_a_records_file_that_may_not_be_read_is_its_permissions_not_the_state_folder(
+    tmp_path, capsys, monkeypatch
+):
+    """Every error on the default path said "fix $XDG_STATE_HOME (...)", even a records file
+    that may not be read inside a state folder that is right, and even an XDG_STATE_HOME of
+    blanks, which platformdirs ignores."""
+    from companion import records
+
+    state = tmp_path / "state"
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    with Records():
+        pass  # the records file, in its right folder
+    denied = PermissionError(13, "Permission denied")
+
+    def no_reading(*args, **kwargs):
+        raise denied
+
+    with monkeypatch.context() as patch:
+        patch.setattr(records, "open", no_reading, raising=False)  # root reads any file
+        for command in (["games"], ["export", "1"], ["games", "--db", state / "x.sqlite3"]):
+            if "--db" in command:
+                records.default_db_path().rename(state / "x.sqlite3")
+            code, out, err = run_cli(capsys, *command)
+            assert code == 2 and out == "" and len(err.splitlines()) == 1, (out, err)
+            assert ": Permission denied: check the permissions of the file and of its" in err
+            assert "$XDG_STATE_HOME" not in err and "--db FILE" in err
+    (tmp_path / "afile").write_text("not a folder")  # the home's ~/.local/state through a file
+    monkeypatch.setenv("HOME", str(tmp_path / "afile"))
+    monkeypatch.setenv("XDG_STATE_HOME", " ")
+    code, out, err = run_cli(capsys, "games")
+    assert code == 2 and "a part of the path is a file, not a folder" in err, err
+    assert "XDG_STATE_HOME" not in err and err.rstrip().endswith(
+        "give the records file with --db FILE"
+    )
+
+
 def test_games_check_reports_damage_on_stderr_in_one_line_and_exits_1(db_path, capsys):
     import sqlite3
 
