@@ -370,3 +370,42 @@ def test_a_snapshot_writes_its_photo_and_position_both_or_neither(tmp_path, caps
         err = capsys.readouterr().err
         assert "cannot write /proc/" in err and "Traceback" not in err
         assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["vision", "read", "x.jpg", "--calibration"], "argument --calibration: an empty file"),
+        (["vision", "track", "sim:arimaa", "--calibration"], "argument --calibration: an empty"),
+        (["vision", "read", "--calibration", "c.json"], "argument IMAGE: an empty file name"),
+        (["vision", "locate", "x.jpg", "--view"], "argument --view: an empty file name"),
+        (["vision", "calibrate", "x.jpg", "-o", "c.json", "--position"], "--position: an empty"),
+        (["vision", "calibrate", "x.jpg", "--position", "p", "-o"], "--output: an empty file"),
+        (["vision", "calibrate", "x.jpg", "--position", "p", "-o", "c", "--empty"], "--empty: an"),
+        (["vision", "snapshot", "sim:arimaa", "--position", "p.json", "-o"], "--output: an empty"),
+        (["vision", "snapshot", "sim:arimaa", "-o", "a.png", "--position"], "--position: an empty"),
+        (["vision", "snapshot", "-o", "a.png", "--position", "p.json"], "SOURCE: an empty source"),
+        (["vision", "track", "--calibration", "c.json"], "argument SOURCE: an empty source"),
+        (["referee", "--game", "arinama", "--observations"], "--observations: an empty file name"),
+        (["referee", "--game", "arinama", "--source"], "argument --source: an empty source"),
+        (
+            ["referee", "--game", "arinama", "--source", "sim:arinama8", "--calibration"],
+            "argument --calibration: an empty file name",
+        ),
+    ],
+)
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_file_name_is_refused_in_one_line(
+    capsys, tmp_path, monkeypatch, argv, words, empty
+):
+    """`vision read x.jpg --calibration ""` (an unset "$CAL") said "calibration file  is a
+    folder: give the JSON file", and the referee took an empty --calibration for none."""
+    monkeypatch.chdir(tmp_path)
+    # the empty argument where the option wants its value, or as the missing positional
+    position = len(argv) if argv[-1].startswith("-") else 2
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv[:position], empty, *argv[position:]])
+    _, err = capsys.readouterr()
+    assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert words in err and "folder" not in err and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []

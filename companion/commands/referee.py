@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games, i18n
-from companion.commands import seed_number
+from companion.commands import not_empty, seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
@@ -113,11 +113,15 @@ def _add_camera_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument(
         "--source",
+        type=not_empty(
+            "source: give picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB or sim:LAYOUT"
+        ),
         metavar="SPEC",
         help="camera frames: picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB, sim:LAYOUT[?...]",
     )
     where.add_argument(
         "--observations",
+        type=not_empty("file name: name the file of observation lines, or - for standard input"),
         metavar="FILE",
         help="read observations (JSON lines, as `companion vision track --json` prints) and "
         "inputs from FILE instead of a camera; - is standard input",
@@ -129,7 +133,10 @@ def _add_camera_arguments(parser: argparse.ArgumentParser) -> None:
         "Arimaa with -o equipment=chess: chessboard)",
     )
     parser.add_argument(
-        "--calibration", metavar="CAL", help="colour calibration from `companion vision calibrate`"
+        "--calibration",
+        type=not_empty("file name: name the CAL.json from `companion vision calibrate`"),
+        metavar="CAL",
+        help="colour calibration from `companion vision calibrate`",
     )
     parser.add_argument(
         "--corners",

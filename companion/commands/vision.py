@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion import games
+from companion.commands import not_empty
 from companion.errors import PositionMismatch, UserError
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
@@ -97,6 +98,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=lambda args: _usage(parser))
 
 
+# An empty file name (an unset "$F") names no file: refused in one line, never taken for the
+# current folder ("calibration file  is a folder") or for no file at all.
+CALIBRATION_FILE = not_empty("file name: name the CAL.json from `companion vision calibrate`")
+PHOTO_FILE = not_empty("file name: name a photo of the board (PNG, JPEG, ...)")
+VIEW_FILE = not_empty("file name: name the PNG to write, or leave --view out")
+POSITION_FILE = not_empty('file name: name the POS.json ({"cells": {"a1": "gold", ...}})')
+SOURCE = not_empty("source: give picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB or sim:LAYOUT")
+
+
 def _register_locate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     locate = sub.add_parser(
         "locate",
@@ -107,6 +117,7 @@ def _register_locate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     _image_arguments(locate, layout_default="auto")
     locate.add_argument(
         "--view",
+        type=VIEW_FILE,
         metavar="PNG",
         help="also write what was found here: the straightened top view of a printed mat, the "
         "photo with the grid drawn over it for a board without markers",
@@ -127,17 +138,24 @@ def _register_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     calibrate.add_argument(
         "--position",
         required=True,
+        type=POSITION_FILE,
         metavar="POS.json",
         help='the position: {"cells": {"a1": "gold", ...}}',
     )
     calibrate.add_argument(
-        "-o", "--output", required=True, metavar="CAL.json", help="the calibration file to write"
+        "-o",
+        "--output",
+        required=True,
+        type=not_empty("file name: name the calibration file to write"),
+        metavar="CAL.json",
+        help="the calibration file to write",
     )
     calibrate.add_argument(
         "--force", action="store_true", help="replace CAL.json (and the --view PNG) if they exist"
     )
     calibrate.add_argument(
         "--empty",
+        type=not_empty("file name: name the photo of the empty board, or leave --empty out"),
         metavar="IMAGE",
         help="also a photo of the same board empty, from the same camera: every cell's own "
         "empty look is learned (a printed logo, a label, a stain)",
@@ -149,6 +167,7 @@ def _register_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     calibrate.add_argument(
         "--view",
+        type=VIEW_FILE,
         metavar="PNG",
         help="also write a picture of what was learned: the photo with every cell as the new "
         "calibration reads it, doubtful cells ringed",
@@ -165,7 +184,11 @@ def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     _image_arguments(read, layout_default=None)
     read.add_argument(
-        "--calibration", required=True, metavar="CAL.json", help="from `companion vision calibrate`"
+        "--calibration",
+        required=True,
+        type=CALIBRATION_FILE,
+        metavar="CAL.json",
+        help="from `companion vision calibrate`",
     )
     read.add_argument(
         "--json",
@@ -189,15 +212,22 @@ def _register_snapshot(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     snapshot.add_argument(
         "source",
+        type=not_empty("source: give sim:LAYOUT, e.g. sim:arimaa"),
         metavar="SOURCE",
         help="sim:LAYOUT[?seed=N&size=WxH&tilt=DEG&script=FILE], e.g. sim:arimaa",
     )
     snapshot.add_argument(
-        "-o", "--output", required=True, metavar="PHOTO", help="the photo to write (.png or .jpg)"
+        "-o",
+        "--output",
+        required=True,
+        type=not_empty("file name: name the photo to write (.png or .jpg)"),
+        metavar="PHOTO",
+        help="the photo to write (.png or .jpg)",
     )
     snapshot.add_argument(
         "--position",
         required=True,
+        type=POSITION_FILE,
         metavar="POS.json",
         help='where to write the position it shows: {"cells": {"a1": "gold", ...}}',
     )
@@ -215,13 +245,18 @@ def _register_track(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     track.add_argument(
         "source",
+        type=SOURCE,
         metavar="SOURCE",
         help="picamera, usb:N, /dev/videoN, file:VIDEO, dir:GLOB or sim:LAYOUT[?seed=N]",
     )
     track.add_argument("--layout", default=None, help=LAYOUT_HELP + " (default: the calibration's)")
     track.add_argument("--corners", metavar='"x,y x,y x,y x,y"', help=CORNERS_HELP)
     track.add_argument(
-        "--calibration", required=True, metavar="CAL.json", help="from `companion vision calibrate`"
+        "--calibration",
+        required=True,
+        type=CALIBRATION_FILE,
+        metavar="CAL.json",
+        help="from `companion vision calibrate`",
     )
     track.add_argument(
         "--json",
@@ -238,7 +273,9 @@ def _register_track(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _image_arguments(parser: argparse.ArgumentParser, layout_default: str | None) -> None:
-    parser.add_argument("image", metavar="IMAGE", help="a photo of the board (PNG, JPEG, ...)")
+    parser.add_argument(
+        "image", type=PHOTO_FILE, metavar="IMAGE", help="a photo of the board (PNG, JPEG, ...)"
+    )
     default = f" (default: {layout_default})" if layout_default else " (default: the calibration's)"
     parser.add_argument("--layout", default=layout_default, help=LAYOUT_HELP + default)
     parser.add_argument("--corners", metavar='"x,y x,y x,y x,y"', help=CORNERS_HELP)
