@@ -160,6 +160,28 @@ def test_a_piece_pushed_onto_a_trap_alone_then_given_a_friend_says_when_it_was_c
     assert table.referee.position.move_stack[-1].text == "cc5n cc6x Ec4n rd5n Ec5e"
 
 
+def test_two_captures_on_one_trap_in_a_turn_each_get_their_own_reason():
+    """The horse is captured on f6 when the camel steps away; later the dog steps onto f6 alone
+    and the camel comes back beside it. The causes were kept by trap, so the dog's reason named
+    the camel stepping away - which captured the horse, not the dog."""
+    table = Table(position({"f6": "h", "e6": "m", "g7": "d", "a2": "E"}, side="silver"))
+    table.step("e6", "e5")  # the horse's last friend steps away
+    assert table.instruction.text == "Remove the silver horse from f6"
+    table.show(f6=None)
+    table.step("g7", "f7")
+    table.step("f7", "f6")  # the dog onto the trap, no silver piece beside it
+    assert table.instruction.text == "Remove the silver dog from f6"
+    assert table.instruction.detail == "Captured on a trap with no friendly piece beside it"
+    table.step("e5", "e6")  # the camel back beside the trap
+    assert table.instruction.text == "Remove the silver dog from f6"
+    assert table.instruction.detail == (
+        "Captured on f6: no friendly piece was beside it when it came onto the trap"
+    )
+    assert table.referee.name_at("f6", "silver") == "the silver dog"  # not the horse before it
+    events = table.show(f6=None)  # four steps: the turn ends when the trap is cleared
+    assert events[0].data["move"] == "me6s hf6x dg7w df7s df6x me5n"
+
+
 def test_an_unfinished_push_cannot_end_the_turn():
     table = Table(position({"a4": "E", "c5": "c", "d6": "d"}))
     table.step("a4", "b4")

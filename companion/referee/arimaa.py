@@ -150,7 +150,7 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         letter = self.position.piece_at(cell) if cell in SQUARE_INDEX else None
         if letter and SIDE_NAMES[letter.islower()] == cls:
             return _describe(letter, self.chess_set, count)
-        for capture in self.captures:
+        for capture in reversed(self.captures):  # the last captured there is on the trap now
             if SQUARE_NAMES[capture.square] == cell:
                 return _describe(capture.piece, self.chess_set, count)
         return phrases.piece_phrase("piece", cls, count)
@@ -672,12 +672,14 @@ class ArimaaReferee(Referee[ArimaaPosition]):
                     "c3, f3, c6 and f6)"
                 )
             return _("Captured on a trap with no friendly piece beside it")
-        left = self._capture_causes()
+        causes = self._capture_causes()
         reasons = []
         for capture in captures:
             trap = SQUARE_NAMES[capture.square]
-            if capture.square in left:
-                letter, origin = left[capture.square]
+            # the piece on the trap now is the last one captured there this turn
+            cause = causes[max(key for key in causes if key[1] == capture)]
+            if cause is not None:
+                letter, origin = cause
                 reasons.append(
                     _(
                         "Captured on {trap} when its last friendly neighbour, {piece}, stepped "
@@ -699,16 +701,18 @@ class ArimaaReferee(Referee[ArimaaPosition]):
                 )
         return phrases.join_sentences(reasons)  # each names its square: no trap list needed
 
-    def _capture_causes(self) -> dict[int, tuple[str, int]]:
-        """Trap square -> (letter, origin) of the piece whose step away from `origin` captured
-        the piece on that trap this turn (captures of a piece coming onto a trap are not here)."""
+    def _capture_causes(self) -> dict[tuple[int, Capture], tuple[str, int] | None]:
+        """Each capture this turn, keyed by (its step's index, the capture): the (letter,
+        origin) of the piece whose step away from `origin` left it with no friend, or None for
+        a piece that came onto the trap with no friend beside it. (Two pieces may be captured
+        on one trap in a turn, each for its own reason.)"""
         board = self.position.turn_start_position()
-        causes: dict[int, tuple[str, int]] = {}
-        for step in self.position.steps_this_turn:
+        causes: dict[tuple[int, Capture], tuple[str, int] | None] = {}
+        for index, step in enumerate(self.position.steps_this_turn):
             mover = board.piece_at(step.origin)
             for capture in board.push_step(step):
-                if capture.square != step.dest and mover is not None:
-                    causes[capture.square] = (mover, step.origin)
+                left = capture.square != step.dest and mover is not None
+                causes[index, capture] = (mover, step.origin) if left and mover else None
         return causes
 
     def _unsettled_instruction(self, board: dict[str, str]) -> Instruction:
