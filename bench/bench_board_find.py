@@ -37,13 +37,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_real import board_set, real_data  # noqa: E402  (one lookup of the real photos)
+from bench_real import (  # noqa: E402  (one lookup of the real photos, one finder's layout)
+    FIND_LAYOUT,
+    board_set,
+    real_data,
+    turned_as_labelled,
+)
 
 from companion.errors import UserError  # noqa: E402
 from vision.find import find_board  # noqa: E402
 
 BAR = 0.25  # cells
-LAYOUT = {"chess": "chessboard", "go": "grid:18x18", "othello": "grid:8x8"}
 CELLS = {"chess": 8, "go": 18, "othello": 8}
 
 
@@ -53,15 +57,9 @@ def corner_error(found: np.ndarray, truth: np.ndarray, game: str) -> tuple[float
     cells = CELLS[game]
     sides = [np.linalg.norm(truth[k] - truth[(k + 1) % 4]) for k in range(4)]
     cell = float(np.mean(sides)) / cells
-    turns = (0, 2) if game == "chess" else (0, 1, 2, 3)
-    best = None
-    for turn in turns:
-        err = np.linalg.norm(np.roll(found, -turn, axis=0) - truth, axis=1) / cell
-        key = (float(err.max()), float(err.mean()), turn != 0)
-        if best is None or key[0] < best[0]:
-            best = key
-    worst, mean, turned = best
-    return mean, worst, turned
+    turned, turn = turned_as_labelled(found, truth, game)
+    err = np.linalg.norm(turned - truth, axis=1) / cell
+    return float(err.mean()), float(err.max()), turn != 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         image = cv2.imread(str(root / entry["file"]), cv2.IMREAD_COLOR)
         start = time.perf_counter()
         try:
-            located = find_board(image, LAYOUT[entry["game"]])
+            located = find_board(image, FIND_LAYOUT[entry["game"]])
             found = located.board_corners_px()
             problem = ""
         except UserError as exc:

@@ -6,13 +6,15 @@
     .venv/bin/python bench/bench_real.py --learn    # the photos as one game's boards, learning
     .venv/bin/python bench/bench_real.py --learn --streams 5   # and over 5 random streams
     .venv/bin/python bench/bench_real.py --learn --said-right  # the players press Board is right
+    .venv/bin/python bench/bench_real.py --found --learn   # every board found by its own grid
 
 The photos are `../shared/data/real/` beside the repository (128 labelled photos: 125 of two
 chess sets, two gobans, one Othello board; see its README). They are read from there and never
 copied into the project. Each set of photos of one board is calibrated once, on the photo with
 the most pieces of the rarer colour (the nearest thing to a start position), with the labelled
 corners, and every photo of the set - the calibration photo too - is read with the labelled
-corners (board finding is measured by bench_board_find.py). A cell is right when it reads as its
+corners (board finding is measured by bench_board_find.py) - or, with `--found`, with the corners
+the companion finds itself on a board of your own (below). A cell is right when it reads as its
 labelled class (for chess the class is the piece's colour); "unknown" counts as wrong and is
 also counted on its own. Bars (issue 9): >= 99.5 % of cells and >= 90 % of whole boards on each
 board. Go is labelled on intersections: its cells are the squares centred on them, so the board
@@ -31,6 +33,15 @@ the boards read whole on each stream, their mean, and on how many streams both b
 With `--learn --said-right`, each photo the referee does not take the players say is right
 (the play screen's **Board is right**): it teaches the camera as a board taken does, and the
 presses are counted - how often the players of these games would have had to press.
+
+With `--found`, every photo - the calibration photo too - is read where `vision.find.find_board`
+finds its board by its own grid (`chessboard`; Go as `grid:18x18`, its outer lines; Othello as
+`grid:8x8`), as the companion does on a board without markers: the labelled corners only say
+which way round the board lies, which the photo cannot tell (a checkerboard turned by 180
+degrees, a lined board by any quarter turn) and the players confirm on the setup screen. The
+labels are hand-made and off by up to a quarter of a cell on some photos (crv_01's a1 corner
+30 px into the margin), so this is the reading the players get. A photo whose board is not
+found counts every cell wrong ("not found").
 
 Exit status 1 when a bar is missed (on the default stream), 0 otherwise. The thresholds of the
 reader are not tuned to these photos: this benchmark only measures.
@@ -57,6 +68,7 @@ from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.copies import AUGMENT_SEED  # noqa: E402
+from vision.find import find_board  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.relearn import learn_from_board  # noqa: E402
 from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
@@ -80,11 +92,12 @@ def board_set(entry: dict) -> str:
     return "chesscog" if "chesscog" in entry["file"] else "chess-ray-vision"
 
 
-def layout_and_homography(entry: dict):
+def layout_and_homography(entry: dict, corners: np.ndarray | None = None):
     """The layout (chessboard or grid:RxC) and the homography board mm -> image px from the
-    labelled corners."""
+    labelled corners, or from `corners` given in their place (the same four points: a8, h8,
+    h1, a1; Go's outer intersections)."""
     cols, rows = entry["size"]
-    corners = np.array(entry["corners"], np.float64)
+    corners = np.array(entry["corners"] if corners is None else corners, np.float64)
     if (
         entry["game"] == "go"
     ):  # corners are the outer intersections: the cells reach half a cell further
@@ -99,6 +112,62 @@ def layout_and_homography(entry: dict):
     layout = get_layout(CHESSBOARD if entry["game"] == "chess" else f"grid:{rows}x{cols}")
     board = np.array(layout.board_corners(), np.float32)
     return layout, cv2.getPerspectiveTransform(board, corners.astype(np.float32)).astype(np.float64)
+
+
+# How `--found` (and bench_board_find.py) look for each set's board without its labels: the
+# layout `find_board` is given. Go's 19 lines are 18 x 18 cells between them.
+FIND_LAYOUT = {"chess": "chessboard", "go": "grid:18x18", "othello": "grid:8x8"}
+
+
+def untold_turns(game: str) -> tuple[int, ...]:
+    """The quarter turns of a found board that its photo cannot tell apart: a checkerboard's
+    dark corner squares settle all but a half turn; a lined board looks alike in all four."""
+    return (0, 2) if game == "chess" else (0, 1, 2, 3)
+
+
+def turned_as_labelled(
+    found: np.ndarray, labelled: np.ndarray, game: str
+) -> tuple[np.ndarray, int]:
+    """The found corners (4 x 2, TL, TR, BR, BL of the finder's choice) turned by the untold
+    turn that puts them nearest the labelled ones (their largest distance), and that turn.
+
+    >>> square = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], float)
+    >>> corners, turn = turned_as_labelled(np.roll(square, 2, axis=0), square, "chess")
+    >>> turn, corners.tolist() == square.tolist()
+    (2, True)
+    """
+    best = min(
+        untold_turns(game),
+        key=lambda turn: np.linalg.norm(np.roll(found, -turn, axis=0) - labelled, axis=1).max(),
+    )
+    return np.roll(found, -best, axis=0), best
+
+
+_found: dict[tuple[Path, str], np.ndarray | None] = {}
+
+
+def found_corners(entry: dict, data: Path) -> np.ndarray | None:
+    """The corners of the photo's board as `vision.find.find_board` finds them, turned as the
+    labels lie (`turned_as_labelled`), or None when it finds no board; found once a run."""
+    key = (data, entry["file"])
+    if key not in _found:
+        try:
+            located = find_board(cv2.imread(str(data / entry["file"])), FIND_LAYOUT[entry["game"]])
+        except UserError:
+            _found[key] = None
+        else:
+            labelled = np.array(entry["corners"], np.float64)
+            _found[key] = turned_as_labelled(located.board_corners_px(), labelled, entry["game"])[0]
+    return _found[key]
+
+
+def where_board(entry: dict, data: Path, found: bool):
+    """(layout, homography) of the photo's board: from its labelled corners, or with `found`
+    from the corners the finder finds (None when it finds none)."""
+    if not found:
+        return layout_and_homography(entry)
+    corners = found_corners(entry, data)
+    return None if corners is None else layout_and_homography(entry, corners)
 
 
 def calibration_photo(photos: list[dict]) -> dict:
@@ -165,6 +234,7 @@ def read_photos(
     list_errors: bool,
     learn: bool = False,
     said_right: bool = False,
+    found: bool = False,
 ) -> tuple[Counter, Counter, float]:
     """Read every photo of a board set with its calibration: the counts (cells, right,
     unknown, boards, boards right), the wrong readings (truth, read) -> how often, and the
@@ -175,12 +245,19 @@ def read_photos(
     does during a game), and how the empty cells a nearer piece leans over look under that lean
     (`lean_looks`); each photo is read before it teaches anything. `said_right` (with `learn`):
     a photo the referee does not take, the players say is right (Board is right) - it teaches
-    as one taken, counted as "said right"."""
+    as one taken, counted as "said right". `found`: each photo is read where the finder finds
+    its board (`where_board`); one it finds none on counts every cell wrong."""
     count: Counter = Counter()
     errors: Counter = Counter()
     seconds = 0.0
     for entry in photos:
-        layout, homography = layout_and_homography(entry)
+        board = where_board(entry, data, found)
+        if board is None:
+            count += not_found_counts(entry)
+            if list_errors:
+                print(f"  {entry['file']}: the board is not found")
+            continue
+        layout, homography = board
         image = cv2.imread(str(data / entry["file"]))
         start = time.perf_counter()
         observation = read_standing(image, homography, layout, calibration)
@@ -247,6 +324,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="with --learn: the players say each photo the referee does not take is right"
         " (Board is right): it teaches as one taken; the presses are counted",
     )
+    parser.add_argument(
+        "--found",
+        action="store_true",
+        help="read each photo where the companion finds its board by its own grid (vision.find),"
+        " not at its labelled corners; the labels only say which way round it lies",
+    )
     args = parser.parse_args(argv)
     if args.said_right and not args.learn:
         parser.error("--said-right reads the photos as a game: give --learn too")
@@ -272,10 +355,22 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
     results = {}
     for name, photos in sets.items():
         calib, emptiest = calibration_photo(photos), emptiest_photo(photos)
-        layout, homography = layout_and_homography(calib)
+        board = where_board(calib, args.data, args.found)
+        if board is None:  # no board to calibrate on: every board counts wrong
+            results[name] = (
+                sum(map(not_found_counts, photos), Counter()),
+                Counter(),
+                0.0,
+                f"the board is not found on {calib['file']}",
+            )
+            if show:
+                print(f"{name:32} the board is not found on the calibration photo {calib['file']}")
+            continue
+        layout, homography = board
+        second = where_board(emptiest, args.data, args.found) if args.second else None
         more = ()
-        if args.second and emptiest is not calib:
-            _, second_h = layout_and_homography(emptiest)
+        if second is not None and emptiest is not calib:
+            second_h = second[1]
             image = cv2.imread(str(args.data / emptiest["file"]))
             if args.empty_cells_only:
                 more = (Photo(image, second_h, {}, unlabelled=tuple(emptiest["cells"])),)
@@ -298,7 +393,13 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             continue
         calibrate_s = time.perf_counter() - start
         count, errors, seconds = read_photos(
-            photos, args.data, calibration, args.errors and show, args.learn, args.said_right
+            photos,
+            args.data,
+            calibration,
+            args.errors and show,
+            args.learn,
+            args.said_right,
+            args.found,
         )
         line = (
             f"calibrated on {calib['file'].split('/')[-1]}"
@@ -310,6 +411,12 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
         if show:
             print_board(name, count, errors, seconds / count["boards"], line, args.learn)
     return results
+
+
+def not_found_counts(entry: dict) -> Counter:
+    """The counts of a photo whose board the finder does not find: every cell wrong."""
+    cols, rows = entry["size"]  # Go: 19 x 19 points, each read as a cell
+    return Counter(cells=cols * rows, boards=1, **{"not found": 1})
 
 
 def refused_counts(photos: list[dict], layout) -> Counter:
@@ -333,6 +440,10 @@ def print_board(name: str, count: Counter, errors: Counter, per_photo: float, li
         f"{name:32} {count['boards']:>6} {cells:>11.2%} {count['unknown']:>8} "
         f"{count['boards right']:>5}/{count['boards']:<3} ({boards:.0%}) {per_photo:>7.3f}{flag}"
     )
+    if count["not found"]:
+        print(
+            f"    the board is not found on {count['not found']} photo(s): every cell counted wrong"
+        )
     if errors:
         print("    " + ", ".join(f"{t} read {r}: {n}" for (t, r), n in errors.most_common()))
     print(

@@ -478,6 +478,36 @@ def test_real_chess_sets_are_read_from_two_calibration_photos():
     assert cells >= 0.995 and boards >= 12
 
 
+def test_the_turn_a_photo_cannot_tell_is_taken_from_the_labels():
+    """`bench_real.py --found` reads where the finder finds the board and takes only which way
+    round it lies from the labels: a half turn for a checkerboard, any quarter turn for a lined
+    board - never a quarter turn of a checkerboard, whose dark corners the photo shows."""
+    square = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], float)
+    for turn in range(4):
+        found = np.roll(square, turn, axis=0) + 0.1
+        corners, taken = bench_real.turned_as_labelled(found, square, "othello")
+        assert taken == turn and np.allclose(corners, square + 0.1)
+    assert bench_real.turned_as_labelled(np.roll(square, 1, axis=0), square, "chess")[1] in (0, 2)
+
+
+def test_real_boards_read_where_the_companion_finds_them():
+    """The product's own path on a board without markers: each photo's board found by its own
+    grid (`vision.find`), the set calibrated on its fullest photo as found there and every
+    photo read as found. chess-ray-vision (near top-down, turned in the frame) and Othello
+    read every board right; the labels' corners are no help the companion would have."""
+    entries = _real_entries()
+    for name, floor in (("chess-ray-vision", 13), ("othello", 1)):
+        photos = [e for e in entries if bench_real.board_set(e) == name]
+        calib = bench_real.calibration_photo(photos)
+        layout, H = bench_real.where_board(calib, REAL, found=True)
+        assert not np.allclose(H, bench_real.layout_and_homography(calib)[1])
+        calibration = calibrate_standing(
+            cv2.imread(str(REAL / calib["file"])), H, layout, calib["cells"]
+        )
+        count, _, _ = bench_real.read_photos(photos, REAL, calibration, False, found=True)
+        assert count["boards right"] >= floor and count["right"] >= 0.995 * count["cells"], name
+
+
 def test_vision_calibrate_and_read_on_a_board_of_your_own_through_the_cli(tmp_path):
     """`companion vision calibrate --empty --view` then `vision read` on a synthetic 9x9 board:
     margin and doubtful cells are said, the picture is written; a printed mat learns its cells'
