@@ -68,7 +68,7 @@ from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
 from vision.copies import AUGMENT_SEED  # noqa: E402
-from vision.find import find_board  # noqa: E402
+from vision.find import find_board, untold_turns  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
 from vision.relearn import learn_from_board  # noqa: E402
 from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
@@ -119,17 +119,12 @@ def layout_and_homography(entry: dict, corners: np.ndarray | None = None):
 FIND_LAYOUT = {"chess": "chessboard", "go": "grid:18x18", "othello": "grid:8x8"}
 
 
-def untold_turns(game: str) -> tuple[int, ...]:
-    """The quarter turns of a found board that its photo cannot tell apart: a checkerboard's
-    dark corner squares settle all but a half turn; a lined board looks alike in all four."""
-    return (0, 2) if game == "chess" else (0, 1, 2, 3)
-
-
 def turned_as_labelled(
     found: np.ndarray, labelled: np.ndarray, game: str
 ) -> tuple[np.ndarray, int]:
-    """The found corners (4 x 2, TL, TR, BR, BL of the finder's choice) turned by the untold
-    turn that puts them nearest the labelled ones (their largest distance), and that turn.
+    """The found corners (4 x 2, TL, TR, BR, BL of the finder's choice) turned by the turn the
+    photo cannot tell (`vision.find.untold_turns`) that puts them nearest the labelled ones
+    (their largest distance), and that turn.
 
     >>> square = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], float)
     >>> corners, turn = turned_as_labelled(np.roll(square, 2, axis=0), square, "chess")
@@ -137,7 +132,7 @@ def turned_as_labelled(
     (2, True)
     """
     best = min(
-        untold_turns(game),
+        untold_turns(get_layout(FIND_LAYOUT[game])),
         key=lambda turn: np.linalg.norm(np.roll(found, -turn, axis=0) - labelled, axis=1).max(),
     )
     return np.roll(found, -best, axis=0), best

@@ -15,6 +15,7 @@ from companion.export import export_game
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
 from vision.sim import SimTable, chess_start
+from vision.standing import read_standing
 
 CHESS = {"equipment": "chess"}
 
@@ -280,9 +281,11 @@ def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(sc
     assert app.vision.tracker.last_observation.cells["d3"] == "white"
 
 
-def test_a_chess_set_found_turned_round_is_refused_on_the_setup_screen(screen, tmp_path):
+def test_a_chess_set_found_turned_round_is_learned_the_right_way_round(screen, tmp_path):
     """The chess start position with its colours swapped is what a board found turned round
-    looks like (a camera on Black's side): DONE says so instead of learning white as black."""
+    looks like (a camera on Black's side: the finder takes a1 at the bottom of the picture,
+    where Black sits). DONE learns it the way round the position fits - not white as black
+    (refused before, asking for the corners) - and keeps those corners as if tapped."""
     app = chess_app(screen, tmp_path)
     app.start_game("arimaa")
     table = chess_table()
@@ -292,10 +295,21 @@ def test_a_chess_set_found_turned_round_is_refused_on_the_setup_screen(screen, t
     app.vision.look(frame, now=1.0)
     app.on_setup_frame(frame)
     app.button("done")
-    assert app.page == "setup" and app.vision.tracker is None
-    assert "turned round" in app.message and "Corners" in app.message
+    assert app.page == "play", app.message
+    corners = table.board_corners_px()
+    cell = np.linalg.norm(corners[0] - corners[1]) / 8
+    a1 = np.array(app.vision.corners)[3]  # kept as if tapped: TL, TR, BR, BL of White
+    assert np.linalg.norm(a1 - corners[1]) < 0.25 * cell  # the picture's top right
+    tracker = app.vision.tracker
+    read = read_standing(frame, app.vision.located.homography, tracker.layout, tracker.calibration)
+    assert read.cells == {c: cells.get(c, "empty") for c in read.cells}  # white where White sits
     # Corners tapped: the players say where a1 is, and a darker white side is theirs to name
-    app.vision.set_corners(table.board_corners_px())
+    (tmp_path / "tapped").mkdir()
+    app = chess_app(screen, tmp_path / "tapped")
+    app.start_game("arimaa")
+    app.vision.look(frame, now=1.0)
+    app.on_setup_frame(frame)
+    app.vision.set_corners(corners)
     app.vision.look(frame, now=2.0)
     app.button("done")
     assert app.page == "play", app.message

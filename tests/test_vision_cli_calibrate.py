@@ -1,7 +1,8 @@
 """`companion vision calibrate` and `read` with a careless player's inputs, on real photos
 (../shared/data/real): found by a new player's trial of the command line. A calibration from
 a found grid says where it took a1 (a checkered board and a chess start position look the
-same turned round, colours swapped); a refused one draws what it refused (`--view`); a
+same turned round, colours swapped), the way round the position fits; a refused one draws
+what it refused (`--view`); a
 position that spells a class two ways or names fewer than two is refused before anything is
 learned; `read` uses the corners saved with the calibration, as `track` and `referee` do."""
 
@@ -65,19 +66,44 @@ def calibrate_on_its_grid(capsys, tmp_path, entry):
     )  # fmt: skip
 
 
-def test_a_refused_calibration_draws_what_it_refused_and_says_where_a1_was_taken(
+def test_a_refused_calibration_draws_what_it_refused_and_says_it_fits_neither_way_round(
     tmp_path, capsys, crv_01
 ):
     cells, _ = crv_01
     view = tmp_path / "refused.png"
+    wrong = dict(cells, e4="white")  # a pawn the photo does not show, whichever way round
     code, _, err = companion(
         capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard",
-        "--position", position_file(tmp_path, cells), "-o", tmp_path / "c.json", "--view", view,
+        "--position", position_file(tmp_path, wrong), "-o", tmp_path / "c.json", "--view", view,
     )  # fmt: skip
-    # The grid is found turned round (a1 where Black sits): the position does not fit it.
     assert code == 2 and err.count("\n") == 1 and "does not match the position" in err
-    assert f"see {view}" in err and "a1 was taken at the bottom-left corner of the picture" in err
+    assert f"see {view}" in err
+    assert "neither with a1 at the bottom-left or the top-right corner of the picture" in err
     assert view.stat().st_size > 0 and not (tmp_path / "c.json").exists()
+
+
+def test_a_grid_found_the_other_way_round_is_taken_as_the_position_shows_it(
+    tmp_path, capsys, crv_01
+):
+    """crv_01 is photographed with a1 at the top right: the finder takes the dark corner at
+    the bottom left (the board looks the same turned round), where the position does not fit;
+    turned, it does - learned so, said, and its corners kept for read, track and referee
+    (found again, the grid would be taken the finder's way round). Before, it was refused
+    with "if the board is turned, give --corners"."""
+    cells, _ = crv_01
+    cal = tmp_path / "c.json"
+    code, out, err = companion(
+        capsys, "calibrate", CRV / "crv_01.jpg", "--layout", "chessboard",
+        "--position", position_file(tmp_path, cells), "-o", cal,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "a1 is at the top-right corner of the picture" in err
+    assert "not with a1 at the bottom-left corner" in err
+    assert (tmp_path / "c.corners.json").exists() and "Saved the corners" in out
+    code, out, err = companion(capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--json")
+    assert code == 0 and "using the corners saved with the calibration" in err
+    read = json.loads(out)["cells"]
+    assert read == {c: cells.get(c, "empty") for c in read}
 
 
 def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path, capsys, crv_01):
@@ -207,22 +233,20 @@ def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path,
     assert code == 2 and "there is no folder" in err and err.count("\n") == 1
 
 
-def test_a_start_position_found_turned_round_is_refused_not_learned_with_its_colours_swapped(
-    tmp_path, capsys
-):
+def test_a_start_position_found_turned_round_is_learned_the_right_way_round(tmp_path, capsys):
     # crv_13 is photographed from Black's side: the grid found takes a1 at the bottom of the
-    # picture, where the black pieces stand, and the start position fits it turned round.
+    # picture, where the black pieces stand, and the start position fits it turned round -
+    # white learned as black (refused since, as "calls white look darker than those it calls
+    # black ... give --corners"). Now the other way round is tried too, and fits.
     entry = manifest_entry("crv_13.jpg")
-    code, _, err = calibrate_on_its_grid(capsys, tmp_path, entry)
-    assert code == 2 and err.count("\n") == 1
-    assert "calls white look darker than those it calls black" in err and "--corners" in err
-    assert not (tmp_path / "c.json").exists()
-    code, _, _ = companion(
-        capsys, "calibrate", REAL / entry["file"], "--layout", "chessboard",
-        "--corners", corners_of(entry),
-        "--position", position_file(tmp_path, entry["cells"]), "-o", tmp_path / "c.json",
-    )  # fmt: skip
-    assert code == 0  # the right way round
+    code, out, err = calibrate_on_its_grid(capsys, tmp_path, entry)
+    assert code == 0 and "a1 is at the top-right corner of the picture" in err
+    code, out, _ = companion(
+        capsys, "read", REAL / entry["file"], "--calibration", tmp_path / "c.json", "--json"
+    )
+    read = json.loads(out)["cells"]
+    assert code == 0 and read == {c: entry["cells"].get(c, "empty") for c in read}
+    assert read["e1"] == "white" and read["e8"] == "black"  # not learned with its colours swapped
 
 
 def test_on_corners_given_a_darker_white_side_is_the_players_to_name(tmp_path, capsys, crv_01):

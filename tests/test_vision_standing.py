@@ -18,12 +18,12 @@ from shared_data import real_data
 import vision.standing
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY
-from vision.calibration import calibrate, load_calibration
+from vision.calibration import calibrate, calibrate_found, load_calibration
 from vision.cell_features import FEATURE_COUNT, features
 from vision.cell_views import FOOTPRINT_SIZE, CellViews
 from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
 from vision.discriminant import fit_discriminant
-from vision.find import find_board
+from vision.find import find_board, turned
 from vision.layouts import get_layout
 from vision.light_field import Rim, fit_light, light_terms, rim_points
 from vision.locate import from_corners, locate
@@ -75,6 +75,43 @@ def _grid_board(seed=4, tilt=15):
     corners = [table.homography @ np.array([x, y, 1.0]) for x, y in grid.board_corners()]
     corners = [(p[0] / p[2], p[1] / p[2]) for p in corners]
     return grid, table, from_corners(grid, corners).homography, corners
+
+
+def test_a_lined_board_found_a_quarter_turn_off_is_learned_the_way_round_its_position_fits():
+    """A square lined board looks alike all four ways round, so the finder's choice of the
+    first player's side may be any of them (a camera at a player's side): `calibrate_found`
+    tries them in turn and learns the one the position fits, here a quarter turn off."""
+    grid, table, _, _ = _grid_board()
+    photo = {"a1": "black", "c3": "white", "e5": "black", "g7": "white", "b8": "white"}
+    frame = table.render(photo)
+    found = find_board(frame, grid)
+    assert found_turn(found, grid, table) == 0  # the finder's choice is the table's own
+    # the same stones named from the player at the table's right: the board a quarter turn off
+    quarter = {
+        f"{'abcdefghi'[int(c[1:]) - 1]}{9 - 'abcdefghi'.index(c[0])}": k for c, k in photo.items()
+    }
+    calibration, turn = calibrate_found(frame, found, quarter)
+    assert turn in (1, 3) and turned(found, turn).board_corners_px()[3] == pytest.approx(
+        table_corners(grid, table)[(3 + turn) % 4], abs=3
+    )
+    read = read_cells(frame, turned(found, turn).homography, grid, calibration).cells
+    assert read == {c: quarter.get(c, "empty") for c in grid.cell_names()}
+    # a position that fits no way round is refused, as the finder's own way refuses it
+    with pytest.raises(PositionMismatch):
+        calibrate_found(frame, found, dict(photo, i9="white"))
+
+
+def table_corners(grid, table):
+    corners = [table.homography @ np.array([x, y, 1.0]) for x, y in grid.board_corners()]
+    return np.array([(p[0] / p[2], p[1] / p[2]) for p in corners])
+
+
+def found_turn(found, grid, table) -> int:
+    """Which corner of the table's own TL, TR, BR, BL the found board's a1 (BL) lies at,
+    counted from BL: 0 when the finder took the table's own way round."""
+    a1 = found.board_corners_px()[3]
+    nearest = int(np.argmin(np.linalg.norm(table_corners(grid, table) - a1, axis=1)))
+    return (nearest - 3) % 4
 
 
 def test_a_grid_board_is_calibrated_and_read_by_the_standing_reader_and_its_file_round_trips(

@@ -16,6 +16,7 @@ message rather than misread.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,18 @@ import numpy as np
 from companion.errors import PositionMismatch, UserError, excerpt
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
+from vision.find import turned, turned_homography, untold_turns
 from vision.jsonfile import json_field, read_json, write_json
 from vision.layouts import Layout
+from vision.location import Located
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
-from vision.standing import FORMAT, StandingCalibration, calibrate_standing, colours_swapped
+from vision.standing import (
+    FORMAT,
+    Photo,
+    StandingCalibration,
+    calibrate_standing,
+    colours_swapped,
+)
 from vision.standing import MODEL as STANDING_MODEL
 
 VERSION = 1
@@ -224,6 +233,56 @@ def refuse_turned_round(calibration: Calibration | StandingCalibration) -> None:
         corners."""
     if isinstance(calibration, StandingCalibration) and colours_swapped(calibration):
         raise UserError(messages.colours_swapped())
+
+
+def calibrate_found(
+    image: np.ndarray,
+    located: Located,
+    position: dict[str, str],
+    more: Sequence[Photo] = (),
+    *,
+    more_found: bool = True,
+) -> tuple[StandingCalibration, int]:
+    """Learn the table from a board the companion found by its own grid (`vision.find`), the
+    right way round: the finder's choice of where a1 lies first, then each other turn its
+    picture cannot tell (`vision.find.untold_turns`: a chessboard turned by 180 degrees, a
+    square lined board by any quarter turn). The first the position fits - no cell out of
+    place, and a chess set's white no darker than its black (`refuse_turned_round`) - is
+    learned. A position that fits more than one way (a board symmetric under the turn) keeps
+    the finder's choice, as before. `more` photos (an empty board) are turned with the board
+    when they were found by their grid too (`more_found`), not when their corners were given.
+
+    Returns the calibration and the turn taken (0: the finder's own; `vision.find.turned`
+    gives the board that way round).
+
+    :raises PositionMismatch: the position fits the board no way round (the refusal of the
+        finder's own way).
+    :raises UserError: the position fits only with white darker than black every way round,
+        or another reason calibration refuses the photo (the same every way round).
+    """
+    refusal: UserError | None = None
+    for turn in untold_turns(located.layout):
+        board = turned(located, turn)
+        photos = tuple(
+            replace(photo, homography=turned_homography(located.layout, photo.homography, turn))
+            if more_found
+            else photo
+            for photo in more
+        )
+        try:
+            calibration = calibrate(image, board.homography, located.layout, position, photos)
+            refuse_turned_round(calibration)
+        except PositionMismatch as exc:
+            refusal = refusal or exc
+            continue
+        except UserError as exc:
+            if str(exc) != messages.colours_swapped():
+                raise  # not a matter of which way round
+            refusal = refusal or exc
+            continue
+        return calibration, turn
+    assert refusal is not None  # untold_turns always tries the finder's own way
+    raise refusal
 
 
 def calibrate_flat_stones(

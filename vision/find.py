@@ -24,7 +24,9 @@ above). The other choice (turned by 180 degrees) cannot be told from the photo: 
 confirms the found grid (`draw_grid` marks a1's corner), and a calibration position tells it
 too. A lined board has no colours: the side
 nearest the bottom of the picture is taken as the first player's (for a non-square grid, of
-the two turns that put C columns across).
+the two turns that put C columns across). `untold_turns` says which turns of the finder's
+choice the picture cannot tell from it, and `turned` turns a found board by one of them
+(`vision.calibration.calibrate_found` keeps the one the calibration position fits).
 
 `grid_still_there` is the cheap check for a tracker (a few milliseconds): it samples the
 lattice where the previous location says it is and returns the location (refined), or None
@@ -822,6 +824,37 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
+def untold_turns(layout: Layout) -> tuple[int, ...]:
+    """The quarter turns of a board found by its grid that its picture cannot tell from the
+    finder's choice (0, the choice itself, first): a checkerboard's dark corner squares and a
+    non-square grid's long side leave a half turn; a square lined board looks alike all four
+    ways round.
+
+    >>> from vision.layouts import get_layout
+    >>> untold_turns(get_layout("chessboard")), untold_turns(get_layout("grid:9x9"))
+    ((0, 2), (0, 1, 2, 3))
+    >>> untold_turns(get_layout("grid:5x7"))
+    (0, 2)
+    """
+    cols, rows = grid_shape(layout)
+    return (0, 1, 2, 3) if board_kind(layout) == "lined" and cols == rows else (0, 2)
+
+
+def turned(located: Located, turn: int) -> Located:
+    """`located` turned by `turn` quarter turns: the board corner that was the `turn`-th of TL,
+    TR, BR, BL is now the top left (the first player sits at another side of it)."""
+    return replace(located, homography=turned_homography(located.layout, located.homography, turn))
+
+
+def turned_homography(layout: Layout, homography: np.ndarray, turn: int) -> np.ndarray:
+    """A homography board mm -> image of `layout` turned by `turn` quarter turns (`turned`).
+    The board turns about its centre, so its cells land on cells: exact on a square board,
+    and for a half turn on any."""
+    board = np.array(layout.board_corners(), np.float32)
+    about_centre = cv2.getPerspectiveTransform(board, np.roll(board, -turn, axis=0))
+    return np.asarray(homography, np.float64) @ about_centre
+
+
 def _cross(a, b) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
@@ -832,6 +865,9 @@ __all__ = [
     "find_board",
     "grid_shape",
     "grid_still_there",
+    "turned",
+    "turned_homography",
+    "untold_turns",
 ]
 
 

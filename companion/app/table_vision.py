@@ -10,7 +10,8 @@ import numpy as np
 from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
-from vision.calibration import calibrate, refuse_turned_round
+from vision.calibration import calibrate, calibrate_found
+from vision.find import turned
 from vision.layouts import get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
@@ -100,9 +101,18 @@ class TableVision:
             if self.empty_photo is not None:
                 frame, homography = self.empty_photo
                 more = (Photo(frame, homography, {}),)
-            calibration = calibrate(self.latest, self.located.homography, self.layout, cells, more)
             if not self.layout.has_markers and self.corners is None:  # a grid found
-                refuse_turned_round(calibration)
+                # the right way round (a camera at White's left, or behind Black): the turn
+                # the position fits, whose corners are then kept as if tapped - found again,
+                # the grid would be taken the finder's way round
+                calibration, turn = calibrate_found(self.latest, self.located, cells, more)
+                if turn:
+                    self.located = turned(self.located, turn)
+                    self.corners = self.located.board_corners_px().tolist()
+            else:
+                calibration = calibrate(
+                    self.latest, self.located.homography, self.layout, cells, more
+                )
             self.tracker = Tracker(
                 self.layout,
                 calibration,

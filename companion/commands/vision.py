@@ -24,15 +24,15 @@ from vision import sources
 from vision.calibration import (
     Calibration,
     calibrate,
+    calibrate_found,
     learned_picture,
     load_calibration,
     load_position,
-    refuse_turned_round,
     refused_picture,
 )
 from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
-from vision.find import board_kind, draw_grid, grid_still_there
+from vision.find import board_kind, draw_grid, grid_still_there, turned, untold_turns
 from vision.image_files import read_photo
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate
@@ -432,27 +432,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corners = args.empty_corners or args.corners
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
-    try:
-        calibration = calibrate(image, located.homography, layout, position, more)
-        if found:
-            refuse_turned_round(calibration)
-    except PositionMismatch as exc:
-        more_words = []
-        if args.view:  # what was refused, to look at: the grid as located, the cells ringed
-            picture = refused_picture(image, located.homography, layout, exc.cells)
-            write_png(Path(args.view), picture, overwrite=args.force)
-            more_words.append(f"see {args.view}")
-        if found:
-            more_words.append(
-                f"a1 was taken at the {_corner_words(located)} corner of the picture - if the board "
-                "is turned, give --corners"
-            )
-        if not more_words:
-            raise
-        raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
+    calibration, turn = _calibrate(args, image, located, position, more, found)
+    finders_choice, located = located, turned(located, turn)
     calibration.save(args.output, overwrite=args.force)
     if not layout.has_markers:
-        _keep_corners(args, located)
+        _keep_corners(args, located, turn)
     if args.view:
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
@@ -475,13 +459,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     )
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
     if found:
-        print(
-            f"note: a1 was taken at the {_corner_words(located)} corner of the picture: a checkered "
-            "board looks the same turned round, and so does a start position with its colours "
-            "swapped - if the first player does not sit there, give --corners (top-left first "
-            "as the first player sees the board) or check with --view",
-            file=sys.stderr,
-        )
+        _say_where_a1_is(located, finders_choice, turn)
     doubtful = ", ".join(calibration.doubtful) or "none"
     print(
         f"Margin between classes {calibration.margin:.2f} (standard deviations); doubtful cells: {doubtful}"
@@ -489,12 +467,72 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _keep_corners(args: argparse.Namespace, located: Located) -> None:
+def _calibrate(
+    args: argparse.Namespace,
+    image: np.ndarray,
+    located: Located,
+    position: dict[str, str],
+    more: tuple[Photo, ...],
+    found: bool,
+) -> tuple[StandingCalibration, int]:
+    """The calibration, and the turn of the finder's choice it was learned at (`found`: a
+    grid found, learned the way round the position fits - `calibrate_found`; else 0).
+
+    :raises PositionMismatch: the photo does not show the position (any way round), saying
+        where --view drew what was refused."""
+    try:
+        if found:
+            return calibrate_found(
+                image, located, position, more, more_found=not args.empty_corners
+            )
+        return calibrate(image, located.homography, located.layout, position, more), 0
+    except PositionMismatch as exc:
+        more_words = []
+        if args.view:  # what was refused, to look at: the grid as located, the cells ringed
+            picture = refused_picture(image, located.homography, located.layout, exc.cells)
+            write_png(Path(args.view), picture, overwrite=args.force)
+            more_words.append(f"see {args.view}")
+        if found:
+            corners = " or the ".join(
+                _corner_words(turned(located, t)) for t in untold_turns(located.layout)
+            )
+            more_words.append(
+                f"it fits the grid found neither with a1 at the {corners} corner of the "
+                "picture - check the position file and the pieces, or give --corners"
+            )
+        if not more_words:
+            raise
+        raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
+
+
+def _say_where_a1_is(located: Located, finders_choice: Located, turn: int) -> None:
+    """Where a1 was taken on a grid found (`located`, `turn` from the finder's choice)."""
+    if turn:
+        print(
+            f"note: a1 is at the {_corner_words(located)} corner of the picture: the position "
+            f"fits the grid found that way round (not with a1 at the "
+            f"{_corner_words(finders_choice)} corner, which the grid alone could not tell)",
+            file=sys.stderr,
+        )
+        return
+    print(
+        f"note: a1 was taken at the {_corner_words(located)} corner of the picture, where the "
+        "position fits: a checkered board looks the same turned round, and a position that "
+        "fits it both ways (an empty board) is taken so - if the first player does not sit "
+        "there, give --corners (top-left first as the first player sees the board) or check "
+        "with --view",
+        file=sys.stderr,
+    )
+
+
+def _keep_corners(args: argparse.Namespace, located: Located, turn: int) -> None:
     """A board without markers: the corners given are saved beside the calibration, for
-    read, track and referee to use again; an earlier calibration's corners there (which they
-    would use) are removed when the board was found from its grid."""
+    read, track and referee to use again, and so are the corners of a grid found that the
+    position showed turned from the finder's choice (`turn`: found again, the grid would be
+    taken the finder's way round); an earlier calibration's corners there (which they would
+    use) are removed when the board was found from its grid the finder's way round."""
     path = corners_path(args.output)
-    if args.corners:
+    if args.corners or turn:
         saved = save_corners(args.output, located.layout.name, located.board_corners_px())
         print(f"Saved the corners beside the calibration: {saved} (used again next time)")
     elif path.exists():
