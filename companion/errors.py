@@ -59,6 +59,11 @@ class BoardNotFound(VisionError, LookupError):
     with the reason on its own) derives from it."""
 
 
+class ColoursSwapped(VisionError, ValueError):
+    """A chess set's position learned on a grid the companion found, with the pieces it calls
+    white darker than those it calls black: the board found turned round, most likely."""
+
+
 class PositionMismatch(VisionError, ValueError):
     """A calibration photo that does not show the position it was said to show. `cells` names
     the cells that look otherwise, so a screen can mark them instead of listing them."""

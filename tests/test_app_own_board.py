@@ -284,8 +284,10 @@ def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(sc
 def test_a_chess_set_found_turned_round_is_learned_the_right_way_round(screen, tmp_path):
     """The chess start position with its colours swapped is what a board found turned round
     looks like (a camera on Black's side: the finder takes a1 at the bottom of the picture,
-    where Black sits). DONE learns it the way round the position fits - not white as black
-    (refused before, asking for the corners) - and keeps those corners as if tapped."""
+    where Black sits) - and what a set whose white is the darker one looks like. DONE turns
+    the grid the way the position fits and says so, a1 outlined at its new corner (refused
+    before, asking for the corners); DONE again plays on it, and the board stays that way
+    round."""
     app = chess_app(screen, tmp_path)
     app.start_game("arimaa")
     table = chess_table()
@@ -295,11 +297,20 @@ def test_a_chess_set_found_turned_round_is_learned_the_right_way_round(screen, t
     app.vision.look(frame, now=1.0)
     app.on_setup_frame(frame)
     app.button("done")
-    assert app.page == "play", app.message
+    assert app.page == "setup" and app.vision.tracker is None
+    assert "fits the board turned round" in app.message and "tap Corners" in app.message
     corners = table.board_corners_px()
     cell = np.linalg.norm(corners[0] - corners[1]) / 8
-    a1 = np.array(app.vision.corners)[3]  # kept as if tapped: TL, TR, BR, BL of White
+    app.vision.look(frame, now=2.0)  # found again: the same way round
+    a1 = app.vision.located.board_corners_px()[3]  # TL, TR, BR, BL of White
     assert np.linalg.norm(a1 - corners[1]) < 0.25 * cell  # the picture's top right
+    app.render(force=True)
+    screen.save(tmp_path / "setup-turned.png")
+    _, model = app.page_model()
+    assert np.linalg.norm(np.mean(model.first_cell, axis=0) - corners[1]) < cell  # outlined
+    app.button("done")
+    assert app.page == "play", app.message
+    assert app.vision.corners is None  # still found from its grid, not taken as tapped
     tracker = app.vision.tracker
     read = read_standing(frame, app.vision.located.homography, tracker.layout, tracker.calibration)
     assert read.cells == {c: cells.get(c, "empty") for c in read.cells}  # white where White sits

@@ -78,7 +78,7 @@ def test_a_refused_calibration_draws_what_it_refused_and_says_it_fits_neither_wa
     )  # fmt: skip
     assert code == 2 and err.count("\n") == 1 and "does not match the position" in err
     assert f"see {view}" in err
-    assert "neither with a1 at the bottom-left or the top-right corner of the picture" in err
+    assert "neither with a1 at the bottom-left nor at the top-right corner" in err
     assert view.stat().st_size > 0 and not (tmp_path / "c.json").exists()
 
 
@@ -97,8 +97,8 @@ def test_a_grid_found_the_other_way_round_is_taken_as_the_position_shows_it(
         "--position", position_file(tmp_path, cells), "-o", cal,
     )  # fmt: skip
     assert code == 0, err
-    assert "a1 is at the top-right corner of the picture" in err
-    assert "not with a1 at the bottom-left corner" in err
+    assert "a1 is at the top-right corner of the board in the picture" in err
+    assert "not with a1 at the bottom-left corner" in err and "darker ones" not in err
     assert (tmp_path / "c.corners.json").exists() and "Saved the corners" in out
     code, out, err = companion(capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--json")
     assert code == 0 and "using the corners saved with the calibration" in err
@@ -193,7 +193,7 @@ def test_a_file_where_the_corners_go_that_is_not_a_corners_file_is_never_replace
 def test_a_found_grid_says_where_it_took_a1(tmp_path, capsys):
     code, out, err = calibrate_on_its_grid(capsys, tmp_path, manifest_entry("IMG_4755.jpg"))
     assert code == 0 and "from its own grid, found in the photo" in out
-    assert "a1 was taken at the bottom-left corner of the picture" in err
+    assert "a1 was taken at the bottom-left corner of the board in the picture" in err
     assert "learned from one photo" in err and "--empty" in err
 
 
@@ -222,7 +222,7 @@ def test_locate_on_a_board_of_one_s_own_gives_cells_in_pixels_and_where_a1_is(ca
     code, out, _ = companion(capsys, "locate", CRV / "crv_01.jpg", "--layout", "chessboard")
     assert code == 0 and "px/mm" not in out and "corner error" not in out  # no size in mm
     assert "cells about 11" in out  # 930 px of board in the picture, 8 cells across
-    assert "a1 taken at the bottom-left corner of the picture" in out
+    assert "a1 taken at the bottom-left corner of the board in the picture" in out
 
 
 def test_a_calibration_written_into_a_folder_that_is_not_there_says_so(tmp_path, capsys, crv_01):
@@ -240,7 +240,8 @@ def test_a_start_position_found_turned_round_is_learned_the_right_way_round(tmp_
     # black ... give --corners"). Now the other way round is tried too, and fits.
     entry = manifest_entry("crv_13.jpg")
     code, out, err = calibrate_on_its_grid(capsys, tmp_path, entry)
-    assert code == 0 and "a1 is at the top-right corner of the picture" in err
+    assert code == 0 and "a1 is at the top-right corner of the board in the picture" in err
+    assert "if the white pieces are the darker ones, give --corners" in err  # told by colour
     code, out, _ = companion(
         capsys, "read", REAL / entry["file"], "--calibration", tmp_path / "c.json", "--json"
     )

@@ -23,7 +23,7 @@ from vision.cell_features import FEATURE_COUNT, features
 from vision.cell_views import FOOTPRINT_SIZE, CellViews
 from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
 from vision.discriminant import fit_discriminant
-from vision.find import find_board, turned
+from vision.find import find_board, nearest_turn, turned, turned_homography
 from vision.layouts import get_layout
 from vision.light_field import Rim, fit_light, light_terms, rim_points
 from vision.locate import from_corners, locate
@@ -90,15 +90,25 @@ def test_a_lined_board_found_a_quarter_turn_off_is_learned_the_way_round_its_pos
     quarter = {
         f"{'abcdefghi'[int(c[1:]) - 1]}{9 - 'abcdefghi'.index(c[0])}": k for c, k in photo.items()
     }
-    calibration, turn = calibrate_found(frame, found, quarter)
-    assert turn in (1, 3) and turned(found, turn).board_corners_px()[3] == pytest.approx(
-        table_corners(grid, table)[(3 + turn) % 4], abs=3
+    learned = calibrate_found(frame, found, quarter)
+    calibration, turn = learned.calibration, learned.turn
+    assert (
+        turn in (1, 3)
+        and not learned.colours_only
+        and turned(found, turn).board_corners_px()[3]
+        == pytest.approx(table_corners(grid, table)[(3 + turn) % 4], abs=3)
     )
     read = read_cells(frame, turned(found, turn).homography, grid, calibration).cells
     assert read == {c: quarter.get(c, "empty") for c in grid.cell_names()}
     # a position that fits no way round is refused, as the finder's own way refuses it
     with pytest.raises(PositionMismatch):
         calibrate_found(frame, found, dict(photo, i9="white"))
+    # another photo from the same camera is turned the way nearest the board as tried
+    for turn in range(4):
+        other = turned(found, turn).homography
+        assert nearest_turn(grid, other, found.board_corners_px()) == (4 - turn) % 4
+    with pytest.raises(ValueError, match="no quarter turn"):
+        turned_homography(get_layout("grid:5x7"), found.homography, 1)
 
 
 def table_corners(grid, table):
@@ -524,7 +534,10 @@ def test_the_turn_a_photo_cannot_tell_is_taken_from_the_labels():
         found = np.roll(square, turn, axis=0) + 0.1
         corners, taken = bench_real.turned_as_labelled(found, square, "othello")
         assert taken == turn and np.allclose(corners, square + 0.1)
-    assert bench_real.turned_as_labelled(np.roll(square, 1, axis=0), square, "chess")[1] in (0, 2)
+    assert bench_real.turned_as_labelled(np.roll(square, 2, axis=0), square, "chess")[1] == 2
+    # a checkerboard's quarter turn is one its dark corners tell: never taken to fit the labels
+    quarter, taken = bench_real.turned_as_labelled(np.roll(square, 1, axis=0), square, "chess")
+    assert taken in (0, 2) and not np.allclose(quarter, square)
 
 
 def test_real_boards_read_where_the_companion_finds_them():

@@ -1,9 +1,10 @@
 """A board whose corners were tapped (no markers, not found from its grid) that moves on the
 table is noticed: the tracker checks the grid where the taps put it (`grid_still_there`), says
 so (status "board-moved", `lost`, `problem`) and never reads the shifted cells; put back, it is
-read again. A checkered board that only slid a little is followed. Synthetic table, boards of
-one's own: a chessboard with chess pieces, an Othello-like 7 x 7 (Sensei's own board) and a
-plain lined 9 x 9."""
+read again. A checkered board that only slid a little is followed. A board found from its grid
+the other way round than the finder's choice (the calibration position said so) stays that
+way round when it is found again. Synthetic table, boards of one's own: a chessboard with chess
+pieces, an Othello-like 7 x 7 (Sensei's own board) and a plain lined 9 x 9."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from companion import i18n
 from companion.observation import EMPTY
-from vision.calibration import calibrate
+from vision.calibration import calibrate, calibrate_found
+from vision.find import find_board, turned
 from vision.locate import from_corners
 from vision.sim import SimTable, chess_start
 from vision.tracker import BOARD_MOVED, STILL, Tracker
@@ -119,3 +121,36 @@ def test_a_hand_resting_over_a_tapped_board_is_never_read_and_the_board_is_not_l
     seen, statuses = watch(tracker, table, moved, 45)
     assert not tracker.lost and statuses[-1] == STILL
     assert [o.cells for o in seen] == [whole(table, moved)]
+
+
+def test_a_board_found_turned_round_stays_so_when_found_again_after_a_shove():
+    """A chess set seen from Black's side: the grid alone takes a1 at the bottom of the
+    picture, where Black sits; the start position fits it turned round (`calibrate_found`),
+    and the tracker, given that way round (`near`), keeps it when the board is shoved and
+    found again - found the finder's way round, every piece would be named on the cell
+    opposite (white on the 7th and 8th ranks)."""
+    table = SimTable(
+        "chessboard", seed=4, size=SIZE, tilt=12, light=(0.9, 1.0), realism=BOARDS["chessboard"]
+    )
+    cells, figures = chess_start("chessboard")
+    from_black = {c: "black" if k == "white" else "white" for c, k in cells.items()}
+    frame = table.render(from_black, figures=figures)
+    found = find_board(frame, table.layout)
+    learned = calibrate_found(frame, found, cells)
+    assert learned.turn == 2 and learned.colours_only  # a darker white side looks the same
+    near = turned(found, learned.turn).board_corners_px()
+    tracker = Tracker(table.layout, learned.calibration, near=near)
+
+    def boards(frames):
+        seen = []
+        for _ in range(frames):
+            observation = tracker.feed(table.render(from_black, figures=figures))
+            if observation is not None:
+                seen.append(observation.cells)
+        return seen
+
+    assert boards(45) == [whole(table, cells)]
+    table.nudge(8.0, -5.0, 2.0)  # an elbow shoves the board: found again from its grid
+    tracker.request()  # (the same position: read it again)
+    assert boards(90) == [whole(table, cells)]
+    assert tracker.board_moves == 1 and not tracker.lost

@@ -24,10 +24,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import PositionMismatch, UserError, excerpt
+from companion.errors import ColoursSwapped, PositionMismatch, UserError, excerpt
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
-from vision.find import turned, turned_homography, untold_turns
+from vision.find import nearest_turn, turned, turned_homography, untold_turns
 from vision.jsonfile import json_field, read_json, write_json
 from vision.layouts import Layout
 from vision.location import Located
@@ -229,10 +229,22 @@ def refuse_turned_round(calibration: Calibration | StandingCalibration) -> None:
     chess start position found turned round looks like itself with its colours swapped, and
     is learned so (`vision.standing.colours_swapped`).
 
-    :raises UserError: saying the board was probably taken turned round, and to give its
+    :raises ColoursSwapped: saying the board was probably taken turned round, and to give its
         corners."""
     if isinstance(calibration, StandingCalibration) and colours_swapped(calibration):
-        raise UserError(messages.colours_swapped())
+        raise ColoursSwapped(messages.colours_swapped())
+
+
+@dataclass(frozen=True)
+class FoundCalibration:
+    """A calibration learned on a board the companion found by its grid (`calibrate_found`)."""
+
+    calibration: StandingCalibration
+    turn: int  # quarter turns from the finder's choice (0: its own); `vision.find.turned`
+    # The finder's way round was refused only for the pieces called white looking darker than
+    # those called black: a set whose white pieces are the darker ones looks just the same
+    # (the players are to confirm the turn, or give the corners).
+    colours_only: bool = False
 
 
 def calibrate_found(
@@ -242,29 +254,35 @@ def calibrate_found(
     more: Sequence[Photo] = (),
     *,
     more_found: bool = True,
-) -> tuple[StandingCalibration, int]:
+) -> FoundCalibration:
     """Learn the table from a board the companion found by its own grid (`vision.find`), the
     right way round: the finder's choice of where a1 lies first, then each other turn its
     picture cannot tell (`vision.find.untold_turns`: a chessboard turned by 180 degrees, a
     square lined board by any quarter turn). The first the position fits - no cell out of
     place, and a chess set's white no darker than its black (`refuse_turned_round`) - is
     learned. A position that fits more than one way (a board symmetric under the turn) keeps
-    the finder's choice, as before. `more` photos (an empty board) are turned with the board
-    when they were found by their grid too (`more_found`), not when their corners were given.
+    the finder's choice. `more` photos (an empty board) found by their grid too
+    (`more_found`) are each turned the way that lies nearest the board as tried (the same
+    camera; `vision.find.nearest_turn`); photos whose corners were given are not turned.
 
-    Returns the calibration and the turn taken (0: the finder's own; `vision.find.turned`
-    gives the board that way round).
-
-    :raises PositionMismatch: the position fits the board no way round (the refusal of the
-        finder's own way).
-    :raises UserError: the position fits only with white darker than black every way round,
-        or another reason calibration refuses the photo (the same every way round).
+    :raises PositionMismatch: the position fits the board no way round: the refusal of the
+        finder's own way, or of the first way whose colours were not the matter.
+    :raises ColoursSwapped: it fits only with white darker than black every way round.
+    :raises UserError: another reason calibration refuses the photo (the same every way).
     """
-    refusal: UserError | None = None
+    refusals: list[UserError] = []
     for turn in untold_turns(located.layout):
         board = turned(located, turn)
+        corners = board.board_corners_px()
         photos = tuple(
-            replace(photo, homography=turned_homography(located.layout, photo.homography, turn))
+            replace(
+                photo,
+                homography=turned_homography(
+                    located.layout,
+                    photo.homography,
+                    nearest_turn(located.layout, photo.homography, corners),
+                ),
+            )
             if more_found
             else photo
             for photo in more
@@ -272,17 +290,12 @@ def calibrate_found(
         try:
             calibration = calibrate(image, board.homography, located.layout, position, photos)
             refuse_turned_round(calibration)
-        except PositionMismatch as exc:
-            refusal = refusal or exc
+        except (PositionMismatch, ColoursSwapped) as exc:
+            refusals.append(exc)
             continue
-        except UserError as exc:
-            if str(exc) != messages.colours_swapped():
-                raise  # not a matter of which way round
-            refusal = refusal or exc
-            continue
-        return calibration, turn
-    assert refusal is not None  # untold_turns always tries the finder's own way
-    raise refusal
+        colours_only = bool(refusals) and isinstance(refusals[0], ColoursSwapped)
+        return FoundCalibration(calibration, turn, colours_only)
+    raise next((r for r in refusals if isinstance(r, PositionMismatch)), refusals[0])
 
 
 def calibrate_flat_stones(

@@ -26,7 +26,9 @@ too. A lined board has no colours: the side
 nearest the bottom of the picture is taken as the first player's (for a non-square grid, of
 the two turns that put C columns across). `untold_turns` says which turns of the finder's
 choice the picture cannot tell from it, and `turned` turns a found board by one of them
-(`vision.calibration.calibrate_found` keeps the one the calibration position fits).
+(`vision.calibration.calibrate_found` keeps the one the calibration position fits, and
+`find_board(near=)` the one nearest an earlier location of the board: a tracker finding it
+again keeps it the way round it was calibrated).
 
 `grid_still_there` is the cheap check for a tracker (a few milliseconds): it samples the
 lattice where the previous location says it is and returns the location (refined), or None
@@ -101,12 +103,17 @@ def grid_shape(layout: Layout) -> tuple[int, int]:
 
 
 # -- the public entry points -----------------------------------------------------------------------
-def find_board(image: np.ndarray, layout: str | Layout) -> Located:
+def find_board(
+    image: np.ndarray, layout: str | Layout, *, near: np.ndarray | None = None
+) -> Located:
     """Find a board without markers (``chessboard`` or ``grid:RxC``) in a photo (BGR or grey).
 
     Returns a `Located` whose board corners are the outer corners of the playing area (TL, TR,
     BR, BL as the first player sees it, see the module text for the orientation), or raises
-    BoardNotFound saying what to do instead."""
+    BoardNotFound saying what to do instead. `near`: the board corners of an earlier location
+    of the board (a tracker finding it again): of the turns the picture cannot tell, the one
+    nearest them is taken (`nearest_turn`), so a board found the other way round at
+    calibration stays so."""
     layout = get_layout(layout) if isinstance(layout, str) else layout
     kind = board_kind(layout)
     if not kind:
@@ -137,25 +144,7 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
             )
         raise BoardNotFound(reason.format(cols=cols, rows=rows), layout.name)
     homography, matched = lattice
-    # The lattice's first axis may run along the board's rows: a board of R != C cells is
-    # tried both ways round, and the window that fits best says which.
-    shapes = [(cols, rows)] if cols == rows else [(cols, rows), (rows, cols)]
-    best = None
-    for nx, ny in shapes:
-        if kind == "checkered":
-            window = checkered_window(small, homography, matched, nx, ny)
-        else:
-            window = lined_window(small, homography, matched, nx, ny)
-        if window is not None and (best is None or window[0] > best[0][0]):
-            best = (window, nx, ny)
-    if best is None:
-        raise BoardNotFound(
-            _("a grid was seen but not a whole {cols}x{rows} board (is all of it in view?)").format(
-                cols=cols, rows=rows
-            ),
-            layout.name,
-        )
-    (_score, c0, r0, dark_even), nx, ny = best
+    (_score, c0, r0, dark_even), nx, ny = _board_window(small, homography, matched, layout)
     # refit on the full-resolution picture with the lattice points inside the board
     homography, error = _refine_full(gray, homography, matched, scale, kind, (c0, r0, nx, ny))
     corners = _apply(homography, _box(c0, r0, nx, ny))
@@ -177,7 +166,10 @@ def find_board(image: np.ndarray, layout: str | Layout) -> Located:
             layout.name,
         )
     # error_px: the median distance (px) of the grid points from the fitted lattice
-    return replace(located, error_px=error)
+    located = replace(located, error_px=error)
+    return (
+        located if near is None else turned(located, nearest_turn(layout, located.homography, near))
+    )
 
 
 def grid_still_there(
@@ -824,6 +816,32 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
+def _board_window(small, homography, matched, layout: Layout):
+    """((score, c0, r0, dark_even), nx, ny): the window of the grown lattice that is the board.
+    The lattice's first axis may run along the board's rows: a board of R != C cells is tried
+    both ways round, and the window that fits best says which.
+
+    :raises BoardNotFound: no window holds a whole board."""
+    cols, rows = grid_shape(layout)
+    shapes = [(cols, rows)] if cols == rows else [(cols, rows), (rows, cols)]
+    best = None
+    for nx, ny in shapes:
+        if board_kind(layout) == "checkered":
+            window = checkered_window(small, homography, matched, nx, ny)
+        else:
+            window = lined_window(small, homography, matched, nx, ny)
+        if window is not None and (best is None or window[0] > best[0][0]):
+            best = (window, nx, ny)
+    if best is None:
+        raise BoardNotFound(
+            _("a grid was seen but not a whole {cols}x{rows} board (is all of it in view?)").format(
+                cols=cols, rows=rows
+            ),
+            layout.name,
+        )
+    return best
+
+
 def untold_turns(layout: Layout) -> tuple[int, ...]:
     """The quarter turns of a board found by its grid that its picture cannot tell from the
     finder's choice (0, the choice itself, first): a checkerboard's dark corner squares and a
@@ -849,10 +867,28 @@ def turned(located: Located, turn: int) -> Located:
 def turned_homography(layout: Layout, homography: np.ndarray, turn: int) -> np.ndarray:
     """A homography board mm -> image of `layout` turned by `turn` quarter turns (`turned`).
     The board turns about its centre, so its cells land on cells: exact on a square board,
-    and for a half turn on any."""
+    and for a half turn on any (a quarter turn of a board of R != C cells is refused)."""
+    cols, rows = grid_shape(layout)
+    if turn % 2 and cols != rows:
+        raise ValueError(f"a board of {cols} x {rows} cells has no quarter turn")
     board = np.array(layout.board_corners(), np.float32)
     about_centre = cv2.getPerspectiveTransform(board, np.roll(board, -turn, axis=0))
     return np.asarray(homography, np.float64) @ about_centre
+
+
+def nearest_turn(layout: Layout, homography: np.ndarray, corners: np.ndarray) -> int:
+    """Of the turns its picture cannot tell (`untold_turns`), the one that puts a board found
+    through `homography` nearest `corners` (TL, TR, BR, BL image px of an earlier location of
+    it, or of another photo from the same camera): their largest distance."""
+    board = np.array([layout.board_corners()], np.float64)
+    found = cv2.perspectiveTransform(board, np.asarray(homography, np.float64))[0]
+    target = np.asarray(corners, np.float64)
+    return min(
+        untold_turns(layout),
+        key=lambda turn: float(
+            np.linalg.norm(np.roll(found, -turn, axis=0) - target, axis=1).max()
+        ),
+    )
 
 
 def _cross(a, b) -> float:
@@ -865,6 +901,7 @@ __all__ = [
     "find_board",
     "grid_shape",
     "grid_still_there",
+    "nearest_turn",
     "turned",
     "turned_homography",
     "untold_turns",

@@ -178,14 +178,15 @@ def locate(
     corners=None,
     *,
     min_markers: int = MIN_MARKERS,
+    near: np.ndarray | None = None,
 ) -> Located:
     """Find the board of `layout` in `image` (BGR or grey).
 
     `corners` (four image points TL, TR, BR, BL of the playing area, or their text form
     "x,y x,y x,y x,y") locates a board without markers; without them such a board
     (``chessboard``, ``grid:RxC``) is found from its grid (`vision.find.find_board`, which
-    raises BoardNotFound). Raises UserError saying what is missing when the board cannot be
-    found.
+    raises BoardNotFound; `near`: an earlier location's board corners, which way round to
+    take it). Raises UserError saying what is missing when the board cannot be found.
     """
     gray = to_gray(image)
     size = (gray.shape[1], gray.shape[0])
@@ -199,7 +200,7 @@ def locate(
     if not _is_auto(layout):
         chosen = resolve_layout(layout)
         if not chosen.markers:  # chessboard, grid:RxC: find the grid itself
-            return find_board(gray, chosen)
+            return find_board(gray, chosen, near=near)
     markers = detect_markers(gray)
     chosen = resolve_layout(layout, markers)
     return from_markers(chosen, markers, size, min_markers=min_markers)

@@ -74,11 +74,12 @@ def position_mismatch(looks: Sequence[tuple[str, str, str]], *, corners: bool = 
 
 
 def colours_swapped() -> str:
-    """A chess set's start position learned turned round: white where black stands."""
+    """A chess set's position that fits a grid found only with white darker than black,
+    whichever way round the grid is taken (`vision.calibration.calibrate_found`)."""
     return _(
-        "the pieces the position calls white look darker than those it calls black: the board "
-        "was probably taken turned round (a1 is the dark corner on the left of White) - give its "
-        "corners (--corners, or Corners on the setup screen), top-left first as White sees it"
+        "the pieces the position calls white look darker than those it calls black, whichever "
+        "way round the board found is taken (a1 is the dark corner on the left of White) - give "
+        "its corners (--corners, or Corners on the setup screen), top-left first as White sees it"
     )
 
 

@@ -118,6 +118,7 @@ class Tracker:
         calibration: Any,
         *,
         corners: Any = None,
+        near: np.ndarray | None = None,
         still_seconds: float = 0.5,
         fps: float = 30.0,
         view_px: int = 256,
@@ -132,6 +133,10 @@ class Tracker:
             self.layout = resolve_layout(layout)
         self.calibration = calibration
         self.corners = corners
+        # A board found from its grid: the corners (TL, TR, BR, BL px) of its last location, so
+        # that finding it again keeps it the way round it was calibrated (`find_board`'s
+        # `near`: a chessboard seen from Black's side is found turned by the grid alone).
+        self.near = None if near is None else np.asarray(near, np.float64)
         self.still_seconds = still_seconds
         self.fps = fps
         self.view_px = view_px
@@ -404,7 +409,7 @@ class Tracker:
         self._last_search = now
         self.detections += 1
         try:
-            located = locate(frame, self.layout or self.layout_spec, self.corners)
+            located = locate(frame, self.layout or self.layout_spec, self.corners, near=self.near)
         except UserError as exc:
             self.problem = str(exc)
             self.status = SEARCHING
@@ -415,6 +420,8 @@ class Tracker:
     def _adopt(self, located: Located) -> None:
         """Use a (new) location: rebuild the top view if the layout changed."""
         self.located = located
+        if self.corners is None and not located.markers_seen:
+            self.near = located.board_corners_px()  # found from its grid: keep it this way round
         self.problem = ""
         if self._model is None or self._model.layout.name != located.layout.name:
             self.layout = located.layout
@@ -451,7 +458,7 @@ class Tracker:
         if found is None:
             self.detections += 1
             try:
-                found = locate(frame, located.layout)
+                found = locate(frame, located.layout, near=self.near)
             except UserError as exc:
                 if covered and not located.markers_seen:
                     return False

@@ -21,6 +21,13 @@ from vision.tracker import Tracker
 Polygon = list[list[float]]  # image points [x, y]
 
 
+class TurnToConfirm(UserError):
+    """DONE on a grid found the other way round only by the pieces' colours (a chess
+    set's white looking darker than its black at the finder's choice): the grid is now shown
+    turned, and DONE again plays on it - a set whose white is the darker one looks just the
+    same, and its players tap the corners instead."""
+
+
 class TableVision:
     """Frames -> observations for one layout: finds the mat, learns the colours from the
     setup position, then tracks (vision.tracker). Thread-safe: the camera thread feeds it, the
@@ -39,6 +46,10 @@ class TableVision:
         )
         # the empty board (frame, homography), if the players took one
         self.empty_photo: tuple[np.ndarray, np.ndarray] | None = None
+        # a board found from its grid: the corners (px) it was calibrated at, so that it is
+        # found again the same way round (a chessboard seen from Black's side: the grid
+        # alone takes a1 at the picture's bottom); None: the finder's own choice
+        self.near: np.ndarray | None = None
         self._lock = threading.Lock()
         self._last_find = -1e9
 
@@ -69,7 +80,7 @@ class TableVision:
                 return
             self._last_find = now
             try:
-                self.located = locate(frame, self.layout, self.corners)
+                self.located = locate(frame, self.layout, self.corners, near=self.near)
                 self.problem = ""
             except UserError as exc:
                 self.located = None
@@ -82,6 +93,7 @@ class TableVision:
         the grid; None finds it again."""
         with self._lock:
             self.corners = None if corners is None else [list(map(float, c)) for c in corners]
+            self.near = None  # tapped, or found again: the finder's own way round first
             self._last_find = -1e9
             if self.corners is not None:
                 size = (0, 0) if self.latest is None else self.latest.shape[1::-1]
@@ -103,12 +115,20 @@ class TableVision:
                 more = (Photo(frame, homography, {}),)
             if not self.layout.has_markers and self.corners is None:  # a grid found
                 # the right way round (a camera at White's left, or behind Black): the turn
-                # the position fits, whose corners are then kept as if tapped - found again,
-                # the grid would be taken the finder's way round
-                calibration, turn = calibrate_found(self.latest, self.located, cells, more)
-                if turn:
-                    self.located = turned(self.located, turn)
-                    self.corners = self.located.board_corners_px().tolist()
+                # the position fits, kept from then on (`near`) - found again, the grid
+                # alone would be taken the finder's way round
+                found = calibrate_found(self.latest, self.located, cells, more)
+                self.located = turned(self.located, found.turn)
+                self.near = self.located.board_corners_px()
+                if found.colours_only:  # a set whose white is the darker looks the same
+                    raise TurnToConfirm(
+                        _(
+                            "The position fits the board turned round: a1 is now the cell "
+                            "outlined in yellow. DONE to play - if your white pieces are the "
+                            "darker ones, tap Corners"
+                        )
+                    )
+                calibration = found.calibration
             else:
                 calibration = calibrate(
                     self.latest, self.located.homography, self.layout, cells, more
@@ -117,6 +137,7 @@ class TableVision:
                 self.layout,
                 calibration,
                 corners=self.corners,
+                near=self.near,
                 fps=self.fps,
                 still_seconds=self.still_seconds,
                 refit_in_background=True,  # a calibration: the screen must not wait for it

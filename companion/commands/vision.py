@@ -406,7 +406,8 @@ def run_locate(args: argparse.Namespace) -> int:
         print(f"cells about {pitch:.0f} px wide; image {image.shape[1]}x{image.shape[0]}")
         if not args.corners:
             print(
-                f"a1 taken at the {_corner_words(located)} corner of the picture (a board of your own "
+                f"a1 taken at the {_corner_words(located)} corner of the board in the picture (a "
+                "board of your own "
                 "looks the same turned round: check with --view, or give --corners)"
             )
     return 0
@@ -432,7 +433,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corners = args.empty_corners or args.corners
         more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
-    calibration, turn = _calibrate(args, image, located, position, more, found)
+    calibration, turn, colours_only = _calibrate(args, image, located, position, more, found)
     finders_choice, located = located, turned(located, turn)
     calibration.save(args.output, overwrite=args.force)
     if not layout.has_markers:
@@ -459,7 +460,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     )
     print(f"Calibrated layout {layout.name} from {source}: {learned} cells. Wrote {args.output}")
     if found:
-        _say_where_a1_is(located, finders_choice, turn)
+        _say_where_a1_is(located, finders_choice, turn, colours_only)
     doubtful = ", ".join(calibration.doubtful) or "none"
     print(
         f"Margin between classes {calibration.margin:.2f} (standard deviations); doubtful cells: {doubtful}"
@@ -474,18 +475,20 @@ def _calibrate(
     position: dict[str, str],
     more: tuple[Photo, ...],
     found: bool,
-) -> tuple[StandingCalibration, int]:
-    """The calibration, and the turn of the finder's choice it was learned at (`found`: a
-    grid found, learned the way round the position fits - `calibrate_found`; else 0).
+) -> tuple[StandingCalibration, int, bool]:
+    """The calibration, the turn of the finder's choice it was learned at, and whether only
+    the pieces' colours told that turn (`found`: a grid found, learned the way round the
+    position fits - `calibrate_found`; else 0 and False).
 
     :raises PositionMismatch: the photo does not show the position (any way round), saying
         where --view drew what was refused."""
     try:
         if found:
-            return calibrate_found(
+            learned = calibrate_found(
                 image, located, position, more, more_found=not args.empty_corners
             )
-        return calibrate(image, located.homography, located.layout, position, more), 0
+            return learned.calibration, learned.turn, learned.colours_only
+        return calibrate(image, located.homography, located.layout, position, more), 0, False
     except PositionMismatch as exc:
         more_words = []
         if args.view:  # what was refused, to look at: the grid as located, the cells ringed
@@ -493,34 +496,43 @@ def _calibrate(
             write_png(Path(args.view), picture, overwrite=args.force)
             more_words.append(f"see {args.view}")
         if found:
-            corners = " or the ".join(
-                _corner_words(turned(located, t)) for t in untold_turns(located.layout)
-            )
+            corners = [_corner_words(turned(located, t)) for t in untold_turns(located.layout)]
             more_words.append(
-                f"it fits the grid found neither with a1 at the {corners} corner of the "
-                "picture - check the position file and the pieces, or give --corners"
+                f"it fits the grid found neither with a1 at the {', '.join(corners[:-1])} nor "
+                f"at the {corners[-1]} corner - check the position file and the pieces, or give "
+                "--corners"
             )
         if not more_words:
             raise
         raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
 
 
-def _say_where_a1_is(located: Located, finders_choice: Located, turn: int) -> None:
-    """Where a1 was taken on a grid found (`located`, `turn` from the finder's choice)."""
+def _say_where_a1_is(
+    located: Located, finders_choice: Located, turn: int, colours_only: bool
+) -> None:
+    """Where a1 was taken on a grid found (`located`, `turn` from the finder's choice;
+    `colours_only`: only the pieces' colours told the turn)."""
     if turn:
+        darker = (
+            " - if the white pieces are the darker ones, give --corners (top-left first as "
+            "White sees the board)"
+            if colours_only
+            else ""
+        )
         print(
-            f"note: a1 is at the {_corner_words(located)} corner of the picture: the position "
-            f"fits the grid found that way round (not with a1 at the "
-            f"{_corner_words(finders_choice)} corner, which the grid alone could not tell)",
+            f"note: a1 is at the {_corner_words(located)} corner of the board in the picture: "
+            f"the position fits the grid found that way round (not with a1 at the "
+            f"{_corner_words(finders_choice)} corner, which the grid alone could not tell)"
+            + darker,
             file=sys.stderr,
         )
         return
     print(
-        f"note: a1 was taken at the {_corner_words(located)} corner of the picture, where the "
-        "position fits: a checkered board looks the same turned round, and a position that "
-        "fits it both ways (an empty board) is taken so - if the first player does not sit "
-        "there, give --corners (top-left first as the first player sees the board) or check "
-        "with --view",
+        f"note: a1 was taken at the {_corner_words(located)} corner of the board in the "
+        "picture, where the position fits: the grid alone looks the same turned round, and a "
+        "position that fits it either way round (symmetric under the turn) is taken so - if "
+        "the first player does not sit there, give --corners (top-left first as the first "
+        "player sees the board) or check with --view",
         file=sys.stderr,
     )
 
@@ -578,10 +590,11 @@ def _check_classes(position: dict[str, str]) -> None:
 
 
 def _corner_words(located: Located) -> str:
-    """Where a1's corner of the playing area lies in the picture ("bottom-left", ...)."""
-    x, y = located.board_corners_px()[3]  # TL, TR, BR, BL as the first player sees it: BL is a1
-    width, height = located.image_size
-    return f"{'top' if y < height / 2 else 'bottom'}-{'left' if x < width / 2 else 'right'}"
+    """Which corner of the board, as the picture shows it, is a1's ("bottom-left", ...): the
+    side of the board's centre it lies on (not of the picture's: a board off to one side)."""
+    corners = located.board_corners_px()  # TL, TR, BR, BL as the first player sees it
+    (x, y), (cx, cy) = corners[3], corners.mean(axis=0)
+    return f"{'top' if y < cy else 'bottom'}-{'left' if x < cx else 'right'}"
 
 
 def run_read(args: argparse.Namespace) -> int:

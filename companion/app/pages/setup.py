@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.app.pages.base import Draw, Page
+from companion.app.table_vision import TurnToConfirm
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -144,6 +145,10 @@ class SetupPage(Page):
                 count,
             ).format(count=count)
             app.signal()
+            return
+        except TurnToConfirm as exc:  # no mistake: the grid is shown turned, DONE again plays
+            self.mismatch = ()
+            app.message = str(exc)
             return
         except UserError as exc:
             app.message = sentence(str(exc))
