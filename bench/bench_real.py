@@ -36,9 +36,12 @@ presses are counted - how often the players of these games would have had to pre
 
 With `--found`, every photo - the calibration photo too - is read where `vision.find.find_board`
 finds its board by its own grid (`chessboard`; Go as `grid:18x18`, its outer lines; Othello as
-`grid:8x8`), as the companion does on a board without markers: the labelled corners only say
-which way round the board lies, which the photo cannot tell (a checkerboard turned by 180
-degrees, a lined board by any quarter turn) and the players confirm on the setup screen. The
+`grid:8x8`), as the companion does on a board without markers. The calibration photo is
+calibrated as the companion does it too: the finder's way round first, then the turn the
+position fits (`vision.calibration.calibrate_found`; a line says when it takes a1 elsewhere
+than the labels). The sets' other photos are taken from elsewhere (a phone moved round the
+board), so for them the labelled corners say which way round the board lies - what the photo
+cannot tell (a checkerboard turned by 180 degrees, a lined board by any quarter turn). The
 labels are hand-made and off by up to a quarter of a cell on some photos (crv_01's a1 corner
 30 px into the margin), so this is the reading the players get. A photo whose board is not
 found counts every cell wrong ("not found").
@@ -67,9 +70,11 @@ from companion import games  # noqa: E402
 from companion.errors import UserError  # noqa: E402
 from companion.observation import EMPTY, UNKNOWN, Observation  # noqa: E402
 from companion.referee.core import MAX_HIDDEN_CHANGES, may_misread  # noqa: E402
+from vision.calibration import calibrate_found  # noqa: E402
 from vision.copies import AUGMENT_SEED  # noqa: E402
-from vision.find import find_board, untold_turns  # noqa: E402
+from vision.find import find_board, turned_homography, untold_turns  # noqa: E402
 from vision.layouts import CHESSBOARD, get_layout  # noqa: E402
+from vision.location import Located  # noqa: E402
 from vision.relearn import learn_from_board  # noqa: E402
 from vision.standing import Photo, calibrate_standing, read_standing  # noqa: E402
 
@@ -141,9 +146,10 @@ def turned_as_labelled(
 _found: dict[tuple[Path, str], np.ndarray | None] = {}
 
 
-def found_corners(entry: dict, data: Path) -> np.ndarray | None:
-    """The corners of the photo's board as `vision.find.find_board` finds them, turned as the
-    labels lie (`turned_as_labelled`), or None when it finds no board; found once a run."""
+def found_corners(entry: dict, data: Path, *, as_labelled: bool = True) -> np.ndarray | None:
+    """The corners of the photo's board as `vision.find.find_board` finds them - turned as the
+    labels lie (`turned_as_labelled`), or with `as_labelled` False the finder's own way round
+    - or None when it finds no board; found once a run."""
     key = (data, entry["file"])
     if key not in _found:
         try:
@@ -151,9 +157,31 @@ def found_corners(entry: dict, data: Path) -> np.ndarray | None:
         except UserError:
             _found[key] = None
         else:
-            labelled = np.array(entry["corners"], np.float64)
-            _found[key] = turned_as_labelled(located.board_corners_px(), labelled, entry["game"])[0]
-    return _found[key]
+            _found[key] = located.board_corners_px()
+    corners = _found[key]
+    if corners is None or not as_labelled:
+        return corners
+    return turned_as_labelled(corners, np.array(entry["corners"], np.float64), entry["game"])[0]
+
+
+def calibrate_as_found(entry: dict, data: Path, more: tuple[Photo, ...], stream: int):
+    """Calibrate on the photo's board as the companion does on a board of its own: found by
+    its grid the finder's way round, then turned the way the position fits
+    (`vision.calibration.calibrate_found`; the extra photos, taken from elsewhere in these
+    sets, as labelled). Returns the calibration and whether it took a1 where the labels have
+    it (`where_board`'s homography is then the one calibrated on)."""
+    layout, homography = layout_and_homography(entry, found_corners(entry, data, as_labelled=False))
+    image = cv2.imread(str(data / entry["file"]))
+    learned = calibrate_found(
+        image, Located(layout, homography), entry["cells"], more, more_found=False, stream=stream
+    )
+    took = turned_homography(layout, homography, learned.turn)
+    board = np.array([layout.board_corners()], np.float64)
+    labelled = layout_and_homography(entry, found_corners(entry, data))[1]
+    same = np.allclose(
+        cv2.perspectiveTransform(board, took), cv2.perspectiveTransform(board, labelled), atol=1.0
+    )
+    return learned.calibration, same
 
 
 def where_board(entry: dict, data: Path, found: bool):
@@ -372,15 +400,19 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             else:
                 more = (Photo(image, second_h, emptiest["cells"]),)
         start = time.perf_counter()
+        as_labelled = True
         try:
-            calibration = calibrate_standing(
-                cv2.imread(str(args.data / calib["file"])),
-                homography,
-                layout,
-                calib["cells"],
-                more,
-                stream=stream,
-            )
+            if args.found:
+                calibration, as_labelled = calibrate_as_found(calib, args.data, more, stream)
+            else:
+                calibration = calibrate_standing(
+                    cv2.imread(str(args.data / calib["file"])),
+                    homography,
+                    layout,
+                    calib["cells"],
+                    more,
+                    stream=stream,
+                )
         except UserError as exc:  # a photo refused on this stream: every board counts wrong
             results[name] = (refused_counts(photos, layout), Counter(), 0.0, f"refused: {exc}")
             if show:
@@ -401,6 +433,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             + (f" and {emptiest['file'].split('/')[-1]}" if more else "")
             + f" in {calibrate_s:.2f} s: margin "
             f"{calibration.margin:.2f}, doubtful {', '.join(calibration.doubtful) or 'none'}"
+            + ("" if as_labelled else "; a1 taken at another corner than the labels'")
         )
         results[name] = (count, errors, seconds / count["boards"], line)
         if show:

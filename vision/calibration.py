@@ -27,6 +27,7 @@ import numpy as np
 from companion.errors import ColoursSwapped, PositionMismatch, UserError, excerpt
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
+from vision.copies import AUGMENT_SEED
 from vision.find import nearest_turn, turned, turned_homography, untold_turns
 from vision.jsonfile import json_field, read_json, write_json
 from vision.layouts import Layout
@@ -254,6 +255,7 @@ def calibrate_found(
     more: Sequence[Photo] = (),
     *,
     more_found: bool = True,
+    stream: int = AUGMENT_SEED,
 ) -> FoundCalibration:
     """Learn the table from a board the companion found by its own grid (`vision.find`), the
     right way round: the finder's choice of where a1 lies first, then each other turn its
@@ -264,6 +266,7 @@ def calibrate_found(
     the finder's choice. `more` photos (an empty board) found by their grid too
     (`more_found`) are each turned the way that lies nearest the board as tried (the same
     camera; `vision.find.nearest_turn`); photos whose corners were given are not turned.
+    `stream`: the random stream of calibration's copies (`calibrate_standing`).
 
     :raises PositionMismatch: the position fits the board no way round: the refusal of the
         finder's own way, or of the first way whose colours were not the matter.
@@ -288,7 +291,9 @@ def calibrate_found(
             for photo in more
         )
         try:
-            calibration = calibrate(image, board.homography, located.layout, position, photos)
+            calibration = calibrate(
+                image, board.homography, located.layout, position, photos, stream=stream
+            )
             refuse_turned_round(calibration)
         except (PositionMismatch, ColoursSwapped) as exc:
             refusals.append(exc)
