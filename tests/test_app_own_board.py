@@ -15,7 +15,6 @@ from companion.export import export_game
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
 from vision.sim import SimTable, chess_start
-from vision.standing import read_standing
 
 CHESS = {"equipment": "chess"}
 
@@ -310,10 +309,18 @@ def test_a_chess_set_found_turned_round_is_learned_the_right_way_round(screen, t
     assert np.linalg.norm(np.mean(model.first_cell, axis=0) - corners[1]) < cell  # outlined
     app.button("done")
     assert app.page == "play", app.message
+    assert app.message == ""  # the turn was confirmed: no word of it over the play screen
     assert app.vision.corners is None  # still found from its grid, not taken as tapped
-    tracker = app.vision.tracker
-    read = read_standing(frame, app.vision.located.homography, tracker.layout, tracker.calibration)
-    assert read.cells == {c: cells.get(c, "empty") for c in read.cells}  # white where White sits
+    seen = [app.vision.feed(frame, now=2.0 + k / 30) for k in range(45)]
+    boards = [o.cells for o in seen if o is not None]
+    assert boards and boards[0] == {c: cells.get(c, "empty") for c in boards[0]}  # White's side
+    # the next game of the session finds the board the same way round at once
+    app.vision.forget_tracker()
+    app.vision.look(frame, now=5.0)
+    assert np.linalg.norm(app.vision.located.board_corners_px()[3] - corners[1]) < 0.25 * cell
+    app.vision.set_corners(None)  # Find: the finder's own way round again
+    app.vision.look(frame, now=6.0)
+    assert np.linalg.norm(app.vision.located.board_corners_px()[3] - corners[3]) < 0.25 * cell
     # Corners tapped: the players say where a1 is, and a darker white side is theirs to name
     (tmp_path / "tapped").mkdir()
     app = chess_app(screen, tmp_path / "tapped")

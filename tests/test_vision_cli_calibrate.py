@@ -281,3 +281,22 @@ def test_a_calibration_on_a_found_grid_drops_the_corners_of_the_one_it_replaces(
     assert code == 0 and "using the corners saved" not in err
     read = json.loads(out)["cells"]
     assert sum(read[c] != other["cells"].get(c, "empty") for c in read) <= 2
+
+
+def test_the_four_corners_of_a_board_are_named_apart_however_it_lies():
+    """a1's corner is named among the board's own four corners as the picture shows them: a
+    board turned by 45 degrees (a diamond) or off to one side of the picture still gets four
+    different names (the picture's quadrants gave two corners the same one)."""
+    from companion.commands.vision import _corner_words
+    from vision.find import turned
+    from vision.layouts import get_layout
+    from vision.locate import from_corners
+
+    board = get_layout("chessboard")
+    diamond = [(300, 100), (500, 300), (300, 500), (100, 300)]  # TL TR BR BL of White
+    aside = [(20, 20), (220, 30), (210, 230), (25, 220)]  # in the top-left of 1000 x 1000
+    for corners in (diamond, aside):
+        located = from_corners(board, corners, (1000, 1000))
+        words = {_corner_words(turned(located, turn)) for turn in range(4)}
+        assert len(words) == 4, words
+    assert _corner_words(from_corners(board, aside, (1000, 1000))) == "bottom-left"

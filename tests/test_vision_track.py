@@ -74,6 +74,7 @@ def test_one_observation_per_move_and_never_from_a_hand_frame(arimaa):
         assert index < end  # each board was read before the next hand came
         assert obs.frame == index and obs.layout == "arimaa" and obs.markers_seen == 4
         assert obs.timestamp == pytest.approx(index / 30)
+    assert tracker.near is None  # a mat found by its markers has no way round to keep
 
 
 def test_a_hand_resting_on_the_board_blocks_reading_until_it_goes(arimaa):

@@ -67,6 +67,7 @@ def test_a_tapped_board_moved_on_the_table_is_never_read_and_read_again_once_bac
     assert seen == []  # the shifted cells are never read
     assert tracker.lost and statuses[-1] == BOARD_MOVED and tracker.board_moves == 1
     assert "tap its corners again" in tracker.problem
+    assert tracker.near is None  # tapped corners say which way round: nothing to keep
     # Put back where it was: read again, the move made meanwhile too.
     table.nudged = placed
     table._board_cache.clear()

@@ -268,9 +268,10 @@ def calibrate_found(
     camera; `vision.find.nearest_turn`); photos whose corners were given are not turned.
     `stream`: the random stream of calibration's copies (`calibrate_standing`).
 
-    :raises PositionMismatch: the position fits the board no way round: the refusal of the
-        finder's own way, or of the first way whose colours were not the matter.
-    :raises ColoursSwapped: it fits only with white darker than black every way round.
+    :raises PositionMismatch: the position fits the board no way round, and the finder's
+        own way has cells out of place (they are named for the board as the finder took it).
+    :raises ColoursSwapped: no way fits, and the finder's own way only for white looking
+        darker than black.
     :raises UserError: another reason calibration refuses the photo (the same every way).
     """
     refusals: list[UserError] = []
@@ -300,7 +301,7 @@ def calibrate_found(
             continue
         colours_only = bool(refusals) and isinstance(refusals[0], ColoursSwapped)
         return FoundCalibration(calibration, turn, colours_only)
-    raise next((r for r in refusals if isinstance(r, PositionMismatch)), refusals[0])
+    raise refusals[0]  # the finder's own way round: what a --view or a screen draws
 
 
 def calibrate_flat_stones(

@@ -293,6 +293,7 @@ class Tracker:
             return None
         if self.located is not None and _size_changed(self.located, frame):
             self.located = None  # the camera came back at another resolution: find it again
+            self.near = None  # (in the old picture's pixels)
             self._restart_window()
         if self.located is None and not self._search(frame, now):
             return None

@@ -229,7 +229,7 @@ class App:
                     self.vision.set_corners(saved)  # tapped at an earlier setup
                 except (UserError, TypeError, ValueError):  # a hand-edited settings file
                     self.settings.corners.pop(layout, None)
-        self.vision.tracker = None  # learn the colours again under today's light
+        self.vision.forget_tracker()  # learn the colours again under today's light
         self.pages.setup.begin()
         self.go("setup")
 

@@ -15,10 +15,13 @@ from vision.find import turned
 from vision.layouts import get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
-from vision.standing import Photo
+from vision.standing import Photo, StandingCalibration
 from vision.tracker import Tracker
 
 Polygon = list[list[float]]  # image points [x, y]
+
+
+CONFIRM_PX = 3.0  # a board found again this near where its turn was shown is still there
 
 
 class TurnToConfirm(UserError):
@@ -46,10 +49,15 @@ class TableVision:
         )
         # the empty board (frame, homography), if the players took one
         self.empty_photo: tuple[np.ndarray, np.ndarray] | None = None
-        # a board found from its grid: the corners (px) it was calibrated at, so that it is
-        # found again the same way round (a chessboard seen from Black's side: the grid
-        # alone takes a1 at the picture's bottom); None: the finder's own choice
+        # a board found from its grid: the corners (px) it was last calibrated or tracked at,
+        # and the picture's size then, so that it is found again the same way round (a
+        # chessboard seen from Black's side: the grid alone takes a1 at the picture's bottom);
+        # None: the finder's own choice. Kept while the companion runs, not saved.
         self.near: np.ndarray | None = None
+        self._near_size: tuple[int, int] = (0, 0)
+        # a calibration learned on a turn the players are to confirm, and the corners it was
+        # learned at (`TurnToConfirm`): DONE again plays on it while the board is there
+        self._to_confirm: tuple[StandingCalibration, np.ndarray] | None = None
         self._lock = threading.Lock()
         self._last_find = -1e9
 
@@ -80,7 +88,7 @@ class TableVision:
                 return
             self._last_find = now
             try:
-                self.located = locate(frame, self.layout, self.corners, near=self.near)
+                self.located = locate(frame, self.layout, self.corners, near=self._near(frame))
                 self.problem = ""
             except UserError as exc:
                 self.located = None
@@ -94,6 +102,7 @@ class TableVision:
         with self._lock:
             self.corners = None if corners is None else [list(map(float, c)) for c in corners]
             self.near = None  # tapped, or found again: the finder's own way round first
+            self._to_confirm = None
             self._last_find = -1e9
             if self.corners is not None:
                 size = (0, 0) if self.latest is None else self.latest.shape[1::-1]
@@ -114,21 +123,7 @@ class TableVision:
                 frame, homography = self.empty_photo
                 more = (Photo(frame, homography, {}),)
             if not self.layout.has_markers and self.corners is None:  # a grid found
-                # the right way round (a camera at White's left, or behind Black): the turn
-                # the position fits, kept from then on (`near`) - found again, the grid
-                # alone would be taken the finder's way round
-                found = calibrate_found(self.latest, self.located, cells, more)
-                self.located = turned(self.located, found.turn)
-                self.near = self.located.board_corners_px()
-                if found.colours_only:  # a set whose white is the darker looks the same
-                    raise TurnToConfirm(
-                        _(
-                            "The position fits the board turned round: a1 is now the cell "
-                            "outlined in yellow. DONE to play - if your white pieces are the "
-                            "darker ones, tap Corners"
-                        )
-                    )
-                calibration = found.calibration
+                calibration = self._calibrate_found(cells, more)
             else:
                 calibration = calibrate(
                     self.latest, self.located.homography, self.layout, cells, more
@@ -137,12 +132,59 @@ class TableVision:
                 self.layout,
                 calibration,
                 corners=self.corners,
-                near=self.near,
+                near=self._near(self.latest),
                 fps=self.fps,
                 still_seconds=self.still_seconds,
                 refit_in_background=True,  # a calibration: the screen must not wait for it
             )
             self.tracker.request()
+
+    def _calibrate_found(
+        self, cells: dict[str, str], more: tuple[Photo, ...]
+    ) -> StandingCalibration:
+        """A grid found: learned the way round the position fits (a camera at White's left,
+        or behind Black), kept from then on (`near`) - found again, the grid alone would be
+        taken the finder's way round. The lock is held.
+
+        :raises TurnToConfirm: only the pieces' colours told the turn (DONE again plays on
+            it, the calibration kept while the board stays where it is)."""
+        assert self.latest is not None and self.located is not None
+        corners = self.located.board_corners_px()
+        if self._to_confirm is not None:
+            confirmed, at = self._to_confirm
+            self._to_confirm = None
+            if float(np.abs(corners - at).max()) <= CONFIRM_PX:
+                return confirmed  # the players saw the turn and said DONE
+        found = calibrate_found(self.latest, self.located, cells, more)
+        self.located = turned(self.located, found.turn)
+        self.near = self.located.board_corners_px()
+        self._near_size = (self.latest.shape[1], self.latest.shape[0])
+        if found.colours_only:  # a set whose white is the darker one looks just the same
+            self._to_confirm = (found.calibration, self.near)
+            raise TurnToConfirm(
+                _(
+                    "The position fits the board turned round: a1 is now the cell outlined "
+                    "in yellow. DONE to play - if your white pieces are the darker ones, tap "
+                    "Corners"
+                )
+            )
+        return found.calibration
+
+    def _near(self, frame: np.ndarray | None) -> np.ndarray | None:
+        """`near`, when `frame` is as large as the picture it was measured in."""
+        if self.near is None or frame is None:
+            return None
+        return self.near if (frame.shape[1], frame.shape[0]) == self._near_size else None
+
+    def forget_tracker(self) -> None:
+        """Before the colours are learned again (a new game): the tracker goes, and the way
+        round it last found the board stays (`near`), where a shove may have moved it."""
+        with self._lock:
+            tracker = self.tracker
+            if tracker is not None and tracker.near is not None and tracker.located is not None:
+                self.near = tracker.near
+                self._near_size = tracker.located.image_size
+            self.tracker = None
 
     def take_empty_photo(self) -> None:
         """Keep the latest frame as the empty board: calibrating then learns every cell's own
@@ -156,6 +198,7 @@ class TableVision:
                     or _("the camera does not see the board yet: is all of it in view?")
                 )
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
+            self._to_confirm = None  # (learned without it)
 
     def feed(self, frame: np.ndarray | None, now: float) -> Observation | None:
         with self._lock:

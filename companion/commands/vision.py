@@ -590,11 +590,16 @@ def _check_classes(position: dict[str, str]) -> None:
 
 
 def _corner_words(located: Located) -> str:
-    """Which corner of the board, as the picture shows it, is a1's ("bottom-left", ...): the
-    side of the board's centre it lies on (not of the picture's: a board off to one side)."""
+    """Which corner of the board, as the picture shows it, is a1's ("bottom-left", ...): of
+    the board's four corners the two higher in the picture are its top ones, and of those two
+    (or the two lower) the one further left is the left one - so the four are named apart
+    however the board lies (a board off to one side, or turned by 45 degrees)."""
     corners = located.board_corners_px()  # TL, TR, BR, BL as the first player sees it
-    (x, y), (cx, cy) = corners[3], corners.mean(axis=0)
-    return f"{'top' if y < cy else 'bottom'}-{'left' if x < cx else 'right'}"
+    rows = np.lexsort((corners[:, 0], corners[:, 1]))  # by height, then from the left
+    top = 3 in rows[:2]
+    pair = corners[rows[:2] if top else rows[2:]]
+    left = corners[3][0] <= pair[:, 0].min()
+    return f"{'top' if top else 'bottom'}-{'left' if left else 'right'}"
 
 
 def run_read(args: argparse.Namespace) -> int:

@@ -68,6 +68,7 @@ class SetupPage(Page):
         if self.corner_edit is not None:
             self._act_on_corners(kind, value)
         elif kind == "corners" and app.vision is not None:
+            app.message = ""  # (DONE now takes the corners tapped)
             located = app.vision.located
             self.corner_edit = (
                 [tuple(map(float, c)) for c in located.board_corners_px()]
@@ -155,6 +156,7 @@ class SetupPage(Page):
             app.signal()
             return
         self.mismatch = ()
+        app.message = ""  # (a turn to confirm was said: confirmed)
         try:
             app.start_referee()
         except UserError as exc:  # the records cannot be read or written (damaged, disk full)
