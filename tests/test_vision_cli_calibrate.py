@@ -14,6 +14,7 @@ import pytest
 from shared_data import real_data
 
 from companion.cli import main
+from companion.errors import UserError
 
 REAL = real_data()
 CRV = REAL / "chess/samryan18_chess-ray-vision"
@@ -99,11 +100,19 @@ def test_a_grid_found_the_other_way_round_is_taken_as_the_position_shows_it(
     assert code == 0, err
     assert "a1 is at the top-right corner of the board in the picture" in err
     assert "not with a1 at the bottom-left corner" in err and "darker ones" not in err
-    assert (tmp_path / "c.corners.json").exists() and "Saved the corners" in out
+    assert json.loads((tmp_path / "c.corners.json").read_text())["found"] is True
+    assert "Saved which way round the board lies" in out
     code, out, err = companion(capsys, "read", CRV / "crv_01.jpg", "--calibration", cal, "--json")
-    assert code == 0 and "using the corners saved with the calibration" in err
+    assert code == 0 and "finding the board by its grid the way round the calibration" in err
     read = json.loads(out)["cells"]
     assert read == {c: cells.get(c, "empty") for c in read}
+    # crv_07, taken from elsewhere (the phone moved, the board lies as in crv_01): found by
+    # its grid again, that way round - saved corners as typed ones did not fit it at all
+    later = manifest_entry("crv_07.jpg")
+    code, out, err = companion(capsys, "read", CRV / "crv_07.jpg", "--calibration", cal, "--json")
+    assert code == 0 and "does not show where the corners put it" not in err
+    read = json.loads(out)["cells"]
+    assert sum(read[c] != later["cells"].get(c, "empty") for c in read) <= 1  # (e2: see docs)
 
 
 def test_with_the_corners_it_calibrates_and_read_uses_the_corners_saved(tmp_path, capsys, crv_01):
@@ -300,3 +309,25 @@ def test_the_four_corners_of_a_board_are_named_apart_however_it_lies():
         words = {_corner_words(turned(located, turn)) for turn in range(4)}
         assert len(words) == 4, words
     assert _corner_words(from_corners(board, aside, (1000, 1000))) == "bottom-left"
+
+
+def test_a_grid_found_turned_round_is_found_again_by_read_track_and_referee(tmp_path):
+    """The corners file of a grid found the other way round says so (`found`): `corners_for`
+    - which `read`, `track` and `referee` ask - gives no corners to locate by, but the way
+    round to find the grid (`near`); typed corners are used as they are; a hand-edited
+    `found` that is no true or false is one line."""
+    from vision.corners import corners_for, save_corners
+    from vision.layouts import get_layout
+
+    board, cal = get_layout("chessboard"), tmp_path / "c.json"
+    square = [[10, 10], [90, 10], [90, 90], [10, 90]]
+    save_corners(cal, "chessboard", square, found=True)
+    corners, said, near = corners_for(None, cal, board)
+    assert corners is None and near.tolist() == square and "finding the board by its grid" in said
+    save_corners(cal, "chessboard", square)
+    corners, said, near = corners_for(None, cal, board)
+    assert corners.tolist() == square and near is None and "using the corners saved" in said
+    data = json.loads((tmp_path / "c.corners.json").read_text())
+    (tmp_path / "c.corners.json").write_text(json.dumps(dict(data, found="yes")))
+    with pytest.raises(UserError, match='"found" must be true or false'):
+        corners_for(None, cal, board)

@@ -11,8 +11,13 @@ writes them to ``cal.corners.json`` beside the calibration; ``companion vision r
 them (`corners_for`). The
 setup screen keeps the tapped corners in the settings instead (`companion.app.Settings`).
 
+A grid the companion found, but the other way round than the finder's own choice (the
+calibration position said so: `vision.calibration.calibrate_found`), is kept as ``"found":
+true``: the board is still found by its grid each time, taken the way round nearest these
+corners (`vision.find.find_board`'s ``near``) - a photo taken from elsewhere finds it too.
+
     {"format": "tabletop-companion/corners", "version": 1, "layout": "chessboard",
-     "corners": [[x, y], [x, y], [x, y], [x, y]]}   # image px: TL, TR, BR, BL
+     "corners": [[x, y], [x, y], [x, y], [x, y]], "found": false}   # image px: TL, TR, BR, BL
 """
 
 from __future__ import annotations
@@ -74,8 +79,11 @@ def check_corners_place(calibration: str | Path) -> None:
         )
 
 
-def save_corners(calibration: str | Path, layout: str, corners: Any) -> Path:
-    """Write the corners beside the calibration file (replacing older ones); the path."""
+def save_corners(
+    calibration: str | Path, layout: str, corners: Any, *, found: bool = False
+) -> Path:
+    """Write the corners beside the calibration file (replacing older ones); the path.
+    `found`: a grid the companion found, kept for which way round it was taken."""
     points = check_corners(corners)
     path = corners_path(calibration)
     data = {
@@ -83,13 +91,15 @@ def save_corners(calibration: str | Path, layout: str, corners: Any) -> Path:
         "version": VERSION,
         "layout": layout,
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in points],
+        "found": found,
     }
     write_json(path, data, overwrite=True)
     return path
 
 
-def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
-    """The corners saved beside the calibration for `layout`, or None when there are none.
+def saved_corners(calibration: str | Path, layout: str) -> tuple[np.ndarray, bool] | None:
+    """The corners saved beside the calibration for `layout`, and whether they are a grid
+    found (`save_corners`); None when there are none.
 
     :raises UserError: a damaged file, or one that names another layout than the calibration
         it was saved with (changed by hand: ignored, the board was found by its grid, maybe
@@ -115,25 +125,45 @@ def saved_corners(calibration: str | Path, layout: str) -> np.ndarray | None:
             f"{layout} as its calibration: it was changed by hand - remove it (the board is "
             "then found by its grid), or give --corners"
         )
-    return check_corners(data.get("corners"), str(path))
+    if not isinstance(data.get("found", False), bool):
+        raise UserError(
+            f'{path}: "found" must be true or false - remove the file, or give --corners'
+        )
+    return check_corners(data.get("corners"), str(path)), bool(data.get("found", False))
 
 
 def corners_for(
     given: str | None, calibration: str | Path, layout: Layout | None
-) -> tuple[np.ndarray | None, str]:
-    """The corners to locate a board with: `given` (``--corners`` as typed) when there are
+) -> tuple[np.ndarray | None, str, np.ndarray | None]:
+    """How to locate a board: the corners - `given` (``--corners`` as typed) when there are
     some, else those saved beside `calibration` for `layout` when it has no markers (None: any
-    layout in view, "auto"); and a line saying so when the saved ones are used ("" otherwise).
+    layout in view, "auto") -, a line saying so when the saved ones are used ("" otherwise),
+    and the `near` of a grid found the other way round (its saved corners: the board is found
+    by its grid, taken the way round nearest them; the corners are None then).
 
     :raises UserError: corners typed wrong, or a damaged corners file."""
     if given:
-        return parse_corners(given), ""
+        return parse_corners(given), "", None
     if layout is None or layout.has_markers:
-        return None, ""
+        return None, "", None
     saved = saved_corners(calibration, layout.name)
     if saved is None:
-        return None, ""
-    return saved, (
-        f"using the corners saved with the calibration ({corners_path(calibration)}); "
-        "--corners gives others"
+        return None, "", None
+    corners, found = saved
+    if found:
+        return (
+            None,
+            (
+                f"finding the board by its grid the way round the calibration took it "
+                f"({corners_path(calibration)}); --corners gives the corners instead"
+            ),
+            corners,
+        )
+    return (
+        corners,
+        (
+            f"using the corners saved with the calibration ({corners_path(calibration)}); "
+            "--corners gives others"
+        ),
+        None,
     )

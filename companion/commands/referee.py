@@ -392,10 +392,12 @@ def _check_board(position: Position[Any], layout: Layout, calibration_path: str)
 def _open_camera(args: argparse.Namespace, layout_name: str, calibration: Any) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
     layout = None if layout_name.strip().lower() == "auto" else get_layout(layout_name)
-    corners, said = corners_for(args.corners, args.calibration, layout)
+    corners, said, near = corners_for(args.corners, args.calibration, layout)
     if said:
         print(f"companion: {said}", file=sys.stderr)
-    tracker = Tracker(layout_name, calibration, corners=corners, still_seconds=args.still_seconds)
+    tracker = Tracker(
+        layout_name, calibration, corners=corners, near=near, still_seconds=args.still_seconds
+    )
     source = sources.open_source(args.source)
     # A live camera goes on while the model is fitted again to a board of the game (a second
     # on a Pi); a recording or the synthetic table waits for it, so that a run is repeatable.

@@ -539,14 +539,23 @@ def _say_where_a1_is(
 
 def _keep_corners(args: argparse.Namespace, located: Located, turn: int) -> None:
     """A board without markers: the corners given are saved beside the calibration, for
-    read, track and referee to use again, and so are the corners of a grid found that the
-    position showed turned from the finder's choice (`turn`: found again, the grid would be
-    taken the finder's way round); an earlier calibration's corners there (which they would
-    use) are removed when the board was found from its grid the finder's way round."""
+    read, track and referee to use again; a grid found that the position showed turned from
+    the finder's choice (`turn`) is saved as found (`save_corners(found=True)`: they find it
+    by its grid and take it the way round nearest these corners - the finder's own choice
+    would be the other); an earlier calibration's corners there (which they would use) are
+    removed when the board was found from its grid the finder's way round."""
     path = corners_path(args.output)
-    if args.corners or turn:
+    if args.corners:
         saved = save_corners(args.output, located.layout.name, located.board_corners_px())
         print(f"Saved the corners beside the calibration: {saved} (used again next time)")
+    elif turn:
+        saved = save_corners(
+            args.output, located.layout.name, located.board_corners_px(), found=True
+        )
+        print(
+            f"Saved which way round the board lies beside the calibration: {saved} (it is "
+            "found by its grid each time, taken that way round)"
+        )
     elif path.exists():
         path.unlink()
         print(
@@ -607,10 +616,10 @@ def run_read(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     # (checked before looking for it: another board's markers are not sought)
     wanted = _wanted_layout(args, calibration)
-    corners, said = corners_for(args.corners, args.calibration, wanted)
+    corners, said, near = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
-    located = _locate(image, wanted.name if wanted else "auto", corners)
+    located = locate(image, wanted.name if wanted else "auto", corners, near=near)
     layout = located.layout
     calibration.check_layout(layout)
     if corners is not None:
@@ -803,10 +812,10 @@ def run_track(args: argparse.Namespace) -> int:
     calibration = load_calibration(args.calibration)
     layout = _wanted_layout(args, calibration)  # None: "auto", whichever mat is in view
     wanted = f"{layout.name} board" if layout else "mat"  # reading it checks the calibration's
-    corners, said = corners_for(args.corners, args.calibration, layout)
+    corners, said, near = corners_for(args.corners, args.calibration, layout)
     if said:
         print(said, file=sys.stderr)
-    tracker = Tracker(layout or "auto", calibration, corners=corners, fps=args.fps)
+    tracker = Tracker(layout or "auto", calibration, corners=corners, near=near, fps=args.fps)
     frames = observations = 0
     found = False
     said = ""
@@ -836,9 +845,9 @@ def run_track(args: argparse.Namespace) -> int:
             if (tracker.status == "covered") != covered:
                 covered = not covered
                 if covered:
-                    near = f" near {tracker.covered_near}" if tracker.covered_near else ""
+                    where = f" near {tracker.covered_near}" if tracker.covered_near else ""
                     print(
-                        f"companion: something has lain on the board{near} for a while (frame "
+                        f"companion: something has lain on the board{where} for a while (frame "
                         f"{index}): nothing is read until it goes (`companion referee --source` "
                         "takes `clear` when it is no hand)",
                         file=sys.stderr,
