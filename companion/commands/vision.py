@@ -407,8 +407,8 @@ def run_locate(args: argparse.Namespace) -> int:
         if not args.corners:
             print(
                 f"a1 taken at the {_corner_words(located)} corner of the board in the picture (a "
-                "board of your own "
-                "looks the same turned round: check with --view, or give --corners)"
+                "board of your own looks the same turned round: check with --view, or give "
+                "--corners)"
             )
     return 0
 
