@@ -391,6 +391,11 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             continue
         layout, homography = board
         second = where_board(emptiest, args.data, args.found) if args.second else None
+        unfound = (
+            f"; the board is not found on {emptiest['file'].split('/')[-1]}: calibrated on one photo"
+            if args.second and second is None and emptiest is not calib
+            else ""
+        )
         more = ()
         if second is not None and emptiest is not calib:
             second_h = second[1]
@@ -434,6 +439,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
             + f" in {calibrate_s:.2f} s: margin "
             f"{calibration.margin:.2f}, doubtful {', '.join(calibration.doubtful) or 'none'}"
             + ("" if as_labelled else "; a1 taken at another corner than the labels'")
+            + unfound
         )
         results[name] = (count, errors, seconds / count["boards"], line)
         if show:

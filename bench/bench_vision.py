@@ -845,7 +845,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--rest-tables", type=int, default=4, help="tables per layout with resting hands"
     )
     parser.add_argument("--seed", type=int, default=1, help="the benchmark set's seed")
-    parser.add_argument("--layouts", nargs="*", default=layout_names(), help="layouts to run")
+    parser.add_argument(
+        "--layouts",
+        nargs="*",
+        default=layout_names(),
+        choices=layout_names(),
+        help="the printed mats to run (--realistic reads own chessboards apart)",
+    )
     parser.add_argument(
         "--faults",
         type=float,
