@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from companion.i18n import _
 from companion.observation import Observation
 from vision.calibration import calibrate, calibrate_found
 from vision.find import turned
-from vision.layouts import get_layout
+from vision.layouts import Layout, get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
 from vision.standing import Photo, StandingCalibration
@@ -31,15 +32,66 @@ class TurnToConfirm(UserError):
     same, and its players tap the corners instead."""
 
 
+@dataclass(frozen=True)
+class Calibrated:
+    """The end of a calibration started by `TableVision.start_calibration`, for the main
+    thread: `error` is why the colours were not learned (a position that does not fit, a turn
+    to confirm: the setup screen says it as DONE always has), None when the tracker now reads
+    the board. `dropped`: the board or its settings changed while it ran (corners tapped
+    again, an empty-board photo, a new setup) - learned for a board that is no longer there,
+    it was left out, and nothing changed."""
+
+    error: UserError | None = None
+    dropped: bool = False
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What one calibration learns from, taken under the lock when DONE is pressed: the
+    calibration then runs on these alone, without the lock (the camera thread goes on)."""
+
+    cells: dict[str, str]
+    frame: np.ndarray
+    located: Located
+    corners: list[list[float]] | None
+    more: tuple[Photo, ...]
+    to_confirm: tuple[StandingCalibration, np.ndarray] | None
+    epoch: int  # `TableVision._epoch` then: the board and settings it is learned for
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """What a calibration found, installed under the lock (`TableVision._install`) while its
+    job is still current. A turn to confirm comes with the turned board and its calibration
+    kept for DONE again, beside the error that says so."""
+
+    calibration: StandingCalibration | None = None  # None: not learned (`error`)
+    located: Located | None = None  # a grid found: the board the way round the position fits
+    to_confirm: tuple[StandingCalibration, np.ndarray] | None = None
+    error: Exception | None = None  # a UserError to say, or a bug to raise on the main thread
+
+
 class TableVision:
     """Frames -> observations for one layout: finds the mat, learns the colours from the
     setup position, then tracks (vision.tracker). Thread-safe: the camera thread feeds it, the
-    main thread calibrates it."""
+    main thread calibrates it - with `background`, in a thread of its own
+    (`start_calibration`), so that neither the screen nor the camera waits for it."""
 
-    def __init__(self, layout: str, *, fps: float = 30.0, still_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        layout: str,
+        *,
+        fps: float = 30.0,
+        still_seconds: float = 0.5,
+        background: bool = False,
+    ) -> None:
         self.layout = get_layout(layout)
         self.fps = fps
         self.still_seconds = still_seconds
+        # `start_calibration` learns in a thread of its own (the real table: several seconds
+        # on a Pi, more on a board found turned round); without, at once in the caller's
+        # thread (the demo and the tests, which drive the app frame by frame)
+        self.background = background
         self.located: Located | None = None
         self.tracker: Tracker | None = None
         self.latest: np.ndarray | None = None  # the last usable frame
@@ -60,6 +112,16 @@ class TableVision:
         self._to_confirm: tuple[StandingCalibration, np.ndarray] | None = None
         self._lock = threading.Lock()
         self._last_find = -1e9
+        # Calibrating in the background (`start_calibration`): the board and its settings
+        # change epoch when the corners are tapped, the empty board photographed or the setup
+        # begun again - a calibration learned in an earlier epoch is dropped. The calibration
+        # asked for last, the one waiting for the thread, the thread (one at a time), and what
+        # the last one found; all under the lock.
+        self._epoch = 0
+        self._asked: _Job | None = None
+        self._waiting: _Job | None = None
+        self._worker: threading.Thread | None = None
+        self._learned: tuple[_Job, _Learned] | None = None
 
     @property
     def status(self) -> str:
@@ -104,6 +166,7 @@ class TableVision:
             self.near = None  # tapped, or found again: the finder's own way round first
             self._to_confirm = None
             self._last_find = -1e9
+            self._epoch += 1  # (a calibration running is for the board as it was)
             if self.corners is not None:
                 size = (0, 0) if self.latest is None else self.latest.shape[1::-1]
                 self.located = from_corners(self.layout, self.corners, size)
@@ -112,7 +175,101 @@ class TableVision:
                 self.located = None
 
     def calibrate(self, cells: dict[str, str]) -> None:
-        """Learn the colours from the latest frame, which shows `cells`; start tracking."""
+        """Learn the colours from the latest frame, which shows `cells`; start tracking. In the
+        caller's thread, the lock held only to take the frame and to install the result.
+
+        :raises UserError: the board is not seen, or the frame does not fit `cells`
+            (`PositionMismatch`, `TurnToConfirm`, ...)."""
+        job = self._job(cells)
+        learned = _learn(self.layout, job)
+        with self._lock:
+            self._install(job, learned)
+        if learned.error is not None:
+            raise learned.error
+
+    def start_calibration(self, cells: dict[str, str]) -> None:
+        """DONE: learn the colours from the latest frame, which shows `cells` - in a thread of
+        its own when `background` (one at a time: asked while another runs, it waits for it,
+        and the other's result is dropped), else at once. `calibration_result` takes the
+        result on the main thread.
+
+        :raises UserError: the camera does not see the board (nothing to learn from)."""
+        job = self._job(cells)
+        if not self.background:
+            learned = _learn(self.layout, job)
+            with self._lock:
+                self._asked, self._learned = job, (job, learned)
+            return
+        with self._lock:
+            self._asked = self._waiting = job
+            self._learned = None
+            if self._worker is None:
+                # Not a daemon, as the tracker's refit: a thread left inside OpenCV while the
+                # interpreter shuts down aborts the process; quitting waits for it instead.
+                self._worker = threading.Thread(target=self._work, name="calibrate", daemon=False)
+                self._worker.start()
+
+    @property
+    def calibrating(self) -> bool:
+        """A calibration was asked for (`start_calibration`) whose result is not yet taken."""
+        return self._asked is not None
+
+    def calibration_result(self) -> Calibrated | None:
+        """The calibration asked for last, once it is done (None: still learning, or none was
+        asked): installed - the tracker reads the board from now on - unless the board or its
+        settings changed meanwhile (`Calibrated.dropped`). On the main thread.
+
+        :raises Exception: a bug in the calibration (not a `UserError`), raised here as it
+            would have been on the main thread - never lost in the worker thread."""
+        with self._lock:
+            if self._learned is None or self._asked is None:
+                return None
+            job, learned = self._learned
+            self._learned = None
+            if job is not self._asked:
+                return None  # superseded: the one asked for last is still to come
+            self._asked = None
+            if job.epoch != self._epoch:
+                return Calibrated(dropped=True)
+            self._install(job, learned)
+        error = learned.error
+        if error is not None and not isinstance(error, UserError):
+            raise error
+        return Calibrated(error=error)
+
+    def cancel_calibration(self) -> None:
+        """Leave the calibration asked for (the setup screen left): its result is dropped.
+        One running goes on to its end in its thread - OpenCV cannot be stopped midway."""
+        with self._lock:
+            self._asked = self._waiting = None
+            self._learned = None
+
+    def wait_for_calibration(self, timeout: float | None = None) -> bool:
+        """Wait for the calibration thread to finish (tests, shutting down); whether it has."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+        return self._worker is None
+
+    def _work(self) -> None:
+        """The calibration thread: the calibrations asked for, one after the other, without
+        the lock - `look` and `feed` go on meanwhile. Every failure is kept for the main
+        thread (`calibration_result`): a bug is raised there, not lost here."""
+        while True:
+            with self._lock:
+                job, self._waiting = self._waiting, None
+                if job is None:
+                    self._worker = None
+                    return
+            learned = _learn(self.layout, job)
+            with self._lock:
+                if job is self._asked:
+                    self._learned = (job, learned)
+
+    def _job(self, cells: dict[str, str]) -> _Job:
+        """What a calibration learns from, now.
+
+        :raises UserError: the camera does not see the board (yet)."""
         with self._lock:
             if self.latest is None or self.located is None:
                 raise UserError(
@@ -122,53 +279,37 @@ class TableVision:
             if self.empty_photo is not None:
                 frame, homography = self.empty_photo
                 more = (Photo(frame, homography, {}),)
-            if not self.layout.has_markers and self.corners is None:  # a grid found
-                calibration = self._calibrate_found(cells, more)
-            else:
-                calibration = calibrate(
-                    self.latest, self.located.homography, self.layout, cells, more
-                )
-            self.tracker = Tracker(
-                self.layout,
-                calibration,
-                corners=self.corners,
-                near=self._near(self.latest),
-                fps=self.fps,
-                still_seconds=self.still_seconds,
-                refit_in_background=True,  # a calibration: the screen must not wait for it
+            to_confirm, self._to_confirm = self._to_confirm, None  # (DONE again: its answer)
+            return _Job(
+                cells=dict(cells),
+                frame=self.latest.copy(),  # (a camera may reuse its buffer)
+                located=self.located,
+                corners=None if self.corners is None else [list(c) for c in self.corners],
+                more=more,
+                to_confirm=to_confirm,
+                epoch=self._epoch,
             )
-            self.tracker.request()
 
-    def _calibrate_found(
-        self, cells: dict[str, str], more: tuple[Photo, ...]
-    ) -> StandingCalibration:
-        """A grid found: learned the way round the position fits (a camera at White's left,
-        or behind Black), kept from then on (`near`) - found again, the grid alone would be
-        taken the finder's way round. The lock is held.
-
-        :raises TurnToConfirm: only the pieces' colours told the turn (DONE again plays on
-            it, the calibration kept while the board stays where it is)."""
-        assert self.latest is not None and self.located is not None
-        corners = self.located.board_corners_px()
-        if self._to_confirm is not None:
-            confirmed, at = self._to_confirm
-            self._to_confirm = None
-            if float(np.abs(corners - at).max()) <= CONFIRM_PX:
-                return confirmed  # the players saw the turn and said DONE
-        found = calibrate_found(self.latest, self.located, cells, more)
-        self.located = turned(self.located, found.turn)
-        self.near = self.located.board_corners_px()
-        self._near_size = (self.latest.shape[1], self.latest.shape[0])
-        if found.colours_only:  # a set whose white is the darker one looks just the same
-            self._to_confirm = (found.calibration, self.near)
-            raise TurnToConfirm(
-                _(
-                    "The position fits the board turned round: a1 is now the cell outlined "
-                    "in yellow. DONE to play - if your white pieces are the darker ones, tap "
-                    "Corners"
-                )
-            )
-        return found.calibration
+    def _install(self, job: _Job, learned: _Learned) -> None:
+        """What `job` learned becomes the table's: the board turned the way the position fits
+        (kept from then on: `near`), the turn to confirm, the tracker. The lock is held."""
+        if learned.located is not None:
+            self.located = learned.located
+            self.near = learned.located.board_corners_px()
+            self._near_size = (job.frame.shape[1], job.frame.shape[0])
+        self._to_confirm = learned.to_confirm
+        if learned.calibration is None:
+            return
+        self.tracker = Tracker(
+            self.layout,
+            learned.calibration,
+            corners=job.corners,
+            near=self._near(job.frame),
+            fps=self.fps,
+            still_seconds=self.still_seconds,
+            refit_in_background=True,  # a calibration: the screen must not wait for it
+        )
+        self.tracker.request()
 
     def _near(self, frame: np.ndarray | None) -> np.ndarray | None:
         """`near`, when `frame` is as large as the picture it was measured in."""
@@ -185,6 +326,7 @@ class TableVision:
                 self.near = tracker.near
                 self._near_size = tracker.located.image_size
             self.tracker = None
+            self._epoch += 1  # (a calibration running was for the last setup)
 
     def take_empty_photo(self) -> None:
         """Keep the latest frame as the empty board: calibrating then learns every cell's own
@@ -199,6 +341,7 @@ class TableVision:
                 )
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
             self._to_confirm = None  # (learned without it)
+            self._epoch += 1  # (as is a calibration running)
 
     def feed(self, frame: np.ndarray | None, now: float) -> Observation | None:
         with self._lock:
@@ -231,3 +374,43 @@ class TableVision:
         markers = [corners.tolist() for corners in located.marker_corners.values()]
         grid = [located.to_image(cell.polygon).tolist() for cell in self.layout.cells]
         return markers, grid
+
+
+def _learn(layout: Layout, job: _Job) -> _Learned:
+    """The calibration of `job`, in whichever thread: every failure comes back as `error`
+    (a worker thread's exception would otherwise be printed and lost)."""
+    try:
+        if not layout.has_markers and job.corners is None:  # a grid found
+            return _learn_found(job)
+        calibration = calibrate(job.frame, job.located.homography, layout, job.cells, job.more)
+        return _Learned(calibration)
+    except Exception as exc:
+        return _Learned(error=exc)
+
+
+def _learn_found(job: _Job) -> _Learned:
+    """A grid found: learned the way round the position fits (a camera at White's left, or
+    behind Black), kept from then on (`TableVision.near`) - found again, the grid alone would
+    be taken the finder's way round. When only the pieces' colours told the turn, the turned
+    board comes with `TurnToConfirm` and its calibration kept: DONE again plays on it while
+    the board stays where it is (a set whose white is the darker one looks just the same)."""
+    corners = job.located.board_corners_px()
+    if job.to_confirm is not None:
+        confirmed, at = job.to_confirm
+        if float(np.abs(corners - at).max()) <= CONFIRM_PX:
+            return _Learned(confirmed)  # the players saw the turn and said DONE
+    found = calibrate_found(job.frame, job.located, job.cells, job.more)
+    located = turned(job.located, found.turn)
+    if not found.colours_only:
+        return _Learned(found.calibration, located)
+    return _Learned(
+        located=located,
+        to_confirm=(found.calibration, located.board_corners_px()),
+        error=TurnToConfirm(
+            _(
+                "The position fits the board turned round: a1 is now the cell outlined "
+                "in yellow. DONE to play - if your white pieces are the darker ones, tap "
+                "Corners"
+            )
+        ),
+    )
