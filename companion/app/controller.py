@@ -9,7 +9,8 @@ thread:
 - still boards from the camera (`on_observation`) and the tracker's state (`on_vision_status`,
   which drives the "hands on the board" indicator);
 - camera frames while setting up (`on_setup_frame`: the live view with markers and grid);
-- time (`tick`), only while the dice animate.
+- time (`tick`), only while the dice animate or the camera learns the colours (the setup
+  screen's DONE, `SetupPage.poll`).
 
 It draws only when something changed (`render` returns False otherwise), so the event loop
 (`companion.app.event_loop.run_table`) blocks between events: no busy loop, near-zero idle
@@ -432,8 +433,11 @@ class App:
 
     # -- drawing --------------------------------------------------------------------------------------------
     def tick(self, now: float | None = None) -> float | None:
-        """Advance animations; returns seconds until the next frame is due (None: nothing
-        animates, sleep until an event)."""
+        """Advance animations, and take the colours the camera has learned in the background
+        (setup); returns seconds until the next tick is due (None: nothing animates or is
+        being learned, sleep until an event)."""
+        if self.page == "setup":
+            return self.pages.setup.poll()
         if self.page != "dice":
             return None
         return self.pages.dice.tick(self.clock() if now is None else now)

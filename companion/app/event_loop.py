@@ -26,8 +26,9 @@ def run_table(
     until: Callable[[], bool] | None = None,
 ) -> int:
     """The event loop of the real table. Blocks in `pygame.event.wait` until something happens
-    (a touch, a key, a camera result, a button) or a timer is due (dice animation, watchdog);
-    draws only when the page changed. Returns the exit code."""
+    (a touch, a key, a camera result, a button) or a timer is due (dice animation, the
+    setup's calibration to look in on, watchdog); draws only when the page changed. Returns
+    the exit code."""
     touch = TouchInput(screen, app.metrics.px_per_mm)
     button_event = pygame.event.custom_type()
 

@@ -367,7 +367,8 @@ def _run_table(
                 screen,
                 settings,
                 records=records,
-                vision_factory=lambda layout: TableVision(layout),
+                # DONE learns in the background: seconds on a Pi, the screen goes on
+                vision_factory=lambda layout: TableVision(layout, background=True),
                 settings_path=settings_path,
                 status=i18n._("camera: {state}").format(state=source_spec),
                 speaker=speaker,

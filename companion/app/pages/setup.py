@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table_vision import TurnToConfirm
+from companion.app.table_vision import TableVision, TurnToConfirm
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from companion.app.controller import App
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+LEARNING_POLL = 0.05  # s: while the camera learns, how often the page asks for the result
 
 
 def corner_name(index: int) -> str:
@@ -45,11 +46,21 @@ class SetupPage(Page):
         # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
         self.corner_edit: list[Any] | None = None
         self.corner_index = 0
+        # DONE pressed: the vision learning the colours in the background, until its result
+        # is taken (`poll`); the page says so and takes no other action but Back meanwhile
+        self.learning: TableVision | None = None
 
     def begin(self) -> None:
-        """A new setup: nothing tapped or found wrong yet."""
+        """A new setup: nothing tapped, found wrong or being learned yet."""
         self.corner_edit = None
         self.mismatch = ()
+        self._stop_learning()
+
+    def _stop_learning(self) -> None:
+        """Leave a calibration still running: its result is dropped when it ends."""
+        if self.learning is not None:
+            self.learning.cancel_calibration()
+            self.learning = None
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         if self.corner_edit is not None:
@@ -65,6 +76,8 @@ class SetupPage(Page):
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
+        if self.learning is not None and kind != "back":
+            return  # (DONE again, or a change to the board the camera is learning from)
         if self.corner_edit is not None:
             self._act_on_corners(kind, value)
         elif kind == "corners" and app.vision is not None:
@@ -90,6 +103,7 @@ class SetupPage(Page):
             except UserError as exc:
                 app.message = sentence(str(exc))
         elif kind == "back":
+            self._stop_learning()
             app.setup_position = None
             app.resume_id = None
             app.go("home")
@@ -127,17 +141,55 @@ class SetupPage(Page):
             self.corner_edit = None
 
     def confirm(self) -> None:
-        """DONE: the camera learns the colours from the position on the board; then play."""
+        """DONE: the camera learns the colours from the position on the board - in the
+        background on the real table (seconds on a Pi: the screen and the camera go on, the
+        page says it is learning) - then play (`poll` takes the result)."""
         app = self.app
         position = app.setup_position
-        if position is None or app.vision is None:
+        vision = app.vision
+        if position is None or vision is None or self.learning is not None:
             return
+        self.mismatch = ()
+        app.message = ""  # (a mismatch or a turn to confirm was said: DONE answers it)
         try:
-            app.vision.calibrate(position.calibration_cells(app.vision.layout.classes))
-        except PositionMismatch as exc:
+            vision.start_calibration(position.calibration_cells(vision.layout.classes))
+        except UserError as exc:  # the camera does not see the board
+            self._learned(exc)
+            return
+        self.learning = vision
+        self.poll()  # learned at once where not in the background
+
+    def poll(self) -> float | None:
+        """While the camera learns (`learning`): take its result when it is there and do what
+        DONE does with it. Seconds until the page wants to be asked again (None: not
+        learning). A bug in the calibration is raised here, on the main thread."""
+        vision = self.learning
+        if vision is None:
+            return None
+        if vision is not self.app.vision:  # another board was chosen meanwhile
+            self._stop_learning()
+            return None
+        try:
+            result = vision.calibration_result()
+        except Exception:  # a bug in the calibration: raised on, and the page learns no more
+            self.learning = None
+            raise
+        if result is None:
+            return LEARNING_POLL
+        self.learning = None
+        self.app.dirty = True
+        if not result.dropped:  # (dropped: learned for a board changed meanwhile - DONE again)
+            self._learned(result.error)
+        return None
+
+    def _learned(self, error: UserError | None) -> None:
+        """The camera has learned the colours (`error` None): play; or it could not, and the
+        screen says why - the cells that do not fit marked, a turn to confirm, a problem."""
+        app = self.app
+        if isinstance(error, PositionMismatch):
             # The diagram marks the cells; a list of them would be a wall of text.
-            self.mismatch = exc.cells
-            count = len(exc.cells)
+            self.mismatch = error.cells
+            count = len(error.cells)
             app.message = ngettext(
                 "{count} marked cell does not look like the position: check it, then press "
                 "DONE again",
@@ -147,16 +199,13 @@ class SetupPage(Page):
             ).format(count=count)
             app.signal()
             return
-        except TurnToConfirm as exc:  # no mistake: the grid is shown turned, DONE again plays
-            self.mismatch = ()
-            app.message = str(exc)
+        if isinstance(error, TurnToConfirm):  # no mistake: the grid is shown turned, DONE again
+            app.message = str(error)
             return
-        except UserError as exc:
-            app.message = sentence(str(exc))
+        if error is not None:
+            app.message = sentence(str(error))
             app.signal()
             return
-        self.mismatch = ()
-        app.message = ""  # (a turn to confirm was said: confirmed)
         try:
             app.start_referee()
         except UserError as exc:  # the records cannot be read or written (damaged, disk full)
@@ -220,7 +269,22 @@ class SetupPage(Page):
             self._tapping_corners(model)
         else:
             self._own_board(model, position)
+        if self.learning is not None:
+            self._learning(model)
         return setup.draw, model
+
+    def _learning(self, model: setup.SetupModel) -> None:
+        """DONE pressed, the camera learning the colours: said, the camera picture still live,
+        and every button but Back off until it has learned (a second DONE, or a change to the
+        board it is learning from)."""
+        model.text = _("The camera is learning your pieces' colours...")
+        model.detail = _("Leave the pieces as they are: this takes a few seconds")
+        model.status = _("learning...")
+        model.buttons = [
+            (label, kind, "normal" if kind == "back" else "disabled")
+            for label, kind, _style in model.buttons
+        ]
+        model.ready = False
 
     def _tapping_corners(self, model: setup.SetupModel) -> None:
         """A board without markers, its corners being tapped on the camera picture."""
