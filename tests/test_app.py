@@ -504,15 +504,17 @@ def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, mo
     assert Vision.calls >= 3
 
 
-def arinama5_app(screen, tmp_path):
-    """The app for Arinama on its 5 x 5 mat, with the real camera path (TableVision)."""
+def arinama5_app(screen, tmp_path, *, background=False, settings_path=None):
+    """The app for Arinama on its 5 x 5 mat, with the real camera path (TableVision);
+    `background`: the colours learned in a thread of their own, as on the real table."""
     settings = Settings(game="arinama")
     settings.options["arinama"] = {"rows": 5, "cols": 5}
     return App(
         screen,
         settings,
         records=Records(tmp_path / "r.sqlite3"),
-        vision_factory=lambda name: TableVision(name),
+        vision_factory=lambda name: TableVision(name, background=background),
+        settings_path=settings_path,
     )
 
 

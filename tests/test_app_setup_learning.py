@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pygame
 import pytest
+from test_app import arinama5_app
 from test_app_own_board import chess_table
 from test_display import text_overlaps
 
@@ -69,15 +70,7 @@ def screen():
 
 def mat_app(screen, tmp_path):
     """Arinama on its 5 x 5 mat, learning in the background as the real table does."""
-    settings = Settings(game="arinama")
-    settings.options["arinama"] = {"rows": 5, "cols": 5}
-    return App(
-        screen,
-        settings,
-        records=Records(tmp_path / "r.sqlite3"),
-        vision_factory=lambda name: TableVision(name, background=True),
-        settings_path=tmp_path / "settings.json",
-    )
+    return arinama5_app(screen, tmp_path, background=True, settings_path=tmp_path / "settings.json")
 
 
 def set_up(app, cells=None):
