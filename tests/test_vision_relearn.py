@@ -69,29 +69,6 @@ def wrong_cells(load, calibration, names):
     return wrong
 
 
-def test_a_white_pawn_in_the_photographers_shadow_reads_white_after_a_fit():
-    """chesscog's g2 pawn stands in the photographer's shadow on four photos. Calibrated on
-    the start photo where the companion finds the board, and fitted again to the game's first
-    board (IMG_4745, 34 cells from the start), it read empty on all four while the light was a
-    quadratic: the shadow's cells were expected as bright as the lit ones. The light field's
-    cubic follows the shadow (`vision.light_field.LIGHT_TERMS`)."""
-    entries = {
-        e["file"].split("/")[-1]: e for e in json.loads((REAL / "manifest.json").read_text())
-    }
-    calibration, _ = bench_real.calibrate_as_found(entries["IMG_4755.jpg"], REAL, (), AUGMENT_SEED)
-
-    def found(name):
-        entry = entries[name]
-        layout, homography = bench_real.where_board(entry, REAL, True)
-        return cv2.imread(str(REAL / entry["file"])), homography, layout, entry["cells"]
-
-    fitted = learn_from_board(calibration, *found("IMG_4745.jpg"))
-    assert fitted.means != calibration.means  # fitted again
-    for name in ("IMG_4763.jpg", "IMG_4764.jpg", "IMG_4771.jpg", "IMG_4772.jpg"):
-        image, homography, layout, _ = found(name)
-        assert read_standing(image, homography, layout, fitted).cells["g2"] == "white", name
-
-
 LATER = ("crv_02.jpg", "crv_03.jpg", "crv_06.jpg", "crv_07.jpg", "crv_10.jpg", "crv_11.jpg")
 
 
@@ -106,7 +83,7 @@ def test_a_board_of_the_game_fitted_again_settles_what_the_start_photo_alone_was
     assert len(learned.learned) == 1  # the players' photo; the board is not kept
     assert wrong_cells(load, learned, LATER) == {name: [] for name in LATER}
     sure = read_standing(image, homography, layout, learned)
-    assert sure.cells["e2"] == "white" and sure.confidence["e2"] > unsure + 0.1
+    assert sure.cells["e2"] == "white" and sure.confidence["e2"] > unsure + 0.15
     # the next board is fitted only once it differs in REFIT_CHANGES more cells
     again = learn_from_board(learned, *board[:4])
     assert again.means == learned.means

@@ -1,6 +1,6 @@
 """The light over a board: every cell's expected empty colour in today's light.
 
-A smooth light field - cubic in log brightness per channel - is fitted robustly to what
+A smooth light field - quadratic in log brightness per channel - is fitted robustly to what
 shows the board itself: the *ground* just in front of each cell (towards the camera, where
 the cell's own piece cannot lean) and, on a printed mat, the *rim* round the board, where no
 piece stands (`rim_points`). Cells a piece covers disagree with the field and are dropped.
@@ -18,8 +18,7 @@ import numpy as np
 from vision.layouts import Layout, get_layout
 
 RIM_DISTANCE = 0.25  # cell widths outside the board's edge: the rim that anchors the light
-# the light field's terms, coarse to fine: level, gradient, quadratic, cubic (`fit_light`)
-LIGHT_TERMS = (1, 3, 6, 10)
+LIGHT_TERMS = (1, 3, 6)  # the light field's terms, coarse to fine: level, gradient, quadratic
 LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
 
 
@@ -39,7 +38,7 @@ def rim_geometry(layout_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cell: worked out once a layout, not on every frame."""
     layout = get_layout(layout_name)
     if not layout.has_markers:
-        return np.zeros((0, 2)), np.zeros((0, LIGHT_TERMS[-1])), np.zeros(0, np.int64)
+        return np.zeros((0, 2)), np.zeros((0, 6)), np.zeros(0, np.int64)
     pitch = layout.pitch
     corners = np.array([p for c in layout.cells for p in c.polygon], np.float64)
     low, high = corners.min(axis=0), corners.max(axis=0)
@@ -58,15 +57,13 @@ def rim_geometry(layout_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def light_terms(layout: Layout, points: np.ndarray | None = None) -> np.ndarray:
-    """The light field's terms (1, x, y, x², xy, y², x³, x²y, xy², y³) at each cell's centre,
-    or at `points` (mm), x and y from -1 to 1 across the cells' centres."""
+    """The light field's terms (1, x, y, x², xy, y²) at each cell's centre, or at `points`
+    (mm), x and y from -1 to 1 across the cells' centres."""
     centres = np.array([c.center for c in layout.cells], np.float64)
     span = max(float(np.ptp(centres, axis=0).max()) / 2.0, 1e-9)
     where = centres if points is None else points
     x, y = ((where - centres.mean(axis=0)) / span).T
-    return np.stack(
-        [np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y, y**3], axis=1
-    )
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
 
 
 @dataclass(frozen=True)
@@ -75,7 +72,7 @@ class Rim:
     own look (`StandingCalibration.rim_look`), where it lies (`light_terms`), and which to use."""
 
     target: np.ndarray  # (m, 3)
-    terms: np.ndarray  # (m, 10)
+    terms: np.ndarray  # (m, 6)
     use: np.ndarray  # (m,) bool
 
 
@@ -105,18 +102,14 @@ def fit_light(
         # too few to start from (a rim the picture hardly shows): every ground of `use`
         weights = use.astype(np.float64)
     fitted = np.zeros_like(target)
-    # Coarse to fine: the level (a median), a gradient, a quadratic, then the cubic, each
-    # fitted to the grounds the coarser one explains - a quadratic fitted to every ground at
-    # once bends to follow a cluster of dark stones, and then it explains them. The cubic
-    # follows a shadow laid over part of the board (the photographer's, a lamp's falloff) that
-    # a quadratic cannot: on chesscog's photos a white pawn in the photographer's shadow read
-    # empty, its cell expected as bright as the lit ones (docs/vision.md, calibration 2.).
+    # Coarse to fine: the level (a median), a gradient, then the quadratic, each fitted to the
+    # grounds the coarser one explains - a quadratic fitted to every ground at once bends to
+    # follow a cluster of dark stones, and then it explains them.
     step = 0
     for _ in range(LIGHT_ITERATIONS):
         if weights.sum() < 3:
             break
-        n = weights.sum()
-        most = 10 if n >= 20 else 6 if n >= 12 else 3 if n >= 5 else 1  # two grounds a term
+        most = 6 if weights.sum() >= 12 else 3 if weights.sum() >= 5 else 1
         columns = min(LIGHT_TERMS[step], most)
         if columns == 1:
             fitted = np.broadcast_to(np.median(target[weights > 0], axis=0), target.shape)
