@@ -12,6 +12,13 @@ from typing import Any
 
 EMPTY = "empty"
 UNKNOWN = "unknown"  # the reader was not sure; never a guess
+# A cell read as a class (or empty) whose posterior is below this is *doubtful*: the runner-up
+# had a fifth of the belief or more (`Observation.doubtful`). Rare on cells read right, common
+# among those read wrong: on the real photos (bench_real.py --found --learn) 1 of 8,769 cells
+# read right falls below it and 4 of the 16 read wrong (chess-ray-vision's white pawns at the
+# back of e2, 0.60 and 0.78; chesscog's g2 pawn in a shadow); on the realistic synthetic
+# tables none of 9,796 read right and 3 of 24 read wrong (seed 1).
+DOUBTFUL = 0.8
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,20 @@ class Observation:
 
     def unknown(self) -> list[str]:
         return sorted(c for c, k in self.cells.items() if k == UNKNOWN)
+
+    def doubtful(self) -> tuple[str, ...]:
+        """The cells read as a class or empty that the reader was unsure of: their confidence
+        below DOUBTFUL (only where the reader gave one). The referee may read them as they
+        were when that alone makes the board the position or a legal move.
+
+        >>> Observation(cells={"e2": EMPTY, "e4": "white"}, confidence={"e2": 0.6}).doubtful()
+        ('e2',)
+        """
+        return tuple(
+            c
+            for c, k in self.cells.items()
+            if k != UNKNOWN and self.confidence.get(c, 1.0) < DOUBTFUL
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -7,8 +7,9 @@ class Table:
     """A board `position` starts on, with a referee watching it (`records`: its records).
     `show` changes the board (cell -> class, None: the piece taken off) and hands the referee
     what the camera reads: the board with `misread` on top (cell -> class, None: read empty),
-    `unknown` cells and the cells a nearer piece may hide (`hidden`: cell -> the piece's
-    cell); each reading a frame of its own."""
+    `unknown` cells, the cells a nearer piece may hide (`hidden`: cell -> the piece's cell)
+    and the reader's confidence where it was unsure (`unsure`: cell -> 0..1); each reading a
+    frame of its own."""
 
     def __init__(self, position, records=None):
         self.referee = Referee(position.copy(), records=records)
@@ -17,7 +18,7 @@ class Table:
         self.frame = 0
         self.show()
 
-    def show(self, misread=None, hidden=None, unknown=(), **changes):
+    def show(self, misread=None, hidden=None, unknown=(), unsure=None, **changes):
         for cell, kind in changes.items():
             if kind is None:
                 self.board.pop(cell, None)
@@ -31,7 +32,7 @@ class Table:
                 seen[cell] = kind
         self.frame += 1
         observation = observation_of(
-            self.names, seen, hidden=hidden, unknown=unknown, frame=self.frame
+            self.names, seen, hidden=hidden, unknown=unknown, frame=self.frame, confidence=unsure
         )
         return self.referee.observe(observation)
 

@@ -403,7 +403,12 @@ class Referee(Generic[P]):
         - in any game, a cell read as a piece whose empty look the camera has not learned
           (`observation.unlearned`: a piece stood there in every calibration photo, and a logo
           printed there reads as a piece once it has gone) as empty - while the board has not
-          shown the position since the last move, only when that makes it the position.
+          shown the position since the last move, only when that makes it the position;
+        - in any game, a cell the reader was unsure of (`observation.doubtful()`: a white pawn
+          off the centre of a white square, read empty at 0.6) as it was on the last board
+          seen - or, read as a piece while the board shows the position, as empty - unless
+          the instruction names it (a piece the players are asked to take off, read there
+          again, unsure, is not taken as gone).
         Never a cell the referee has asked the players to change since the board last showed
         the position; and never a guess: when two different boards would do with as few
         changes, the one the camera's signs support best is taken (`_one_of`), and when two
@@ -412,14 +417,15 @@ class Referee(Generic[P]):
         board = observation.occupied()
         hidden = observation.hidden if self.tall_pieces else {}
         unlearned = {c for c in observation.unlearned if c in board}
+        doubtful = set(observation.doubtful())
         as_first_read = observation.occupied_without_leans()
         if hidden and as_first_read != board and self._explains(as_first_read):
             return as_first_read
         said = self._said(board)
-        if not (hidden or unlearned or said) or self._explains(board):
+        if not (hidden or unlearned or said or doubtful) or self._explains(board):
             return board
         as_said = self._as_said(board, said) if said else None
-        if as_said is not None or not (hidden or unlearned):
+        if as_said is not None or not (hidden or unlearned or doubtful):
             return board if as_said is None else as_said
         before = self.board  # None: nothing seen yet, so nothing to keep
 
@@ -427,18 +433,22 @@ class Referee(Generic[P]):
             return None if before is None else before.get(cell)
 
         options: dict[str, list[str | None]] = {}
-        for cell in sorted(set(hidden) | unlearned):
+        for cell in sorted(set(hidden) | unlearned | doubtful):
             if not self.settled and cell in self.asked:
                 continue  # a change the players were asked for is never taken as done unseen
+            if cell in self.instruction.highlights and cell not in hidden and cell not in unlearned:
+                continue  # a cell only doubtful: not while the players are asked to change it
             read = board.get(cell)
             values: list[str | None] = []
             was = before_of(cell)
             front = hidden.get(cell)
             if (
-                front is not None
-                and before is not None
+                before is not None
                 and was != read
-                and may_misread(read, was, board.get(front))
+                and (
+                    cell in doubtful
+                    or (front is not None and may_misread(read, was, board.get(front)))
+                )
             ):
                 values.append(was)
             if read is not None and None not in values and (self.settled or cell in unlearned):
@@ -894,14 +904,20 @@ def observation_of(
     frame: int = 0,
     hidden: dict[str, str] | None = None,
     unlearned: tuple[str, ...] = (),
+    confidence: dict[str, float] | None = None,
 ) -> Observation:
     """An Observation of a board holding `occupied` (cell -> class), with `unknown` cells the
     reader was unsure of, `hidden` cells a nearer piece may hide (cell -> that piece's
-    cell) and `unlearned` cells whose empty look the camera has not learned: what a front
-    end without a camera (or a test) feeds the referee."""
+    cell), `unlearned` cells whose empty look the camera has not learned and the reader's
+    `confidence` where it was less than sure (cell -> 0..1, the others 1): what a front end
+    without a camera (or a test) feeds the referee."""
     cells = {c: occupied.get(c, "empty") for c in cell_names}
     for cell in unknown:
         cells[cell] = "unknown"
     return Observation(
-        cells=cells, frame=frame, hidden=dict(hidden or {}), unlearned=tuple(unlearned)
+        cells=cells,
+        frame=frame,
+        hidden=dict(hidden or {}),
+        unlearned=tuple(unlearned),
+        confidence={c: confidence.get(c, 1.0) for c in cells} if confidence else {},
     )
