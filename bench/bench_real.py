@@ -222,7 +222,8 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
     (`may_misread`), or read unknown there (`Referee._behind_nearer_pieces`: taken as it was
     on the last board, which here is taken to hold what the photo shows); in any game, a cell
     whose empty look the camera has not learned (`Observation.unlearned`) read as a piece, or
-    unknown, where there is none."""
+    unknown, where there is none; in any game, a cell the reader was unsure of
+    (`Observation.doubtful`), taken as the last board had it - here, as the photo shows."""
     wrong = [c for c in truth if observation.cells[c] != truth[c]]
     if not wrong:
         return True
@@ -232,10 +233,14 @@ def taken_as_position(observation: Observation, truth: dict[str, str], tall: boo
     def occupant(c: str) -> str | None:
         return None if observation.cells[c] in (EMPTY, UNKNOWN) else observation.cells[c]
 
+    doubtful = set(observation.doubtful())
+
     for cell in wrong:
         was = None if truth[cell] == EMPTY else truth[cell]
         if cell in observation.unlearned and was is None:
             continue  # a print read as a piece, or as nothing known: unknown
+        if cell in doubtful:
+            continue  # unsure: taken as it was (the referee's `seen_board`)
         if observation.cells[cell] == UNKNOWN:
             if tall and cell in observation.hidden:
                 continue  # what a nearer piece hides is taken as it was (the last board's)

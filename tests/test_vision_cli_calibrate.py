@@ -15,6 +15,7 @@ from shared_data import real_data
 
 from companion.cli import main
 from companion.errors import UserError
+from companion.observation import DOUBTFUL
 
 REAL = real_data()
 CRV = REAL / "chess/samryan18_chess-ray-vision"
@@ -331,3 +332,22 @@ def test_a_grid_found_turned_round_is_found_again_by_read_track_and_referee(tmp_
     (tmp_path / "c.corners.json").write_text(json.dumps(dict(data, found="yes")))
     with pytest.raises(UserError, match='"found" must be true or false'):
         corners_for(None, cal, board)
+
+
+def test_read_names_the_cells_it_read_without_certainty(tmp_path, capsys):
+    """`vision read` lists the cells whose confidence is below DOUBTFUL (the referee may take
+    them as they were): on crv_07, read with crv_01's calibration where the board is found,
+    its white pawn at the back edge of e2 is one. The text lists exactly the --json's."""
+    code, _, _ = calibrate_on_its_grid(capsys, tmp_path, manifest_entry("crv_01.jpg"))
+    assert code == 0
+    read = ["read", CRV / "crv_07.jpg", "--calibration", tmp_path / "c.json"]
+    code, out, _ = companion(capsys, *read)
+    assert code == 0
+    code, as_json, _ = companion(capsys, *read, "--json")
+    data = json.loads(as_json)
+    unsure = [
+        c for c, v in data["confidence"].items() if v < DOUBTFUL and data["cells"][c] != "unknown"
+    ]
+    assert "e2" in unsure
+    line = next(x for x in out.splitlines() if "read without certainty" in x)
+    assert [c.split()[0] for c in line.split(": ", 1)[1].split(" - ")[0].split(", ")] == unsure

@@ -20,6 +20,7 @@ from companion.commands import not_empty
 from companion.errors import PositionMismatch, UserError
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
+from companion.observation import Observation
 from vision import sources
 from vision.calibration import (
     Calibration,
@@ -657,6 +658,25 @@ def run_read(args: argparse.Namespace) -> int:
         )
         return 0
     print(board_text(layout, observation.cells))
+    _say_marks(observation)
+    outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
+    if outside:
+        print(
+            f"{_count(len(outside), 'cell')} {'lies' if len(outside) == 1 else 'lie'} outside the "
+            "picture and read unknown: "
+            f"{', '.join(outside[:12])}{' ...' if len(outside) > 12 else ''} - "
+            "turn or raise the camera to see the whole board"
+        )
+    unknown = [c for c in observation.unknown() if c not in outside]
+    if unknown and not occluded:
+        print(f"unknown (not sure): {', '.join(unknown)}")
+    return 0
+
+
+def _say_marks(observation: Observation) -> None:
+    """The cells the reading marks (docs/vision.md): those a nearer piece may hide, those no
+    calibration photo showed empty that look changed, those read without certainty - each
+    with what the referee does about it."""
     if observation.hidden:
         behind = [f"{c} behind {n}" for c, n in sorted(observation.hidden.items())]
         print(
@@ -673,18 +693,13 @@ def run_read(args: argparse.Namespace) -> int:
             "with --empty (a photo of the empty board); in a game the referee teaches the camera "
             "from the first legal move that empties the cell"
         )
-    outside = [] if layout.has_markers else cells_outside(image, located.homography, layout)
-    if outside:
+    doubtful = observation.doubtful()
+    if doubtful:
+        read = [f"{c} {observation.cells[c]} ({observation.confidence[c]:.2f})" for c in doubtful]
         print(
-            f"{_count(len(outside), 'cell')} {'lies' if len(outside) == 1 else 'lie'} outside the "
-            "picture and read unknown: "
-            f"{', '.join(outside[:12])}{' ...' if len(outside) > 12 else ''} - "
-            "turn or raise the camera to see the whole board"
+            f"{_count(len(doubtful), 'cell')} read without certainty: {', '.join(read)} - the "
+            "referee takes such a cell as it was when that alone makes the board a move"
         )
-    unknown = [c for c in observation.unknown() if c not in outside]
-    if unknown and not occluded:
-        print(f"unknown (not sure): {', '.join(unknown)}")
-    return 0
 
 
 def _check_corners_fit(image: np.ndarray, located: Located, saved: Path | None) -> None:
