@@ -37,6 +37,7 @@ def test_the_same_reading_made_with_confidence_is_a_board_to_fix():
     events = table.show(g8=None, g7="silver", misread={"d2": None}, unsure={"d2": DOUBTFUL})
     assert steps(events) == []
     assert table.instruction.kind == "restore" and "d2" in table.instruction.highlights
+    assert "not sure" not in table.instruction.detail  # sure of it: no note
 
 
 def test_an_unsure_piece_on_an_empty_square_of_the_position_is_taken_as_empty():
@@ -68,8 +69,20 @@ def test_a_change_the_referee_asked_for_is_never_taken_as_done_from_an_unsure_re
     table = Table(arimaa({"d2": "R"}, side="silver"))
     table.show(d5="silver")
     assert table.instruction.kind == "restore"
-    assert table.show(unsure={"d5": 0.6}) == []
+    table.show(unsure={"d5": 0.6})
     assert table.instruction.kind == "restore" and "d5" in table.instruction.highlights
+    assert table.instruction.detail.endswith("The camera is not sure of d5: check by eye")
+
+
+def test_a_board_to_fix_names_the_cells_the_camera_is_not_sure_of():
+    # A piece from nowhere on a4 and the rabbit on d2 read empty, unsure: no legal move makes
+    # that board, so the referee asks to fix it - and says it is unsure of d2.
+    table = Table(arimaa({"d2": "R"}, side="silver"))
+    table.show(a4="gold", misread={"d2": None}, unsure={"d2": 0.6})
+    assert table.instruction.kind == "restore"
+    assert table.instruction.detail == (
+        "Put the board back as it was. The camera is not sure of d2: check by eye"
+    )
 
 
 def test_the_doubtful_cells_cross_the_json_lines_companion_referee_reads():

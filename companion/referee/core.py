@@ -666,7 +666,8 @@ class Referee(Generic[P]):
     def _hidden_note(self, diff: phrases.BoardDiff) -> str:
         """Sentences naming the cells to fix where the camera may be wrong, for the players to
         look for themselves: cells a nearer piece may hide, and pieces to take off cells the
-        camera has never seen empty (`Observation.unlearned`: a print may look like a piece)."""
+        camera has never seen empty (`Observation.unlearned`: a print may look like a piece),
+        and cells it read without certainty (`Observation.doubtful`)."""
         observation = self.last_observation
         if observation is None:
             return ""
@@ -685,6 +686,14 @@ class Referee(Generic[P]):
                     "The camera has never seen {cells} empty: a print there may look like a "
                     "piece to it - check by eye"
                 ).format(cells=phrases.cell_list(cells))
+            )
+        noted = set(observation.hidden) | set(observation.unlearned)
+        cells = [c for c in diff.cells() if c in observation.doubtful() and c not in noted]
+        if cells:
+            notes.append(
+                _("The camera is not sure of {cells}: check by eye").format(
+                    cells=phrases.cell_list(cells)
+                )
             )
         return phrases.join_sentences(notes)
 
