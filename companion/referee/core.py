@@ -687,8 +687,8 @@ class Referee(Generic[P]):
                     "piece to it - check by eye"
                 ).format(cells=phrases.cell_list(cells))
             )
-        noted = set(observation.hidden) | set(observation.unlearned)
-        cells = [c for c in diff.cells() if c in observation.doubtful() and c not in noted]
+        unsure = set(observation.doubtful()) - set(observation.hidden) - set(observation.unlearned)
+        cells = [c for c in diff.cells() if c in unsure]
         if cells:
             notes.append(
                 _("The camera is not sure of {cells}: check by eye").format(
