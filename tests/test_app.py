@@ -170,7 +170,10 @@ def test_camera_thread_finds_the_mat_and_the_game_starts(screen, tmp_path):
                 )
             )
         if app.page == "setup" and app.vision.located is not None:
-            app.vision.calibrate(source.truth_cells)  # what the table shows is what it learns
+            # what the table shows is what it learns (at once: this TableVision is not background)
+            app.vision.start_calibration(source.truth_cells)
+            learned = app.vision.calibration_result()
+            assert learned is not None and learned.error is None
             app.start_referee()
         return (
             app.page == "play" and app.referee.last_observation is not None

@@ -304,8 +304,8 @@ def test_a_bug_in_the_calibration_is_raised_on_the_main_thread(screen, tmp_path,
     app = mat_app(screen, tmp_path)
     set_up(app)
     held = Held(monkeypatch, fail=ZeroDivisionError("a bug in the calibration"))
-    held.release.set()
     app.button("done")
+    held.release.set()  # (only now: released before, it could end inside DONE's own look)
     assert app.vision.wait_for_calibration(timeout=60)
     with pytest.raises(ZeroDivisionError, match="a bug in the calibration"):
         app.tick()

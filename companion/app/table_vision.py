@@ -174,19 +174,6 @@ class TableVision:
             else:
                 self.located = None
 
-    def calibrate(self, cells: dict[str, str]) -> None:
-        """Learn the colours from the latest frame, which shows `cells`; start tracking. In the
-        caller's thread, the lock held only to take the frame and to install the result.
-
-        :raises UserError: the board is not seen, or the frame does not fit `cells`
-            (`PositionMismatch`, `TurnToConfirm`, ...)."""
-        job = self._job(cells)
-        learned = _learn(self.layout, job)
-        with self._lock:
-            self._install(job, learned)
-        if learned.error is not None:
-            raise learned.error
-
     def start_calibration(self, cells: dict[str, str]) -> None:
         """DONE: learn the colours from the latest frame, which shows `cells` - in a thread of
         its own when `background` (one at a time: asked while another runs, it waits for it,
