@@ -13,7 +13,28 @@ import numpy as np
 from vision.cell_views import FOOTPRINT_INNER, CellViews
 
 QUANTILES = (0.1, 0.9)  # the darkest and the brightest tenth of the column and the footprint
-FEATURE_COUNT = 29
+# The features in `features`' order: (what it is, how many numbers, whether it is measured
+# against the cell's expected empty colour - a change of the light over the cell alone, a
+# shadow the light field does not follow, moves those by its log and leaves the rest: ratios
+# within the cell, and outlines of log brightness)
+FEATURE_BLOCKS = (
+    ("the lower column's colour", 3, True),
+    ("its spread per channel", 3, False),
+    ("its brightness's spread", 1, False),
+    ("its centre against its sides", 3, False),
+    ("its upright edges", 1, False),
+    ("its level edges", 1, False),
+    ("the footprint's colour", 3, True),
+    ("the footprint against its rim", 3, False),
+    ("the footprint's edges round", 1, False),
+    ("the footprint's edges across", 1, False),
+    ("the column's outlines", 1, False),
+    ("the footprint's outlines", 1, False),
+    ("the column's darkest and brightest tenth", 2, True),
+    ("the footprint's darkest and brightest tenth", 2, True),
+    ("a stone's own colour", 3, True),
+)
+FEATURE_COUNT = sum(size for _, size, _ in FEATURE_BLOCKS)  # 29
 STONE_FEATURES = 3  # the last three, a stone's own colour: 0 on a board of figures
 
 
@@ -21,6 +42,25 @@ def measured_features(stones: bool) -> int:
     """How many of the features a board measures: on a board of figures a stone's own colour
     is 0 (`features`)."""
     return FEATURE_COUNT if stones else FEATURE_COUNT - STONE_FEATURES
+
+
+def light_direction(stones: bool) -> np.ndarray:
+    """(FEATURE_COUNT,): how the features move when the light over a cell alone changes by 1
+    in log (a shadow the smooth light field does not follow: `vision.standing._distances`) -
+    1 for those measured against the cell's expected empty colour (`FEATURE_BLOCKS`), 0 for
+    the rest; on a board of figures the stone's colour is not measured (0).
+
+    >>> light_direction(stones=False)[:8].tolist()
+    [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> int(light_direction(stones=True).sum()), int(light_direction(stones=False).sum())
+    (13, 10)
+    """
+    direction = np.concatenate(
+        [np.full(size, 1.0 if shifted else 0.0) for _, size, shifted in FEATURE_BLOCKS]
+    )
+    if not stones:
+        direction[FEATURE_COUNT - STONE_FEATURES :] = 0.0
+    return direction
 
 
 EDGE_FLOOR = 0.01  # log brightness a pixel: an edge this faint is noise (sensor, JPEG)

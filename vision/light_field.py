@@ -20,6 +20,18 @@ from vision.layouts import Layout, get_layout
 RIM_DISTANCE = 0.25  # cell widths outside the board's edge: the rim that anchors the light
 LIGHT_TERMS = (1, 3, 6)  # the light field's terms, coarse to fine: level, gradient, quadratic
 LIGHT_ITERATIONS = 8  # re-weightings of the light's robust fit at most
+INLIER_CUT = 2.5  # robust deviations: a ground farther than this from the field is spoiled
+SPREAD_FLOOR = 0.03  # log: the grounds' scatter is never taken as less (sensor, JPEG)
+
+
+def robust_spread(residual: np.ndarray) -> float:
+    """The scatter of `residual` (absolute deviations from a fit) as one standard deviation
+    of a normal scatter (1.4826 x their median), at least SPREAD_FLOOR.
+
+    >>> robust_spread(np.array([0.1, 0.2, 0.3])), robust_spread(np.zeros(3))
+    (0.29652, 0.03)
+    """
+    return max(1.4826 * float(np.median(residual)), SPREAD_FLOOR)
 
 
 def rim_points(layout: Layout) -> np.ndarray:
@@ -118,8 +130,8 @@ def fit_light(
             coeffs, *_ = np.linalg.lstsq(terms[:, :columns] * root, target * root, rcond=None)
             fitted = terms[:, :columns] @ coeffs
         residual = np.abs(target - fitted).max(axis=1)
-        spread = max(1.4826 * float(np.median(residual[weights > 0])), 0.03)
-        new = (use & (residual < 2.5 * spread)).astype(np.float64)
+        spread = robust_spread(residual[weights > 0])
+        new = (use & (residual < INLIER_CUT * spread)).astype(np.float64)
         if columns == most and np.array_equal(new, weights):
             break
         weights = new

@@ -120,7 +120,7 @@ def _learn_unlearned(
         return calibration
     kinds = calibration.kinds(layout)
     empty = np.array([n not in board for n in names]) & ~views.unseen
-    x, seen = features_of(
+    x, seen, _ = features_of(
         views, layout, kinds, np.array(calibration.surface), empty, rim_look=calibration.rim()
     )
     # the empty cells whose look is their kind's: learned, and no piece leaning over them

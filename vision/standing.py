@@ -53,7 +53,7 @@ import numpy as np
 from companion.errors import PositionMismatch, UserError
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import messages
-from vision.cell_features import FEATURE_COUNT, features, measured_features
+from vision.cell_features import FEATURE_COUNT, features, light_direction, measured_features
 from vision.cell_kinds import learn_surface
 from vision.cell_views import CellViews, cell_views
 from vision.copies import (
@@ -68,7 +68,7 @@ from vision.copies import (
 from vision.discriminant import fit_discriminant, own_distances
 from vision.jsonfile import json_field, write_json
 from vision.layouts import STONE_HEIGHT, Layout, get_layout
-from vision.light_field import Rim, fit_light, light_terms, rim_geometry
+from vision.light_field import INLIER_CUT, Rim, fit_light, light_terms, rim_geometry, robust_spread
 from vision.occlusion import hidden_cells
 
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
@@ -93,6 +93,11 @@ NOVELTY_FLOOR = (
     250.0  # squared distance: well beyond the real photos' own spread (bench_real: <= 148)
 )
 NOVELTY_FACTOR = 5.0  # x the farthest calibration sample (augmented copies included) from its class
+# A shadow over a cell alone that the light field does not follow (`_distances`): one cell in
+# SHADE_PRIOR, a priori, at most as deep as SHADE_DEEPEST (log: a fifth of the light left)
+SHADE_PRIOR = 0.05
+SHADE_COST = -2.0 * float(np.log(SHADE_PRIOR))  # squared distance: about 6
+SHADE_DEEPEST = float(np.log(0.2))
 DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
 DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the photo is refused
 DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
@@ -408,8 +413,9 @@ def features_of(
     use: np.ndarray | None = None,
     start: np.ndarray | None = None,
     rim_look: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Features of every cell and which cells the picture shows; the light is fitted to the
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of every cell, which cells the picture shows, and how deep a shadow the light
+    field does not follow each may lie in (`_deepest_shade`); the light is fitted to the
     grounds of the cells in `use` (those the position has empty) that the picture shows, and
     to the rim round the board where its look was learned (`rim_look`, NaN where not)."""
     seen = ~views.unseen
@@ -421,7 +427,37 @@ def features_of(
     expected, _ = fit_light(
         views.ground, kinds, surface, light_terms(layout), light_from, start, rim
     )
-    return features(views, expected, not layout.figures), seen
+    shade = _deepest_shade(views.ground - expected, layout, light_from, seen)
+    return features(views, expected, not layout.figures), seen, shade
+
+
+def _deepest_shade(
+    residual: np.ndarray, layout: Layout, fitted: np.ndarray, seen: np.ndarray
+) -> np.ndarray:
+    """(n,): how deep a shadow the light field does not follow each cell may lie in (log, at
+    most 0; `_distances`): as deep as the board round it shows one - the median, over the
+    cell and its neighbours in view, of how much darker each one's ground is than the field
+    gives it (`residual`, log colour) - and the field's own scatter deeper (INLIER_CUT robust
+    deviations of the grounds it was `fitted` to, as the fit itself cuts); never past
+    SHADE_DEEPEST. The shadows it is for - the photographer's, an arm's, a lamp's fall-off in
+    a corner - are wider than a cell; a piece's own shadow, which falls over its ground, is
+    one ground among its neighbours'."""
+    darker = residual.mean(axis=1)
+    used = fitted if fitted.any() else seen
+    spread = robust_spread(np.abs(darker[used] - np.median(darker[used])))
+    near = _neighbourhood(layout.name) & seen[None, :]
+    around = np.array([np.median(darker[row]) if row.any() else 0.0 for row in near])
+    return np.maximum(np.minimum(around, 0.0) - INLIER_CUT * spread, SHADE_DEEPEST)
+
+
+@lru_cache(maxsize=32)
+def _neighbourhood(layout_name: str) -> np.ndarray:
+    """(n, n) bool: each cell and the cells round it (centres within one and a half of its
+    width), worked out once a layout."""
+    layout = get_layout(layout_name)
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    width = np.array([2.0 * c.radius for c in layout.cells])
+    return np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 1.5 * width[:, None]
 
 
 def _learn_rim(
@@ -452,11 +488,23 @@ def _distances(
     precision: np.ndarray | None = None,
     *,
     across: bool = False,
+    shade: np.ndarray | None = None,
 ) -> np.ndarray:
     """Squared Mahalanobis distance of every cell to every (class, kind) mean, (n, groups);
     the empty class measured from each cell's own empty look where it is known. `precision`:
     the calibration's `precision` (between pictures too) unless another is given. `across`:
-    each piece class's mean moved to how that class looks on the cell (`piece_gradient`)."""
+    each piece class's mean moved to how that class looks on the cell (`piece_gradient`).
+
+    `shade` (log, per cell, `_deepest_shade`): the deepest shadow the light field does not
+    follow that each cell may lie in - the photographer's, an arm's, a lamp's fall-off in a
+    corner. The field is smooth and fitted robustly, so such a shadow is left out of it as if
+    pieces had spoiled those grounds. A shadow over a cell lowers its light, which moves the
+    features measured against the cell's expected colour by its log (`light_direction`) -
+    every class alike. With `shade`, each distance is also taken with the cell's light
+    lowered by what fits that class best, down to the cell's `shade` (`_in_shade`), at the
+    cost of a shadow's prior (SHADE_COST); the nearer of the two is the distance. Only
+    lowered: a cell brighter than its light is no shadow. docs/vision.md, calibration 2.,
+    has the measurements."""
     means = np.array(calibration.means)
     offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
     empty = np.array([c == EMPTY for c, _ in calibration.groups])
@@ -469,7 +517,29 @@ def _distances(
                 diff[:, g, :] -= where @ np.array(calibration.piece_gradient[cls])
     if precision is None:
         precision = np.array(calibration.precision)
-    return np.einsum("nkd,de,nke->nk", diff, precision, diff)
+    plain = np.einsum("nkd,de,nke->nk", diff, precision, diff)
+    if shade is None:
+        return plain
+    return np.minimum(plain, _in_shade(diff, plain, precision, calibration, shade) + SHADE_COST)
+
+
+def _in_shade(
+    diff: np.ndarray,
+    plain: np.ndarray,
+    precision: np.ndarray,
+    calibration: StandingCalibration,
+    shade: np.ndarray,
+) -> np.ndarray:
+    """(n, groups): each squared distance (`plain`, of the differences `diff`) with the cell's
+    light lowered by as much as brings it nearest that mean - between none and the cell's
+    `shade` (log, `_deepest_shade`), along `light_direction`: the class as it would look in a
+    shadow over the cell. `_distances` takes it, at SHADE_COST more, where it is nearer than
+    as measured."""
+    direction = light_direction(not get_layout(calibration.layout).figures)
+    pulled = precision @ direction
+    along = np.einsum("nkd,d->nk", diff, pulled)
+    shift = np.clip(along / float(direction @ pulled), shade[:, None], 0.0)
+    return plain - 2.0 * shift * along + shift * shift * float(direction @ pulled)
 
 
 def _posterior(
@@ -512,33 +582,49 @@ def _allowed(kinds: np.ndarray, calibration: StandingCalibration) -> np.ndarray:
 
 
 def classify_cells(
-    x: np.ndarray, kinds: np.ndarray, calibration: StandingCalibration, cells: list[str]
+    x: np.ndarray,
+    kinds: np.ndarray,
+    calibration: StandingCalibration,
+    cells: list[str],
+    shade: np.ndarray | None = None,
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Class (or unknown), posterior of the best class, and the (n, classes) posteriors. The
     class is picked within the picture (`class_precision`); whether a cell resembles any class
     at all is judged with the spread between pictures too (`novelty`): a later photo's cells
-    all lie a little off the calibration's, as the light and the camera's settings differ."""
-    distance = _distances(x, calibration, cells)
+    all lie a little off the calibration's, as the light and the camera's settings differ.
+    `shade`: how deep a shadow the light field does not follow each cell may lie in
+    (`_deepest_shade`; None: none - the calibration photo's own cells are judged as seen)."""
+    distance = _distances(x, calibration, cells, shade=shade)
     allowed = _allowed(kinds, calibration)
     picking = _distances(x, calibration, cells, calibration.picks())
-    per_class = _posterior(picking, allowed, calibration)
+    shaded = (
+        picking if shade is None else _distances(x, calibration, cells, calibration.picks(), shade=shade)
+    )
+    piece = np.array([c != EMPTY for c, _ in calibration.groups])
+    looks = picking  # which piece: as measured - a shadow says whether one is there, not which
     if calibration.piece_gradient:
         moved = _distances(x, calibration, cells, calibration.picks(), across=True)
         if get_layout(calibration.layout).figures:
             # Figures: whether a piece is there, from the classes' means (a class's slope
             # also carries one figure's shape against another's: a chess start has the
             # pawns on one rank, the other figures behind); which piece, from how each class
-            # looks on this cell: P(class) = P(a piece) x P(class | a piece).
-            piece = np.array([c != EMPTY for c, _ in calibration.groups])
-            colour = _posterior(moved, allowed & piece[None, :], calibration)
-            per_class = np.hstack([per_class[:, :1], (1.0 - per_class[:, :1]) * colour[:, 1:]])
+            # looks on this cell.
+            looks = moved
         else:
             # Stones all look alike but for their colour: a class's slope is the light on its
             # stones alone (a glossy stone mirroring the lamp), so it says whether one is there
             # too - as a look the stone may have here besides its mean: the slope is fitted
             # where the class stood and carried beyond (a 5x5 board's far corner), so it adds
             # a look to the class and never takes its mean's away.
-            per_class = _posterior(np.minimum(moved, picking), allowed, calibration)
+            looks = np.minimum(moved, picking)
+            shaded = np.minimum(moved, shaded)
+    # P(class) = P(a piece) x P(class | a piece): without `shade` the same as one posterior
+    # over every class; with it, a shadow may explain a cell's darkness as an empty one's
+    # or a piece's, but no piece's darkness as another piece's (a light wooden figure in a
+    # shadow is no dark one: the realistic own chessboards read black figures as white).
+    empty = _posterior(shaded, allowed, calibration)[:, :1]
+    colour = _posterior(looks, allowed & piece[None, :], calibration)
+    per_class = np.hstack([empty, (1.0 - empty) * colour[:, 1:]])
     best = per_class.argmax(axis=1)
     p_best = per_class[np.arange(len(x)), best]
     nearest = np.where(allowed, distance, np.inf).min(axis=1)
@@ -680,7 +766,7 @@ def learn_photo(
             if stones:
                 image = highlighted(image, homography, layout, truth != EMPTY, highlights)
             image_views = cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES))
-        x, seen = features_of(
+        x, seen, _ = features_of(
             image_views, layout, kinds, surface, (truth == EMPTY) & labelled, rim_look=rim_look
         )
         xs.append(x)
@@ -1169,8 +1255,8 @@ def read_views(
     # until the reading settles.
     empty = None if rim is None else np.zeros(len(cells), bool)
     for _ in range(LIGHT_ROUNDS):
-        x, seen = features_of(views, layout, kinds, surface, start=empty, rim_look=rim)
-        names, confidence, _ = classify_cells(x, kinds, calibration, cells)
+        x, seen, shade = features_of(views, layout, kinds, surface, start=empty, rim_look=rim)
+        names, confidence, _ = classify_cells(x, kinds, calibration, cells, shade)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
         if not crowded or now_empty.sum() < MIN_LIGHT_CELLS:
