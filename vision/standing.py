@@ -446,7 +446,9 @@ def _deepest_shade(
     used = fitted if fitted.any() else seen
     spread = robust_spread(np.abs(darker[used] - np.median(darker[used])))
     near = _neighbourhood(layout.name) & seen[None, :]
-    around = np.array([np.median(darker[row]) if row.any() else 0.0 for row in near])
+    around = np.zeros(len(darker))
+    shown = near.any(axis=1)
+    around[shown] = np.nanmedian(np.where(near, darker[None, :], np.nan)[shown], axis=1)
     return np.maximum(np.minimum(around, 0.0) - INLIER_CUT * spread, SHADE_DEEPEST)
 
 
