@@ -571,7 +571,9 @@ def test_a_shadow_is_as_deep_as_the_board_round_the_cell_shows_it():
     that deep; the cells far from it only within the light field's own scatter."""
     entry, image = _real_photo("IMG_4755.jpg")
     layout, homography = bench_real.layout_and_homography(entry)
-    polygons = [np.array(c.polygon) for c in layout.cells if c.name[0] in "efgh" and c.name[1] in "3456"]
+    polygons = [
+        np.array(c.polygon) for c in layout.cells if c.name[0] in "efgh" and c.name[1] in "3456"
+    ]
     region = np.vstack(polygons)
     low, high = region.min(axis=0), region.max(axis=0)  # files e-h, ranks 3-6 (mm)
     square = np.array([[low, (high[0], low[1]), high, (low[0], high[1])]], np.float64)

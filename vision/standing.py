@@ -600,7 +600,9 @@ def classify_cells(
     allowed = _allowed(kinds, calibration)
     picking = _distances(x, calibration, cells, calibration.picks())
     shaded = (
-        picking if shade is None else _distances(x, calibration, cells, calibration.picks(), shade=shade)
+        picking
+        if shade is None
+        else _distances(x, calibration, cells, calibration.picks(), shade=shade)
     )
     piece = np.array([c != EMPTY for c, _ in calibration.groups])
     looks = picking  # which piece: as measured - a shadow says whether one is there, not which
