@@ -284,8 +284,20 @@ def test_back_while_learning_drops_the_result_and_one_calibration_runs_at_a_time
     finish(app)
     assert app.page == "play", app.message
     assert held.calls == 2 and held.most == 1
-    # and Back with nothing to wait for: the result simply never installed
+    # MENU while learning leaves the setup as Back does: nothing waits for its result
     app.act("menu")
+    set_up(app)
+    held.release.clear()
+    held.entered.clear()
+    app.button("done")
+    assert held.entered.wait(10)
+    app.button("menu")
+    assert app.page == "home" and app.pages.setup.learning is None
+    assert not app.vision.calibrating
+    held.release.set()
+    assert app.vision.wait_for_calibration(timeout=60)
+    assert app.vision.tracker is None and app.vision.calibration_result() is None
+    # and Back with nothing to wait for: the result simply never installed
     set_up(app)
     held.release.clear()
     held.entered.clear()

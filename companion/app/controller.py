@@ -117,6 +117,7 @@ class App:
     def go(self, page: str) -> None:
         assert page in PAGES, page
         if page != self.page:
+            self._page.leave()
             self._page = self.pages.named(page)
             self.painter = None
         self.dirty = True

@@ -33,3 +33,6 @@ class Page:
     def buttons(self) -> dict[str, tuple[str, Any]]:
         """The table's buttons on this screen: "done", "roll", "back" -> (action, value)."""
         return {}
+
+    def leave(self) -> None:
+        """The App goes to another page (`App.go`): leave nothing of this one running."""

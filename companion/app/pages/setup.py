@@ -56,6 +56,11 @@ class SetupPage(Page):
         self.mismatch = ()
         self._stop_learning()
 
+    def leave(self) -> None:
+        """Another page (Back, MENU held, a game started): a calibration still running is
+        left, its result dropped - never installed for a setup the players have left."""
+        self._stop_learning()
+
     def _stop_learning(self) -> None:
         """Leave a calibration still running: its result is dropped when it ends."""
         if self.learning is not None:
