@@ -445,21 +445,29 @@ def _deepest_shade(
     darker = residual.mean(axis=1)
     used = fitted if fitted.any() else seen
     spread = robust_spread(np.abs(darker[used] - np.median(darker[used])))
-    near = _neighbourhood(layout.name) & seen[None, :]
+    near = _neighbourhood(layout.name)  # (n, k), -1 past a cell's last neighbour
+    shown = (near >= 0) & seen[near]
+    values = np.where(shown, darker[near], np.nan)
     around = np.zeros(len(darker))
-    shown = near.any(axis=1)
-    around[shown] = np.nanmedian(np.where(near, darker[None, :], np.nan)[shown], axis=1)
+    some = shown.any(axis=1)
+    around[some] = np.nanmedian(values[some], axis=1)
     return np.maximum(np.minimum(around, 0.0) - INLIER_CUT * spread, SHADE_DEEPEST)
 
 
 @lru_cache(maxsize=32)
 def _neighbourhood(layout_name: str) -> np.ndarray:
-    """(n, n) bool: each cell and the cells round it (centres within one and a half of its
-    width), worked out once a layout."""
+    """(n, k) int: each cell and the cells round it (centres within one and a half of its
+    width), -1 past the last - worked out once a layout (a 19 x 19 grid's 361 cells have at
+    most 9 each: the median over them is read on every still board)."""
     layout = get_layout(layout_name)
     centres = np.array([c.center for c in layout.cells], np.float64)
     width = np.array([2.0 * c.radius for c in layout.cells])
-    return np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 1.5 * width[:, None]
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= 1.5 * width[:, None]
+    index = np.full((len(centres), int(near.sum(axis=1).max())), -1, np.int64)
+    for i, row in enumerate(near):
+        cells = np.flatnonzero(row)
+        index[i, : len(cells)] = cells
+    return index
 
 
 def _learn_rim(
