@@ -16,7 +16,8 @@ UNKNOWN = "unknown"  # the reader was not sure; never a guess
 # had a fifth of the belief or more (`Observation.doubtful`). Rare on cells read right, common
 # among those read wrong: on the real photos (bench_real.py --found --learn) 1 of 8,769 cells
 # read right falls below it and 4 of the 16 read wrong (chess-ray-vision's white pawns at the
-# back of e2, 0.60 and 0.78; chesscog's g2 pawn in a shadow); on the realistic synthetic
+# back of e2, 0.60 and 0.78; chesscog's g2 pawn in a shadow, read right since the reader allows
+# for a shadow the light field does not follow); on the realistic synthetic
 # tables none of 9,796 read right and 3 of 24 read wrong (seed 1).
 DOUBTFUL = 0.8
 

@@ -107,8 +107,7 @@ class SetupPage(Page):
                 app.message = ""
             except UserError as exc:
                 app.message = sentence(str(exc))
-        elif kind == "back":
-            self._stop_learning()
+        elif kind == "back":  # (leaving drops a calibration still running: `leave`)
             app.setup_position = None
             app.resume_id = None
             app.go("home")
