@@ -207,6 +207,8 @@ LOOSE_PX = 6  # the same when a marker was not seen and the location is extrapol
 FIT_BELOW = 225.0  # paper samples for fitting the light must be darker than this
 LIGHT_CHANGED = 0.1  # log: the light changed by more than about 10 %
 NEAR_CLIPPING = 200.0  # a smoothed pixel this bright may hide clipped ones (small white print)
+BRIGHT_SAMPLES = 50  # ... too bright paper samples enough to say what tint they show
+BRIGHT_TINTS = (10.0, 90.0)  # percentiles of their tints taken as tints the light may have
 DARK = 35.0  # a channel this dark has too much noise in its colour ratios
 CHROMA_THRESHOLD = 0.08  # colour-ratio difference (log) above which a pixel is not the print
 MAT_FACTOR = 1.25  # the mat's brightness check uses this times the threshold
@@ -761,7 +763,12 @@ class OccluderCheck:
         realistic table of seed 2 (Aranea, inkjet on cream, a lamp's pool and a tint across
         the mat) showed its markers' dark ink in the clipped pool with the paper's own tint,
         0.11 from the extrapolated one, held the tracker on "hands" with no hand there and lost
-        all five boards. Where the paper's tint was measured nothing changes. Next to clipped
+        all five boards. Nor only what was measured: the paper too bright to fit the tint to
+        still shows one - a clipped channel biases its ratios, but that is a tint the light
+        has there (BRIGHT_TINTS of those samples' tints): seed 4's Aranea table, cream paper
+        nearly clipped everywhere, had its tint fitted on 170 darker samples in one part of
+        the mat, 0.11 off what the rest shows, and its dark print read as a hand along every
+        line. Where the paper's tint was measured nothing changes. Next to clipped
         paper (`near_clipped`: a line, a marker's edge, their blend with the paper), anything
         between the print with and without the local tint."""
         sy, sx = self._sample_at
@@ -784,9 +791,14 @@ class OccluderCheck:
             low = np.where(near_clipped, np.minimum(low, print_low), low)
             high = np.where(near_clipped, np.maximum(high, print_high), high)
             # where the light makes plain paper too bright to measure the tint: any tint
+            # the light has elsewhere, none, or what the too bright paper itself shows
             unmeasured = paper * np.exp(max(offset[a], offset[b])) >= FIT_BELOW
-            low = np.where(unmeasured, print_low + min(float(tint.min()), 0.0), low)
-            high = np.where(unmeasured, print_high + max(float(tint.max()), 0.0), high)
+            tints = [float(tint.min()), float(tint.max()), 0.0]
+            bright = ~usable & (np.minimum(sampled[:, a], sampled[:, b]) > DARK)
+            if bright.sum() >= BRIGHT_SAMPLES:
+                tints += np.percentile(ratio[bright], BRIGHT_TINTS).tolist()
+            low = np.where(unmeasured, print_low + min(tints), low)
+            high = np.where(unmeasured, print_high + max(tints), high)
             level = np.minimum(seen[:, :, a], seen[:, :, b])
             excess = _outside(seen_ratios[k], low, high) * (level / (level + OFFSET))
             excess[(seen[:, :, a] >= CLIPPED) | (seen[:, :, b] >= CLIPPED) | (level < DARK)] = 0
