@@ -50,7 +50,7 @@ def rim_geometry(layout_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cell: worked out once a layout, not on every frame."""
     layout = get_layout(layout_name)
     if not layout.has_markers:
-        return np.zeros((0, 2)), np.zeros((0, 6)), np.zeros(0, np.int64)
+        return np.zeros((0, 2)), np.zeros((0, LIGHT_TERMS[-1])), np.zeros(0, np.int64)
     pitch = layout.pitch
     corners = np.array([p for c in layout.cells for p in c.polygon], np.float64)
     low, high = corners.min(axis=0), corners.max(axis=0)
@@ -84,7 +84,7 @@ class Rim:
     own look (`StandingCalibration.rim_look`), where it lies (`light_terms`), and which to use."""
 
     target: np.ndarray  # (m, 3)
-    terms: np.ndarray  # (m, 6)
+    terms: np.ndarray  # (m, LIGHT_TERMS[-1])
     use: np.ndarray  # (m,) bool
 
 
