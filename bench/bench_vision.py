@@ -91,6 +91,7 @@ from vision.sim import (  # noqa: E402
     HandPose,
     SimTable,
     calibrate_table,
+    calibrate_table_photo,
     chess_start,
     random_cells,
     random_script,
@@ -242,17 +243,17 @@ def realistic_tracking(layouts, tables: int, moves: int, seed: int) -> dict:
         for index in range(tables):
             table = realistic_table(name, index, seed)
             try:
-                calibration = calibrate_table(table)
+                calibration, photo, homography = calibrate_table_photo(table)
             except UserError:
                 continue
             script = random_script(table.layout, np.random.default_rng(seed + index), moves)
             frames = game_frames(table, script)
-            tracker = Tracker(table.layout, calibration)
+            tracker = Tracker(table.layout, calibration, clear_view=(photo, homography))
             missed = stats["missed"]
             follow_game(tracker, table, script, frames, stats)
             stats["stuck"] += tracker.status in (HANDS, COVERED)
             if stats["missed"] > missed:
-                tracker = Tracker(table.layout, calibration)
+                tracker = Tracker(table.layout, calibration, clear_view=(photo, homography))
                 follow_game(tracker, table, script, frames, stats["patient"], patient=True)
     return stats
 
@@ -271,11 +272,11 @@ def chessboard_tracking(tables: int, moves: int, seed: int) -> dict:
                 CHESSBOARD, index, seed + 53 + 7 * k, board=style, pieces="chess"
             )
             try:
-                calibration = calibrate_table(table, start)
+                calibration, photo, homography = calibrate_table_photo(table, start)
             except UserError:
                 continue
             script = random_script(layout, np.random.default_rng(seed + 100 * k + index), moves)
-            tracker = Tracker(layout, calibration)
+            tracker = Tracker(layout, calibration, clear_view=(photo, homography))
             follow_game(tracker, table, script, game_frames(table, script), stats)
             stats["stuck"] += tracker.status in (HANDS, COVERED)
             stats["board_moves"] += tracker.board_moves
@@ -428,12 +429,12 @@ def tracking_report(args) -> list[str]:
     """The tracker on realistic tables and on own chessboards: print a line each; the goals
     missed."""
     missed: list[str] = []
-    trk = realistic_tracking(args.layouts, min(args.tables, 4), min(args.moves, 4), args.seed)
+    trk = realistic_tracking(args.layouts, args.tables, min(args.moves, 4), args.seed)
     ok = trk["from_hand_frames"] == 0 and trk["missed"] <= 0.01 * trk["moves"]
     if not ok:
         missed.append("tracking on realistic tables")
     print(
-        f"tracking on realistic tables ({min(args.tables, 4)} a layout, {min(args.moves, 4)} "
+        f"tracking on realistic tables ({args.tables} a layout, {min(args.moves, 4)} "
         f"moves each): {trk['observations']} observations, {trk['from_hand_frames']} from frames "
         f"with a hand (goal 0), {trk['wrong']} wrong ({trk['wrong_taken']} only where a nearer "
         f"piece may hide: a referee takes them right), {trk['missed']} of {trk['moves']} boards "

@@ -10,6 +10,7 @@ start until the test lets it go, so that what happens meanwhile is certain, not 
 import threading
 import time
 
+import bench_vision
 import numpy as np
 import pygame
 import pytest
@@ -22,7 +23,7 @@ from companion.app import App, CameraWorker, Settings, TableVision, run_table, t
 from companion.errors import UserError
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
-from vision.sim import SimTable, chess_start
+from vision.sim import SimTable, calibration_position, chess_start, random_script
 
 SIZES = [(800, 480), (720, 1280)]
 
@@ -400,3 +401,25 @@ def test_a_camera_that_does_not_see_the_board_is_said_at_once(screen, tmp_path):
         app.vision.start_calibration({})
     assert not app.vision.calibrating
     pygame.event.clear()
+
+
+def test_the_first_board_is_judged_against_the_setup_photo():
+    """The photo DONE learned from (the table with nothing over it) is the tracker's first
+    last still board (`Tracker(clear_view=...)`): on a realistic Arimaa table whose far
+    rank's figures throw their shadows into the band along the mat's edge (`bench_vision.py
+    --realistic`, seed 1, table 6), the first board is read, not held as an arm coming in
+    over the edge (tests/test_vision_track.py has the tracker alone)."""
+    table = bench_vision.realistic_table("arimaa", 6, 1)
+    position = calibration_position(table.layout)
+    vision = TableVision("arimaa")
+    vision.look(table.render(position), 0.0)
+    vision.start_calibration(position)
+    assert vision.calibration_result() is not None and vision.tracker is not None
+    script = random_script(table.layout, np.random.default_rng(7), 1)
+    seen = []
+    for index, (frame, _hand, _cells) in enumerate(bench_vision.game_frames(table, script)):
+        observation = vision.feed(frame, (index + 1) / 30)
+        if observation is not None:
+            seen.append(observation.cells)
+    assert seen == [bench_vision.truth_of(table.layout, board) for board in script]
+    assert vision.status == "still"

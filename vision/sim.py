@@ -1247,7 +1247,15 @@ def calibration_position(layout: Layout) -> dict[str, str]:
 def calibrate_table(table: SimTable, position: dict[str, str] | None = None) -> StandingCalibration:
     """Calibrate the reader on this table, as a player would: photograph a known position,
     locate the board by its markers and learn the colours. Returns the calibration."""
+    return calibrate_table_photo(table, position)[0]
+
+
+def calibrate_table_photo(
+    table: SimTable, position: dict[str, str] | None = None
+) -> tuple[StandingCalibration, np.ndarray, np.ndarray]:
+    """`calibrate_table`, with the photo it learned from and that photo's homography: the
+    table with nothing over it, as the app gives its tracker (`Tracker(clear_view=...)`)."""
     position = calibration_position(table.layout) if position is None else position
     frame = table.render(position)
     located = locate(frame, table.layout)
-    return calibrate(frame, located.homography, table.layout, position)
+    return calibrate(frame, located.homography, table.layout, position), frame, located.homography

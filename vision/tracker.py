@@ -28,6 +28,8 @@ Per frame (a few milliseconds at 1280x720 on one core):
    differs from the last one returned (or one was requested with `request()`).
 
 A frame with a hand in it never yields an observation: occluded frames return before reading.
+Before the first reading there is no last still board; given `clear_view` (the app gives the
+calibration photo, the table with nothing over it) the first board is compared with that.
 What stays over the board while the view is still becomes status ``"covered"`` after
 COVERED_SECONDS: a resting hand - or no hand at all, such as a low lamp's shadow of a tall piece
 across the mat's edge or a captured piece put down on the margin, which the checks cannot
@@ -124,6 +126,7 @@ class Tracker:
         view_px: int = 256,
         search_interval: float = 0.2,
         refit_in_background: bool = False,
+        clear_view: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
         if still_seconds < 0 or fps <= 0:
             raise UserError("still_seconds must be >= 0 and fps > 0")
@@ -153,6 +156,9 @@ class Tracker:
         self.occluder_px = 0  # the last frame's occluder size (top-view pixels)
 
         self._model: BoardModel | None = None
+        # (picture, homography) of the table with nothing over it - the calibration photo -
+        # until the board is first found: see _adopt
+        self._clear_view = clear_view
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         # the last frame read, its index and homography: see learn_from_board
         self._read_frame: tuple[int, np.ndarray, np.ndarray] | None = None
@@ -429,7 +435,32 @@ class Tracker:
             self._model = board_model(located.layout, self.view_px)
         self._model.occluders.reference = None  # the old view no longer lines up
         self._model.occluders.accepted = None
+        self._first_reference()
         self._restart_window()
+
+    def _first_reference(self) -> None:
+        """Before any board was read: the picture of the table with nothing over it that the
+        tracker was given (`clear_view`, the calibration photo) is the last still board the
+        checks compare with. Without a last still board, something that reaches the band
+        along the mat's edge may be an arm coming in; with one, it is only if the rim or the
+        table round the mat changed - a low lamp's shadow of a figure on the far rank reaches
+        the band from the board and lay there at calibration too
+        (`vision.stillness.OccluderCheck._crossing`). Taken once the board is located by
+        every marker: a location from fewer, while a hand hides one, lies a few pixels off,
+        and the picture's view (through its own homography) and the frames' would differ
+        along every line of the print. A picture that is not a colour frame, or of another
+        layout, is left out."""
+        if self._clear_view is None or self.last_observation is not None:
+            self._clear_view = None
+            return
+        if len(self.located.markers_seen) < len(self.located.layout.markers):
+            return  # (until a location from every marker)
+        picture, homography = self._clear_view
+        self._clear_view = None
+        if not _usable(picture) or getattr(self.calibration, "layout", None) != self.layout.name:
+            return
+        colour = colour_view(top_view(picture, homography, self._model))
+        self._model.occluders.set_reference(gray_of(colour), colour)
 
     def _restart_window(self) -> None:
         self._covered_at = None
@@ -475,6 +506,7 @@ class Tracker:
             return False
         if len(found.markers_seen) > len(located.markers_seen):
             self.located = found  # more markers in view than when it was found: more accurate
+            self._first_reference()
         return True
 
     def _found_from_grid(self) -> bool:

@@ -295,6 +295,9 @@ class TableVision:
             fps=self.fps,
             still_seconds=self.still_seconds,
             refit_in_background=True,  # a calibration: the screen must not wait for it
+            # the calibration photo had nothing over the board: the first board is judged
+            # against it, as against a last still board
+            clear_view=(job.frame, (learned.located or job.located).homography),
         )
         self.tracker.request()
 
