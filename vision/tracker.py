@@ -157,7 +157,7 @@ class Tracker:
 
         self._model: BoardModel | None = None
         # (picture, homography) of the table with nothing over it - the calibration photo -
-        # until the board is first found: see _adopt
+        # until the board is located by every marker: see _first_reference
         self._clear_view = clear_view
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         # the last frame read, its index and homography: see learn_from_board
