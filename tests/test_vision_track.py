@@ -22,6 +22,7 @@ from vision.sim import (
     SimTable,
     calibrate_table,
     calibrate_table_photo,
+    calibration_position,
     chess_start,
     random_cells,
     random_script,
@@ -241,6 +242,9 @@ def test_bad_tracker_settings_are_user_errors():
         Tracker("arimaa", None, still_seconds=-1)
     with pytest.raises(UserError, match="unknown layout"):
         Tracker("chess", None)
+    photo = np.zeros((48, 64, 3), np.uint8)
+    with pytest.raises(ValueError, match="3x3 homography"):  # a caller's mistake, said at once
+        Tracker("arimaa", None, clear_view=(photo, None))  # (not a traceback on the first frame)
 
 
 @pytest.mark.parametrize("name", layout_names())
@@ -691,6 +695,32 @@ def test_the_first_board_is_judged_against_the_calibration_photo():
     assert observed == [] and tracker.status == HANDS  # (without the photo)
     boards, observed, tracker = follow(table, calibration, script, (photo, homography))
     assert observed == boards and tracker.status == STILL
+
+
+# (seed, the mat's corner it reaches towards, how far): a hand from the top of the picture
+# resting on the mat's left margin, all four markers in view; one from the left across the
+# mat's bottom-left marker and edge, three in view
+HANDS_BY_THE_MAT = [(2, 3, 0.55), (7, 2, 0.65)]
+
+
+@pytest.mark.parametrize("seed, corner, reach", HANDS_BY_THE_MAT)
+def test_a_hand_in_the_calibration_photo_does_not_hold_the_first_board(seed, corner, reach):
+    """A hand by the mat when the calibration photo was taken (calibration takes it: the
+    cells and three or four markers are in view) is gone from the first board: against the
+    photo the table changed where the hand was, and the tracker stayed on "hands" and read
+    nothing (a review's case). The photo only ever clears a first board: the view is clear
+    judged either against it or without it."""
+    table = SimTable("arimaa", seed=seed)
+    hand = table.hand_towards(tuple(table.mat_quad()[corner]), reach=reach)
+    position = calibration_position(table.layout)
+    photo = table.render(position, hand)
+    located = locate(photo, table.layout)
+    calibration = calibrate(photo, located.homography, table.layout, position)
+    cells = {"d4": "gold", "e5": "silver"}
+    tracker = Tracker(table.layout, calibration, clear_view=(photo, located.homography))
+    seen = feed_all(tracker, still(table, cells, 40))
+    assert [o.cells for _, o, _ in seen] == [truth(table.layout, cells)]
+    assert tracker.status == STILL
 
 
 def test_a_hand_over_the_first_board_is_seen_against_the_calibration_photo(arimaa):

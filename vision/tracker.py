@@ -158,7 +158,11 @@ class Tracker:
         self._model: BoardModel | None = None
         # (picture, homography) of the table with nothing over it - the calibration photo -
         # until the board is located by every marker: see _first_reference
+        if clear_view is not None and np.shape(clear_view[1]) != (3, 3):
+            raise ValueError("clear_view is (picture, its 3x3 homography mat mm -> px)")
         self._clear_view = clear_view
+        # the occluder checks' reference while it is that picture's view (`_occluders`)
+        self._clear_reference: np.ndarray | None = None
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         # the last frame read, its index and homography: see learn_from_board
         self._read_frame: tuple[int, np.ndarray, np.ndarray] | None = None
@@ -347,6 +351,31 @@ class Tracker:
         return self._read(frame, colour, gray, now)
 
     def _occluders(self, colour, gray, now: float, moving: bool) -> tuple[int, int]:
+        """(occluder pixels against the printed mat, against the last still board) - where the
+        last still board is still the calibration photo's view (`_first_reference`), clear
+        when the view is clear judged either against it or without it: the photo only ever
+        clears a first board, never holds one. What it shows that the table no longer does
+        (a hand at the mat's edge when the photo was taken) is no hand now; a hand now is
+        seen both ways. Printed mats only: on a board of your own nothing but the last still
+        board shows a hand (there is no print to judge against), so there the photo stands."""
+        found = self._judged(colour, gray, now, moving)
+        checks = self._model.occluders
+        if checks.reference is not self._clear_reference:
+            self._clear_reference = None  # a board was read since (or the view was dropped)
+        if not any(found) or self._clear_reference is None or checks.printed is None:
+            return found
+        kept = checks.reference, checks.reference_colour
+        checks.reference, checks.reference_colour = None, None
+        try:
+            loose, standing = self._loose(), self._standing_zone()
+            alone = checks.against_mat(gray, loose=loose, standing=standing) or checks.against_mat(
+                gray, colour, loose=loose, standing=standing
+            )
+        finally:
+            checks.reference, checks.reference_colour = kept
+        return (0, 0) if alone == 0 else found
+
+    def _judged(self, colour, gray, now: float, moving: bool) -> tuple[int, int]:
         """(occluder pixels against the printed mat, against the last still board).
 
         Brightness is judged on every frame. Colour (pale skin on white paper) costs more: it
@@ -448,8 +477,8 @@ class Tracker:
         (`vision.stillness.OccluderCheck._crossing`). Taken once the board is located by
         every marker: a location from fewer, while a hand hides one, lies a few pixels off,
         and the picture's view (through its own homography) and the frames' would differ
-        along every line of the print. A picture that is not a colour frame, or of another
-        layout, is left out."""
+        along every line of the print. A picture that is not a colour frame, or a
+        calibration of another layout than the board found, is left out."""
         if self._clear_view is None or self.last_observation is not None:
             self._clear_view = None
             return
@@ -461,6 +490,7 @@ class Tracker:
             return
         colour = colour_view(top_view(picture, homography, self._model))
         self._model.occluders.set_reference(gray_of(colour), colour)
+        self._clear_reference = self._model.occluders.reference
 
     def _restart_window(self) -> None:
         self._covered_at = None
