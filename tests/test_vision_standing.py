@@ -467,6 +467,34 @@ def test_corners_far_outside_the_picture_are_a_typing_slip():
     from_corners(get_layout("grid:8x8"), "-20,10 210,10 210,90 -20,90", (200, 100))
 
 
+def test_corners_that_put_most_of_the_board_outside_the_picture_are_a_slip(tmp_path):
+    """Corners near the picture but with the board mostly past its edge: calibrating
+    crashed with a traceback (no cell to learn from), reading said something covered the
+    board (a new player's trial). Refused at once, saying what to do; half in view is read."""
+    grid = get_layout("grid:8x8")
+    with pytest.raises(UserError, match="most of the board outside the 200x100 image"):
+        from_corners(grid, "150,10 300,10 300,90 150,90", (200, 100))  # a third in view
+    from_corners(grid, "100,10 300,10 300,90 100,90", (200, 100))  # half in view
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), np.full((100, 200, 3), 128, np.uint8))
+    position = tmp_path / "position.json"
+    position.write_text('{"layout": "grid:8x8", "cells": {"a1": "black", "b2": "white"}}')
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "vision", "calibrate", str(image),
+         "--layout", "grid:8x8", "--position", str(position), "-o", str(tmp_path / "c.json"),
+         "--corners", "190,10 300,10 300,90 190,90"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "most of the board outside" in run.stderr and not (tmp_path / "c.json").exists()
+    # a homography given directly (not through --corners) that shows no empty cell: said too
+    board = np.array(grid.board_corners(), np.float32)
+    away = np.array([[300, 10], [400, 10], [400, 90], [300, 90]], np.float32)
+    outside = cv2.getPerspectiveTransform(board, away).astype(np.float64)
+    with pytest.raises(UserError, match="none of the cells the position has empty"):
+        calibrate_standing(cv2.imread(str(image)), outside, grid, {"a1": "black", "b2": "white"})
+
+
 def test_typed_corners_that_make_cells_of_a_few_pixels_are_a_slip():
     """A new player typed corners 30 px apart on a 1280x720 photo: the chessboard's cells came
     out 2-4 px wide and the reader read the table cloth as a board of white pieces. Typed
@@ -840,7 +868,7 @@ def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp
     """A position that names a stone of each class on cells the photo has empty, and none of
     the four stones it shows: every cell is doubtful, so the photo is refused naming the stones
     that stand out, and no calibration is written. `--view` replaces its PNG only with
-    --force."""
+    --force, and one that cannot be written leaves no calibration."""
     table = SimTable("arimaa", seed=3, size=(1280, 720))
     shown = {"g1": "gold", "c3": "gold", "g4": "silver", "c6": "silver"}
     cv2.imwrite(str(tmp_path / "photo.png"), table.render(shown))
@@ -865,6 +893,13 @@ def test_a_position_file_for_another_board_is_refused_and_views_follow_force(tmp
     assert done.returncode == 2 and "v.png already exists" in done.stderr
     done = companion("locate", "photo.png", "--view", "v.png", "--force")
     assert done.returncode == 0 and (tmp_path / "v.png").read_bytes() != b"mine"
+    # a --view that cannot be written leaves no calibration behind to ask for --force next
+    # time (a new player's trial): the picture is written first
+    done = companion(
+        "calibrate", "photo.png", "--position", "right.json", "-o", "r.json", "--view",
+        "/proc/view.png",
+    )  # fmt: skip
+    assert done.returncode == 2 and "/proc" in done.stderr and not (tmp_path / "r.json").exists()
 
 
 def test_white_pieces_on_light_squares_are_seen_by_their_outlines():

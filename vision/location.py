@@ -19,6 +19,9 @@ from vision.layouts import Layout
 # --corners whose cells come out narrower than this in the picture are a slip, or a board too
 # far to read: the reader samples each cell on a 12 x 12 grid
 MIN_CELL_PX = 8
+# a board may reach a little past the picture (its cells there read unknown); corners that
+# put more than half of it outside are a slip - nothing much could be read or learned
+MIN_PART_IN_VIEW = 0.5
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,12 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             "the --corners do not go round the board: give them in the order top-left, "
             "top-right, bottom-right, bottom-left"
         )
+    if w and h and _part_in_view(points, (w, h)) < MIN_PART_IN_VIEW:
+        raise UserError(
+            f"the --corners put most of the board outside the {w}x{h} image: give the "
+            "playing area's corners in image pixels (a board reaching a little past the "
+            "picture is fine)"
+        )
     cell_px = _smallest_cell_px(layout, points) if typed else MIN_CELL_PX  # (found: fine)
     if cell_px < MIN_CELL_PX:
         raise UserError(
@@ -114,6 +123,21 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
     src = np.array(layout.board_corners(), np.float64)
     homography = cv2.getPerspectiveTransform(src.astype(np.float32), points.astype(np.float32))
     return Located(layout, homography.astype(np.float64), (), {}, 0.0, image_size)
+
+
+def _part_in_view(points: np.ndarray, image_size: tuple[int, int]) -> float:
+    """How much of the quadrilateral `points` (TL, TR, BR, BL px) lies inside the picture, as
+    a part of its area; the four go round it without crossing (`from_corners` checks).
+
+    >>> _part_in_view(np.array([[-50.0, 0], [50, 0], [50, 100], [-50, 100]]), (640, 480))
+    0.5
+    """
+    quad = points.astype(np.float32)
+    area = abs(cv2.contourArea(quad))
+    w, h = image_size
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(quad, frame)
+    return float(inside) / area
 
 
 def _smallest_cell_px(layout: Layout, points: np.ndarray) -> float:

@@ -136,5 +136,12 @@ def no_empty_cell() -> str:
     return _("the calibration position must leave some cells empty")
 
 
+def no_empty_cell_in_view() -> str:
+    return _(
+        "none of the cells the position has empty is in the picture: bring the whole board "
+        "into view (or check the corners)"
+    )
+
+
 def board_hidden() -> str:
     return _("no part of the board is visible between the pieces: is the board in view?")

@@ -663,7 +663,7 @@ def calibrate_standing(
     `stream`: the random stream the augmented copies are drawn from (kept in the calibration:
     a fit to a board of the game draws from it too).
 
-    :raises UserError: the position leaves no cell empty.
+    :raises UserError: the position leaves no cell empty, or none in view.
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
         class, or a wrongly labelled cell that taught its class its look - `_wrongly_labelled`).
     """
@@ -676,6 +676,8 @@ def calibrate_standing(
     if not (truth == EMPTY).any():
         raise UserError(messages.no_empty_cell())
     empty = (truth == EMPTY) & ~views.unseen
+    if not empty.any():  # nothing to learn the board's look or the light from
+        raise UserError(messages.no_empty_cell_in_view())
     kinds, surface = learn_surface(layout, views.ground, empty)
     rim_look = _learn_rim(views, layout, kinds, surface, empty, truth != EMPTY)
     draws = copy_draws(stream)

@@ -436,12 +436,19 @@ def run_calibrate(args: argparse.Namespace) -> int:
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     calibration, turn, colours_only = _calibrate(args, image, located, position, more, found)
     finders_choice, located = located, turned(located, turn)
-    calibration.save(args.output, overwrite=args.force)
-    if not layout.has_markers:
-        _keep_corners(args, located, turn)
+    # The picture first: a --view that cannot be written leaves no calibration behind (whose
+    # -o would then ask for --force on the next try), and one that cannot be saved no picture.
     if args.view:
         picture = learned_picture(image, located.homography, layout, calibration, position)
         write_png(Path(args.view), picture, overwrite=args.force)
+    try:
+        calibration.save(args.output, overwrite=args.force)
+    except UserError:
+        if args.view:
+            Path(args.view).unlink(missing_ok=True)
+        raise
+    if not layout.has_markers:
+        _keep_corners(args, located, turn)
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
     if not more and not layout.has_markers:
@@ -640,7 +647,8 @@ def run_read(args: argparse.Namespace) -> int:
     if occluded:
         print(
             "something is over the board (a hand, an arm, a cup?): no cell can be read safely, "
-            "so every cell reads unknown - take it away and photograph the board again",
+            "so every cell reads unknown - take it away and photograph the board again"
+            + (" (or check that --corners are the board's corners)" if corners is not None else ""),
             file=sys.stderr,
         )
     if args.json:
