@@ -278,6 +278,28 @@ def test_the_review_list_marks_the_demo_s_games(screen, tmp_path):
         assert "Sensei (demo)" not in texts
 
 
+def test_the_newest_games_come_first_in_the_review_list_and_on_the_home_screen(
+    screen, tmp_path
+):
+    """The review list shows the game just played first (DONE opens it), and the home screen
+    offers the two games left unfinished last, newest first - both listed the oldest first
+    (a new player's trial: after 19 demos, DONE opened game #1)."""
+    from companion import games
+    from companion.games.base import Outcome
+
+    with Records(tmp_path / "r.sqlite3") as records:
+        cls = games.get("arinama")
+        ids = [records.new_game(cls.new()) for _ in range(4)]
+        records.finish(ids[3], Outcome("black", "resigned"))  # #4 done; #1-#3 unfinished
+        app = App(screen, Settings(), records=records)
+        app.render()
+        offered = [t.label for t in app.painter.targets if t.action.kind == "resume"]
+        assert [label.split("#")[1].split()[0] for label in offered] == ["3", "2"]
+        app.act("review")
+        assert [row[0] for row in app.pages.review_list.games()] == [4, 3, 2, 1]
+        assert app.pages.review_list.buttons()["done"] == ("open-game", 4)
+
+
 def test_a_later_aranea_game_starts_with_the_previous_loser(screen, tmp_path):
     """rules.md 3, who starts: the app reads the last finished Aranea game from the records."""
     from companion import games

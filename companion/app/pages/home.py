@@ -57,11 +57,12 @@ class HomePage(Page):
         s = app.settings
         unfinished = []
         try:
-            waiting = app.records.unfinished_games()[-2:] if app.records is not None else []
+            # the two games left unfinished last, newest first (`Records.unfinished_games`)
+            waiting = app.records.unfinished_games()[:2] if app.records is not None else []
         except RecordError:  # a damaged file: no game to continue is offered
             app.records_damaged()
             waiting = []
-        for summary in reversed(waiting):
+        for summary in waiting:
             unfinished.append(
                 (
                     summary.id,

@@ -30,7 +30,8 @@ class ReviewListPage(Page):
         self.app.go("review-list")
 
     def games(self) -> list[tuple[int, str, str]]:
-        """The recorded games, oldest first: (id, title, a line on its state)."""
+        """The recorded games, newest first (`Records.games`): (id, title, a line on its
+        state). DONE opens the first - the game just played."""
         records = self.app.records
         if records is None:
             return []
@@ -40,7 +41,7 @@ class ReviewListPage(Page):
             self.app.records_damaged()
             return []
         rows = []
-        for summary in reversed(summaries):
+        for summary in summaries:
             title = f"#{summary.id} {games.get(summary.game).title}"
             if summary.meta.get("demo"):
                 # played by the synthetic table, not at this table
