@@ -615,6 +615,7 @@ def test_replay_a_record_without_format_naming_an_unknown_game_is_one_line(capsy
     path.write_text(json.dumps({"game": "chess", "moves": ["e4"]}))
     code, _, err = run(capsys, "replay", str(path))
     assert_one_line_error(code, err, "unknown game 'chess'", "arinama")
+    assert "chess.json cannot be replayed" in err  # what is wrong, with the file it is in
 
 
 def test_replay_an_arimaa_record_that_names_its_game_without_format(capsys, tmp_path):

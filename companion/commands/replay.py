@@ -165,6 +165,13 @@ def replay_one(numbered: tuple[int, Any], name: str) -> Replay[Any]:
             "'2g Ed2n Ed3n' in it): give the JSON of `companion play --save` or `companion "
             "export ID --format json`"
         ) from None
+    except UserError as exc:  # what is wrong inside: said with the file it is in
+        text = str(exc)
+        if text.startswith(name):
+            raise
+        raise RecordError(
+            f"{name} cannot be replayed: {text} - mend it, or save or export the game again"
+        ) from None
 
 
 def replay(numbered: tuple[int, Any]) -> Replay[Any]:
