@@ -278,9 +278,7 @@ def test_the_review_list_marks_the_demo_s_games(screen, tmp_path):
         assert "Sensei (demo)" not in texts
 
 
-def test_the_newest_games_come_first_in_the_review_list_and_on_the_home_screen(
-    screen, tmp_path
-):
+def test_the_newest_games_come_first_in_the_review_list_and_on_the_home_screen(screen, tmp_path):
     """The review list shows the game just played first (DONE opens it), and the home screen
     offers the two games left unfinished last, newest first - both listed the oldest first
     (a new player's trial: after 19 demos, DONE opened game #1)."""
