@@ -158,9 +158,7 @@ class Tracker:
         self._model: BoardModel | None = None
         # (picture, homography) of the table with nothing over it - the calibration photo -
         # until the board is located by every marker: see _first_reference
-        if clear_view is not None and np.shape(clear_view[1]) != (3, 3):
-            raise ValueError("clear_view is (picture, its 3x3 homography mat mm -> px)")
-        self._clear_view = clear_view
+        self._clear_view = _checked_clear_view(clear_view)
         # the occluder checks' reference while it is that picture's view (`_occluders`)
         self._clear_reference: np.ndarray | None = None
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
@@ -704,6 +702,14 @@ class Tracker:
 
     def _top_view(self, frame: np.ndarray) -> np.ndarray:
         return top_view(frame, self.located.homography, self._model)
+
+
+def _checked_clear_view(clear_view: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """`Tracker`'s `clear_view`, refused at once when it is not (picture, 3x3 homography): a
+    caller's mistake, said where it is made rather than on the first frame."""
+    if clear_view is not None and np.shape(clear_view[1]) != (3, 3):
+        raise ValueError("clear_view is (picture, its 3x3 homography mat mm -> px)")
+    return clear_view
 
 
 def _usable(frame: Any) -> bool:
