@@ -167,11 +167,9 @@ def replay_one(numbered: tuple[int, Any], name: str) -> Replay[Any]:
         ) from None
     except UserError as exc:  # what is wrong inside: said with the file it is in
         text = str(exc)
-        if text.startswith(name):
+        if text.startswith((f"{name} ", f"{name}:")):  # (it names the file already)
             raise
-        raise RecordError(
-            f"{name} cannot be replayed: {text} - mend it, or save or export the game again"
-        ) from None
+        raise RecordError(f"{name} cannot be replayed: {text}") from None
 
 
 def replay(numbered: tuple[int, Any]) -> Replay[Any]:

@@ -648,7 +648,13 @@ def run_read(args: argparse.Namespace) -> int:
         print(
             "something is over the board (a hand, an arm, a cup?): no cell can be read safely, "
             "so every cell reads unknown - take it away and photograph the board again"
-            + (" (or check that --corners are the board's corners)" if corners is not None else ""),
+            + (
+                " (or check that --corners are the board's corners)"
+                if args.corners
+                else " (or check the corners saved beside the calibration, or give --corners)"
+                if corners is not None
+                else ""
+            ),
             file=sys.stderr,
         )
     if args.json:
