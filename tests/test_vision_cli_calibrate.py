@@ -351,3 +351,22 @@ def test_read_names_the_cells_it_read_without_certainty(tmp_path, capsys):
     assert "e2" in unsure
     line = next(x for x in out.splitlines() if "read without certainty" in x)
     assert [c.split()[0] for c in line.split(": ", 1)[1].split(" - ")[0].split(", ")] == unsure
+
+
+def test_read_says_when_the_board_lies_a_quarter_turn_from_its_calibration(tmp_path, capsys):
+    """chess-ray-vision's phone photos: crv_01 has a1 at the picture's top-right, crv_05 at
+    its bottom-right - the phone went round the board. Of the two ways round that keep a1
+    on a dark corner, neither is nearer the saved corners: the reading came out upside down
+    without a word (a new player's trial). It says so now, and what to do; a photo from
+    the same side (crv_02) reads without the note."""
+    code, _, _ = calibrate_on_its_grid(capsys, tmp_path, manifest_entry("crv_01.jpg"))
+    assert code == 0
+    code, out, err = companion(
+        capsys, "read", CRV / "crv_05.jpg", "--calibration", tmp_path / "c.json"
+    )
+    assert code == 0 and "a quarter turn from where the calibration saw it" in err
+    assert "--corners" in err.split("quarter turn")[1]
+    code, out, err = companion(
+        capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json"
+    )
+    assert code == 0 and "quarter turn" not in err

@@ -880,15 +880,31 @@ def nearest_turn(layout: Layout, homography: np.ndarray, corners: np.ndarray) ->
     """Of the turns its picture cannot tell (`untold_turns`), the one that puts a board found
     through `homography` nearest `corners` (TL, TR, BR, BL image px of an earlier location of
     it, or of another photo from the same camera): their largest distance."""
+    distances = _turn_distances(layout, homography, corners)
+    return min(distances, key=distances.__getitem__)
+
+
+def turn_told(layout: Layout, homography: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether `corners` tell which way round the board found through `homography` lies: its
+    nearest turn (`nearest_turn`) at most half as far from them as any other. A board turned
+    a quarter from them (a phone photo taken from another side) is as far from either way
+    round that keeps a1 on a dark corner - and read the wrong one, the board reads upside down."""
+    distances = sorted(_turn_distances(layout, homography, corners).values())
+    return len(distances) < 2 or distances[0] <= 0.5 * distances[1]
+
+
+def _turn_distances(
+    layout: Layout, homography: np.ndarray, corners: np.ndarray
+) -> dict[int, float]:
+    """Each untold turn -> the largest distance (px) between the board's corners so turned
+    and `corners`."""
     board = np.array([layout.board_corners()], np.float64)
     found = cv2.perspectiveTransform(board, np.asarray(homography, np.float64))[0]
     target = np.asarray(corners, np.float64)
-    return min(
-        untold_turns(layout),
-        key=lambda turn: float(
-            np.linalg.norm(np.roll(found, -turn, axis=0) - target, axis=1).max()
-        ),
-    )
+    return {
+        turn: float(np.linalg.norm(np.roll(found, -turn, axis=0) - target, axis=1).max())
+        for turn in untold_turns(layout)
+    }
 
 
 def _cross(a, b) -> float:
@@ -902,6 +918,7 @@ __all__ = [
     "grid_shape",
     "grid_still_there",
     "nearest_turn",
+    "turn_told",
     "turned",
     "turned_homography",
     "untold_turns",

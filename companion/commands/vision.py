@@ -33,7 +33,7 @@ from vision.calibration import (
 )
 from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
-from vision.find import board_kind, draw_grid, grid_still_there, turned, untold_turns
+from vision.find import board_kind, draw_grid, grid_still_there, turn_told, turned, untold_turns
 from vision.image_files import read_photo
 from vision.layouts import Layout, get_layout
 from vision.locate import Located, locate
@@ -632,6 +632,14 @@ def run_read(args: argparse.Namespace) -> int:
     calibration.check_layout(layout)
     if corners is not None:
         _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
+    if near is not None and not turn_told(layout, located.homography, near):
+        print(
+            "note: the board lies a quarter turn from where the calibration saw it: which way "
+            "round it lies (where a1 is) cannot be told, and the reading may be upside down - "
+            "give --corners (the board's corners as the first player sees them: top-left, "
+            "top-right, bottom-right, bottom-left)",
+            file=sys.stderr,
+        )
     seen = len(located.markers_seen)
     occluded, covered = covered_cells(
         image, located.homography, layout, loose=0 < seen < len(layout.markers)
