@@ -774,3 +774,35 @@ def test_a_hand_over_the_first_board_is_seen_against_the_calibration_photo(arima
     # still - about 28 frames after it goes, 16 otherwise)
     seen = feed_all(tracker, still(table, cells, 40))
     assert len(seen) == 1 and seen[0][1].cells == truth(table.layout, cells)
+
+
+def test_a_marker_covered_for_good_before_the_first_board_is_said_near_it_and_board_clear_reads():
+    """Tape over a corner marker after calibration: the first board waits (the photo showed
+    the marker; a hand there looks the same), "covered" names the cell next to that marker,
+    and the players' Board clear reads the board - every board after it as ever."""
+    table = SimTable("arimaa", seed=3)
+    position = calibration_position(table.layout)
+    photo = table.render(position)
+    located = locate(photo, table.layout)
+    calibration = calibrate(photo, located.homography, table.layout, position)
+    marker = next(m for m in table.layout.markers if m.id == table.layout.marker_ids()[2])
+    corners = cv2.perspectiveTransform(np.array([marker.corners], np.float64), located.homography)
+    box = cv2.boundingRect(corners[0].astype(np.float32))
+
+    def taped(cells):
+        frame = table.render(cells)
+        x, y, w, h = box
+        frame[y - 4 : y + h + 4, x - 4 : x + w + 4] = (150, 150, 150)
+        return frame
+
+    cells = {"d4": "gold", "e5": "silver"}
+    tracker = Tracker(table.layout, calibration, clear_view=(photo, located.homography))
+    waiting = int((COVERED_SECONDS + 1) * tracker.fps)
+    assert feed_all(tracker, [(taped(cells), False)] * waiting) == []
+    assert tracker.status == COVERED and tracker.covered_near == "h1"
+    tracker.read_as_it_is()
+    seen = feed_all(tracker, [(taped(cells), False)] * 5)
+    assert [o.cells for _, o, _ in seen] == [truth(table.layout, cells)]
+    later = {"d4": "gold", "e6": "silver"}
+    seen = feed_all(tracker, [(taped(later), False)] * 30)
+    assert [o.cells for _, o, _ in seen] == [truth(table.layout, later)]

@@ -888,9 +888,22 @@ def turn_told(layout: Layout, homography: np.ndarray, corners: np.ndarray) -> bo
     """Whether `corners` tell which way round the board found through `homography` lies: its
     nearest turn (`nearest_turn`) at most half as far from them as any other. A board turned
     a quarter from them (a phone photo taken from another side) is as far from either way
-    round that keeps a1 on a dark corner - and read the wrong one, the board reads upside down."""
+    round that keeps a1 on a dark corner - and read the wrong one, the board reads upside down.
+    A board its picture leaves all four ways round (a square lined board) is never said to be
+    untold: any of them is the nearest to something, and a quarter turn of it cannot be told
+    (nor a board seen at another scale or turned 30 degrees told from one).
+
+    >>> from vision.layouts import get_layout
+    >>> square = [[0.0, 0.0], [400.0, 0.0], [400.0, 400.0], [0.0, 400.0]]
+    >>> board = np.array(get_layout("chessboard").board_corners(), np.float32)
+    >>> h = cv2.getPerspectiveTransform(board, np.array(square, np.float32))
+    >>> turn_told(get_layout("chessboard"), h, np.array(square) + 20)  # shifted a little
+    True
+    >>> turn_told(get_layout("chessboard"), h, np.roll(square, 1, axis=0))  # a quarter turn
+    False
+    """
     distances = sorted(_turn_distances(layout, homography, corners).values())
-    return len(distances) < 2 or distances[0] <= 0.5 * distances[1]
+    return len(distances) != 2 or distances[0] <= 0.5 * distances[1]
 
 
 def _turn_distances(

@@ -69,7 +69,7 @@ from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
 from vision.find import board_kind, grid_still_there
-from vision.layouts import Layout
+from vision.layouts import Layout, Marker
 from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
 from vision.reader import read_cells
 from vision.relearn import learn_from_board, refit_due, refit_to_board, with_refit
@@ -364,21 +364,29 @@ class Tracker:
     def _markers_hidden_from_clear_view(self) -> int:
         """Top-view pixels of the markers the waiting calibration photo shows and this
         location did not see (0 once a board was read, or without a photo)."""
+        scale = self._model.scale
+        return sum(
+            round(abs(cv2.contourArea(np.float32(m.corners))) * scale * scale)
+            for m in self._hidden_markers()
+        )
+
+    def _hidden_markers(self) -> list[Marker]:
+        """The markers the waiting calibration photo shows (found in it once) and this
+        location did not see; none once a board was read, or without a photo."""
         if self._clear_view is None or self.last_observation is not None or not self._loose():
-            return 0
+            return []
         if self._clear_markers is None:
             try:
                 shown = locate(self._clear_view[0], self.located.layout).markers_seen
             except UserError:  # (a picture without the mat's markers: nothing to compare)
                 shown = ()
             self._clear_markers = tuple(shown)
-        hidden = set(self._clear_markers) - set(self.located.markers_seen)
-        scale = self._model.scale
-        return sum(
-            round(abs(cv2.contourArea(np.float32(m.corners))) * scale * scale)
+        seen = set(self.located.markers_seen)
+        return [
+            m
             for m in self.located.layout.markers
-            if m.id in hidden
-        )
+            if m.id in self._clear_markers and m.id not in seen
+        ]
 
     def _judged(self, colour, gray, now: float, moving: bool) -> tuple[int, int]:
         """(occluder pixels against the printed mat, against the last still board).
@@ -419,8 +427,13 @@ class Tracker:
             return ""
         model = self._model
         # top-view pixel u shows mat millimetre (u + 0.5 - margin) / scale (`top_view`)
-        at = (np.array([xs.mean(), ys.mean()]) + 0.5 - model.margin) / model.scale
-        cells = model.layout.cells
+        return self._cell_nearest(
+            (np.array([xs.mean(), ys.mean()]) + 0.5 - model.margin) / model.scale
+        )
+
+    def _cell_nearest(self, at: np.ndarray) -> str:
+        """The cell whose centre is nearest `at` (mat mm)."""
+        cells = self._model.layout.cells
         centres = np.array([c.center for c in cells])
         return cells[int(np.argmin(np.linalg.norm(centres - at, axis=1)))].name
 
@@ -638,9 +651,14 @@ class Tracker:
             self._occluded_since = now
         if self.status == HANDS and now - self._occluded_since >= COVERED_SECONDS:
             self.status = COVERED
-            self._covered_at = self._nearest_cell(
-                self._model.occluders.lying(
-                    gray, colour, loose=self._loose(), standing=self._standing_zone()
+            hidden = self._hidden_markers()  # (a hand over a marker: said near it)
+            self._covered_at = (
+                self._cell_nearest(np.mean(hidden[0].corners, axis=0))
+                if hidden
+                else self._nearest_cell(
+                    self._model.occluders.lying(
+                        gray, colour, loose=self._loose(), standing=self._standing_zone()
+                    )
                 )
             )
         tapped = self._tapped()
