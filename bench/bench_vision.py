@@ -779,6 +779,47 @@ def resting_hands(layouts, tables: int, poses: int, seed: int, calibrations) -> 
     return stats
 
 
+def resting_hands_on_the_first_board(layouts, tables: int, poses: int, seed: int) -> dict:
+    """Hands held still for REST_SECONDS over the very first board, before anything was read
+    (`resting_pose`: over a cell or on the mat's margin), each on a new tracker given the
+    calibration photo as the app gives it (`Tracker(clear_view=...)`): with no last still
+    board, only the mat and the photo can show the hand. A hand over a corner marker and the
+    cells beside it was read so (a review's sweep, 6 Dec 2026). `request()` on every frame;
+    then the board without the hand must be read."""
+    stats = {"poses": 0, "frames": 0, "from_hand_frames": 0, "missed_after": 0}
+    examples: list[str] = []
+    rest = int(round(REST_SECONDS * 30))
+    for name in layouts:
+        for index in range(tables):
+            table = test_table(name, index, seed + 3)
+            try:
+                calibration, photo, homography = calibrate_table_photo(table)
+            except UserError:
+                continue
+            rng = np.random.default_rng(seed * 7907 + index)
+            board = random_cells(table.layout, rng)
+            for k in range(poses):
+                pose, cell = resting_pose(table, k, rng)
+                if not table.hand_covers_board(pose):
+                    continue
+                stats["poses"] += 1
+                tracker = Tracker(table.layout, calibration, clear_view=(photo, homography))
+                emitted = 0
+                for _ in range(rest):
+                    tracker.request()
+                    emitted += tracker.feed(table.render(board, pose)) is not None
+                stats["frames"] += rest
+                stats["from_hand_frames"] += emitted
+                if emitted and len(examples) < 8:
+                    kind = f"over {cell}" if cell else "on the margin"
+                    examples.append(f"{name} table {index} hand {k} {kind}: {emitted} observations")
+                seen = [tracker.feed(table.render(board)) for _ in range(40)]
+                truth = truth_of(table.layout, board)
+                stats["missed_after"] += not any(o is not None and o.cells == truth for o in seen)
+    stats["examples"] = examples
+    return stats
+
+
 def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float]]:
     detect, peer = [], []
     for name in layouts:
@@ -963,6 +1004,16 @@ def main(argv: list[str] | None = None) -> int:
             + goal(rest["from_hand_frames"] == 0, "resting hands: observations from hand frames")
         )
         for line in rest["examples"]:
+            print("  read under a hand:", line)
+        first = resting_hands_on_the_first_board(args.layouts, tables, args.rest, args.seed)
+        print(
+            f"resting hands over the first board (a new tracker given the calibration photo): "
+            f"{first['poses']} hands, {first['frames']} frames, {first['from_hand_frames']} "
+            f"observations from them (goal 0); {first['missed_after']} boards not read after "
+            "the hand left"
+            + goal(first["from_hand_frames"] == 0, "resting hands over the first board")
+        )
+        for line in first["examples"]:
             print("  read under a hand:", line)
 
     speeds(trk, args.layouts, goal)
