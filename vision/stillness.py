@@ -780,8 +780,8 @@ class OccluderCheck:
         off = []
         for k, (a, b), (print_low, print_high) in ((0, (0, 1), test.cb), (1, (2, 1), test.cr)):
             # Samples near clipping are left out (noise clips some of their pixels).
-            usable = (sampled[:, a] < FIT_BELOW) & (sampled[:, b] < FIT_BELOW)
-            usable &= np.minimum(sampled[:, a], sampled[:, b]) > DARK
+            lit = np.minimum(sampled[:, a], sampled[:, b]) > DARK
+            usable = (sampled[:, a] < FIT_BELOW) & (sampled[:, b] < FIT_BELOW) & lit
             # The tint of the light varies slowly, if at all: a plane.
             ratio = sampled_ratios[k] - self._sample_chroma[k]
             tint = self._smooth(ratio, usable, 3, 0.03)
@@ -794,7 +794,7 @@ class OccluderCheck:
             # the light has elsewhere, none, or what the too bright paper itself shows
             unmeasured = paper * np.exp(max(offset[a], offset[b])) >= FIT_BELOW
             tints = [float(tint.min()), float(tint.max()), 0.0]
-            bright = ~usable & (np.minimum(sampled[:, a], sampled[:, b]) > DARK)
+            bright = ~usable & lit
             if bright.sum() >= BRIGHT_SAMPLES:
                 tints += np.percentile(ratio[bright], BRIGHT_TINTS).tolist()
             low = np.where(unmeasured, print_low + min(tints), low)

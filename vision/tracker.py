@@ -355,7 +355,7 @@ class Tracker:
         of each such marker counts against the mat. A hand resting over a corner marker and
         the cells next to it is mostly over the board, where a piece may show, and over the
         marker, which is no paper: the mat alone missed it, and the first board was read
-        with the hand on it (a review's sweep: 14 of 144 resting hands, 9 read wrong)."""
+        with the hand on it (a review's sweep: 25 of 273 resting hands, 0 now)."""
         hidden = self._markers_hidden_from_clear_view()
         if hidden:
             return hidden, 0
@@ -473,12 +473,9 @@ class Tracker:
 
     def _look_for_hidden_markers(self, frame: np.ndarray, now: float) -> None:
         """While a marker the calibration photo shows is hidden before the first board
-        (`_markers_hidden_from_clear_view`), look for the markers again now and then: once
+        (`_hidden_markers`), look for the markers again now and then: once
         the hand is gone, the fuller location is taken (and with it the photo)."""
-        if (
-            not self._markers_hidden_from_clear_view()
-            or now - self._last_search < self.search_interval
-        ):
+        if now - self._last_search < self.search_interval or not self._hidden_markers():
             return
         self._last_search = now
         self.detections += 1
