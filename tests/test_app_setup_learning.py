@@ -393,6 +393,61 @@ def test_the_learning_screen_fits(size, language, tmp_path, monkeypatch):
         assert model.text == "Die Kamera lernt die Farben eurer Figuren …"
 
 
+@pytest.mark.parametrize("taken_away", [True, False])
+def test_a_hand_over_the_mat_at_done_is_said_near_its_cell(screen, tmp_path, taken_away):
+    """DONE with a hand over the mat (from the right, resting on the mat's near corner, its
+    fingertips on the near cells) learns nothing: the screen marks the cell beside it and asks to take it away
+    (`vision.tracker.something_over_the_mat`) - that photo is what the first board is
+    compared with, and a hand in it would hold the first board until Board clear. DONE again
+    learns from the picture as it is: the hand gone, or nothing there that the check could
+    tell from a hand."""
+    app = mat_app(screen, tmp_path)
+    table, want, _ = set_up(app)
+    hand = table.hand_towards(tuple(table.mat_quad()[3]), reach=0.65)
+    app.vision.look(table.render(want, hand), now=101.0)
+    app.button("done")
+    finish(app)
+    assert app.page == "setup" and app.vision.tracker is None
+    assert app.pages.setup.mismatch == ("e1",)
+    assert app.message.startswith("Something lies on the mat near e1 - a hand?")
+    _, model = app.page_model()
+    assert set(model.wrong) == {"e1"}
+    app.render(force=True)
+    screen.save(tmp_path / "hand-at-done.png")  # (looked at: e1 marked, the banner says it)
+    if taken_away:
+        app.vision.look(table.render(want), now=102.0)
+    app.button("done")
+    assert app.message == "" and app.pages.setup.mismatch == ()
+    finish(app)
+    assert app.page == "play" and app.vision.tracker is not None
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_hand_at_done_is_said_whole(size, language, tmp_path):
+    """The words for a hand over the mat at DONE, in both languages at both sizes: whole and
+    on screen, the cell marked."""
+    init_pygame(headless=True)
+    screen = HeadlessScreen(size)
+    app = mat_app(screen, tmp_path)
+    app.settings.language = language
+    i18n.set_language(language)
+    try:
+        table, want, _ = set_up(app)
+        hand = table.hand_towards(tuple(table.mat_quad()[3]), reach=0.65)
+        app.vision.look(table.render(want, hand), now=101.0)
+        app.button("done")
+        finish(app)
+        app.render(force=True)
+        screen.save(tmp_path / f"setup-hand-{language}-{size[0]}x{size[1]}.png")
+        assert app.pages.setup.mismatch == ("e1",) and "e1" in app.message
+        assert app.painter.cut == [] and app.painter.left_out == []
+        bounds = screen.canvas.get_rect()
+        assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
+    finally:
+        i18n.set_language("en")
+
+
 def test_a_camera_that_does_not_see_the_board_is_said_at_once(screen, tmp_path):
     app = mat_app(screen, tmp_path)
     app.start_game("arinama")

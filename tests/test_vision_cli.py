@@ -6,7 +6,7 @@ import cv2
 import pytest
 
 from companion.cli import main
-from vision.sim import SimTable
+from vision.sim import SimTable, calibration_position
 
 
 def test_mat_writes_pdf_png_and_json_and_keeps_existing_files(tmp_path, capsys):
@@ -49,7 +49,7 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
         )
         == 0
     )
-    capsys.readouterr()
+    assert "something lies on the mat" not in capsys.readouterr().err
     assert (
         main(["vision", "read", str(tmp_path / "later.png"), "--calibration", cal, "--json"]) == 0
     )
@@ -410,3 +410,21 @@ def test_an_empty_file_name_is_refused_in_one_line(
     assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1, err
     assert words in err and "folder" not in err and "Traceback" not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_calibrate_on_a_photo_with_a_hand_over_the_mat_says_so(tmp_path, capsys):
+    """The fingers of a hand over the far cells of an Arinama 5 x 5 mat: near enough to
+    empty for calibration to learn them, so the photo is taken - and the players are told
+    that those cells may have learned the hand (`vision.tracker.something_over_the_mat`)."""
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    position = calibration_position(table.layout)
+    hand = table.hand_towards(tuple(table.mat_quad()[2]), reach=0.45)
+    cv2.imwrite(str(tmp_path / "hand.png"), table.render(position, hand))
+    (tmp_path / "pos.json").write_text(json.dumps({"cells": position}))
+    cal = tmp_path / "cal.json"
+    command = ["vision", "calibrate", str(tmp_path / "hand.png"), "--position"]
+    assert main([*command, str(tmp_path / "pos.json"), "-o", str(cal)]) == 0
+    assert cal.exists()
+    assert (
+        "note: something lies on the mat near b5 in the photo (a hand?)" in capsys.readouterr().err
+    )

@@ -29,7 +29,16 @@ from vision.sim import (
 )
 from vision.sim_pieces import CHECKERED_BOARDS
 from vision.top_view import board_model, covered_cells
-from vision.tracker import BOARD_MOVED, COVERED, COVERED_SECONDS, HANDS, SEARCHING, STILL, Tracker
+from vision.tracker import (
+    BOARD_MOVED,
+    COVERED,
+    COVERED_SECONDS,
+    HANDS,
+    SEARCHING,
+    STILL,
+    Tracker,
+    something_over_the_mat,
+)
 
 SIZE = (640, 360)
 STILL_FRAMES = 18  # 0.6 s at 30 fps: enough for the 0.5 s window after the hand has gone
@@ -731,6 +740,42 @@ def test_a_hand_in_the_calibration_photo_holds_the_first_board_until_board_clear
     seen = feed_all(tracker, still(table, later, 20))
     assert [o.cells for _, o, _ in seen] == [truth(table.layout, later)]
     assert tracker.status == STILL
+
+
+# (layout, seed, the mat's corner the hand reaches towards, how far, the cell said): a hand
+# from the top of the picture with its fingers over the far cells (calibration takes that
+# photo: the cells under the fingers look near enough to empty), and one by the mat's right
+# edge whose fingers reach onto the board
+HANDS_AT_DONE = [("arinama5", 3, 2, 0.45, "b5"), ("arimaa", 5, 1, 0.55, "f1")]
+PICTURE = {"arinama5": (960, 540)}  # (the others: the sim's own size)
+
+
+@pytest.mark.parametrize("name, seed, corner, reach, cell", HANDS_AT_DONE)
+def test_something_over_the_mat_in_the_calibration_photo_is_found(name, seed, corner, reach, cell):
+    """The app's DONE asks before it learns (`something_over_the_mat`): the paper of the
+    mat against its print, as a tracker's first frame is judged. The hand is found and said
+    near the cell beside it; the same table without the hand, the realistic table whose far
+    rank throws its shadows into the band along the mat's edge (a tracker's first frame
+    without a photo holds that as an arm coming in), and a board with no printed mat say
+    nothing."""
+    table = SimTable(name, seed=seed, **({"size": PICTURE[name]} if name in PICTURE else {}))
+    position = calibration_position(table.layout)
+    hand = table.hand_towards(tuple(table.mat_quad()[corner]), reach=reach)
+    photo = table.render(position, hand)
+    assert something_over_the_mat(photo, locate(photo, table.layout)) == cell
+    clear = table.render(position)
+    assert something_over_the_mat(clear, locate(clear, table.layout)) is None
+    shadows = bench_vision.realistic_table("arimaa", 6, 1)
+    _, picture, _ = calibrate_table_photo(shadows)
+    assert something_over_the_mat(picture, locate(picture, shadows.layout)) is None
+    chess = SimTable(CHESSBOARD, seed=seed)
+    frame = chess.render({})
+    assert (
+        something_over_the_mat(
+            frame, from_corners(chess.layout, chess.board_corners_px(), chess.size)
+        )
+        is None
+    )
 
 
 @pytest.mark.parametrize("name", ["arimaa", "sensei"])

@@ -743,6 +743,32 @@ class Tracker:
         return top_view(frame, self.located.homography, self._model)
 
 
+def something_over_the_mat(frame: np.ndarray, located: Located, view_px: int = 256) -> str | None:
+    """Whether something lies over the printed mat in `frame` (a hand, an arm, a cup), as a
+    tracker's first frame judges it - the mat's paper against its print, nothing else to
+    compare with: the cell nearest it ("" when no cell is), or None when the paper looks like
+    the print, or the board has no printed mat to judge it by.
+
+    For the calibration photo (the app's DONE): it is the table with nothing over it that the
+    first board is compared with (`Tracker(clear_view=...)`), and a hand that lay by the mat
+    then is gone from the first board - the table changed where it was, as when a hand comes
+    in, and the tracker holds the first board until the players say Board clear
+    (docs/vision-sim.md, the occluders)."""
+    if not located.layout.has_markers or not _usable(frame):
+        return None
+    tracker = Tracker(located.layout, None, view_px=view_px)
+    tracker._adopt(located)
+    colour, gray = tracker._views(frame)
+    checks = tracker._model.occluders
+    loose, standing = tracker._loose(), tracker._standing_zone()
+    if not (
+        checks.against_mat(gray, loose=loose, standing=standing)
+        or checks.against_mat(gray, colour, loose=loose, standing=standing)
+    ):
+        return None
+    return tracker._nearest_cell(checks.lying(gray, colour, loose=loose, standing=standing))
+
+
 def _checked_clear_view(clear_view: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """`Tracker`'s `clear_view`, refused at once when it is not (picture, 3x3 homography): a
     caller's mistake, said where it is made rather than on the first frame."""

@@ -17,7 +17,7 @@ from vision.layouts import Layout, get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
 from vision.standing import Photo, StandingCalibration
-from vision.tracker import Tracker
+from vision.tracker import Tracker, something_over_the_mat
 
 Polygon = list[list[float]]  # image points [x, y]
 
@@ -30,6 +30,24 @@ class TurnToConfirm(UserError):
     set's white looking darker than its black at the finder's choice): the grid is now shown
     turned, and DONE again plays on it - a set whose white is the darker one looks just the
     same, and its players tap the corners instead."""
+
+
+class SomethingOnTheMat(UserError):
+    """DONE on a printed mat with something lying over it (a hand by the mat, an arm): the
+    calibration photo is what the first board is compared with, and a hand in it holds the
+    first board until the players say Board clear. Not learned; `cell` is the cell nearest
+    what lies there ("" when none is), marked on the setup screen. DONE again learns from
+    the picture as it is: the check can be wrong (a long shadow across the mat's edge)."""
+
+    def __init__(self, cell: str) -> None:
+        super().__init__(
+            _(
+                "Something lies on the mat near {cell} - a hand? Take it away, then press DONE again"
+            ).format(cell=cell)
+            if cell
+            else _("Something lies on the mat - a hand? Take it away, then press DONE again")
+        )
+        self.cell = cell
 
 
 @dataclass(frozen=True)
@@ -57,6 +75,7 @@ class _Job:
     more: tuple[Photo, ...]
     to_confirm: tuple[StandingCalibration, np.ndarray] | None
     epoch: int  # `TableVision._epoch` then: the board and settings it is learned for
+    look_over_the_mat: bool = False  # refused when something lies over the mat (a hand)
 
 
 @dataclass(frozen=True)
@@ -110,6 +129,9 @@ class TableVision:
         # a calibration learned on a turn the players are to confirm, and the corners it was
         # learned at (`TurnToConfirm`): DONE again plays on it while the board is there
         self._to_confirm: tuple[StandingCalibration, np.ndarray] | None = None
+        # the last DONE was refused for something over the mat (`SomethingOnTheMat`): the next
+        # learns from the picture as it is
+        self._over_the_mat_said = False
         self._lock = threading.Lock()
         self._last_find = -1e9
         # Calibrating in the background (`start_calibration`): the board and its settings
@@ -275,11 +297,13 @@ class TableVision:
                 more=more,
                 to_confirm=to_confirm,
                 epoch=self._epoch,
+                look_over_the_mat=self.layout.has_markers and not self._over_the_mat_said,
             )
 
     def _install(self, job: _Job, learned: _Learned) -> None:
         """What `job` learned becomes the table's: the board turned the way the position fits
         (kept from then on: `near`), the turn to confirm, the tracker. The lock is held."""
+        self._over_the_mat_said = isinstance(learned.error, SomethingOnTheMat)
         if learned.located is not None:
             self.located = learned.located
             self.near = learned.located.board_corners_px()
@@ -370,6 +394,10 @@ def _learn(layout: Layout, job: _Job) -> _Learned:
     """The calibration of `job`, in whichever thread: every failure comes back as `error`
     (a worker thread's exception would otherwise be printed and lost)."""
     try:
+        if job.look_over_the_mat:
+            near = something_over_the_mat(job.frame, job.located)
+            if near is not None:
+                return _Learned(error=SomethingOnTheMat(near))
         if not layout.has_markers and job.corners is None:  # a grid found
             return _learn_found(job)
         calibration = calibrate(job.frame, job.located.homography, layout, job.cells, job.more)

@@ -42,7 +42,7 @@ from vision.reader import read_cells, top_view
 from vision.sim import SimSource
 from vision.standing import Photo, StandingCalibration
 from vision.top_view import covered_cells
-from vision.tracker import Tracker
+from vision.tracker import Tracker, something_over_the_mat
 
 EXAMPLES = """examples:
   companion vision snapshot sim:arimaa -o photo.png --position start.json   no camera? a photo
@@ -451,6 +451,15 @@ def run_calibrate(args: argparse.Namespace) -> int:
         _keep_corners(args, located, turn)
     for note in calibration.notes:
         print(f"note: {note}", file=sys.stderr)
+    over = something_over_the_mat(image, located)
+    if over is not None:
+        where = f" near {over}" if over else ""
+        print(
+            f"note: something lies on the mat{where} in the photo (a hand?): the cells under it "
+            "may have taught their look as it was - calibrate again on a photo with nothing "
+            "over the mat",
+            file=sys.stderr,
+        )
     if not more and not layout.has_markers:
         print(
             "note: learned from one photo: a logo or label printed in a cell under a piece (a "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table_vision import TableVision, TurnToConfirm
+from companion.app.table_vision import SomethingOnTheMat, TableVision, TurnToConfirm
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -201,6 +201,11 @@ class SetupPage(Page):
                 "DONE again",
                 count,
             ).format(count=count)
+            app.signal()
+            return
+        if isinstance(error, SomethingOnTheMat):  # (a hand by the mat): marked, DONE again
+            self.mismatch = (error.cell,) if error.cell else ()
+            app.message = str(error)
             app.signal()
             return
         if isinstance(error, TurnToConfirm):  # no mistake: the grid is shown turned, DONE again
