@@ -92,12 +92,19 @@ from vision.sim import (  # noqa: E402
     SimTable,
     calibrate_table,
     calibrate_table_photo,
+    calibration_position,
     chess_start,
     random_cells,
     random_script,
 )
 from vision.sim_pieces import CHECKERED_BOARDS  # noqa: E402
-from vision.tracker import COVERED, HANDS, Tracker, covered_cells  # noqa: E402
+from vision.tracker import (  # noqa: E402
+    COVERED,
+    HANDS,
+    Tracker,
+    covered_cells,
+    something_over_the_mat,
+)
 
 
 def reads_hidden_cells(layout) -> bool:
@@ -820,6 +827,41 @@ def resting_hands_on_the_first_board(layouts, tables: int, poses: int, seed: int
     return stats
 
 
+HAND_REACHES = (0.55, 0.65, 0.75)  # how far towards a corner of the mat the hands at DONE reach
+
+
+def hands_at_done(layouts, tables: int, seeds: int, seed: int) -> dict:
+    """The app's DONE looks for something over the mat before it learns
+    (`something_over_the_mat`): a hand in the calibration photo would hold the first board
+    until Board clear. On the Arimaa mat of `seeds` sim tables a hand towards each corner of
+    the mat at each of HAND_REACHES, and the calibration photos of the tables the other lines
+    calibrate on (nothing over them): how many of each are said."""
+    stats = {"hands": 0, "hands_said": 0, "clear": 0, "clear_said": 0, "examples": []}
+    for k in range(seeds):
+        table = SimTable("arimaa", seed=seed + k)
+        position = calibration_position(table.layout)
+        for corner in range(4):
+            for reach in HAND_REACHES:
+                hand = table.hand_towards(tuple(table.mat_quad()[corner]), reach=reach)
+                photo = table.render(position, hand)
+                try:
+                    located = locate(photo, table.layout)
+                except UserError:
+                    continue  # (the hand hides two markers: DONE is not offered)
+                stats["hands"] += 1
+                stats["hands_said"] += something_over_the_mat(photo, located) is not None
+    for name in layouts:
+        for index in range(tables):
+            table = test_table(name, index, seed)
+            photo = table.render(calibration_position(table.layout))
+            said = something_over_the_mat(photo, locate(photo, table.layout))
+            stats["clear"] += 1
+            stats["clear_said"] += said is not None
+            if said is not None and len(stats["examples"]) < 8:
+                stats["examples"].append(f"{name} table {index}: said near {said or 'the mat'}")
+    return stats
+
+
 def detection_speed(layouts, repeats: int = 10) -> tuple[list[float], list[float]]:
     detect, peer = [], []
     for name in layouts:
@@ -1015,6 +1057,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         for line in first["examples"]:
             print("  read under a hand:", line)
+        done = hands_at_done(args.layouts, tables, 2 if args.quick else 8, args.seed)
+        print(
+            f"hands at DONE (a hand towards each corner of the Arimaa mat; the calibration "
+            f"photos): {done['hands_said']} of {done['hands']} hands said; "
+            f"{done['clear_said']} of {done['clear']} photos with nothing over the mat said "
+            "(goal 0: DONE would ask for a hand that is not there)"
+            + goal(done["clear_said"] == 0, "hands at DONE: photos with nothing over the mat said")
+        )
+        for line in done["examples"]:
+            print("  said on a clear mat:", line)
 
     speeds(trk, args.layouts, goal)
     if missed:
