@@ -828,6 +828,7 @@ def resting_hands_on_the_first_board(layouts, tables: int, poses: int, seed: int
 
 
 HAND_REACHES = (0.55, 0.65, 0.75)  # how far towards a corner of the mat the hands at DONE reach
+ALARMS_GOAL = 0.05  # at most this share of the photos with nothing over the mat said at DONE
 
 
 def hands_at_done(layouts, tables: int, seeds: int, seed: int) -> dict:
@@ -835,7 +836,10 @@ def hands_at_done(layouts, tables: int, seeds: int, seed: int) -> dict:
     (`something_over_the_mat`): a hand in the calibration photo would hold the first board
     until Board clear. On the Arimaa mat of `seeds` sim tables a hand towards each corner of
     the mat at each of HAND_REACHES, and the calibration photos of the tables the other lines
-    calibrate on (nothing over them): how many of each are said."""
+    calibrate on the realistic tables (`realistic_table`: tall pieces, lamps as low as 30
+    degrees whose pieces' shadows may run across the mat's edge; nothing over the mat): how
+    many of each are said. A false alarm costs the players one more DONE (DONE again learns
+    as it is): the goal is at most ALARMS_GOAL of the clear photos."""
     stats = {"hands": 0, "hands_said": 0, "clear": 0, "clear_said": 0, "examples": []}
     for k in range(seeds):
         table = SimTable("arimaa", seed=seed + k)
@@ -852,9 +856,13 @@ def hands_at_done(layouts, tables: int, seeds: int, seed: int) -> dict:
                 stats["hands_said"] += something_over_the_mat(photo, located) is not None
     for name in layouts:
         for index in range(tables):
-            table = test_table(name, index, seed)
+            table = realistic_table(name, index, seed)
             photo = table.render(calibration_position(table.layout))
-            said = something_over_the_mat(photo, locate(photo, table.layout))
+            try:
+                located = locate(photo, table.layout)
+            except UserError:
+                continue  # (a marker lost in the glare: DONE is not offered)
+            said = something_over_the_mat(photo, located)
             stats["clear"] += 1
             stats["clear_said"] += said is not None
             if said is not None and len(stats["examples"]) < 8:
@@ -1057,13 +1065,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         for line in first["examples"]:
             print("  read under a hand:", line)
-        done = hands_at_done(args.layouts, tables, 2 if args.quick else 8, args.seed)
+        done = hands_at_done(args.layouts, args.tables, 2 if args.quick else 8, args.seed)
         print(
-            f"hands at DONE (a hand towards each corner of the Arimaa mat; the calibration "
-            f"photos): {done['hands_said']} of {done['hands']} hands said; "
+            f"hands at DONE (a hand towards each corner of the Arimaa mat; the realistic "
+            f"tables' calibration photos): {done['hands_said']} of {done['hands']} hands said; "
             f"{done['clear_said']} of {done['clear']} photos with nothing over the mat said "
-            "(goal 0: DONE would ask for a hand that is not there)"
-            + goal(done["clear_said"] == 0, "hands at DONE: photos with nothing over the mat said")
+            f"(goal <= {ALARMS_GOAL:.0%}: DONE asks once for a hand that is not there)"
+            + goal(
+                done["clear_said"] <= ALARMS_GOAL * done["clear"],
+                "hands at DONE: photos with nothing over the mat said",
+            )
         )
         for line in done["examples"]:
             print("  said on a clear mat:", line)

@@ -440,12 +440,39 @@ def test_a_hand_at_done_is_said_whole(size, language, tmp_path):
         finish(app)
         app.render(force=True)
         screen.save(tmp_path / f"setup-hand-{language}-{size[0]}x{size[1]}.png")
-        assert app.pages.setup.mismatch == ("e1",) and "e1" in app.message
+        assert app.pages.setup.mismatch == ("e1",)
+        said = {"en": "Something lies on the mat near e1", "de": "Auf der Matte liegt etwas bei e1"}
+        assert app.message.startswith(said[language])
         assert app.painter.cut == [] and app.painter.left_out == []
         bounds = screen.canvas.get_rect()
         assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
     finally:
         i18n.set_language("en")
+
+
+def test_a_hand_at_done_is_asked_about_again_in_a_new_setup(screen, tmp_path):
+    """DONE again after the refusal learns as it is - but only in that setup: Back and a new
+    game on the same mat (the same camera side, a new setup) asks again about a hand that is
+    there (a review: the refusal was remembered across setups, and the hand went unasked)."""
+    app = mat_app(screen, tmp_path)
+    table, want, _ = set_up(app)
+    hand = table.hand_towards(tuple(table.mat_quad()[3]), reach=0.65)
+    with_hand = table.render(want, hand)
+    app.vision.look(with_hand, now=101.0)
+    app.button("done")
+    finish(app)
+    assert app.pages.setup.mismatch == ("e1",)
+    app.button("back")
+    assert app.page != "setup"
+    app.start_game("arinama")
+    app.vision.look(with_hand, now=102.0)
+    app.button("done")
+    finish(app)
+    assert app.page == "setup" and app.pages.setup.mismatch == ("e1",)
+    assert app.message.startswith("Something lies on the mat near e1")
+    app.button("done")  # (the players say nothing is there)
+    finish(app)
+    assert app.page == "play"
 
 
 def test_a_camera_that_does_not_see_the_board_is_said_at_once(screen, tmp_path):

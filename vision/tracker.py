@@ -745,9 +745,12 @@ class Tracker:
 
 def something_over_the_mat(frame: np.ndarray, located: Located, view_px: int = 256) -> str | None:
     """Whether something lies over the printed mat in `frame` (a hand, an arm, a cup), as a
-    tracker's first frame judges it - the mat's paper against its print, nothing else to
-    compare with: the cell nearest it ("" when no cell is), or None when the paper looks like
-    the print, or the board has no printed mat to judge it by.
+    tracker's first frame judges it when it has no picture of the table to compare with -
+    the mat's paper against its print, and whatever reaches the band along the mat's edge:
+    the cell nearest the largest thing found ("" when no cell is), or None when nothing is,
+    or the board has no printed mat to judge it by. A low lamp's shadow of a figure across
+    the mat's edge is found too (docs/vision-sim.md: 6 of 432 realistic tables' photos with
+    nothing over the mat).
 
     For the calibration photo (the app's DONE): it is the table with nothing over it that the
     first board is compared with (`Tracker(clear_view=...)`), and a hand that lay by the mat
@@ -766,7 +769,12 @@ def something_over_the_mat(frame: np.ndarray, located: Located, view_px: int = 2
         or checks.against_mat(gray, colour, loose=loose, standing=standing)
     ):
         return None
-    return tracker._nearest_cell(checks.lying(gray, colour, loose=loose, standing=standing))
+    lying = checks.lying(gray, colour, loose=loose, standing=standing).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lying, connectivity=8)
+    if count < 2:
+        return ""
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))  # (not between two: a hand's)
+    return tracker._nearest_cell(labels == largest)
 
 
 def _checked_clear_view(clear_view: Any) -> tuple[np.ndarray, np.ndarray] | None:
