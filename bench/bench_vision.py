@@ -996,6 +996,44 @@ def speeds(trk: dict, layouts, goal) -> None:
     )
 
 
+def hand_lines(args: argparse.Namespace, calibrations, goal) -> None:
+    """Print the lines of the hands that rest still: over a board, over the very first one,
+    and in the photo DONE learns from (`goal(ok, what)` notes a goal missed)."""
+    tables = min(args.tables, args.rest_tables)
+    rest = resting_hands(args.layouts, tables, args.rest, args.seed, calibrations)
+    print(
+        f"resting hands (held still {REST_SECONDS:g} s, a reading requested on every frame): "
+        f"{rest['poses']} hands, {rest['frames']} frames, {rest['from_hand_frames']} "
+        f"observations from them (goal 0); {rest['unflagged']} hands not shown as 'hands' "
+        f"throughout; {rest['missed_after']} boards not read after the hand left"
+        + goal(rest["from_hand_frames"] == 0, "resting hands: observations from hand frames")
+    )
+    for line in rest["examples"]:
+        print("  read under a hand:", line)
+    first = resting_hands_on_the_first_board(args.layouts, tables, args.rest, args.seed)
+    print(
+        f"resting hands over the first board (a new tracker given the calibration photo): "
+        f"{first['poses']} hands, {first['frames']} frames, {first['from_hand_frames']} "
+        f"observations from them (goal 0); {first['missed_after']} boards not read after "
+        "the hand left" + goal(first["from_hand_frames"] == 0, "resting hands over the first board")
+    )
+    for line in first["examples"]:
+        print("  read under a hand:", line)
+    done = hands_at_done(args.layouts, args.tables, 2 if args.quick else 8, args.seed)
+    print(
+        f"hands at DONE (a hand towards each corner of the Arimaa mat; the realistic "
+        f"tables' calibration photos): {done['hands_said']} of {done['hands']} hands said; "
+        f"{done['clear_said']} of {done['clear']} photos with nothing over the mat said "
+        f"(goal <= {ALARMS_GOAL:.0%}: DONE asks once for a hand that is not there)"
+        + goal(
+            done["clear_said"] <= ALARMS_GOAL * done["clear"],
+            "hands at DONE: photos with nothing over the mat said",
+        )
+    )
+    for line in done["examples"]:
+        print("  said on a clear mat:", line)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     cv2.setNumThreads(1)
@@ -1044,40 +1082,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     if args.rest:
-        tables = min(args.tables, args.rest_tables)
-        rest = resting_hands(args.layouts, tables, args.rest, args.seed, calibrations)
-        print(
-            f"resting hands (held still {REST_SECONDS:g} s, a reading requested on every frame): "
-            f"{rest['poses']} hands, {rest['frames']} frames, {rest['from_hand_frames']} "
-            f"observations from them (goal 0); {rest['unflagged']} hands not shown as 'hands' "
-            f"throughout; {rest['missed_after']} boards not read after the hand left"
-            + goal(rest["from_hand_frames"] == 0, "resting hands: observations from hand frames")
-        )
-        for line in rest["examples"]:
-            print("  read under a hand:", line)
-        first = resting_hands_on_the_first_board(args.layouts, tables, args.rest, args.seed)
-        print(
-            f"resting hands over the first board (a new tracker given the calibration photo): "
-            f"{first['poses']} hands, {first['frames']} frames, {first['from_hand_frames']} "
-            f"observations from them (goal 0); {first['missed_after']} boards not read after "
-            "the hand left"
-            + goal(first["from_hand_frames"] == 0, "resting hands over the first board")
-        )
-        for line in first["examples"]:
-            print("  read under a hand:", line)
-        done = hands_at_done(args.layouts, args.tables, 2 if args.quick else 8, args.seed)
-        print(
-            f"hands at DONE (a hand towards each corner of the Arimaa mat; the realistic "
-            f"tables' calibration photos): {done['hands_said']} of {done['hands']} hands said; "
-            f"{done['clear_said']} of {done['clear']} photos with nothing over the mat said "
-            f"(goal <= {ALARMS_GOAL:.0%}: DONE asks once for a hand that is not there)"
-            + goal(
-                done["clear_said"] <= ALARMS_GOAL * done["clear"],
-                "hands at DONE: photos with nothing over the mat said",
-            )
-        )
-        for line in done["examples"]:
-            print("  said on a clear mat:", line)
+        hand_lines(args, calibrations, goal)
 
     speeds(trk, args.layouts, goal)
     if missed:

@@ -421,10 +421,15 @@ class Tracker:
         return self._colour_found
 
     def _nearest_cell(self, where: np.ndarray) -> str:
-        """The cell nearest the middle of `where` (bool top view), "" when it is empty."""
-        ys, xs = np.nonzero(where)
-        if not len(xs):
+        """The cell nearest the middle of the largest region of `where` (bool top view), ""
+        when it is empty - not the middle of all of them, which may lie on a cell between
+        two (a review: a hand near a7 and a shadow by g1 said e4)."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            where.astype(np.uint8), connectivity=8
+        )
+        if count < 2:
             return ""
+        ys, xs = np.nonzero(labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])))
         model = self._model
         # top-view pixel u shows mat millimetre (u + 0.5 - margin) / scale (`top_view`)
         return self._cell_nearest(
@@ -769,12 +774,7 @@ def something_over_the_mat(frame: np.ndarray, located: Located, view_px: int = 2
         or checks.against_mat(gray, colour, loose=loose, standing=standing)
     ):
         return None
-    lying = checks.lying(gray, colour, loose=loose, standing=standing).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(lying, connectivity=8)
-    if count < 2:
-        return ""
-    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))  # (not between two: a hand's)
-    return tracker._nearest_cell(labels == largest)
+    return tracker._nearest_cell(checks.lying(gray, colour, loose=loose, standing=standing))
 
 
 def _checked_clear_view(clear_view: Any) -> tuple[np.ndarray, np.ndarray] | None:
