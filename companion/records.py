@@ -892,9 +892,16 @@ class Records:
         return cls.from_json(data)
 
     def check(self) -> list[str]:
-        """SQLite's own integrity check of the whole file: problems found (empty: healthy)."""
+        """SQLite's own integrity check of the whole file: problems found (empty: healthy).
+        A check that stops at the damage it meets ("database disk image is malformed") has
+        found that damage; a lock another program holds is no damage (RecordError, busy)."""
         with self._lock, self._guard("check"):
-            rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+            try:
+                rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                    raise
+                return [str(exc)]
         problems = [r[0] for r in rows]
         return [] if problems == ["ok"] else problems
 

@@ -328,6 +328,32 @@ def test_games_check_reports_damage_on_stderr_in_one_line_and_exits_1(db_path, c
     assert len(err.splitlines()) == 1 and "is damaged:" in err and "backup" in err
 
 
+def test_games_check_that_stops_at_the_damage_has_found_it_exit_1(db_path, capsys):
+    """SQLite's integrity check stopped with "database disk image is malformed" on a file
+    whose games still list: --check said it could not check (exit 2, "too damaged to open"),
+    where it had found the damage (exit 1)."""
+    import sqlite3
+
+    with Records(db_path) as db:
+        for seed in range(3):
+            play_recorded(db, "arinama", seed=seed, max_moves=6)
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    root = conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name='instructions_game'"
+    ).fetchone()[0]
+    conn.close()
+    data = bytearray(db_path.read_bytes())
+    data[(root - 1) * 4096 : root * 4096] = bytes(4096)  # an index the listing never reads
+    db_path.write_bytes(bytes(data))
+    code, out, _ = run_cli(capsys, "games", "--db", db_path)
+    assert code == 0 and len(out.splitlines()) == 4  # the header and the three games
+    code, out, err = run_cli(capsys, "games", "--db", db_path, "--check")
+    assert code == 1 and len(out.splitlines()) == 4
+    assert err.startswith(f"{db_path} is damaged: database disk image is malformed. Copy it")
+    assert len(err.splitlines()) == 1
+
+
 # -- export errors ------------------------------------------------------------------------------------
 def test_export_never_overwrites_a_file_without_force(db_path, tmp_path, capsys):
     with Records(db_path) as db:
