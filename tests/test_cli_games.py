@@ -66,7 +66,7 @@ def test_play_auto_max_moves_stops_a_long_game(capsys):
 
 def test_play_from_stdin_explains_illegal_moves_and_asks_again(capsys, monkeypatch):
     moves = "c3\nz9\nc3\na1\nb2\n"
-    code, out, _ = run(
+    code, out, err = run(
         capsys,
         "play",
         "arinama",
@@ -77,13 +77,19 @@ def test_play_from_stdin_explains_illegal_moves_and_asks_again(capsys, monkeypat
         stdin=moves,
         monkeypatch=monkeypatch,
     )
-    assert code == 0
     assert "not played: 'z9' is not a cell of this 5x5 board" in out
     assert "not played: c3 is taken by a black stone" in out
     assert "not played: a1 does not touch a white stone" not in out  # white's first: anywhere
     assert "white plays a1" in out and "black plays b2" in out
     assert "(end of input)" in out
     assert "no result yet: stopped after 3 moves, white to play" in out
+    # a script piping moves learns that some were not played (it exited 0)
+    assert_one_line_error(
+        code,
+        err,
+        "2 lines of standard input were not taken (lines 2 and 3, said above); the others "
+        "were played",
+    )
 
 
 def test_play_undo_moves_and_quit(capsys, monkeypatch):
@@ -213,6 +219,38 @@ def test_play_ctrl_c_still_saves_the_game_so_far(capsys, tmp_path, monkeypatch):
     out = capsys.readouterr().out
     assert code == 130 and "(interrupted)" in out
     assert json.loads(target.read_text())["moves"] == ["c3", "d4"]
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_play_stopped_by_a_signal_still_saves_the_game_so_far(tmp_path, name):
+    """`timeout 2 companion play arinama --save g.json` (SIGTERM) and a terminal closed under it
+    (SIGHUP) ended the process at once: the moves played were lost, only Ctrl-C saved them."""
+    import os
+    import signal
+    import threading
+
+    target = tmp_path / "g.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "play", "arinama", "--save", str(target)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    watchdog = threading.Timer(60, process.kill)  # a game that never plays e5 fails, not hangs
+    watchdog.start()
+    process.stdin.write("d4\ne5\n")
+    process.stdin.flush()  # left open: the game waits for the next move
+    for line in process.stdout:
+        if line.startswith("white plays e5"):  # (black plays first)
+            break
+    process.send_signal(getattr(signal, name))
+    out, err = process.communicate(timeout=60)
+    watchdog.cancel()
+    assert process.returncode == 128 + getattr(signal, name), err
+    assert f"({name})" in out and f"saved to {target}" in out and "Traceback" not in err
+    assert json.loads(target.read_text())["moves"] == ["d4", "e5"]
 
 
 class ClosedAfter(io.StringIO):

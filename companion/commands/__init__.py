@@ -44,3 +44,20 @@ def not_empty(what: str) -> Callable[[str], str]:
         return text
 
     return check
+
+
+def lines_not_taken(source: str, numbers: list[int]) -> str:
+    """The lines of `source` (a file, or standard input) a command did not take, each said
+    when it came: the first words of the error that ends the run with exit status 2.
+
+        >>> lines_not_taken("standard input", [3])
+        '1 line of standard input was not taken (line 3, said above)'
+        >>> lines_not_taken("moves.txt", [2, 5, 9])
+        '3 lines of moves.txt were not taken (lines 2, 5 and 9, said above)'
+    """
+    count = len(numbers)
+    shown = [str(n) for n in numbers[:10]] + ([f"{count - 10} more"] if count > 10 else [])
+    if count == 1:
+        return f"1 line of {source} was not taken (line {shown[0]}, said above)"
+    listed = f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{count} lines of {source} were not taken (lines {listed}, said above)"

@@ -16,14 +16,17 @@ import argparse
 import io
 import json
 import random
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from companion import games
-from companion.commands import not_empty, seed_number
+from companion.commands import lines_not_taken, not_empty, seed_number
 from companion.dice import Dice, move_dice_words
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
@@ -34,7 +37,7 @@ EXAMPLES = """examples:
   companion play arinama -o rows=5 -o cols=5      the 5x5 board
   companion play aranea -o clash=true             Clash mode; the program rolls the dice
   companion play aranea --auto --seed 1           watch random players finish a game
-  echo "d4 e5 d5" | companion play arinama        moves from a pipe; ends at the end of input
+  printf 'd4\ne5\n' | companion play arinama     moves from a pipe, one a line; ends at the end
 
 while playing: type a move, or
   moves   list the legal moves      undo   take back the last move
@@ -148,8 +151,10 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     target = check_can_write(args.save, args.force) if args.save else None
     dice = Dice(seed=args.seed)
-    interrupted = False
+    stopped: str | None = None  # what stopped the game: Ctrl-C, or a signal's name
+    code = 0
     saved = False
+    refused: list[int] = []
 
     def save_before_the_result() -> None:
         """The game is on disk before its result is shown: a Ctrl-C just after loses nothing."""
@@ -158,29 +163,71 @@ def run(args: argparse.Namespace) -> int:
             save(position, target, announce=False)
             saved = True
 
+    with _signals_stop_the_game():
+        try:
+            if args.auto:
+                play_auto(
+                    position,
+                    dice,
+                    random.Random(args.seed),
+                    args.max_moves or DEFAULT_MAX_MOVES,
+                    save_before_the_result,
+                )
+            else:
+                refused = play_by_hand(position, dice, sys.stdin, save_before_the_result)
+        except _Stopped as exc:  # kill, timeout, the terminal closed: as Ctrl-C
+            stopped, code = signal.Signals(exc.number).name, 128 + exc.number
+        except KeyboardInterrupt:  # Ctrl-C: stop, but keep the game played so far
+            stopped, code = "interrupted", 130
+        except BrokenPipeError:  # `| head` has read enough: stop, but keep the game played so far
+            if target is not None and not saved:
+                save(position, target, announce=False)
+            raise
+        if target is not None and (not saved or stopped):
+            save(position, target, announce=False)  # first: the terminal may be gone
     try:
-        if args.auto:
-            play_auto(
-                position,
-                dice,
-                random.Random(args.seed),
-                args.max_moves or DEFAULT_MAX_MOVES,
-                save_before_the_result,
-            )
-        else:
-            play_by_hand(position, dice, sys.stdin, save_before_the_result)
-    except KeyboardInterrupt:  # Ctrl-C: stop, but keep the game played so far
-        print("\n(interrupted)")
-        interrupted = True
-    except BrokenPipeError:  # `| head` has read enough: stop, but keep the game played so far
-        if target is not None and not saved:
-            save(position, target, announce=False)
-        raise
-    if target is not None:
-        if not saved or interrupted:
-            save(position, target, announce=False)
-        print(f"saved to {target}")
-    return 130 if interrupted else 0
+        if stopped:
+            print(f"\n({stopped})")
+        if target is not None:
+            print(f"saved to {target}")
+    except OSError:  # a closed terminal (SIGHUP): the game is saved, nobody reads this
+        return code
+    if refused and not stopped:
+        raise UserError(f"{lines_not_taken('standard input', refused)}; the others were played")
+    return code
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM (`kill`, `timeout`) or SIGHUP (the terminal closed) while a game is played."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+@contextmanager
+def _signals_stop_the_game() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the game as Ctrl-C does (`_Stopped`), so --save keeps it:
+    without this they ended the process at once and the game was lost. A signal the shell
+    ignores (`nohup`) stays ignored; outside the main thread nothing changes."""
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        raise _Stopped(number)
+
+    kept = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)  # (no SIGHUP on Windows)
+        if number is None or signal.getsignal(number) is signal.SIG_IGN:
+            continue
+        try:
+            kept[number] = signal.signal(number, stop)
+        except ValueError:  # not the main thread
+            pass
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -291,13 +338,18 @@ def play_auto(
 
 def play_by_hand(
     position: Position[Any], dice: Dice, stream: Any, before_result: Any = lambda: None
-) -> None:
+) -> list[int]:
+    """Two people's game from `stream` (a terminal, or lines from a pipe or file): the numbers
+    of the lines a pipe or file gave that were not played (none at a terminal, where each was
+    said as it came and asked again)."""
     if stream is None:  # started with standard input closed (`companion play arinama <&-`)
         stream = io.StringIO()
     interactive = stream.isatty()
     print(f"{position.title}{_options_note(position)}: {COMMAND_HELP}.")
     read_line = _line_reader(stream, interactive)
     show_board = True
+    number = 0  # the line read last
+    refused: list[int] = []
     kept_rolls: list[Any] = []  # rolls an undo took back: used again, never rolled anew
     while True:
         for note in play_chance_and_forced(position, dice, kept_rolls):
@@ -313,6 +365,7 @@ def play_by_hand(
         if line is None:
             print("(end of input)")
             break
+        number += 1
         command = line.strip()
         if not command:
             continue
@@ -327,12 +380,16 @@ def play_by_hand(
         if command.lower() == "undo":
             show_board = _undo(position, kept_rolls) or show_board
             continue
-        show_board = _try_move(position, command) or show_board
+        played = _try_move(position, command)
+        show_board = played or show_board
+        if not played and not interactive:
+            refused.append(number)
     before_result()
     if show_board:
         print()
         print(position.diagram())
     _print_result(position)
+    return refused
 
 
 def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games, i18n
-from companion.commands import not_empty, seed_number
+from companion.commands import lines_not_taken, not_empty, seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
@@ -324,16 +324,9 @@ class _Inputs:
         """UserError (exit status 2) naming the lines not taken, if any."""
         if not self.refused:
             return
-        count = len(self.refused)
-        shown = [str(n) for n in self.refused[:10]] + ([f"{count - 10} more"] if count > 10 else [])
-        if count == 1:
-            which = f"1 line of {self.name} was not taken (line {shown[0]}"
-        else:
-            listed = f"{', '.join(shown[:-1])} and {shown[-1]}"
-            which = f"{count} lines of {self.name} were not taken (lines {listed}"
         raise UserError(
-            f"{which}, said above); the moves of the others are recorded in game "
-            f"{session.referee.game_id}"
+            f"{lines_not_taken(self.name, self.refused)}; the moves of the others are recorded "
+            f"in game {session.referee.game_id}"
         )
 
 
