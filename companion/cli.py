@@ -17,6 +17,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import shlex
 import sys
 from typing import NoReturn
 
@@ -63,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     parser = build_parser(command, overview=argv != ["--version"])
-    args = parser.parse_args(argv)
+    _say_a_misplaced_option(parser, argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the (sub-)command they were given to, pointing at its --help
+        _commands_along(parser, argv)[-1][0].error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -77,6 +81,46 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # `companion ... | head`
         return 0
+
+
+def _commands_along(
+    parser: argparse.ArgumentParser, argv: list[str]
+) -> list[tuple[argparse.ArgumentParser, int]]:
+    """The parsers `argv` passes through - `companion`, its command, the command's action
+    (`companion vision track`) - each with the index in `argv` of the word that chose it (-1
+    for `companion`)."""
+    along = [(parser, -1)]
+    while True:
+        choices = next(
+            (a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+            None,
+        )
+        start = along[-1][1] + 1
+        chosen = next((i for i in range(start, len(argv)) if choices and argv[i] in choices), None)
+        if choices is None or chosen is None:
+            return along
+        parser = choices[argv[chosen]]
+        along.append((parser, chosen))
+
+
+def _say_a_misplaced_option(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """An option that stands before the command it belongs to (`companion --db f games`,
+    `companion vision --layout chessboard locate x.png`) is said so, with the command line
+    put right (exit 2): argparse took its value for the command and said only "invalid
+    choice: 'f'"."""
+    along = _commands_along(parser, argv)
+    for (where, before), (_, chosen) in zip(along, along[1:], strict=False):
+        between = argv[before + 1 : chosen]
+        if (
+            between
+            and between[0].startswith("-")
+            and between[0] not in ("-h", "--help", "--version")
+        ):
+            moved = argv[: before + 1] + [argv[chosen]] + between + argv[chosen + 1 :]
+            where.error(
+                f"{between[0]} stands before {argv[chosen]}: an option goes after the command "
+                f"it belongs to - companion {shlex.join(moved)}"
+            )
 
 
 if __name__ == "__main__":

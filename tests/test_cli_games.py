@@ -338,6 +338,42 @@ def test_an_empty_file_name_is_refused_in_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (  # "invalid choice: 'r.sqlite3'", as if it were a command's name
+            ["--db", "r.sqlite3", "games"],
+            [
+                "companion: error: --db stands before games: an option goes after the command",
+                "- companion games --db r.sqlite3 (see 'companion --help')",
+            ],
+        ),
+        (
+            ["vision", "--layout", "chessboard", "locate", "my photo.png"],
+            [
+                "companion vision: error: --layout stands before locate",
+                "- companion vision locate --layout chessboard 'my photo.png' (see 'companion "
+                "vision --help')",
+            ],
+        ),
+        (  # pointed at the top level's help, which does not list roll's arguments
+            ["roll", "3"],
+            ["companion roll: error: unrecognized arguments: 3 (see 'companion roll --help')"],
+        ),
+        (
+            ["vision", "track", "usb:9", "--calibration", "c.json", "--language", "de"],
+            ["unrecognized arguments: --language de (see 'companion vision track --help')"],
+        ),
+    ],
+)
+def test_a_command_line_put_wrong_is_said_by_the_command_it_belongs_to(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert all(word in err for word in words), err
+
+
 # -- moves ------------------------------------------------------------------------------------
 def test_moves_of_the_start_position(capsys):
     code, out, _ = run(capsys, "moves", "arinama", "-o", "rows=3", "-o", "cols=4")

@@ -34,14 +34,20 @@ def write_video(path, frames: int = 5, size=(64, 48)) -> None:
         ("", "no camera source"),
         ("webcam", "unknown camera source"),
         ("usb:first", "usb:N needs a camera number"),
-        ("usb:97", "cannot open camera usb:97"),
+        # (`vision track` takes its source where the message said "--source")
+        (
+            "usb:97",
+            "cannot open camera usb:97: .* try usb:1, or the synthetic table sim:arimaa",
+        ),
         ("/dev/video-not-here", "cannot open camera /dev/video-not-here"),
         ("file:", "file: needs a video file"),
         ("file:/no/such/video.mp4", "does not exist"),
         ("dir:", "dir: needs a folder"),
         ("dir:/no/such/folder/*.png", "no images match"),
         ("sim:", "sim: needs a layout"),
-        ("sim:chess", "unknown layout"),
+        ("sim:chess", "unknown layout 'chess': choose one of arinama5, arinama8, arimaa"),
+        # it was refused, then offered: "... grid:RxC (e.g. grid:9x9) or auto"
+        ("sim:auto", "auto is not one layout here .it lets a camera pick the mat in view"),
         ("sim:arimaa?speed=3", "unknown sim option 'speed'"),
         ("sim:arimaa?seed=x", "must be a whole number"),
         ("sim:arimaa?size=big", "must be WxH"),

@@ -190,7 +190,8 @@ class CameraSource(_Source):
             raise UserError(
                 _(
                     "cannot open camera {name}: is it plugged in and not used by another "
-                    "program? (list cameras with `ls /dev/video*`; try usb:1, or use --source sim:)"
+                    "program? (list cameras with `ls /dev/video*`; try usb:1, or the "
+                    "synthetic table sim:arimaa)"
                 ).format(name=self.name)
             )
 
@@ -248,7 +249,7 @@ class PiCameraSource(_Source):
             raise UserError(
                 _(
                     "picamera2 is not installed: on Raspberry Pi OS run systemd/install.sh, "
-                    "or use --source usb:0 / sim:"
+                    "or use a USB camera (usb:0) or the synthetic table (sim:arimaa)"
                 )
             ) from None
         self._factory = Picamera2
