@@ -815,10 +815,13 @@ def test_a_hand_hiding_a_marker_over_the_first_board_is_seen_against_the_photo_s
     assert [o.cells for _, o, _ in seen] == [truth(table.layout, cells)]
 
 
-def test_a_hand_over_the_first_board_is_seen_against_the_calibration_photo(arimaa):
+def test_a_hand_over_the_first_board_is_seen_against_the_calibration_photo():
     """The calibration photo as the first last still board changes nothing for a hand: a
-    hand resting over the very first board still holds the reading until it goes."""
-    table, _ = arimaa
+    hand resting over the very first board still holds the reading until it goes. A table of
+    its own: on the module's shared table the draws of the photo's noise and of the hand
+    depended on which tests ran before it, and 3 of 20 draws failed (a marker the photo's
+    noise hid - `test_a_calibration_photo_that_missed_a_marker_...` below)."""
+    table = SimTable("arimaa", seed=5, size=SIZE, tilt=22)
     calibration, photo, homography = calibrate_table_photo(table)
     cells = {"d4": "gold", "e5": "silver"}
     tracker = Tracker(table.layout, calibration, clear_view=(photo, homography))
@@ -830,6 +833,28 @@ def test_a_hand_over_the_first_board_is_seen_against_the_calibration_photo(arima
     # still - about 28 frames after it goes, 16 otherwise)
     seen = feed_all(tracker, still(table, cells, 40))
     assert len(seen) == 1 and seen[0][1].cells == truth(table.layout, cells)
+
+
+def test_a_calibration_photo_that_missed_a_marker_is_viewed_where_the_frames_see_them_all():
+    """A calibration photo located from three markers (glare over the fourth, or noise on a
+    small picture) lies a few pixels off towards the fourth; viewed through its own
+    homography it differed from the frames along the mat's edge and that marker, and the
+    tracker held the first board on "hands" with nothing over the mat. The markers it shows
+    lie where the frames show them, so the frames' location, from all four, views it."""
+    table = SimTable("arimaa", seed=5, size=SIZE, tilt=22)
+    photo = table.render(calibration_position(table.layout))
+    marker = locate(photo, table.layout).marker_corners[9]  # top right
+    glared = photo.copy()
+    cv2.fillConvexPoly(glared, np.round(marker).astype(np.int32), (235, 235, 235))
+    located = locate(glared, table.layout)
+    assert located.markers_seen == (8, 10, 11)
+    calibration = calibrate(
+        glared, located.homography, table.layout, calibration_position(table.layout)
+    )
+    cells = {"d4": "gold", "e5": "silver"}
+    tracker = Tracker(table.layout, calibration, clear_view=(glared, located.homography))
+    seen = feed_all(tracker, still(table, cells, 40))
+    assert [s[1].cells for s in seen] == [truth(table.layout, cells)], tracker.status
 
 
 def test_a_marker_covered_for_good_before_the_first_board_is_said_near_it_and_board_clear_reads():
