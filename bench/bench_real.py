@@ -34,6 +34,10 @@ With `--learn --said-right`, each photo the referee does not take the players sa
 (the play screen's **Board is right**): it teaches the camera as a board taken does, and the
 presses are counted - how often the players of these games would have had to press.
 
+With `--scale F` every photo is read shrunk F times in memory (its labelled corners with it), as
+a camera farther away or with fewer pixels shows the board: chesscog's squares span about 73
+pixels at full size (`vision.cell_views.at_reading_scale` enlarges a board seen smaller).
+
 With `--found`, every photo - the calibration photo too - is read where `vision.find.find_board`
 finds its board by its own grid (`chessboard`; Go as `grid:18x18`, its outer lines; Othello as
 `grid:8x8`), as the companion does on a board without markers. The calibration photo is
@@ -88,6 +92,24 @@ def real_data() -> Path:
         return shared_data.real_data()
     except FileNotFoundError as exc:
         raise SystemExit(f"bench: {exc}") from None
+
+
+def load_photo(data: Path, entry: dict) -> np.ndarray:
+    """The entry's photo, shrunk as `--scale` asks (`scaled`)."""
+    image = cv2.imread(str(data / entry["file"]))
+    scale = entry.get("scale", 1.0)
+    if scale == 1.0:
+        return image
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def scaled(entry: dict, scale: float) -> dict:
+    """The entry as `--scale` reads it: its photo shrunk `scale` times (`load_photo`), its
+    labelled corners with it - as a camera farther away, or with fewer pixels, shows it."""
+    if scale == 1.0:
+        return entry
+    corners = [[x * scale, y * scale] for x, y in entry["corners"]]
+    return {**entry, "corners": corners, "scale": scale}
 
 
 def board_set(entry: dict) -> str:
@@ -150,10 +172,10 @@ def found_corners(entry: dict, data: Path, *, as_labelled: bool = True) -> np.nd
     """The corners of the photo's board as `vision.find.find_board` finds them - turned as the
     labels lie (`turned_as_labelled`), or with `as_labelled` False the finder's own way round
     - or None when it finds no board; found once a run."""
-    key = (data, entry["file"])
+    key = (data, entry["file"], entry.get("scale", 1.0))
     if key not in _found:
         try:
-            located = find_board(cv2.imread(str(data / entry["file"])), FIND_LAYOUT[entry["game"]])
+            located = find_board(load_photo(data, entry), FIND_LAYOUT[entry["game"]])
         except UserError:
             _found[key] = None
         else:
@@ -171,7 +193,7 @@ def calibrate_as_found(entry: dict, data: Path, more: tuple[Photo, ...], stream:
     sets, as labelled). Returns the calibration and whether it took a1 where the labels have
     it (`where_board`'s homography is then the one calibrated on)."""
     layout, homography = layout_and_homography(entry, found_corners(entry, data, as_labelled=False))
-    image = cv2.imread(str(data / entry["file"]))
+    image = load_photo(data, entry)
     learned = calibrate_found(
         image, Located(layout, homography), entry["cells"], more, more_found=False, stream=stream
     )
@@ -286,7 +308,7 @@ def read_photos(
                 print(f"  {entry['file']}: the board is not found")
             continue
         layout, homography = board
-        image = cv2.imread(str(data / entry["file"]))
+        image = load_photo(data, entry)
         start = time.perf_counter()
         observation = read_standing(image, homography, layout, calibration)
         seconds += time.perf_counter() - start
@@ -358,7 +380,19 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="read each photo where the companion finds its board by its own grid (vision.find),"
         " not at its labelled corners; the labels only say which way round it lies",
     )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        metavar="F",
+        help="read every photo shrunk F times (0 < F <= 1), as a camera farther away or with"
+        " fewer pixels shows the board (the squares of chesscog's photos span about 70 px)",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 < args.scale <= 1.0:
+        parser.error(
+            f"--scale shrinks the photos: a number above 0 and at most 1, not {args.scale}"
+        )
     if args.said_right and not args.learn:
         parser.error("--said-right reads the photos as a game: give --learn too")
     if args.empty_cells_only and not args.second:
@@ -404,7 +438,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
         more = ()
         if second is not None and emptiest is not calib:
             second_h = second[1]
-            image = cv2.imread(str(args.data / emptiest["file"]))
+            image = load_photo(args.data, emptiest)
             if args.empty_cells_only:
                 more = (Photo(image, second_h, {}, unlabelled=tuple(emptiest["cells"])),)
             else:
@@ -416,7 +450,7 @@ def measure(sets: dict[str, list[dict]], args: argparse.Namespace, stream: int, 
                 calibration, as_labelled = calibrate_as_found(calib, args.data, more, stream)
             else:
                 calibration = calibrate_standing(
-                    cv2.imread(str(args.data / calib["file"])),
+                    load_photo(args.data, calib),
                     homography,
                     layout,
                     calib["cells"],
@@ -508,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     if not manifest.exists():
         print(f"no real photos at {args.data} (no manifest.json there): give --data the folder")
         return 1
-    entries = json.loads(manifest.read_text())
+    entries = [scaled(entry, args.scale) for entry in json.loads(manifest.read_text())]
     sets: dict[str, list[dict]] = defaultdict(list)
     for entry in entries:
         sets[board_set(entry)].append(entry)

@@ -33,6 +33,8 @@ FOOTPRINT_INNER = 5  # the inner radii (to 0.26 cell widths): where a piece's ba
 # the next (0.33) is a gap left out, the rest (0.39-0.46) the footprint's rim
 OUTSIDE_FRACTION = 0.25  # a cell with more of its samples outside the picture is not seen
 RIM_PATCH = 0.08  # cell widths: half the side of the patch sampled at each rim point
+READING_CELL_PX = 72.0  # a board whose cells span fewer pixels is read enlarged to this
+MOST_ENLARGED = 4.0  # (at most: a board far too small in the picture stays unreadable, not slow)
 _LOG_LEVELS = np.log1p(np.arange(256, dtype=np.float32))  # log brightness of each 8-bit level
 
 
@@ -58,8 +60,12 @@ def cell_views(
     columns this much higher or lower (calibration's augmented copies: another elevation)."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise UserError("reading cells needs a colour (BGR) image")
+    # the camera's pose from the whole picture (its centre is the principal point), then
+    # the board's region as the reader reads it (`at_reading_scale`)
+    pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
+    image, moved = at_reading_scale(image, homography, layout)
+    pose = pose.seen_through(moved)
     height, width = image.shape[:2]
-    pose = CameraPose.from_homography(homography, (width, height))
     centres = np.array([c.center for c in layout.cells], np.float64)
     size = np.array([2.0 * c.radius for c in layout.cells])[:, None, None]  # each cell's width
     towards = pose.centre()[None, :2] - centres
@@ -148,6 +154,61 @@ def _rim_views(
         | (centre[:, 1] > height - 1)
     )
     return np.median(values, axis=1), unseen
+
+
+def reading_enlargement(homography: np.ndarray, layout: Layout) -> float:
+    """How many times the reader enlarges the board's region of a picture seen through
+    `homography` (`at_reading_scale`): READING_CELL_PX over the median cell's width in
+    pixels, at most MOST_ENLARGED; 1 when the cells are as wide or wider."""
+    centres = np.array([c.center for c in layout.cells], np.float64)
+    widths = np.array([2.0 * c.radius for c in layout.cells])
+    ends = np.stack([centres, centres + np.stack([widths, np.zeros_like(widths)], 1)], 1)
+    px = cv2.perspectiveTransform(ends.reshape(1, -1, 2), homography).reshape(-1, 2, 2)
+    across = float(np.median(np.linalg.norm(px[:, 1] - px[:, 0], axis=1)))
+    if not np.isfinite(across) or across <= 0:
+        return 1.0
+    return float(np.clip(READING_CELL_PX / across, 1.0, MOST_ENLARGED))
+
+
+def at_reading_scale(
+    image: np.ndarray, homography: np.ndarray, layout: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """The part of `image` the reader reads and the 3x3 map from `image`'s pixels to it: when
+    the board's cells span fewer than READING_CELL_PX pixels (the median cell's width), the
+    board's region - the mat and two cells round it, all any sample reaches - cut out and
+    enlarged (cubic) until they span that many, at most MOST_ENLARGED times; else `image`
+    itself and the identity.
+
+    The reader's finest steps are pixels - the smoothing before sampling, the gradient of an
+    outline, the floor under an edge - and a white piece on a light square shows mostly by
+    its outline: they were measured on photos whose squares span about 70 pixels. Read from
+    the same photos shrunk to half (36 pixels a square: a camera farther away, or with fewer
+    pixels), chesscog as one game read 51 of 112 boards instead of 103 (docs/vision.md,
+    calibration 1., has the measurements)."""
+    scale = reading_enlargement(homography, layout)
+    if scale <= 1.0:
+        return image, np.eye(3)
+    width, height = layout.size
+    margin = 2.0 * layout.pitch
+    outline = np.array(
+        [[[-margin, -margin], [width + margin, -margin], [width + margin, height + margin],
+          [-margin, height + margin]]]
+    )  # fmt: skip
+    corners = cv2.perspectiveTransform(outline, homography)[0]
+    size = np.array([image.shape[1], image.shape[0]])
+    low = np.clip(np.floor(corners.min(axis=0)), 0, size).astype(int)
+    high = np.clip(np.ceil(corners.max(axis=0)), 0, size).astype(int)
+    if (high - low).min() < 2:  # the board lies (nearly) wholly outside the picture
+        return image, np.eye(3)
+    region = image[low[1] : high[1], low[0] : high[0]]
+    shape = np.round((high - low) * scale).astype(int)
+    bigger = cv2.resize(region, (int(shape[0]), int(shape[1])), interpolation=cv2.INTER_CUBIC)
+    sx, sy = shape / (high - low)
+    # pixel centres: the picture's pixel x lies at (x - low + 0.5) * s - 0.5 in the region
+    moved = np.array(
+        [[sx, 0.0, (0.5 - low[0]) * sx - 0.5], [0.0, sy, (0.5 - low[1]) * sy - 0.5], [0, 0, 1.0]]
+    )
+    return bigger, moved
 
 
 def _pixel_scale(column_px: np.ndarray) -> np.ndarray:

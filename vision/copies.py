@@ -14,6 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.cell_views import reading_enlargement
 from vision.layouts import Layout
 
 COLUMN_SCALES = (0.6, 1.4)  # augmented copies: columns as another camera elevation makes them
@@ -53,8 +54,9 @@ def augmented(
     else:
         scaled = (image.astype(np.float32) / 255.0) ** gamma * gain * 255.0
         out = np.clip(scaled, 0, 255).astype(np.uint8)
-    if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (5, 5), rng.uniform(0.5, 1.5))
+    if rng.random() < 0.5:  # as a cell at the reader's scale blurs (`at_reading_scale`)
+        sigma = rng.uniform(0.5, 1.5) / reading_enlargement(homography, layout)
+        out = cv2.GaussianBlur(out, (5, 5), sigma)
     corners = np.array(layout.board_corners(), np.float64)
     jitter = rng.normal(0.0, CORNER_JITTER * layout.pitch, (4, 2))
     moved = cv2.getPerspectiveTransform(

@@ -68,6 +68,13 @@ class CameraPose:
             rotation[:, 2] = -up
         return cls(K, rotation, t)
 
+    def seen_through(self, moved: np.ndarray) -> CameraPose:
+        """The same camera with its pixels mapped by `moved` (3x3, affine: a part of the
+        picture cut out and scaled), so `project` gives the new picture's pixels."""
+        return CameraPose(
+            np.asarray(moved, np.float64) @ self.intrinsics, self.rotation, self.translation
+        )
+
     def centre(self) -> np.ndarray:
         """The camera's position in board coordinates (x, y, height)."""
         return -np.linalg.lstsq(self.rotation, self.translation, rcond=None)[0]
