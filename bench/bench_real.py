@@ -108,7 +108,8 @@ def scaled(entry: dict, scale: float) -> dict:
     labelled corners with it - as a camera farther away, or with fewer pixels, shows it."""
     if scale == 1.0:
         return entry
-    corners = [[x * scale, y * scale] for x, y in entry["corners"]]
+    # (pixel centres: OpenCV's resize puts pixel x at (x + 0.5) * scale - 0.5)
+    corners = [[(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5] for x, y in entry["corners"]]
     return {**entry, "corners": corners, "scale": scale}
 
 
@@ -386,7 +387,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         default=1.0,
         metavar="F",
         help="read every photo shrunk F times (0 < F <= 1), as a camera farther away or with"
-        " fewer pixels shows the board (the squares of chesscog's photos span about 70 px)",
+        " fewer pixels shows the board (the squares of chesscog's photos span about 73 px)",
     )
     args = parser.parse_args(argv)
     if not 0.0 < args.scale <= 1.0:

@@ -43,4 +43,7 @@ def write_atomically(
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
+    except BaseException:  # Ctrl-C or a signal mid-write: no half-written file left behind
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return path

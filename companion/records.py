@@ -894,12 +894,13 @@ class Records:
     def check(self) -> list[str]:
         """SQLite's own integrity check of the whole file: problems found (empty: healthy).
         A check that stops at the damage it meets ("database disk image is malformed") has
-        found that damage; a lock another program holds is no damage (RecordError, busy)."""
+        found that damage; anything else that stops it - a lock another program holds, a full
+        disk, an I/O error - says nothing of the file (RecordError, as any read)."""
         with self._lock, self._guard("check"):
             try:
                 rows = self._conn.execute("PRAGMA integrity_check").fetchall()
             except sqlite3.DatabaseError as exc:
-                if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                if not _is_damage(exc):
                     raise
                 return [str(exc)]
         problems = [r[0] for r in rows]
@@ -1259,6 +1260,15 @@ def _writable(path: Path) -> bool:
     """Whether the companion may write `path` and beside it (its journal)."""
     folder = path.parent if str(path.parent) else Path(".")
     return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
+def _is_damage(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite's error says the file itself is damaged or no database ("database disk
+    image is malformed", "file is not a database"), not that it could not be read now."""
+    name = getattr(exc, "sqlite_errorname", None)  # (Python 3.11 on)
+    if name is not None:
+        return name in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+    return type(exc) is sqlite3.DatabaseError
 
 
 def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> RecordError:

@@ -253,6 +253,58 @@ def test_play_stopped_by_a_signal_still_saves_the_game_so_far(tmp_path, name):
     assert json.loads(target.read_text())["moves"] == ["d4", "e5"]
 
 
+def test_a_second_signal_while_the_game_is_saved_waits_for_the_save():
+    """A closed terminal sends SIGHUP twice: the second, arriving while the stopped game was
+    being written (an fsync on a Pi's card is slow), ended the process with the game unsaved
+    and a temporary file left beside it. Only the first signal stops the game."""
+    import os
+    import signal
+
+    from companion.commands.play import _signals_stop_the_game, _Stopped
+
+    before = signal.getsignal(signal.SIGHUP)
+    with _signals_stop_the_game():
+        with pytest.raises(_Stopped):
+            os.kill(os.getpid(), signal.SIGHUP)  # (its handler runs before kill returns)
+        os.kill(os.getpid(), signal.SIGHUP)  # the second: the save goes on
+    assert signal.getsignal(signal.SIGHUP) is before
+
+
+def test_the_help_s_pipe_example_is_one_line_that_plays(capsys, monkeypatch):
+    """The example printed its \\n as line breaks (three broken lines)."""
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    example = next(line for line in capsys.readouterr().out.splitlines() if "printf" in line)
+    command = example.split("|")[0].strip()
+    assert command == "printf 'd4\\ne5\\n'"
+    moves = subprocess.run(command, shell=True, capture_output=True, text=True).stdout
+    code, out, _ = run(capsys, "play", "arinama", stdin=moves, monkeypatch=monkeypatch)
+    assert code == 0 and "black plays d4" in out and "white plays e5" in out
+
+
+def test_moves_piped_past_the_end_of_the_game_are_said_and_not_taken(capsys, monkeypatch):
+    """They were dropped unsaid, exit 0: a script could not tell its moves were not played."""
+    moves = "c1\nb1\nc2\na1\nb3\nb2\na3\na2\nc3\nzz\n\nd4\n"  # the 3x3 game of --auto --seed 1
+    code, out, err = run(
+        capsys,
+        "play",
+        "arinama",
+        "-o",
+        "rows=3",
+        "-o",
+        "cols=3",
+        stdin=moves,
+        monkeypatch=monkeypatch,
+    )
+    assert (
+        "not played: 'zz': the game is over" in out and "not played: 'd4': the game is over" in out
+    )
+    assert "result: black wins" in out
+    assert_one_line_error(
+        code, err, "2 lines of standard input were not taken (lines 10 and 12, said above)"
+    )
+
+
 class ClosedAfter(io.StringIO):
     """Standard output read by `| head -N`: a write after `lines` lines is a broken pipe."""
 

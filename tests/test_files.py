@@ -70,3 +70,19 @@ def test_settings_saved_on_a_full_card_keep_the_old_settings(tmp_path, monkeypat
         Settings(game="sensei").save(path)
     assert Settings.load(path).game == "aranea"
     assert json.loads(path.read_text())["game"] == "aranea"
+
+
+def test_an_interrupt_mid_write_leaves_the_old_file_and_no_temporary_one(tmp_path, monkeypatch):
+    """A review: a second SIGHUP during `companion play`'s save left `.g.json.*.tmp` behind -
+    only an OSError cleaned it up."""
+    target = tmp_path / "g.json"
+    target.write_text("the old record")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(companion.files.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(target, "the new record")
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    assert target.read_text() == "the old record"

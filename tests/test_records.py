@@ -632,3 +632,47 @@ def test_a_good_file_in_a_read_only_folder_is_not_called_damaged(db_path, monkey
     assert "folder or disk is read-only" in str(error) and "damaged" not in str(error)
     monkeypatch.undo()
     assert "damaged" in str(records._database_error(db_path, "open", cannot_open))
+
+
+class _CheckStopsWith:
+    """A connection whose integrity check stops with `error` (as SQLite raises it); every
+    other statement goes to the real one."""
+
+    def __init__(self, conn, error):
+        self.conn, self.error = conn, error
+
+    def execute(self, sql, *args):
+        if "integrity_check" in sql:
+            raise self.error
+        return self.conn.execute(sql, *args)
+
+    def __getattr__(self, name):  # close, commit, ...
+        return getattr(self.conn, name)
+
+
+@pytest.mark.parametrize(
+    ("error", "damaged"),
+    [
+        (sqlite3.DatabaseError("database disk image is malformed"), True),
+        (sqlite3.OperationalError("disk I/O error"), False),
+        (sqlite3.OperationalError("database or disk is full"), False),
+        (sqlite3.OperationalError("database is locked"), False),
+    ],
+)
+def test_an_integrity_check_stopped_by_damage_found_it_by_anything_else_did_not(
+    tmp_path, error, damaged
+):
+    """A review: every error that stopped the check but a lock was reported as damage found
+    (exit 1), so a healthy file on a full disk was said to be damaged; it could not be
+    checked (exit 2, in the words any read of the file gets)."""
+    path = tmp_path / "r.sqlite3"
+    with Records(path) as db:
+        play_recorded(db, "arinama", seed=1, max_moves=4)
+    with Records(path, readonly=True) as db:
+        db._conn = _CheckStopsWith(db._conn, error)
+        if damaged:
+            assert db.check() == ["database disk image is malformed"]
+        else:
+            with pytest.raises(RecordError) as raised:  # (exit 2: could not check)
+                db.check()
+            assert "could not check" in str(raised.value) or "is busy" in str(raised.value)

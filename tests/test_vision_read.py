@@ -330,7 +330,7 @@ def test_calibration_notes_missing_classes_and_reads_them_as_unknown():
 
 
 def test_calibration_json_round_trip_and_version(tmp_path):
-    """A calibration file (version 6, the standing-piece model) reads back as the same model;
+    """A calibration file (version 7, the standing-piece model) reads back as the same model;
     a file of version 1 (the flat-stone model of before) still loads and reads; newer, damaged
     or older standing-model files (other features) are refused with what to do."""
     layout = get_layout("arinama5")
@@ -342,7 +342,7 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     path = tmp_path / "cal.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 6
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 7
     assert data["model"] == "standing"
     again = load_calibration(path)
     assert again == calibration
@@ -350,8 +350,10 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     with pytest.raises(UserError, match="already exists"):
         calibration.save(path)
     for bad, message in (
-        (dict(data, version=7), "newer than this companion reads"),
+        (dict(data, version=8), "newer than this companion reads"),
         (dict(data, version=2), "made by an older companion .* calibrate again"),
+        # 6: features sampled at the picture's own size however small the board's cells
+        (dict(data, version=6), "made by an older companion .* calibrate again"),
         (dict(data, version=4), "made by an older companion .* calibrate again"),
         (dict(data, version=5), "made by an older companion .* calibrate again"),
         (dict(data, means=[[1, 2]]), "damaged"),

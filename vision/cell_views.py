@@ -63,9 +63,11 @@ def cell_views(
     # the camera's pose from the whole picture (its centre is the principal point), then
     # the board's region as the reader reads it (`at_reading_scale`)
     pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
+    last = [image.shape[1] - 1.0, image.shape[0] - 1.0]
     image, moved = at_reading_scale(image, homography, layout)
     pose = pose.seen_through(moved)
-    height, width = image.shape[:2]
+    # the picture's first and last pixel centres, where they lie in what is read
+    shown = cv2.perspectiveTransform(np.array([[[0.0, 0.0], last]]), moved)[0]
     centres = np.array([c.center for c in layout.cells], np.float64)
     size = np.array([2.0 * c.radius for c in layout.cells])[:, None, None]  # each cell's width
     towards = pose.centre()[None, :2] - centres
@@ -107,16 +109,11 @@ def cell_views(
         len(centres), -1, 3
     )
     base = column_px[:, rows // 2 :].reshape(len(centres), -1, 2)
-    outside = (
-        (base[..., 0] < 0)
-        | (base[..., 0] > width - 1)
-        | (base[..., 1] < 0)
-        | (base[..., 1] > height - 1)
-    ).mean(axis=1)
+    outside = _outside(base, shown).mean(axis=1)
     footprint_px = pose.project(footprint).astype(np.float32)
     footprint_values = np.log1p(_remap(smooth, footprint_px).astype(np.float32))
     column_edges, footprint_edges = _edge_samples(image, column_px, footprint_px)
-    rim, rim_unseen = _rim_views(smooth, pose, layout)
+    rim, rim_unseen = _rim_views(smooth, pose, layout, shown)
     return CellViews(
         column_values,
         np.median(ground_values, axis=1),
@@ -130,12 +127,22 @@ def cell_views(
     )
 
 
+def _outside(points: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """Which `points` (..., 2) lie outside the picture, whose first and last pixel centres lie
+    at `shown` (2 x 2) in what is read."""
+    return (
+        (points[..., 0] < shown[0, 0])
+        | (points[..., 0] > shown[1, 0])
+        | (points[..., 1] < shown[0, 1])
+        | (points[..., 1] > shown[1, 1])
+    )
+
+
 def _rim_views(
-    smooth: np.ndarray, pose: CameraPose, layout: Layout
+    smooth: np.ndarray, pose: CameraPose, layout: Layout, shown: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The median log colour of a small patch round each rim point, and which lie outside
-    the picture."""
-    height, width = smooth.shape[:2]
+    the picture (its first and last pixel centres at `shown`)."""
     points = rim_points(layout)
     if not len(points):
         return np.zeros((0, 3)), np.zeros(0, bool)
@@ -146,14 +153,7 @@ def _rim_views(
     patch[..., 1] = points[:, 1, None, None] + dy
     px = pose.project(patch).astype(np.float32)
     values = np.log1p(_remap(smooth, px).astype(np.float32)).reshape(len(points), -1, 3)
-    centre = px[:, 1, 1]
-    unseen = (
-        (centre[:, 0] < 0)
-        | (centre[:, 0] > width - 1)
-        | (centre[:, 1] < 0)
-        | (centre[:, 1] > height - 1)
-    )
-    return np.median(values, axis=1), unseen
+    return np.median(values, axis=1), _outside(px[:, 1, 1], shown)
 
 
 def reading_enlargement(homography: np.ndarray, layout: Layout) -> float:
@@ -183,8 +183,8 @@ def at_reading_scale(
     outline, the floor under an edge - and a white piece on a light square shows mostly by
     its outline: they were measured on photos whose squares span about 70 pixels. Read from
     the same photos shrunk to half (36 pixels a square: a camera farther away, or with fewer
-    pixels), chesscog as one game read 51 of 112 boards instead of 103 (docs/vision.md,
-    calibration 1., has the measurements)."""
+    pixels) and found by its grid, chesscog as one game read 51 of 112 boards instead of 103
+    (docs/vision.md, calibration 1., has the measurements)."""
     scale = reading_enlargement(homography, layout)
     if scale <= 1.0:
         return image, np.eye(3)

@@ -63,8 +63,8 @@ _BUILT_IN: dict[str, tuple[str, dict[str, Any], int]] = {
 
 _GRID = re.compile(r"^grid:(\d+)x(\d+)$")
 CHESSBOARD = "chessboard"  # an 8x8 checkered board of your own (a chess set), no markers
-# every layout, as an unknown name's message offers them
-ALL_LAYOUTS = f"{', '.join(_BUILT_IN)}, {CHESSBOARD} or grid:RxC (e.g. grid:9x9)"
+# the layouts a player may name, as the message for an unknown one lists them
+LAYOUT_CHOICES = f"{', '.join(_BUILT_IN)}, {CHESSBOARD} or grid:RxC (e.g. grid:9x9)"
 
 
 def aruco_dictionary() -> cv2.aruco.Dictionary:
@@ -201,10 +201,10 @@ def _layout(key: str) -> Layout:
     if key == "auto":  # the callers that take it ask `locate` to pick the mat in view
         raise UserError(
             f"auto is not one layout here (it lets a camera pick the mat in view by its "
-            f"markers): choose one of {ALL_LAYOUTS}"
+            f"markers): choose one of {LAYOUT_CHOICES}"
         )
     if key not in _BUILT_IN:
-        raise UserError(f"unknown layout {key!r}: choose one of {ALL_LAYOUTS}")
+        raise UserError(f"unknown layout {key!r}: choose one of {LAYOUT_CHOICES}")
     game, options, first_id = _BUILT_IN[key]
     board = board_geometry(game, options).translated(MAT_MARGIN, MAT_MARGIN)
     width, height = board.width + 2 * MAT_MARGIN, board.height + 2 * MAT_MARGIN

@@ -169,9 +169,10 @@ class StandingCalibration:
     rim_look: list[list[float] | None] = field(default_factory=list)
     # 3: the edge energies joined the features; 4: piece_gradient, rim_look; 5: the darkest
     # and brightest tenth of the column and the footprint joined the features; 6: a stone's
-    # own colour (the darker half of its footprint) joined them
-    version: ClassVar[int] = 6
-    oldest: ClassVar[int] = 6  # the oldest version read (older: other features)
+    # own colour (the darker half of its footprint) joined them; 7: a board whose cells span
+    # fewer than READING_CELL_PX pixels is sampled enlarged (`at_reading_scale`)
+    version: ClassVar[int] = 7
+    oldest: ClassVar[int] = 7  # the oldest version read (older: other features)
 
     def check_layout(self, layout: Layout) -> None:
         if layout.name != self.layout:

@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.errors import UserError
 from companion.export import check_output
 from vision import mat
-from vision.layouts import ALL_LAYOUTS, Layout, get_layout
+from vision.layouts import LAYOUT_CHOICES, Layout, get_layout
 
 EXAMPLES = """examples:
   companion mat arimaa -o arimaa.pdf                 an A3 page (scaled to fit), ready to print
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.layout.strip().lower() == "auto":
         raise UserError(
             f"companion mat prints one layout, not auto (auto is for a camera reading the "
-            f"markers): choose one of {ALL_LAYOUTS}"
+            f"markers): choose one of {LAYOUT_CHOICES}"
         )
     layout = get_layout(args.layout)
     if args.layout_json:

@@ -37,7 +37,7 @@ EXAMPLES = """examples:
   companion play arinama -o rows=5 -o cols=5      the 5x5 board
   companion play aranea -o clash=true             Clash mode; the program rolls the dice
   companion play aranea --auto --seed 1           watch random players finish a game
-  printf 'd4\ne5\n' | companion play arinama     moves from a pipe, one a line; ends at the end
+  printf 'd4\\ne5\\n' | companion play arinama     moves from a pipe, one a line; ends at the end
 
 while playing: type a move, or
   moves   list the legal moves      undo   take back the last move
@@ -208,10 +208,18 @@ class _Stopped(KeyboardInterrupt):
 @contextmanager
 def _signals_stop_the_game() -> Iterator[None]:
     """SIGTERM and SIGHUP stop the game as Ctrl-C does (`_Stopped`), so --save keeps it:
-    without this they ended the process at once and the game was lost. A signal the shell
-    ignores (`nohup`) stays ignored; outside the main thread nothing changes."""
+    without this they ended the process at once and the game was lost. Only the first stops
+    it: the ones after it (a closed terminal sends SIGHUP twice) wait while the game is saved.
+    A signal the shell ignores (`nohup`) stays ignored; outside the main thread nothing
+    changes."""
+
+    stopped = False
 
     def stop(number: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        if stopped:  # (a closed terminal sends SIGHUP twice: the first stops, the game is saved)
+            return
+        stopped = True
         raise _Stopped(number)
 
     kept = {}
@@ -384,12 +392,25 @@ def play_by_hand(
         show_board = played or show_board
         if not played and not interactive:
             refused.append(number)
+    if position.is_game_over() and not interactive:
+        refused += _lines_after_the_end(stream, number)
     before_result()
     if show_board:
         print()
         print(position.diagram())
     _print_result(position)
     return refused
+
+
+def _lines_after_the_end(stream: Any, read: int) -> list[int]:
+    """The numbers of the lines a pipe or file still gives once the game is over (`read` lines
+    read so far): each said, none played - a script's moves past the end are not lost unsaid."""
+    left = []
+    for number, line in enumerate(stream, start=read + 1):
+        if line.strip():
+            print(f"not played: {line.strip()!r}: the game is over")
+            left.append(number)
+    return left
 
 
 def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
