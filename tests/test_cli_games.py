@@ -92,18 +92,14 @@ def test_play_from_stdin_explains_illegal_moves_and_asks_again(capsys, monkeypat
     )
 
 
+def play_on_3x3(capsys, monkeypatch, moves):
+    """`companion play arinama` on the 3x3 board, `moves` piped in."""
+    options = ["-o", "rows=3", "-o", "cols=3"]
+    return run(capsys, "play", "arinama", *options, stdin=moves, monkeypatch=monkeypatch)
+
+
 def test_play_undo_moves_and_quit(capsys, monkeypatch):
-    code, out, _ = run(
-        capsys,
-        "play",
-        "arinama",
-        "-o",
-        "rows=3",
-        "-o",
-        "cols=3",
-        stdin="b2\nmoves\na1\nundo\nc3\nquit\nb1\n",
-        monkeypatch=monkeypatch,
-    )
+    code, out, _ = play_on_3x3(capsys, monkeypatch, "b2\nmoves\na1\nundo\nc3\nquit\nb1\n")
     assert code == 0
     assert "a1 b1 c1 a2 c2 a3 b3 c3" in out  # white's legal moves: any empty cell
     assert "took back white's a1" in out
@@ -285,17 +281,7 @@ def test_the_help_s_pipe_example_is_one_line_that_plays(capsys, monkeypatch):
 def test_moves_piped_past_the_end_of_the_game_are_said_and_not_taken(capsys, monkeypatch):
     """They were dropped unsaid, exit 0: a script could not tell its moves were not played."""
     moves = "c1\nb1\nc2\na1\nb3\nb2\na3\na2\nc3\nzz\n\nd4\n"  # the 3x3 game of --auto --seed 1
-    code, out, err = run(
-        capsys,
-        "play",
-        "arinama",
-        "-o",
-        "rows=3",
-        "-o",
-        "cols=3",
-        stdin=moves,
-        monkeypatch=monkeypatch,
-    )
+    code, out, err = play_on_3x3(capsys, monkeypatch, moves)
     assert (
         "not played: 'zz': the game is over" in out and "not played: 'd4': the game is over" in out
     )
