@@ -159,7 +159,8 @@ class Tracker:
         # (picture, homography) of the table with nothing over it - the calibration photo -
         # until the board is located by every marker: see _first_reference
         self._clear_view = _checked_clear_view(clear_view)
-        self._clear_markers: tuple[int, ...] | None = None  # the marker ids the picture shows
+        # where the picture shows the mat (None: not looked for yet; False: no markers there)
+        self._clear_located: Located | bool | None = None
         self._standing: tuple[Located, np.ndarray] | None = None  # see _standing_zone
         # the last frame read, its index and homography: see learn_from_board
         self._read_frame: tuple[int, np.ndarray, np.ndarray] | None = None
@@ -375,18 +376,20 @@ class Tracker:
         location did not see; none once a board was read, or without a photo."""
         if self._clear_view is None or self.last_observation is not None or not self._loose():
             return []
-        if self._clear_markers is None:
-            try:
-                shown = locate(self._clear_view[0], self.located.layout).markers_seen
-            except UserError:  # (a picture without the mat's markers: nothing to compare)
-                shown = ()
-            self._clear_markers = tuple(shown)
+        there = self._clear_view_located()
+        shown = set(there.markers_seen) if there else set()
         seen = set(self.located.markers_seen)
-        return [
-            m
-            for m in self.located.layout.markers
-            if m.id in self._clear_markers and m.id not in seen
-        ]
+        return [m for m in self.located.layout.markers if m.id in shown and m.id not in seen]
+
+    def _clear_view_located(self) -> Located | None:
+        """Where the waiting calibration photo shows the mat by its markers (None: it shows
+        none of them) - looked for once."""
+        if self._clear_located is None:
+            try:
+                self._clear_located = locate(self._clear_view[0], self.located.layout)
+            except UserError:  # (a picture without the mat's markers: nothing to compare)
+                self._clear_located = False
+        return self._clear_located or None
 
     def _judged(self, colour, gray, now: float, moving: bool) -> tuple[int, int]:
         """(occluder pixels against the printed mat, against the last still board).
@@ -523,14 +526,15 @@ class Tracker:
         if len(self.located.markers_seen) < len(self.located.layout.markers):
             return  # (until a location from every marker)
         picture, homography = self._clear_view
-        self._clear_view = None
         if not _usable(picture) or getattr(self.calibration, "layout", None) != self.layout.name:
+            self._clear_view = None
             return
-        homography = self._clear_view_homography(picture, homography)
+        homography = self._clear_view_homography(homography)
+        self._clear_view = None
         colour = colour_view(top_view(picture, homography, self._model))
         self._model.occluders.set_reference(gray_of(colour), colour)
 
-    def _clear_view_homography(self, picture: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    def _clear_view_homography(self, homography: np.ndarray) -> np.ndarray:
         """How to view the clear picture: through its own homography - or, when the picture
         shows fewer of the mat's markers than the frames do and those it shows lie where the
         frames show them (the board has not moved since), through the frames' location. A
@@ -538,11 +542,8 @@ class Tracker:
         picture's view and the frames' then differed along the mat's edge and a marker: on
         the synthetic table a marker that a picture's noise hid (3 of 20 draws of one test's
         table) held the first board on "hands" after the hand had gone."""
-        try:
-            there = locate(picture, self.layout)
-        except UserError:  # (a picture without the mat's markers: as given)
-            return homography
-        if len(there.markers_seen) >= len(self.located.markers_seen):
+        there = self._clear_view_located()
+        if there is None or len(there.markers_seen) >= len(self.located.markers_seen):
             return homography
         if board_shift(there, self.located) > MOVED_PX:
             return homography  # the board moved since: the picture's own view
