@@ -428,3 +428,14 @@ def test_calibrate_on_a_photo_with_a_hand_over_the_mat_says_so(tmp_path, capsys)
     assert (
         "note: something lies on the mat near b5 in the photo (a hand?)" in capsys.readouterr().err
     )
+
+
+def test_an_unknown_layout_names_auto_among_the_choices_where_auto_is_taken(tmp_path, capsys):
+    photo = tmp_path / "board.png"
+    table = SimTable("arimaa", seed=3)
+    cv2.imwrite(str(photo), table.render(calibration_position(table.layout)))
+    assert main(["vision", "locate", str(photo), "--layout", "arimaa-mat"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown layout 'arimaa-mat': choose auto (the mat's markers tell) or one of" in err
+    assert main(["mat", "arimaa-mat", "-o", str(tmp_path / "m.pdf")]) == 2  # no auto here
+    assert "choose one of arinama5" in capsys.readouterr().err

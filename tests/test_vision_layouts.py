@@ -8,7 +8,13 @@ import pytest
 
 from companion import geometry
 from companion.errors import UserError
-from vision.layouts import MAT_MARGIN, get_layout, layout_for_markers, layout_names
+from vision.layouts import (
+    MAT_MARGIN,
+    get_layout,
+    layout_for_markers,
+    layout_names,
+    layout_or_auto,
+)
 from vision.mat import BOARD_TONE, fit_on_paper, pdf_bytes, render_marker_sheet, render_mat
 
 BUILT_IN = ["arinama5", "arinama8", "arimaa", "aranea", "sensei", "sensei-storm"]
@@ -141,3 +147,15 @@ def test_marker_sheet_holds_the_four_markers_at_true_size():
     assert side == pytest.approx(30.0, abs=0.5)
     with pytest.raises(UserError, match="no markers"):
         render_marker_sheet(get_layout("grid:8x8"))
+
+
+def test_an_unknown_layout_where_auto_is_taken_offers_auto_too():
+    assert layout_or_auto(" AUTO ") is None
+    assert layout_or_auto("Chessboard").name == "chessboard"
+    with pytest.raises(
+        UserError, match="unknown layout 'chess': choose auto .*, arimaa, .*grid:RxC"
+    ):
+        layout_or_auto("chess")
+    with pytest.raises(UserError, match="not one layout here") as refused:
+        get_layout("auto")  # where one layout is needed, auto is named for what it is
+    assert "choose auto" not in str(refused.value)

@@ -175,8 +175,30 @@ def layout_names() -> list[str]:
 
 def get_layout(name: str) -> Layout:
     """A layout by name: one of `layout_names()` or ``grid:RxC`` (e.g. ``grid:9x9``).
-    Layouts are immutable, so each is built once and shared."""
+    Layouts are immutable, so each is built once and shared.
+
+    :raises UserError: an unknown name, or ``auto`` (not one layout), with the choices."""
     return _layout(name.strip().lower())
+
+
+def layout_or_auto(name: str) -> Layout | None:
+    """The layout a ``--layout`` that may be ``auto`` names; None for auto (the markers in
+    view pick the mat).
+
+    >>> layout_or_auto(" Auto ") is None, layout_or_auto("arimaa").name
+    (True, 'arimaa')
+
+    :raises UserError: an unknown name, with every choice, auto among them."""
+    key = name.strip().lower()
+    if key == "auto":
+        return None
+    try:
+        return _layout(key)
+    except UserError:
+        raise UserError(
+            f"unknown layout {name.strip()!r}: choose auto (the mat's markers tell) or one of "
+            f"{LAYOUT_CHOICES}"
+        ) from None
 
 
 @lru_cache(maxsize=64)

@@ -25,7 +25,7 @@ import numpy as np
 from companion.errors import UserError
 from companion.i18n import _, ngettext
 from vision.find import find_board
-from vision.layouts import Layout, aruco_dictionary, get_layout, layout_for_markers
+from vision.layouts import Layout, aruco_dictionary, layout_for_markers, layout_or_auto
 from vision.location import Located, corner_shift, from_corners, parse_corners, to_gray
 
 __all__ = [  # Located and the corner helpers live in vision.location; found here too
@@ -154,8 +154,9 @@ def resolve_layout(
     """A Layout from its name; ``auto`` picks the built-in layout whose markers are in view."""
     if isinstance(name_or_layout, Layout):
         return name_or_layout
-    if name_or_layout.strip().lower() != "auto":
-        return get_layout(name_or_layout)
+    named = layout_or_auto(name_or_layout)
+    if named is not None:
+        return named
     if markers is None:
         raise UserError("layout auto needs the markers of a printed mat in view")
     layout = layout_for_markers(markers)

@@ -69,8 +69,8 @@ from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
 from vision.find import board_kind, grid_still_there
-from vision.layouts import Layout, Marker
-from vision.locate import Located, corner_shift, locate, relocate, resolve_layout
+from vision.layouts import Layout, Marker, layout_or_auto
+from vision.locate import Located, corner_shift, locate, relocate
 from vision.reader import read_cells
 from vision.relearn import learn_from_board, refit_due, refit_to_board, with_refit
 from vision.sources import is_black
@@ -131,9 +131,9 @@ class Tracker:
         if still_seconds < 0 or fps <= 0:
             raise UserError("still_seconds must be >= 0 and fps > 0")
         self.layout_spec = layout
-        self.layout: Layout | None = layout if isinstance(layout, Layout) else None
-        if isinstance(layout, str) and layout.strip().lower() != "auto":
-            self.layout = resolve_layout(layout)
+        self.layout: Layout | None = (
+            layout if isinstance(layout, Layout) else layout_or_auto(layout)
+        )
         self.calibration = calibration
         self.corners = corners
         # A board found from its grid: the corners (TL, TR, BR, BL px) of its last location, so

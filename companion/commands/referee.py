@@ -37,7 +37,7 @@ from companion.referee.runner import Session, parse_line
 from vision import sources
 from vision.calibration import load_calibration
 from vision.corners import corners_for
-from vision.layouts import Layout, get_layout
+from vision.layouts import Layout, get_layout, layout_or_auto
 from vision.tracker import Tracker
 
 NO_FRAMES_WARNING = 2.0  # seconds without a frame before saying the camera is gone
@@ -344,8 +344,8 @@ def _calibration(args: argparse.Namespace) -> Any:
             "--calibration CAL is needed with --source (make one with `companion vision calibrate`)"
         )
     calibration = load_calibration(args.calibration)
-    given = args.layout.strip().lower() if args.layout else "auto"
-    if given != "auto" and get_layout(args.layout).name != calibration.layout:
+    given = layout_or_auto(args.layout) if args.layout else None
+    if given is not None and given.name != calibration.layout:
         raise UserError(
             f"{args.calibration} was made for layout {calibration.layout}, not {args.layout}: "
             f"give --layout {calibration.layout}, or calibrate on the {args.layout} board "
@@ -384,7 +384,7 @@ def _check_board(position: Position[Any], layout: Layout, calibration_path: str)
 
 def _open_camera(args: argparse.Namespace, layout_name: str, calibration: Any) -> tuple[Any, Any]:
     """The tracker and the opened camera source; UserError naming what is missing."""
-    layout = None if layout_name.strip().lower() == "auto" else get_layout(layout_name)
+    layout = layout_or_auto(layout_name)
     corners, said, near = corners_for(args.corners, args.calibration, layout)
     if said:
         print(f"companion: {said}", file=sys.stderr)

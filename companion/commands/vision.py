@@ -35,7 +35,7 @@ from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
 from vision.find import board_kind, draw_grid, grid_still_there, turn_told, turned, untold_turns
 from vision.image_files import read_photo
-from vision.layouts import Layout, get_layout
+from vision.layouts import Layout, get_layout, layout_or_auto
 from vision.locate import Located, locate
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
@@ -343,9 +343,9 @@ def _wanted_layout(
     :raises UserError: --layout names another layout than the calibration was made for (what
         to leave out or do instead: a reader learned on one board reads only that board)."""
     name = str(args.layout) if args.layout else calibration.layout
-    if name.strip().lower() == "auto":
+    layout = layout_or_auto(name)
+    if layout is None:
         return None
-    layout = get_layout(name)
     if layout.name != calibration.layout:  # (only a --layout can differ)
         raise UserError(
             f"{args.calibration} was made for layout {calibration.layout}, not {name}: "
