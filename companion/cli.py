@@ -62,7 +62,10 @@ def command_names() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    first = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), len(argv))
+    # an option before the first word may take it as its value (`--db vision games`): then
+    # every command is registered, for `_say_a_misplaced_option` to tell which one is meant
+    command = argv[first] if first < len(argv) and not argv[:first] else None
     parser = build_parser(command, overview=argv != ["--version"])
     _say_a_misplaced_option(parser, argv)
     args, unknown = parser.parse_known_args(argv)
@@ -96,11 +99,27 @@ def _commands_along(
             None,
         )
         start = along[-1][1] + 1
-        chosen = next((i for i in range(start, len(argv)) if choices and argv[i] in choices), None)
-        if choices is None or chosen is None:
+        named = [i for i in range(start, len(argv)) if choices and argv[i] in choices]
+        if choices is None or not named:
             return along
+        # the first word naming a command that is not the value of an option before it
+        # (`companion --db vision games`: vision is the database, games the command)
+        chosen = next((i for i in named if _takes_up(choices[argv[i]], argv[start:i])), named[0])
         parser = choices[argv[chosen]]
         along.append((parser, chosen))
+
+
+def _takes_up(parser: argparse.ArgumentParser, words: list[str]) -> bool:
+    """Whether `words`, standing before `parser`'s command, are all its options with their
+    values (so none of them is a command's name)."""
+    at = 0
+    while at < len(words):
+        action = parser._option_string_actions.get(words[at].split("=", 1)[0])
+        if action is None:
+            return False
+        takes = 0 if action.nargs == 0 or "=" in words[at] else 1
+        at += 1 + takes
+    return at == len(words)
 
 
 def _say_a_misplaced_option(parser: argparse.ArgumentParser, argv: list[str]) -> None:

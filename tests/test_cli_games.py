@@ -386,6 +386,10 @@ def test_an_empty_file_name_is_refused_in_one_line(
                 "- companion games --db r.sqlite3 (see 'companion --help')",
             ],
         ),
+        (  # a database named like a command is the option's value, not the command
+            ["--db", "vision", "games"],
+            ["--db stands before games", "- companion games --db vision (see"],
+        ),
         (
             ["vision", "--layout", "chessboard", "locate", "my photo.png"],
             [
