@@ -77,8 +77,8 @@ def test_play_from_stdin_explains_illegal_moves_and_asks_again(capsys, monkeypat
         stdin=moves,
         monkeypatch=monkeypatch,
     )
-    assert "not played: 'z9' is not a cell of this 5x5 board" in out
-    assert "not played: c3 is taken by a black stone" in out
+    assert "not played (line 2): 'z9' is not a cell of this 5x5 board" in out
+    assert "not played (line 3): c3 is taken by a black stone" in out
     assert "not played: a1 does not touch a white stone" not in out  # white's first: anywhere
     assert "white plays a1" in out and "black plays b2" in out
     assert "(end of input)" in out
@@ -283,7 +283,8 @@ def test_moves_piped_past_the_end_of_the_game_are_said_and_not_taken(capsys, mon
     moves = "c1\nb1\nc2\na1\nb3\nb2\na3\na2\nc3\nzz\n\nd4\n"  # the 3x3 game of --auto --seed 1
     code, out, err = play_on_3x3(capsys, monkeypatch, moves)
     assert (
-        "not played: 'zz': the game is over" in out and "not played: 'd4': the game is over" in out
+        "not played (line 10): 'zz': the game is over" in out
+        and "not played (line 12): 'd4': the game is over" in out
     )
     assert "result: black wins" in out
     assert_one_line_error(

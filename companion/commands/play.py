@@ -388,7 +388,7 @@ def play_by_hand(
         if command.lower() == "undo":
             show_board = _undo(position, kept_rolls) or show_board
             continue
-        played = _try_move(position, command)
+        played = _try_move(position, command, "" if interactive else f" (line {number})")
         show_board = played or show_board
         if not played and not interactive:
             refused.append(number)
@@ -408,7 +408,7 @@ def _lines_after_the_end(stream: Any, read: int) -> list[int]:
     left = []
     for number, line in enumerate(stream, start=read + 1):
         if line.strip():
-            print(f"not played: {line.strip()!r}: the game is over")
+            print(f"not played (line {number}): {line.strip()!r}: the game is over")
             left.append(number)
     return left
 
@@ -433,13 +433,15 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
     return from_terminal if interactive else from_stream
 
 
-def _try_move(position: Position[Any], text: str) -> bool:
+def _try_move(position: Position[Any], text: str, where: str = "") -> bool:
+    """Play the move `text` says; False, saying why (`where`: which line of a pipe or file),
+    when it is not one."""
     player = position.turn
     try:
         move = position.parse_move(text)
         position.push(move)
     except UserError as exc:
-        print(f"not played: {exc}")
+        print(f"not played{where}: {exc}")
         return False
     print(f"{player} plays {position.move_text(move)}")
     return True
