@@ -548,6 +548,12 @@ def test_replay_shows_a_result_the_players_recorded_and_flags_a_wrong_one(capsys
     path.write_text(json.dumps(resigned))
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "Not decided on the board; the record says white wins (resigned)" in out
+    claimed = dict(resigned, outcome={"winner": "white", "reason": "full-board", "detail": ""})
+    path.write_text(json.dumps(claimed))  # an end only the rules reach, not on this board
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and (
+        "BUT the record says white wins (full-board), which the rules do not reach" in out
+    )
     wrong = record_of("arinama", 1)
     assert wrong["outcome"]["winner"] == "black"
     wrong["outcome"]["winner"] = "white"

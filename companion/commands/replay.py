@@ -234,7 +234,11 @@ def _disagreement(result: Replay[Any]) -> str | None:
                 return said
         elif outcome is not None and outcome.winner != winner:
             return f"{winner} wins (code {code})"
-    if outcome is None or not stated:
+    if not stated:
+        return None
+    if outcome is None:
+        if stated.get("reason") in type(result.position).rule_reasons:
+            return f"{Outcome.from_json(stated)}, which the rules do not reach"
         return None
     if (stated.get("winner"), stated.get("reason")) == (outcome.winner, outcome.reason):
         return None

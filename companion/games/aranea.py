@@ -240,6 +240,7 @@ class AraneaPosition(Position[AraneaMove]):
     Options: ClassVar[type] = AraneaOptions
     mats: ClassVar[dict[str, dict[str, Any]]] = {"aranea": {}}
     referee: ClassVar[str] = "companion.referee.aranea:AraneaReferee"
+    rule_reasons: ClassVar[frozenset[str]] = frozenset({"three-in-line", "five-in-centre"})
     has_dice: ClassVar[bool] = True
 
     @classmethod

@@ -526,6 +526,7 @@ class ArimaaPosition(Position[Turn]):
         "chessboard": {"equipment": "chess"},
     }
     referee: ClassVar[str] = "companion.referee.arimaa:ArimaaReferee"
+    rule_reasons: ClassVar[frozenset[str]] = frozenset({"goal", "elimination", "immobilisation"})
     turn_labels: ClassVar[bool] = True  # 1g, 1s, 2g ...: the turn number is the position's
 
     @classmethod

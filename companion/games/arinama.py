@@ -139,6 +139,7 @@ class ArinamaPosition(Position[str]):
         "arinama5": {"rows": 5, "cols": 5},
     }
     referee: ClassVar[str] = "companion.referee.arinama:ArinamaReferee"
+    rule_reasons: ClassVar[frozenset[str]] = frozenset({"full-board", "no-placement", "no-stones"})
     demo_options: ClassVar[dict[str, Any]] = {"rows": 5, "cols": 5}
 
     @classmethod

@@ -91,6 +91,10 @@ class Position(ABC, Generic[MoveT]):
     # fixes: the first whose options all match is the game's mat (see `mat_layout`).
     mats: ClassVar[dict[str, dict[str, Any]]]
     referee: ClassVar[str]  # "module:Class" of its referee, imported on first use
+    # The reasons `outcome()` gives: the ends only the rules reach on the board. A record
+    # stating one of them where the board shows none is wrong (`companion replay` says so); a
+    # reason not among them (a resignation) is the players' and is taken as stated.
+    rule_reasons: ClassVar[frozenset[str]] = frozenset()
     demo_options: ClassVar[dict[str, Any]] = {}  # what `companion run`'s demo plays
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position

@@ -266,6 +266,9 @@ class SenseiPosition(Position[Turn]):
         "sensei-storm": {"side": "storm"},
     }
     referee: ClassVar[str] = "companion.referee.sensei:SenseiReferee"
+    rule_reasons: ClassVar[frozenset[str]] = frozenset(
+        {"character-home", "unfair-game", "turn-cap", "no-action"}
+    )
 
     @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
