@@ -221,6 +221,10 @@ def test_settings_round_trip_and_a_damaged_file_is_left_alone(tmp_path):
     with pytest.raises(UserError, match="is not a settings file .*'tabletop-companion/game'"):
         Settings.load(path)
     assert json.loads(path.read_text()) == record
+    # a folder (`--settings /tmp`): said so, never "fix or remove it"
+    with pytest.raises(UserError, match="is a folder: --settings takes a file") as said:
+        Settings.load(tmp_path)
+    assert "remove" not in str(said.value)
 
 
 def test_settings_screen_changes_rotation_options_and_pins(screen, tmp_path):

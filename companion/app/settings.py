@@ -81,6 +81,10 @@ class Settings:
         reported (UserError) and never overwritten."""
         if not path.exists():
             return cls()
+        if path.is_dir():
+            raise UserError(
+                f"{path} is a folder: --settings takes a file, e.g. {path / 'settings.json'}"
+            )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge ints
