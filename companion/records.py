@@ -55,6 +55,7 @@ import errno
 import fcntl
 import json
 import os
+import shlex
 import sqlite3
 import struct
 import threading
@@ -569,10 +570,17 @@ class Records:
             row = None
         if row is None:
             raise RecordError(
-                f"there is no game {excerpt(str(game_id))} in {self.path}: `companion games` lists them"
+                f"there is no game {excerpt(str(game_id))} in {self.path}: "
+                f"`{self._games_command()}` lists them"
             )
         found: sqlite3.Row | tuple[Any, ...] = row
         return found
+
+    def _games_command(self) -> str:
+        """The command that lists this file's games."""
+        if self.path == default_db_path():
+            return "companion games"
+        return f"companion games --db {shlex.quote(str(self.path))}"
 
     def _playing(self, conn: sqlite3.Connection, game_id: int) -> None:
         status = self._game_row(conn, game_id)[0]

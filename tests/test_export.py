@@ -389,7 +389,7 @@ def test_an_exported_file_gets_the_umask_s_mode_like_any_new_file(db_path, tmp_p
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["export", "99"], "there is no game 99 in"),
+        (["export", "99"], "there is no game 99 in {db}: `companion games --db {db}` lists them"),
         (["export", "1", "-o", "{tmp}/nowhere/x.json"], "there is no folder"),
         (["export", "1", "-o", "{tmp}"], "is a folder: give a file name"),
         (["export", "1", "-o", "x" * 5000], "File name too long"),
@@ -402,6 +402,7 @@ def test_export_errors_are_one_line(db_path, tmp_path, capsys, argv, message):
         play_recorded(db, "arinama", seed=1, max_moves=3)
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     code, out, err = run_cli(capsys, *argv, "--db", db_path)
+    message = message.replace("{db}", str(db_path))
     assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
 
 
@@ -571,6 +572,7 @@ def test_a_record_that_no_longer_replays_is_reported_not_exported(db_path, tmp_p
     code, _, err = run_cli(capsys, "export", game_id, "-f", "html", "-o", out, "--db", db_path)
     assert code == 2 and not out.exists() and len(err.splitlines()) == 1
     assert f"game {game_id}, move 2 ('z99') does not replay" in err
+    assert "this game cannot be written" in err and "other games export as before" in err
 
 
 def test_html_export_sizes_photos_for_the_page_and_has_plain_buttons(db_path, capsys):
@@ -623,3 +625,27 @@ def test_choices_are_taken_in_any_case(db_path, capsys, tmp_path):
     argv = ["referee", "--game", "ARINAMA", "--language", "DE", "--observations", observations]
     code, out_lines, _ = run_cli(capsys, *argv, "--db", tmp_path / "r.sqlite3")
     assert code == 0 and "Arinama" in out_lines and "Schwarz" in out_lines
+
+
+def test_a_game_whose_photos_are_damaged_is_pointed_at_an_export_without_them(db_path, capsys):
+    """SQLite finds the damage only where it reads: the moves are sound, their photos' pages
+    are not. The page export said only that the file is damaged."""
+    with Records(db_path) as db:
+        photo = _board_photo(160)(80)  # noise: a photo over several pages
+        game_id, _ = play_recorded(db, "arinama", seed=2, max_moves=3, image=photo)
+    data = bytearray(db_path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    assert len(photo) > 3 * page
+    middle = len(photo) // 2
+    at = data.find(photo[middle : middle + 64])  # deep in the photo: an overflow page
+    assert at > 0
+    start = at - at % page
+    data[start : start + 4] = (10**6).to_bytes(4, "big")  # its next page: beyond the file
+    db_path.write_bytes(bytes(data))
+    code, _, err = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "export it with --no-photos, or as --format json" in err
+    code, page_text, _ = run_cli(
+        capsys, "export", game_id, "-f", "html", "--no-photos", "--db", db_path
+    )
+    assert code == 0 and "<html" in page_text.lower()
