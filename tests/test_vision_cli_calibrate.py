@@ -370,3 +370,20 @@ def test_read_says_when_the_board_lies_a_quarter_turn_from_its_calibration(tmp_p
         capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json"
     )
     assert code == 0 and "quarter turn" not in err
+
+
+def test_a_class_learned_from_one_cell_that_another_class_lies_near_is_pointed_out(
+    tmp_path, capsys
+):
+    """A new player's trial: a white pawn typed as "gold" was learned as a class of one cell
+    without a word, the white pieces near it doubtful (margin -0.54)."""
+    entry = manifest_entry("IMG_4758.jpg")
+    cells = {**entry["cells"], "e4": "gold"}
+    assert entry["cells"]["e4"] == "white"
+    code, _, err = calibrate_on_its_grid(capsys, tmp_path, {**entry, "cells": cells})
+    assert code == 0
+    assert "note: gold was learned from 1 cell (e4) and looks like white (" in err
+    assert "check that the position names e4 right" in err
+    (tmp_path / "right").mkdir()
+    code, _, err = calibrate_on_its_grid(capsys, tmp_path / "right", entry)  # as labelled
+    assert code == 0 and "was learned from" not in err

@@ -106,6 +106,23 @@ def doubtful_note(cells: Sequence[str]) -> str:
     ).format(cells=cell_names(cells))
 
 
+def few_cells_note(cls: str, cells: Sequence[str], like: Sequence[str], near: Sequence[str]) -> str:
+    """A class learned from one or two cells that cells of another class lie near."""
+    return ngettext(
+        "{cls} was learned from {count} cell ({cells}) and looks like {like} ({near} lie "
+        "near it): check that the position names {cells} right",
+        "{cls} was learned from {count} cells ({cells}) and looks like {like} ({near} lie "
+        "near it): check that the position names {cells} right",
+        len(cells),
+    ).format(
+        cls=class_word(cls),
+        count=len(cells),
+        cells=cell_names(cells),
+        like=", ".join(class_word(c) for c in like),
+        near=cell_names(near),
+    )
+
+
 def missing_classes_note(missing: Sequence[str]) -> str:
     return ngettext(
         "the position shows no {classes}: such cells will read as unknown - calibrate with a "

@@ -1093,7 +1093,7 @@ def _checked(
     :raises PositionMismatch: a cell clearly read as another class, or too many doubtful cells.
     """
     read, _, _ = classify_cells(x, kinds, calibration, names)
-    own, gap = _own_and_gap(calibration, x, truth, kinds, names)
+    own, gap, nearest = _own_and_gap(calibration, x, truth, kinds, names)
     margin = float(np.min(gap[seen])) if seen.any() else 0.0
     # Read as another class by more than DOUBTFUL_GAP: the photo does not show the position.
     # Closer than that either way, the cell is doubtful (a borderline piece of a real set).
@@ -1113,6 +1113,7 @@ def _checked(
     ]
     _refuse_when_unsure(len(wrong) + len(doubtful), own, seen, names)
     notes = _notes(calibration, wrong + doubtful, seen, names, layout_classes)
+    notes += _few_cells_notes(calibration, wrong + doubtful, nearest, truth, names)
     return StandingCalibration(
         **{
             **calibration.__dict__,
@@ -1129,10 +1130,10 @@ def _own_and_gap(
     truth: np.ndarray,
     kinds: np.ndarray,
     names: list[str],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each calibration cell's squared distance to its own class (on its kind of cell), and
-    how much nearer it is to that class than to the nearest other (standard deviations), as
-    the class is picked (`class_precision`)."""
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Each calibration cell's squared distance to its own class (on its kind of cell), how
+    much nearer it is to that class than to the nearest other (standard deviations), as the
+    class is picked (`class_precision`), and which class that nearest other is."""
     distance = _distances(x, calibration, names, calibration.picks())
     own_group = np.array(
         [
@@ -1142,8 +1143,36 @@ def _own_and_gap(
     )
     allowed = _allowed(kinds, calibration)
     own = np.where(own_group, distance, np.inf).min(axis=1)
-    other = np.where(allowed & ~own_group, distance, np.inf).min(axis=1)
-    return own, np.sqrt(other) - np.sqrt(own)
+    others = np.where(allowed & ~own_group, distance, np.inf)
+    other = others.min(axis=1)
+    nearest = [calibration.groups[g][0] for g in others.argmin(axis=1)]
+    return own, np.sqrt(other) - np.sqrt(own), nearest
+
+
+FEW_CELLS = 2  # a class learned from this many cells or fewer has no spread of its own
+
+
+def _few_cells_notes(
+    calibration: StandingCalibration,
+    unclear: list[str],
+    nearest: list[str],
+    truth: np.ndarray,
+    names: list[str],
+) -> list[str]:
+    """A class learned from FEW_CELLS cells or fewer that the unclear cells of another class
+    lie near: the position may name those cells wrongly (a white pawn typed as "gold"), or
+    the class may be one piece that looks like the others (a Sensei character seen from
+    above) - either way the players should look."""
+    notes = []
+    for cls in calibration.classes:
+        if cls == EMPTY or calibration.samples.get(cls, 0) > FEW_CELLS:
+            continue
+        near = [n for n in unclear if nearest[names.index(n)] == cls]
+        if near:
+            own = [n for n, t in zip(names, truth, strict=True) if t == cls]
+            others = sorted({str(truth[names.index(n)]) for n in near})
+            notes.append(messages.few_cells_note(cls, own, others, near))
+    return notes
 
 
 def _refuse_when_unsure(unclear: int, own: np.ndarray, seen: np.ndarray, names: list[str]) -> None:
