@@ -366,10 +366,18 @@ def test_read_says_when_the_board_lies_a_quarter_turn_from_its_calibration(tmp_p
     )
     assert code == 0 and "a quarter turn from where the calibration saw it" in err
     assert "--corners" in err.split("quarter turn")[1]
+    code, out, _ = companion(  # and a script reading --json is told too
+        capsys, "read", CRV / "crv_05.jpg", "--calibration", tmp_path / "c.json", "--json"
+    )
+    assert code == 0 and json.loads(out)["orientation_certain"] is False
     code, out, err = companion(
         capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json"
     )
     assert code == 0 and "quarter turn" not in err
+    code, out, _ = companion(
+        capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json", "--json"
+    )
+    assert json.loads(out)["orientation_certain"] is True
 
 
 def test_a_class_learned_from_one_cell_that_another_class_lies_near_is_pointed_out(
