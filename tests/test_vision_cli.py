@@ -128,6 +128,24 @@ def test_vision_track_says_why_the_board_is_never_found(tmp_path, capsys):
     assert "hand='-1' must be a whole number" in capsys.readouterr().err
 
 
+def test_vision_track_on_a_folder_of_single_photos_points_at_vision_read(tmp_path, capsys):
+    """A new player's trial: a folder of photos, one of each position, read nothing, and the
+    message said only that the board was never still long enough."""
+    cal = _sim_calibration(tmp_path)
+    table = SimTable("arimaa", seed=3, size=(640, 360))
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(photos / f"{k}.png"), table.render(calibration_position(table.layout)))
+    assert main(["vision", "track", f"dir:{photos}", "--calibration", cal]) == 0
+    out, err = capsys.readouterr()
+    assert out == "" and "no board was still" in err
+    assert "dir: plays each image as one frame of a video at --fps 30" in err
+    assert "`companion vision read PHOTO`" in err
+    assert main(["vision", "track", f"dir:{photos}", "--calibration", cal, "--fps", "2"]) == 0
+    assert "frame 2:" in capsys.readouterr().out  # three frames a second: still, and read
+
+
 class Recorded:
     """A recorded camera: these frames, then the end."""
 

@@ -922,9 +922,16 @@ def run_track(args: argparse.Namespace) -> int:
         why = tracker.problem or "no frame showed it"
         raise UserError(f"the {wanted} was never found in {frames} frames: {why}")
     if not observations:
+        photos = (
+            f" - {args.source.split(':', 1)[0]}: plays each image as one frame of a video at "
+            f"--fps {args.fps:g}; to read separate photos, use `companion vision read PHOTO` "
+            "on each"
+            if args.source.startswith("dir:")
+            else ""
+        )
         print(
             f"companion: no board was still and uncovered long enough to be read in {frames} "
-            f"frames (about {tracker.still_seconds:g} s of stillness is needed)",
+            f"frames (about {tracker.still_seconds:g} s of stillness is needed){photos}",
             file=sys.stderr,
         )
     return 0
