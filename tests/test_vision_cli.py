@@ -143,7 +143,7 @@ def test_vision_track_on_a_folder_of_single_photos_points_at_vision_read(tmp_pat
     assert "dir: plays each image as one frame of a video at --fps 30" in err
     assert "`companion vision read PHOTO`" in err
     assert main(["vision", "track", f"dir:{photos}", "--calibration", cal, "--fps", "2"]) == 0
-    assert "frame 2:" in capsys.readouterr().out  # three frames a second: still, and read
+    assert "frame 2:" in capsys.readouterr().out  # two frames a second: a second still, read
 
 
 class Recorded:
