@@ -141,6 +141,28 @@ def test_a_demo_goes_to_the_records_marked_and_a_killed_demo_is_continued(tmp_pa
     assert '"moves"' in (tmp_path / "g.json").read_text()
 
 
+def test_a_demo_whose_output_is_closed_says_it_stopped_and_is_continued(tmp_path):
+    """`companion run | head -2` (a new player's trial): the demo stopped at once and exited
+    0, "played and recorded", with a game of no moves in the records."""
+    db = tmp_path / "r.sqlite3"
+    process = subprocess.Popen(
+        [*COMPANION, "run", "--headless", "--moves", "2", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each line written as printed
+    )
+    process.stdout.readline()
+    process.stdout.close()  # as `head -1` does once it has its line
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGPIPE, err
+    assert err.decode().strip() == (
+        "companion: the demo stopped: its output was closed - the next demo continues its "
+        "unfinished game"
+    )
+    again = companion("run", "--headless", "--moves", "2", "--db", str(db))
+    assert again.returncode == 0 and "demo: continuing the unfinished game #1" in again.stdout
+
+
 def test_the_demo_says_one_move_not_one_moves(tmp_path):
     result = companion("run", "--headless", "--moves", "1", "--db", str(tmp_path / "r.sqlite3"))
     assert "unfinished after 1 move (" in result.stdout, result.stdout

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -294,22 +295,32 @@ def _demo_on(
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
         speaker = Speaker(i18n.language)
     db = records.path
-    result = run_demo(
-        game,
-        options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
-        seed=args.seed,
-        max_moves=args.moves,
-        records=records,
-        screenshots=folder,
-        size=size or (800, 480),
-        log=print,
-        screen=screen,
-        realtime=not headless,
-        language=args.language,
-        speaker=speaker,
-    )
-    if speaker is not None:
-        speaker.close()
+    try:
+        result = run_demo(
+            game,
+            options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
+            seed=args.seed,
+            max_moves=args.moves,
+            records=records,
+            screenshots=folder,
+            size=size or (800, 480),
+            log=print,
+            screen=screen,
+            realtime=not headless,
+            language=args.language,
+            speaker=speaker,
+        )
+    except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE, and said so
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush
+        print(
+            "companion: the demo stopped: its output was closed - the next demo continues "
+            "its unfinished game",
+            file=sys.stderr,
+        )
+        return 128 + signal.SIGPIPE
+    finally:
+        if speaker is not None:
+            speaker.close()
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
