@@ -163,6 +163,19 @@ def test_a_demo_whose_output_is_closed_says_it_stopped_and_is_continued(tmp_path
     assert again.returncode == 0 and "demo: continuing the unfinished game #1" in again.stdout
 
 
+def test_the_demo_plays_the_board_the_player_chose_not_one_mixed_with_its_own(tmp_path):
+    """`run --help` offers `-o rows=8`: the demo took its own cols=5 beside it and refused
+    "a grid:8x5 board of one's own" (a new player's trial)."""
+    result = companion(
+        "run", "--headless", "--game", "arinama", "-o", "rows=8", "--moves", "1",
+        "--db", str(tmp_path / "r.sqlite3"),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "demo: Arinama on the synthetic table (arinama8)" in result.stdout
+    plain = companion("run", "--headless", "--moves", "1", "--db", str(tmp_path / "r2.sqlite3"))
+    assert "(arinama5)" in plain.stdout  # the demo's own choice where the player made none
+
+
 def test_the_demo_says_one_move_not_one_moves(tmp_path):
     result = companion("run", "--headless", "--moves", "1", "--db", str(tmp_path / "r.sqlite3"))
     assert "unfinished after 1 move (" in result.stdout, result.stdout

@@ -298,7 +298,9 @@ def _demo_on(
     try:
         result = run_demo(
             game,
-            options={**DEMO_GAMES.get(game, {}), **(options or {})} or None,
+            # the demo's own choice (Arinama on 5x5) unless the player chose: their rows=8
+            # with the demo's cols=5 was a board neither had asked for
+            options=options or DEMO_GAMES.get(game) or None,
             seed=args.seed,
             max_moves=args.moves,
             records=records,

@@ -95,7 +95,8 @@ class Position(ABC, Generic[MoveT]):
     # stating one of them where the board shows none is wrong (`companion replay` says so); a
     # reason not among them (a resignation) is the players' and is taken as stated.
     rule_reasons: ClassVar[frozenset[str]] = frozenset()
-    demo_options: ClassVar[dict[str, Any]] = {}  # what `companion run`'s demo plays
+    # what `companion run`'s demo plays when the player gives no -o of their own
+    demo_options: ClassVar[dict[str, Any]] = {}
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
     # read from JSON without its history still tells it; else it counts the history's moves
