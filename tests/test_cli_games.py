@@ -56,6 +56,8 @@ def test_play_auto_is_repeatable_with_a_seed(capsys):
     again = run(capsys, "play", "aranea", "--auto", "--seed", "7")[1]
     assert first == again
     assert " roll " in first and " = " in first  # rolls are printed with their value
+    # who the opening rolls made first is said, as in a game played by hand
+    assert first.count("has the higher opening roll and starts)") == 1
 
 
 def test_play_auto_max_moves_stops_a_long_game(capsys):

@@ -335,9 +335,12 @@ def play_auto(
         else:
             move = position.random_move(rng)
         text = position.move_text(move) + _roll_value(position, move)
+        opening = position.in_opening_roll
         position.push(move)
         # numbered as the game counts its moves: 12. (Arimaa: its turn labels, 1g 1s 2g ...)
         print(f"{label:>4}{'.' if label.isdigit() else ' '} {player:<6} {text}")
+        if opening and not position.in_opening_roll:  # as a game played by hand says it
+            print(f"      ({position.turn} has the higher opening roll and starts)")
     before_result()
     print()
     print(position.diagram())
