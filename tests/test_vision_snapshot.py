@@ -47,12 +47,19 @@ def test_a_snapshot_of_a_chessboard_says_how_to_calibrate_it_and_that_works(tmp_
                         "chess.json", "--layout"]  # fmt: skip
     calibrated = companion(*hint[1:], cwd=tmp_path)
     assert calibrated.returncode == 0, calibrated.stderr
-    read = companion("vision", "read", "chess.png", "--calibration", "sim.cal.json",
+    assert hint[-2:] == ["-o", "chess.cal.json"]  # named after the photo
+    read = companion("vision", "read", "chess.png", "--calibration", "chess.cal.json",
                      "--layout", "chessboard", "--json", cwd=tmp_path)  # fmt: skip
     assert read.returncode == 0, read.stderr
     position = json.loads((tmp_path / "chess.json").read_text())["cells"]
     cells = json.loads(read.stdout)["cells"]
     assert {c: k for c, k in cells.items() if k != "empty"} == position
+    # a second snapshot beside the first suggests a calibration file that is not there yet
+    # (it suggested sim.cal.json every time, and run as printed it was refused)
+    again = companion("vision", "snapshot", "sim:chessboard?size=960x540", "-o", "chess.png",
+                      "--position", "chess.json", "--force", cwd=tmp_path)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split("Try: ", 1)[1].split()[-2:] == ["-o", "chess-2.cal.json"]
 
 
 def test_snapshot_keeps_existing_files_and_wants_a_sim_source(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections import Counter
 from difflib import get_close_matches
@@ -808,10 +809,22 @@ def run_snapshot(args: argparse.Namespace) -> int:
     which = "" if layout.has_markers else f" --layout {layout.name}"
     print(
         f"Wrote {photo} ({image.shape[1]}x{image.shape[0]}, layout {layout.name}) and "
-        f"{position} ({len(cells)} pieces). Try: companion vision calibrate {photo} "
-        f"--position {position}{which} -o sim.cal.json"
+        f"{position} ({len(cells)} pieces). Try: companion vision calibrate "
+        f"{shlex.quote(str(photo))} --position {shlex.quote(str(position))}{which} "
+        f"-o {shlex.quote(str(_unused(photo.with_suffix('.cal.json'))))}"
     )
     return 0
+
+
+def _unused(path: Path) -> Path:
+    """`path`, or the first of path-2, path-3, ... (before its suffixes) that is no file yet:
+    a suggested command line that would be refused for an existing file helps nobody."""
+    stem, suffixes = path.name.split(".", 1)[0], "".join(path.suffixes)
+    number = 1
+    while path.exists():
+        number += 1
+        path = path.with_name(f"{stem}-{number}{suffixes}")
+    return path
 
 
 def board_text(layout: Layout, cells: dict[str, str]) -> str:
