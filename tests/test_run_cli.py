@@ -172,8 +172,11 @@ def test_the_demo_plays_the_board_the_player_chose_not_one_mixed_with_its_own(tm
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "demo: Arinama on the synthetic table (arinama8)" in result.stdout
-    plain = companion("run", "--headless", "--moves", "1", "--db", str(tmp_path / "r2.sqlite3"))
-    assert "(arinama5)" in plain.stdout  # the demo's own choice where the player made none
+    arinama = ["--game", "arinama"]
+    for chosen in ([], [*arinama, "-o", "first=white"], [*arinama, "-o", "rows=5"]):
+        db = str(tmp_path / f"r{len(chosen)}{''.join(chosen[-1:])}.sqlite3")  # the demo's 5x5
+        plain = companion("run", "--headless", "--moves", "1", *chosen, "--db", db)
+        assert "(arinama5)" in plain.stdout, (chosen, plain.stdout, plain.stderr)
 
 
 def test_the_demo_says_one_move_not_one_moves(tmp_path):

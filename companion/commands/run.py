@@ -20,6 +20,7 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -37,7 +38,7 @@ from companion.commands import seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.errors import OptionError, UserError
-from companion.records import Records, default_db_path
+from companion.records import PLAYING, Records, default_db_path
 from companion.speech import Speaker
 from display.device import (
     has_display,
@@ -178,6 +179,45 @@ def run(args: argparse.Namespace) -> int:
     return _run_table(args, source, settings, saved_to)
 
 
+def _demo_options(game: str, chosen: dict[str, str] | None) -> dict[str, Any] | None:
+    """The options the demo plays `game` with: its own (Arinama on 5x5) under the player's -o,
+    or the player's alone where the two together have no printed mat (rows=8 with the demo's
+    cols=5 was a board neither had asked for).
+
+    >>> _demo_options("arinama", {"rows": "8"}), _demo_options("arinama", {"first": "white"})
+    ({'rows': '8'}, {'rows': 5, 'cols': 5, 'first': 'white'})
+    """
+    together = {**DEMO_GAMES.get(game, {}), **(chosen or {})}
+    if chosen:
+        cls = games.get(game)
+        try:
+            cls.mat_layout(cls.options_from(together))
+        except UserError:  # no printed mat for the two together (or options it refuses)
+            return dict(chosen)
+    return together or None
+
+
+def _output_closed(records: Records) -> int:
+    """The demo's status once its output was closed (`| head`): 0 when its game had ended and
+    was recorded; else it stopped, is said so where that can still be read, and 141 (as
+    SIGPIPE) - the next demo continues the game."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())  # nothing more to write, nor to flush at exit
+    os.close(null)
+    written = records.games()
+    if written and max(written, key=lambda g: g.updated_at).status != PLAYING:
+        return 0  # the demo's game (the one written last) had ended, and is recorded
+    try:
+        print(
+            "companion: the demo stopped: its output was closed - the next demo continues "
+            "its unfinished game",
+            file=sys.stderr,
+        )
+    except OSError:  # `2>&1 | head`: standard error was that output too
+        pass
+    return 128 + signal.SIGPIPE
+
+
 def _default_source() -> str | None:
     """The Pi camera when this machine has one; None sends `run` to the demo."""
     try:
@@ -298,9 +338,7 @@ def _demo_on(
     try:
         result = run_demo(
             game,
-            # the demo's own choice (Arinama on 5x5) unless the player chose: their rows=8
-            # with the demo's cols=5 was a board neither had asked for
-            options=options or DEMO_GAMES.get(game) or None,
+            options=_demo_options(game, options),
             seed=args.seed,
             max_moves=args.moves,
             records=records,
@@ -312,14 +350,8 @@ def _demo_on(
             language=args.language,
             speaker=speaker,
         )
-    except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE, and said so
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush
-        print(
-            "companion: the demo stopped: its output was closed - the next demo continues "
-            "its unfinished game",
-            file=sys.stderr,
-        )
-        return 128 + signal.SIGPIPE
+    except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE
+        return _output_closed(records)
     finally:
         if speaker is not None:
             speaker.close()
