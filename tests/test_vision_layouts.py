@@ -156,6 +156,8 @@ def test_an_unknown_layout_where_auto_is_taken_offers_auto_too():
         UserError, match="unknown layout 'chess': choose auto .*, arimaa, .*grid:RxC"
     ):
         layout_or_auto("chess")
+    with pytest.raises(UserError, match="1..26 rows and columns"):  # not "unknown layout"
+        layout_or_auto("grid:30x30")
     with pytest.raises(UserError, match="not one layout here") as refused:
         get_layout("auto")  # where one layout is needed, auto is named for what it is
     assert "choose auto" not in str(refused.value)

@@ -192,13 +192,12 @@ def layout_or_auto(name: str) -> Layout | None:
     key = name.strip().lower()
     if key == "auto":
         return None
-    try:
-        return _layout(key)
-    except UserError:
+    if key not in _BUILT_IN and key != CHESSBOARD and not _GRID.match(key):
         raise UserError(
             f"unknown layout {name.strip()!r}: choose auto (the mat's markers tell) or one of "
             f"{LAYOUT_CHOICES}"
-        ) from None
+        )
+    return _layout(key)  # (a grid of no size says so itself)
 
 
 @lru_cache(maxsize=64)
