@@ -106,13 +106,17 @@ def doubtful_note(cells: Sequence[str]) -> str:
     ).format(cells=cell_names(cells))
 
 
-def few_cells_note(cls: str, cells: Sequence[str], like: Sequence[str], near: Sequence[str]) -> str:
+def few_cells_note(
+    cls: str, cells: Sequence[str], like: Sequence[str], near: Sequence[str]
+) -> str:
     """A class learned from one or two cells that cells of another class lie near."""
     return ngettext(
-        "{cls} was learned from {count} cell ({cells}) and looks like {like} ({near} lie "
-        "near it): check that the position names {cells} right",
-        "{cls} was learned from {count} cells ({cells}) and looks like {like} ({near} lie "
-        "near it): check that the position names {cells} right",
+        "{cls} was learned from {count} cell ({cells}), and cells of {like} come close to it "
+        "({near}): check that the position names {cells} right - if it does, {cls} and {like} "
+        "may be confused",
+        "{cls} was learned from {count} cells ({cells}), and cells of {like} come close to it "
+        "({near}): check that the position names {cells} right - if it does, {cls} and {like} "
+        "may be confused",
         len(cells),
     ).format(
         cls=class_word(cls),
