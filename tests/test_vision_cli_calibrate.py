@@ -369,7 +369,7 @@ def test_read_says_when_the_board_lies_a_quarter_turn_from_its_calibration(tmp_p
     code, out, _ = companion(  # and a script reading --json is told too
         capsys, "read", CRV / "crv_05.jpg", "--calibration", tmp_path / "c.json", "--json"
     )
-    assert code == 0 and json.loads(out)["orientation_certain"] is False
+    assert code == 0 and json.loads(out)["turn_untold"] is True
     code, out, err = companion(
         capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json"
     )
@@ -377,7 +377,7 @@ def test_read_says_when_the_board_lies_a_quarter_turn_from_its_calibration(tmp_p
     code, out, _ = companion(
         capsys, "read", CRV / "crv_02.jpg", "--calibration", tmp_path / "c.json", "--json"
     )
-    assert json.loads(out)["orientation_certain"] is True
+    assert json.loads(out)["turn_untold"] is False
 
 
 def test_a_class_learned_from_one_cell_that_another_class_lies_near_is_pointed_out(

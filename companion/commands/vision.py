@@ -196,8 +196,8 @@ def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--json",
         action="store_true",
         help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false, '
-        '"hidden": {...}, "unlearned": [...], "orientation_certain": true} (false: the board '
-        "lies a quarter turn from where the calibration saw it, and may read upside down)",
+        '"hidden": {...}, "unlearned": [...], "turn_untold": false} (true: the board lies a '
+        "quarter turn from where the calibration saw it, and may read upside down)",
     )
     read.set_defaults(func=run_read)
 
@@ -643,8 +643,9 @@ def run_read(args: argparse.Namespace) -> int:
     calibration.check_layout(layout)
     if corners is not None:
         _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
-    orientation_certain = near is None or turn_told(layout, located.homography, near)
-    if not orientation_certain:
+    # the board lies a quarter turn from the saved corners, neither way round nearer them
+    turn_untold = near is not None and not turn_told(layout, located.homography, near)
+    if turn_untold:
         print(
             "note: the board lies a quarter turn from where the calibration saw it: which way "
             "round it lies (where a1 is) cannot be told, and the reading may be upside down - "
@@ -687,7 +688,7 @@ def run_read(args: argparse.Namespace) -> int:
                     "occluded": bool(occluded),
                     "hidden": observation.hidden,
                     "unlearned": list(observation.unlearned),
-                    "orientation_certain": orientation_certain,
+                    "turn_untold": turn_untold,
                 }
             )
         )
