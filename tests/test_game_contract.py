@@ -70,6 +70,29 @@ def test_move_text_round_trips(name):
         assert pos.parse_move(pos.move_text(move)) == move
 
 
+def outcome_reasons(cls) -> set:
+    """The reasons the `Outcome(winner, reason, ...)` calls of a game's module give, read
+    from its source: every end `outcome()` can reach, not only those random games reach."""
+    import ast
+    import inspect
+    import sys
+
+    reasons = set()
+    for node in ast.walk(ast.parse(inspect.getsource(sys.modules[cls.__module__]))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Outcome":
+            given = [*node.args[1:2], *(k.value for k in node.keywords if k.arg == "reason")]
+            for reason in given:
+                assert isinstance(reason, ast.Constant), ast.unparse(node)  # a literal each
+                reasons.add(reason.value)
+    return reasons
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_rule_reasons_are_the_reasons_the_games_outcome_gives(name):
+    cls = games.get(name)
+    assert outcome_reasons(cls) == cls.rule_reasons
+
+
 @pytest.mark.parametrize("name", games.names())
 def test_every_end_the_rules_reach_is_among_the_games_rule_reasons(name):
     """`rule_reasons` is what `companion replay` holds a record's stated end against: a reason
