@@ -470,13 +470,9 @@ class Records:
             try:
                 conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, check_same_thread=False)
                 try:
-                    rows = conn.execute("PRAGMA quick_check").fetchall()
+                    found = _damage_found(conn)
                 finally:
                     conn.close()
-                problems = [str(r[0]) for r in rows]
-                found = "" if problems == ["ok"] else " ".join(" ".join(problems).split())
-                if len(found) > FOUND_CHARS:  # one line: what SQLite found first
-                    found = found[: FOUND_CHARS - 3].rstrip() + "..."
             except sqlite3.OperationalError as exc:
                 found = "" if "locked" in str(exc) else str(exc)  # busy is not damaged
             except sqlite3.DatabaseError as exc:
@@ -569,12 +565,25 @@ class Records:
         except OverflowError:  # an id beyond SQLite's 64 bits names no game either
             row = None
         if row is None:
+            # a damaged table may hide the game it holds: said so, not "there is no game"
+            self._no_damage(conn, f"game {excerpt(str(game_id))} cannot be read")
             raise RecordError(
                 f"there is no game {excerpt(str(game_id))} in {self.path}: "
                 f"`{self._games_command()}` lists them"
             )
         found: sqlite3.Row | tuple[Any, ...] = row
         return found
+
+    def _no_damage(self, conn: sqlite3.Connection, what: str) -> None:
+        """SQLite's quick check, where finding nothing may be the damage's doing.
+
+        :raises RecordError: it found damage - saying `what` follows from it."""
+        found = _damage_found(conn)
+        if found:
+            raise RecordError(
+                f"{self.path} is damaged ({found}) - {what}: restore it from a backup, or copy "
+                "it aside and start new records with --db NEWFILE"
+            )
 
     def _games_command(self) -> str:
         """The command that lists this file's games."""
@@ -801,6 +810,8 @@ class Records:
         :raises RecordError: the file cannot be read, or a game's row was changed by hand."""
         with self._read() as c:
             rows = c.execute(self._SUMMARY_SQL + " ORDER BY g.id DESC").fetchall()
+            if not rows:
+                self._no_damage(c, "its games cannot be listed")  # an empty list may hide it
             return [_summary(row) for row in rows]
 
     def unfinished_games(self) -> list[GameSummary]:
@@ -825,7 +836,7 @@ class Records:
                 "start position",
                 dict,
             )
-            image_sql = "i.jpeg" if images else "NULL"
+            photos = self._photos(c, game_id) if images else {}
             moves = [
                 MoveRecord(
                     r[0],
@@ -834,12 +845,11 @@ class Records:
                     _loaded(r[3], game_id, "position after a move", dict),
                     r[4],
                     r[5],
-                    r[6],
+                    photos.get(r[0]),
                 )
                 for r in c.execute(
-                    f"SELECT m.id, m.ply, m.move, m.position, m.played_at, m.taken_back_at, {image_sql}"
-                    " FROM moves m LEFT JOIN images i ON i.move_id = m.id"
-                    " WHERE m.game_id=? ORDER BY m.id",
+                    "SELECT m.id, m.ply, m.move, m.position, m.played_at, m.taken_back_at"
+                    " FROM moves m WHERE m.game_id=? ORDER BY m.id",
                     (game_id,),
                 )
             ]
@@ -868,6 +878,28 @@ class Records:
         live = tuple(sorted((m for m in moves if m.taken_back_at is None), key=lambda m: m.ply))
         taken_back = tuple(m for m in moves if m.taken_back_at is not None)
         return GameRecord(summary, start, live, taken_back, rolls, instructions, events)
+
+    def _photos(self, conn: sqlite3.Connection, game_id: int) -> dict[int, bytes]:
+        """A game's board photos by move id.
+
+        :raises RecordError: the pages they lie on are damaged - saying that the game's moves
+            read without them (an export without photos)."""
+        try:
+            return dict(
+                conn.execute(
+                    "SELECT i.move_id, i.jpeg FROM images i JOIN moves m ON m.id = i.move_id"
+                    " WHERE m.game_id=?",
+                    (game_id,),
+                ).fetchall()
+            )
+        except sqlite3.DatabaseError as exc:
+            if not _is_damage(exc):
+                raise
+            raise RecordError(
+                f"game {game_id}'s board photos cannot be read: {self.path} is damaged where "
+                f"they lie ({exc}) - its moves read without them: export it with --no-photos, "
+                "or as --format json; restore the file from a backup"
+            ) from None
 
     def image(self, game_id: int, ply: int) -> bytes | None:
         """The board photo after accepted move `ply`, if one was stored."""
@@ -1268,6 +1300,23 @@ def _writable(path: Path) -> bool:
     """Whether the companion may write `path` and beside it (its journal)."""
     folder = path.parent if str(path.parent) else Path(".")
     return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
+def _damage_found(conn: sqlite3.Connection) -> str:
+    """What SQLite's quick check finds in the file, in one line ("": nothing).
+
+    :raises sqlite3.DatabaseError: the check could not run (a lock, an I/O error)."""
+    try:
+        rows = conn.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.DatabaseError as exc:
+        if not _is_damage(exc):
+            raise
+        return str(exc)
+    problems = [str(r[0]) for r in rows]
+    found = "" if problems == ["ok"] else " ".join(" ".join(problems).split())
+    if len(found) > FOUND_CHARS:  # one line: what SQLite found first
+        found = found[: FOUND_CHARS - 3].rstrip() + "..."
+    return found
 
 
 def _is_damage(exc: sqlite3.DatabaseError) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.commands import not_empty
 from companion.commands.games import add_db_argument
-from companion.errors import RecordError, ReplayError, UserError
+from companion.errors import ReplayError, UserError
 from companion.export import FORMATS, export_game, write_output
 from companion.records import Records
 
@@ -70,26 +70,12 @@ def run(args: argparse.Namespace) -> int:
             "--force out, or add -o FILE"
         )
     with Records(args.db, readonly=True) as db:
-        photos = args.format == "html" and not args.no_photos
-        try:
-            record = db.game(args.id, images=photos)
-        except RecordError as exc:
-            if photos:
-                db.game(args.id, images=False)  # the same error when the moves are damaged too
-                raise RecordError(
-                    f"{exc} - the game's moves read without its board photos: export it with "
-                    "--no-photos, or as --format json"
-                ) from None
-            raise
+        record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
     try:
         text = export_game(record, args.format, images=not args.no_photos)
     except ReplayError as exc:
-        raise ReplayError(
-            f"{exc} - an export is replayed by the rules, so this game cannot be written (its "
-            "record was changed outside the companion, or by a version with other rules); the "
-            "file's other games export as before"
-        ) from None
+        raise ReplayError(f"{exc} - not exported: an export is replayed by the rules") from None
     if args.output in (None, "-"):
         sys.stdout.write(text)
         return 0
