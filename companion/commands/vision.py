@@ -811,21 +811,37 @@ def run_snapshot(args: argparse.Namespace) -> int:
     print(
         f"Wrote {photo} ({image.shape[1]}x{image.shape[0]}, layout {layout.name}) and "
         f"{position} ({len(cells)} pieces). Try: companion vision calibrate "
-        f"{shlex.quote(str(photo))} --position {shlex.quote(str(position))}{which} "
-        f"-o {shlex.quote(str(_unused(photo.with_suffix('.cal.json'))))}"
+        f"{_argument(photo)} --position {_argument(position)}{which} "
+        f"-o {_argument(_calibration_name(photo))}"
     )
     return 0
 
 
-def _unused(path: Path) -> Path:
-    """`path`, or the first of path-2, path-3, ... (before its suffixes) that is no file yet:
-    a suggested command line that would be refused for an existing file helps nobody."""
-    stem, suffixes = path.name.split(".", 1)[0], "".join(path.suffixes)
-    number = 1
+def _calibration_name(photo: Path) -> Path:
+    """The calibration file to suggest for `photo`: NAME.cal.json beside it, or the first of
+    NAME-2.cal.json, NAME-3.cal.json, ... that is no file yet (a suggested command line that
+    would be refused for an existing file helps nobody).
+
+    >>> _calibration_name(Path("/nowhere/my.board.png")).name
+    'my.board.cal.json'
+    """
+    base = photo.name.removesuffix(photo.suffix) or photo.name
+    path, number = photo.with_name(f"{base}.cal.json"), 1
     while path.exists():
         number += 1
-        path = path.with_name(f"{stem}-{number}{suffixes}")
+        path = path.with_name(f"{base}-{number}.cal.json")
     return path
+
+
+def _argument(path: Path) -> str:
+    """`path` as a word of a command line to copy: quoted for the shell, and ./ before a name
+    that starts with a dash, so that it is not taken for an option.
+
+    >>> _argument(Path("-x.png")), _argument(Path("my photo.png"))
+    ('./-x.png', "'my photo.png'")
+    """
+    text = str(path)
+    return shlex.quote(f"./{text}" if text.startswith("-") else text)
 
 
 def board_text(layout: Layout, cells: dict[str, str]) -> str:
@@ -937,7 +953,7 @@ def run_track(args: argparse.Namespace) -> int:
         raise UserError(f"the {wanted} was never found in {frames} frames: {why}")
     if not observations:
         photos = (
-            f" - {args.source.split(':', 1)[0]}: plays each image as one frame of a video at "
+            " - dir: plays each image as one frame of a video at "
             f"--fps {args.fps:g}; to read separate photos, use `companion vision read PHOTO` "
             "on each"
             if args.source.startswith("dir:")
