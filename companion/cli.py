@@ -62,10 +62,10 @@ def command_names() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    first = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), len(argv))
-    # an option before the first word may take it as its value (`--db vision games`): then
-    # every command is registered, for `_say_a_misplaced_option` to tell which one is meant
-    command = argv[first] if first < len(argv) and not argv[:first] else None
+    # The command is the first word. After an option instead it may be that option's value
+    # (`--db vision games`): then every command is registered, for `_say_a_misplaced_option`
+    # to tell which one is meant.
+    command = argv[0] if argv and not argv[0].startswith("-") else None
     parser = build_parser(command, overview=argv != ["--version"])
     _say_a_misplaced_option(parser, argv)
     args, unknown = parser.parse_known_args(argv)
@@ -114,7 +114,12 @@ def _takes_up(parser: argparse.ArgumentParser, words: list[str]) -> bool:
     values (so none of them is a command's name)."""
     at = 0
     while at < len(words):
-        action = parser._option_string_actions.get(words[at].split("=", 1)[0])
+        name = words[at].split("=", 1)[0]
+        # as argparse takes it: the option itself, or the one it is the start of (--da: --db)
+        named = [o for o in parser._option_string_actions if o.startswith(name)]
+        action = parser._option_string_actions.get(name)
+        if action is None and len(named) == 1 and name.startswith("--"):
+            action = parser._option_string_actions[named[0]]
         if action is None:
             return False
         takes = 0 if action.nargs == 0 or "=" in words[at] else 1
@@ -133,7 +138,7 @@ def _say_a_misplaced_option(parser: argparse.ArgumentParser, argv: list[str]) ->
         if (
             between
             and between[0].startswith("-")
-            and between[0] not in ("-h", "--help", "--version")
+            and between[0] not in ("-h", "--help", "--version", "--")  # (--: options end)
         ):
             moved = argv[: before + 1] + [argv[chosen]] + between + argv[chosen + 1 :]
             where.error(
