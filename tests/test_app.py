@@ -222,7 +222,9 @@ def test_settings_round_trip_and_a_damaged_file_is_left_alone(tmp_path):
         Settings.load(path)
     assert json.loads(path.read_text()) == record
     # a folder (`--settings /tmp`): said so, never "fix or remove it"
-    with pytest.raises(UserError, match="is a folder: --settings takes a file") as said:
+    with pytest.raises(
+        UserError, match="is a folder, not a settings file: give --settings a file"
+    ) as said:
         Settings.load(tmp_path)
     assert "remove" not in str(said.value)
 

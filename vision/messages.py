@@ -106,9 +106,7 @@ def doubtful_note(cells: Sequence[str]) -> str:
     ).format(cells=cell_names(cells))
 
 
-def few_cells_note(
-    cls: str, cells: Sequence[str], like: Sequence[str], near: Sequence[str]
-) -> str:
+def few_cells_note(cls: str, cells: Sequence[str], like: Sequence[str], near: Sequence[str]) -> str:
     """A class learned from one or two cells that cells of another class lie near."""
     return ngettext(
         "{cls} was learned from {count} cell ({cells}), and cells of {like} come close to it "

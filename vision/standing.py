@@ -101,6 +101,7 @@ SHADE_DEEPEST = float(np.log(0.2))
 DOUBTFUL_GAP = 1.0  # standard deviations between a calibration cell's class and the next
 DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the photo is refused
 DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
+FEW_CELLS = 2  # a class learned from this many cells or fewer has no spread of its own
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
@@ -1147,9 +1148,6 @@ def _own_and_gap(
     other = others.min(axis=1)
     nearest = [calibration.groups[g][0] for g in others.argmin(axis=1)]
     return own, np.sqrt(other) - np.sqrt(own), nearest
-
-
-FEW_CELLS = 2  # a class learned from this many cells or fewer has no spread of its own
 
 
 def _few_cells_notes(

@@ -83,7 +83,8 @@ class Settings:
             return cls()
         if path.is_dir():
             raise UserError(
-                f"{path} is a folder: --settings takes a file, e.g. {path / 'settings.json'}"
+                f"{path} is a folder, not a settings file: give --settings a file, e.g. "
+                f"{path / 'settings.json'}"
             )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))

@@ -306,12 +306,17 @@ def play_chance_and_forced(
             kept_note = " (rolled before the undo)" if kept else ""
             yield f"{player} {'keeps the roll' if kept else 'rolls'} {rolled}{kept_note}"
             if opening and not position.in_opening_roll:
-                yield f"{position.turn} has the higher opening roll and starts"
+                yield _starts(position)
         elif (move := forced_pass(position)) is not None:
             position.push(move)
             yield f"{player} has no legal move: the turn passes"
         else:
             return
+
+
+def _starts(position: Position[Any]) -> str:
+    """Who the opening rolls just made first (Aranea)."""
+    return f"{position.turn} has the higher opening roll and starts"
 
 
 def _roll_value(position: Position[Any], move: Any) -> str:
@@ -340,7 +345,7 @@ def play_auto(
         # numbered as the game counts its moves: 12. (Arimaa: its turn labels, 1g 1s 2g ...)
         print(f"{label:>4}{'.' if label.isdigit() else ' '} {player:<6} {text}")
         if opening and not position.in_opening_roll:  # as a game played by hand says it
-            print(f"      ({position.turn} has the higher opening roll and starts)")
+            print(f"      ({_starts(position)})")
     before_result()
     print()
     print(position.diagram())
