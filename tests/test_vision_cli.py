@@ -54,7 +54,15 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
         main(["vision", "read", str(tmp_path / "later.png"), "--calibration", cal, "--json"]) == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"cells", "confidence", "markers_seen", "occluded", "hidden", "unlearned"}
+    assert set(data) == {
+        "cells",
+        "confidence",
+        "markers_seen",
+        "occluded",
+        "hidden",
+        "unlearned",
+        "turn_untold",
+    }
     assert data["markers_seen"] == 4 and data["occluded"] is False
     assert {c: v for c, v in data["cells"].items() if v != "empty"} == later
     # A hand over the board: nothing is guessed, and the reader says why.
@@ -107,7 +115,7 @@ def test_vision_track_says_why_the_board_is_never_found(tmp_path, capsys):
     wrong_mat = "sim:sensei?size=640x360&moves=1"
     assert main(["vision", "track", wrong_mat, "--calibration", cal, "--max-frames", "30"]) == 2
     err = capsys.readouterr().err
-    assert err.count("belong to sensei") == 2  # once as it happens, once in the final error
+    assert err.count("belong to the sensei mat") == 2  # once as it happens, once in the final error
     assert (
         err.strip()
         .splitlines()[-1]

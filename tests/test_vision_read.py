@@ -109,7 +109,9 @@ def test_no_markers_is_a_clear_error():
         locate(blank, "auto")
     # the sensei mat is on the table but the user asked for arimaa
     sensei = SimTable("sensei", seed=12, size=SMALL).render({})
-    with pytest.raises(UserError, match="belong to sensei: use --layout auto"):
+    with pytest.raises(
+        UserError, match="belong to the sensei mat - put the arimaa mat in view, .*--layout auto"
+    ):
         locate(sensei, "arimaa")
 
 

@@ -226,8 +226,9 @@ def from_markers(
         if others:
             raise UserError(
                 _(
-                    "no markers of layout {layout} seen: is the whole mat in view and lit? "
-                    "(the markers in view belong to {other}: use --layout auto)"
+                    "no markers of layout {layout} seen: the markers in view belong to the "
+                    "{other} mat - put the {layout} mat in view, or set up the game and board "
+                    "of the {other} mat (on the command line: --layout auto)"
                 ).format(layout=layout.name, other=others.name)
             )
         raise UserError(

@@ -429,7 +429,10 @@ class App:
     def recognise(self, layout: str | None) -> None:
         """The camera sees this mat: preselect its game on the home screen."""
         found = games.for_layout(layout) if layout else None
-        if found and self.pages.home.recognise(found[0]):
+        if found is None or layout is None:
+            return
+        fixed = games.get(found[0]).mats[layout]  # the options the mat fixes, as written
+        if self.pages.home.recognise(found[0], fixed):
             self.dirty = True
 
     # -- drawing --------------------------------------------------------------------------------------------

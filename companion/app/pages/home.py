@@ -44,12 +44,17 @@ class HomePage(Page):
         elif kind in ("settings", "options"):
             app.pages.settings.open()
 
-    def recognise(self, game: str) -> bool:
-        """The camera sees this game's mat: preselect it. True when that is news."""
-        if game == self.recognised:
+    def recognise(self, game: str, fixed: dict[str, Any]) -> bool:
+        """The camera sees this game's mat: preselect it, with the options the mat fixes (the
+        5x5 Arinama mat: rows and cols 5 - the game alone set up an 8x8 board that the camera
+        never found). True when that is news."""
+        settings = self.app.settings
+        chosen = settings.options.get(game, {})
+        if game == self.recognised and all(chosen.get(k) == v for k, v in fixed.items()):
             return False
         self.recognised = game
-        self.app.settings.game = game
+        settings.game = game
+        settings.options[game] = {**chosen, **fixed}
         return True
 
     def model(self) -> tuple[Draw, object]:
