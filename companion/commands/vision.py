@@ -952,16 +952,19 @@ def run_track(args: argparse.Namespace) -> int:
         why = tracker.problem or "no frame showed it"
         raise UserError(f"the {wanted} was never found in {frames} frames: {why}")
     if not observations:
-        photos = (
-            " - dir: plays each image as one frame of a video at "
-            f"--fps {args.fps:g}; to read separate photos, use `companion vision read PHOTO` "
-            "on each"
-            if args.source.startswith("dir:")
-            else ""
-        )
-        print(
-            f"companion: no board was still and uncovered long enough to be read in {frames} "
-            f"frames (about {tracker.still_seconds:g} s of stillness is needed){photos}",
-            file=sys.stderr,
-        )
+        print(_nothing_read(args, frames, tracker.still_seconds), file=sys.stderr)
     return 0
+
+
+def _nothing_read(args: argparse.Namespace, frames: int, still_seconds: float) -> str:
+    """Why `vision track` printed no board - and, for a folder of photos, what reads them."""
+    photos = (
+        f" - dir: plays each image as one frame of a video at --fps {args.fps:g}; to read "
+        "separate photos, use `companion vision read PHOTO` on each"
+        if args.source.startswith("dir:")
+        else ""
+    )
+    return (
+        f"companion: no board was still and uncovered long enough to be read in {frames} "
+        f"frames (about {still_seconds:g} s of stillness is needed){photos}"
+    )
