@@ -121,19 +121,30 @@ else
   run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
 fi
 # The message catalogues (English, German) compiled once here: /opt is read-only to the service.
-run "$PREFIX/.venv/bin/python" -m companion.i18n
+# -P: the installed package, not the checkout this script may be run from (python -m would
+# import ./companion first, and compile into the checkout).
+run "$PREFIX/.venv/bin/python" -P -m companion.i18n
 # gpiozero must use lgpio (the Pi 5 and Bookworm's kernel drop the old sysfs/RPi.GPIO paths).
 run install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
 run mkdir -p "/etc/systemd/system/$UNIT.d"
 source_option=""
 [ "$CAMERA" = 1 ] || source_option=" --source usb:0"
+# The unit names the defaults; PREFIX and SERVICE_USER are written over them here.
+service_group="$(id -gn "$SERVICE_USER" 2>/dev/null || echo "$SERVICE_USER")"
 if [ "$DRY" = 1 ]; then
-  echo "+ write /etc/systemd/system/$UNIT.d/local.conf (ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option, GPIOZERO_PIN_FACTORY=lgpio)"
+  echo "+ write /etc/systemd/system/$UNIT.d/local.conf (ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option, GPIOZERO_PIN_FACTORY=lgpio, User=$SERVICE_USER, Group=$service_group, Documentation=file:$PREFIX/docs/raspberry-pi.md)"
 else
   cat >"/etc/systemd/system/$UNIT.d/local.conf" <<CONF
-# Written by install.sh: where this Pi has the app. Add your own settings in another file here.
+# Written by install.sh: where this Pi has the app, and who runs it. Add your own settings in
+# another file here.
+[Unit]
+Documentation=
+Documentation=file:$PREFIX/docs/raspberry-pi.md
+
 [Service]
 Environment=GPIOZERO_PIN_FACTORY=lgpio
+User=$SERVICE_USER
+Group=$service_group
 ExecStart=
 ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option
 CONF

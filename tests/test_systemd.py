@@ -102,7 +102,8 @@ def test_install_script_is_valid_bash_and_does_every_step():
     for package in ("python3-picamera2", "python3-lgpio", "python3-venv", "python3-numpy"):
         assert package in apt
     assert "espeak-ng" in apt  # the spoken instructions
-    assert "-m companion.i18n" in out  # the catalogues compiled while /opt is writable
+    # the catalogues compiled while /opt is writable - into the install, not the checkout
+    assert re.search(r"/opt/tabletop-companion/\.venv/bin/python -P -m companion\.i18n", out)
     # pygame-ce's SDL loads these at run time for the KMSDRM screen; its wheel lacks them.
     for package in ("libdrm2", "libgbm1", "libegl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri"):
         assert package in apt
@@ -117,6 +118,17 @@ def test_install_script_is_valid_bash_and_does_every_step():
     assert re.search(r"pip install --quiet --constraint \S+constraints\.txt /opt/", out)
     assert "--wait-for-camera, GPIOZERO" in out
     assert "systemctl enable tabletop-companion.service" in out
+
+
+def test_install_script_runs_the_service_as_the_user_and_from_the_place_it_was_given():
+    """SERVICE_USER and PREFIX were taken for the user and the copy but not for the unit,
+    which kept User=tabletop-companion and /opt (a maintainer's reading)."""
+    result = install("--dry-run", env={"SERVICE_USER": "root", "PREFIX": "/srv/tc"})
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if "local.conf" in x)
+    assert "ExecStart=/srv/tc/.venv/bin/companion run" in line
+    assert "User=root, Group=root" in line
+    assert "Documentation=file:/srv/tc/docs/raspberry-pi.md" in line
 
 
 def test_install_script_leaves_an_existing_user_alone():
