@@ -331,3 +331,21 @@ def test_a_chess_set_found_turned_round_is_learned_the_right_way_round(screen, t
     app.vision.look(frame, now=2.0)
     app.button("done")
     assert app.page == "play", app.message
+
+
+def test_an_unfinished_demo_on_a_chess_set_says_how_to_continue_it_with_its_option(
+    tmp_path, capsys
+):
+    """The hint left out -o equipment=chess: run as printed it started a new game on the
+    mat (a player's trial)."""
+    import shlex
+
+    db = tmp_path / "r.sqlite3"
+    argv = ["run", "--headless", "--game", "arimaa", "-o", "equipment=chess", "--moves", "2",
+            "--db", str(db)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    hint = out.split("the next `", 1)[1].split("`", 1)[0]
+    assert "-o equipment=chess" in hint
+    assert main([*shlex.split(hint)[1:], "--headless", "--moves", "2"]) == 0
+    assert "demo: continuing the unfinished game #1" in capsys.readouterr().out

@@ -367,7 +367,11 @@ def _demo_on(
             f"-o game.html{db_option}`)"
         )
         if result.outcome == "unfinished":
-            print(f"companion: the next `companion run --game {game}{db_option}` demo continues it")
+            chosen = "".join(f" -o {shlex.quote(f'{k}={v}')}" for k, v in (options or {}).items())
+            print(
+                f"companion: the next `companion run --game {game}{chosen}{db_option}` demo "
+                "continues it"
+            )
     if folder is not None:
         print(f"companion: {len(result.screenshots)} screenshots in {folder}")
     sys.stdout.flush()
