@@ -307,6 +307,39 @@ def test_the_text_lines_say_what_the_dice_showed(tmp_path, capsys, monkeypatch):
     assert [r.dice for r in rolled[:2]] == [(2, 5), (5, 2)]
 
 
+def test_dice_rolled_while_the_instruction_stays_are_shown_too(tmp_path, capsys, monkeypatch):
+    """After a restart the referee waits for the board, and rolls pressed then were recorded
+    but never printed: the line is printed when the instruction changes (a player's trial)."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "aranea", "--observations", "-", "--db", str(db), "--seed", "3"]
+    run(capsys, monkeypatch, argv, ["roll"] * 3)
+    argv[-1] = "5"
+    code, out, _ = run(capsys, monkeypatch, argv, ["roll", "roll"])
+    assert code == 0 and out[0] == "Continuing Aranea game 1 at move 3"
+    rolled = [line.strip() for line in out if "rolled" in line]
+    stored = Records(db, readonly=True).game(1).rolls[3:]
+    assert len(rolled) == len(stored) == 2
+    for line, roll in zip(rolled, stored, strict=True):
+        assert line.endswith(f"({roll.dice[0]} and {roll.dice[1]})"), (line, roll)
+
+
+def test_an_input_that_does_not_apply_now_is_said_so(tmp_path, capsys, monkeypatch):
+    """`roll` in Sensei, `undo` with nothing to take back: nothing changed and nothing was
+    said, exit 0 - a typed line seemed to vanish."""
+    db = tmp_path / "r.sqlite3"
+    argv = ["--game", "sensei", "--observations", "-", "--db", str(db)]
+    code, out, _ = run(capsys, monkeypatch, argv, ["roll", "choose dog", "undo"])
+    assert code == 0
+    said = [line.strip() for line in out if "nothing to do with that now" in line]
+    assert said == [
+        "(roll: nothing to do with that now)",
+        "(choose dog: nothing to do with that now)",
+        "(undo: nothing to do with that now)",
+    ]
+    code, out, _ = run(capsys, monkeypatch, [*argv, "--json"], ["roll"])
+    assert {"type": "input", "input": "roll", "applies": False} in [json.loads(x) for x in out]
+
+
 def test_a_bad_setup_line_starts_no_game(tmp_path, capsys, monkeypatch):
     """`--setup 'Ra1 foo'` printed "New Arimaa game 1" and then refused the line, leaving an
     unfinished game in the records (a player's trial): the line is checked first."""

@@ -212,9 +212,17 @@ class Session:
             self.latencies.append(time.perf_counter() - started)
 
     def handle(self, player_input: PlayerInput) -> None:
-        self.pending += self.referee.handle(player_input)
+        events = self.referee.handle(player_input)
+        self.pending += events
         self._teach_camera()  # `right`: the board the players said is right
-        self.flush()
+        if not self.flush() and not events:  # an input that does not apply now: said so
+            # (a button at the table shows it by nothing changing; a typed line would not)
+            said = " ".join(str(x) for x in (player_input.kind, player_input.value) if x)
+            self.emit(
+                json.dumps({"type": "input", "input": said, "applies": False})
+                if self.json_lines
+                else f"    ({said}: nothing to do with that now)"
+            )
 
     def _teach_camera(self) -> None:
         """A board the referee takes as the position teaches the tracker the empty look of
@@ -250,7 +258,8 @@ class Session:
         """Print the instruction when it changed (with the events since the last line);
         `repeat` marks a line printed again on request ("show")."""
         instruction = self.referee.instruction
-        if instruction == self.shown:
+        rolled = any(e.kind == "roll" for e in self.pending)  # dice the players must see
+        if instruction == self.shown and not rolled:
             return False
         self.shown = instruction
         events, self.pending = self.pending, []
