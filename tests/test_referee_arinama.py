@@ -209,6 +209,28 @@ def test_game_over_is_announced_with_the_reason():
     assert referee.instruction.detail == outcome.detail
 
 
+def test_a_game_continued_at_its_start_clears_the_calibration_pieces_as_a_new_one(tmp_path):
+    """A demo stopped before its first move and continued: the setup screen calibrated again
+    and the play screen called its stones "One stone per turn" - an illegal move - offering
+    Board is right (a player's trial)."""
+    from companion.records import Records
+
+    options = {"rows": 5, "cols": 5}
+    board = {"c1": "black", "c2": "black", "c3": "white", "c4": "white"}
+    position = games.get("arinama").new(options)
+    assert position.calibration_pieces_stay(("empty", "black", "white"))
+    names = position.cell_names()
+    fresh = Referee(games.get("arinama").new(options), clear_first=True)
+    with Records(tmp_path / "r.sqlite3") as records:
+        game_id = Referee(position, records=records).game_id
+        resumed = Referee.resume(records, game_id, calibrated=("empty", "black", "white"))
+        for referee in (resumed, fresh):
+            assert referee.observe(observation_of(names, board)) == []  # nothing illegal
+    assert resumed.instruction == fresh.instruction
+    assert resumed.instruction.text.startswith("Take the black stones off c1 and c2")
+    assert not resumed.may_say_board_right()
+
+
 def test_calibration_pieces_are_cleared_without_an_illegal_move():
     """The app starts the referee with the pieces the camera learned colours from still down."""
     position = games.get("arinama").new({"rows": 5, "cols": 5})

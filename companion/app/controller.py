@@ -257,21 +257,24 @@ class App:
             self.records_problem = ""  # a problem reading the file has passed
         else:
             self.records_damaged()
+        # The pieces the setup screen's calibration learned the colours from (a resumed game's
+        # too) are still on the board when there are more than the position's.
+        calibrated = self.vision.layout.classes if self.vision is not None else None
         if self.resume_id is not None:
             assert self.records is not None  # a game is resumed from the records
             self.referee = Referee.resume(
-                self.records, self.resume_id, dice=self.dice, recorded=recorded
+                self.records,
+                self.resume_id,
+                dice=self.dice,
+                recorded=recorded,
+                calibrated=calibrated,
             )
         else:
-            # The calibration pieces of a game that starts on an empty board are still there.
-            extra = position.calibration_cells(self.vision.layout.classes) if self.vision else {}
-            # A chess set's start position stays on the board: it is both sides' `chess` setup.
-            chess = position.uses_chess_set(position.options)
             self.referee = Referee(
                 position,
                 records=self.records if recorded else None,
                 dice=self.dice,
-                clear_first=extra != position.cells() and not chess,
+                clear_first=calibrated is not None and position.calibration_pieces_stay(calibrated),
                 meta=self.game_meta,
             )
         self.position = self.referee.position

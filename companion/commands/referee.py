@@ -187,11 +187,19 @@ def run(args: argparse.Namespace) -> int:
     records = Records(args.db)
     dice = Dice(seed=args.seed)
     referee, resumed = None, False
+    # With a camera the board was just calibrated: the pieces it learned the colours from may
+    # still be on it, and taking them off is an instruction, not an illegal move.
+    layout = get_layout(layout_name) if calibration is not None else None
     if not args.new:
         for summary in records.unfinished_games():
             if summary.game == args.game and _same_options(cls, summary.options, position):
                 try:
-                    referee = Referee.resume(records, summary.id, dice=dice)
+                    referee = Referee.resume(
+                        records,
+                        summary.id,
+                        dice=dice,
+                        calibrated=layout.classes if layout is not None else None,
+                    )
                 except ReplayError as exc:
                     raise UserError(
                         f"the unfinished {cls.title} game {summary.id} cannot be continued "
@@ -201,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
                 resumed = True
                 break
     if referee is None:
-        referee = Referee(position, records=records, dice=dice)
+        clear_first = layout is not None and position.calibration_pieces_stay(layout.classes)
+        referee = Referee(position, records=records, dice=dice, clear_first=clear_first)
     session = Session(referee, json_lines=args.json, emit=_print)
     session.start(resumed=resumed)
     for side, line in zip(("gold", "silver"), args.setup, strict=False):

@@ -401,6 +401,19 @@ class Position(ABC, Generic[MoveT]):
                 cells[cell] = cls
         return cells
 
+    def calibration_pieces_stay(self, classes: Sequence[str]) -> bool:
+        """Whether the pieces the camera learns the colours `classes` from (`calibration_cells`)
+        are still on the board when play starts, to be taken off first: more than this position
+        has - not on a chess set, whose start position is both sides' setup.
+
+            >>> from companion import games
+            >>> games.get("arinama").new().calibration_pieces_stay(("empty", "black", "white"))
+            True
+        """
+        if self.uses_chess_set(self.options):
+            return False
+        return self.calibration_cells(classes) != self.cells()
+
     def __str__(self) -> str:
         return self.diagram()
 

@@ -32,7 +32,7 @@ Rules of the edge, for every game:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations, product
 from typing import Any, ClassVar, Generic, TypeVar
@@ -362,19 +362,36 @@ class Referee(Generic[P]):
 
     @classmethod
     def resume(
-        cls, records: Records, game_id: Any, *, dice: Dice | None = None, recorded: bool = True
+        cls,
+        records: Records,
+        game_id: Any,
+        *,
+        dice: Dice | None = None,
+        recorded: bool = True,
+        calibrated: Sequence[str] | None = None,
     ) -> Referee[Any]:
         """Continue a recorded game at its last accepted position (after a crash or a pulled
         plug). The board must then show that position before play goes on. Not `recorded`:
         the game is read from `records` and goes on without writing to them (a damaged file).
+        `calibrated`: the classes the camera was just calibrated on - the pieces it learned
+        them from may be on the board, to be taken off first (a game continued at its start,
+        `Position.calibration_pieces_stay`).
 
         :raises RecordError: the game cannot be read, or (recorded) written to."""
         position = records.resume(game_id)
         referee = Referee(
-            position, records=records if recorded else None, dice=dice, game_id=game_id
+            position,
+            records=records if recorded else None,
+            dice=dice,
+            game_id=game_id,
+            clear_first=calibrated is not None and position.calibration_pieces_stay(calibrated),
         )
         referee.settled = False
-        referee.resumed = not _ended_with_undo(records.game(game_id, images=False))
+        # Nothing to catch up with while the calibration pieces stand there: the board was
+        # just set up for the camera, not played on (they would read as a move).
+        referee.resumed = not referee.calibration_pieces and not _ended_with_undo(
+            records.game(game_id, images=False)
+        )
         referee._update()
         return referee
 
