@@ -399,3 +399,21 @@ def test_the_setup_question_has_no_terminal_syntax_for_the_screen():
     runner = Session(table.referee, emit=lines.append)
     runner.flush()
     assert "choose standard" in lines[-1] and "choose Ra1 Rb1 ..." in lines[-1]
+
+
+def test_pieces_where_a_setup_has_none_are_named_in_the_setup_line():
+    """Both sides' pieces on the mat before Gold's setup was taken: the line said only "Gold:
+    set up your pieces as shown", board after board, the silver pieces marked on the screen
+    but named nowhere (a player's trial)."""
+    position = ArimaaPosition.new()
+    referee = Referee(position)
+    for side in ("gold", "silver"):
+        referee.set_setup(side, STANDARD_SETUP[side])
+    board = {tok[1:3]: side for side in ("gold", "silver") for tok in STANDARD_SETUP[side].split()}
+    referee.observe(observation_of(position.cell_names(), board))
+    assert referee.instruction.text.startswith(
+        "Gold: set up your pieces as shown. Take the silver pieces off a7, a8, b7"
+    )
+    gold = {cell: side for cell, side in board.items() if side == "gold"}
+    referee.observe(observation_of(position.cell_names(), gold))
+    assert len(referee.position.move_stack) == 1  # Gold's setup taken

@@ -580,11 +580,22 @@ class ArimaaReferee(Referee[ArimaaPosition]):
                 + (". " + chess_mapping() if self.chess_set else ""),
             )
         after = self._setup_target(move, board)
-        diff = phrases.BoardDiff.between(after, board if board is not None else {})
+        seen = board if board is not None else {}
+        diff = phrases.BoardDiff.between(after, seen)
         highlights = {c: TARGET for c in diff.removed}
         highlights.update({c: ERROR for c in diff.added})
+        # Pieces where the setup has none (the other side's, set up too soon) are named: the
+        # highlights alone said it, and the line stayed the same board after board.
+        extra = phrases.fix_sentences(
+            {},
+            {c: seen[c] for c in diff.added},
+            name_at=self._fix_name,
+            change_phrase=self.change_phrase,
+        )
         return Instruction(
-            text=_("{player}: set up your pieces as shown").format(player=name),
+            text=phrases.join_sentences(
+                [_("{player}: set up your pieces as shown").format(player=name), *extra]
+            ),
             kind="setup",
             player=side,
             highlights=highlights,
