@@ -168,6 +168,32 @@ def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, ca
     assert out[-1].startswith("[1] White: place a stone")
 
 
+def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, monkeypatch):
+    """A player's trial: "C3" was refused as no cell of the board (a position file takes
+    "E4"), {"c3": 5} was "pieces of classes 5", and a confidence of 2 or a hidden cell zz
+    were taken without a word."""
+    args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
+    lines = [
+        '{"cells": {"c3": 5}}',
+        '{"cells": {"c3": "black"}, "confidence": {"c3": 2}}',
+        '{"cells": {"c3": "black"}, "hidden": {"c3": "zz"}}',
+        '{"cells": {"C3": "black"}}',
+    ]
+    code, out, err = run(capsys, monkeypatch, args, lines)
+    assert code == 2
+    said = err.strip().splitlines()
+    assert said[0].endswith(
+        'line 1: an observation line\'s cells hold words ("black", "empty"), not 5'
+    )
+    assert said[1].endswith("line 2: an observation line's confidence runs from 0 to 1, not 2")
+    assert said[2].endswith(
+        "line 3: the camera's marks name cells that the Arinama board does not have (zz): check "
+        "the observation"
+    )
+    assert "lines 1, 2 and 3" in said[-1]
+    assert out[-1].startswith("[1] White: place a stone")  # C3 is c3
+
+
 def test_wrong_layout_for_the_game_is_named(tmp_path, capsys, monkeypatch):
     args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     code, _out, err = run(capsys, monkeypatch, args, [observation({}, "arimaa")])

@@ -218,6 +218,15 @@ class Referee(Generic[P]):
 
         :raises UserError: it has cells this board lacks, lacks some while listing empty
             cells (another, smaller board's), or reports pieces of classes the game has not."""
+        named = {*observation.hidden, *observation.hidden.values(), *observation.unlearned}
+        strays = named - self._cell_names - set(observation.cells)
+        if strays:  # cells a nearer piece may hide, or never seen empty, of no board here
+            raise UserError(
+                _(
+                    "the camera's marks name cells that the {game} board does not have "
+                    "({cells}): check the observation"
+                ).format(game=self.position.title, cells=phrases.cell_list(strays))
+            )
         foreign = set(observation.cells) - self._cell_names
         if foreign:
             if observation.layout:

@@ -88,8 +88,15 @@ def observation_from_json(data: Any) -> Observation:
     """An Observation from the JSON of `Observation.to_json` (or `vision track --json`)."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), dict):
         raise UserError('an observation line needs "cells": {"a1": "black", ...}')
-    cells = {str(c): str(k) for c, k in data["cells"].items()}
+    odd = next((k for k in data["cells"].values() if not isinstance(k, str)), None)
+    if odd is not None:
+        raise UserError(
+            f'an observation line\'s cells hold words ("black", "empty"), not {json.dumps(odd)}'
+        )
+    cells = {_cell(c): k for c, k in data["cells"].items()}  # "C3" is c3, as in a position file
     confidence = data.get("confidence") or {}
+    if not isinstance(confidence, dict):
+        raise UserError('an observation line\'s "confidence" must be {"e4": 0.97, ...}')
     hidden = data.get("hidden") or {}
     if not isinstance(hidden, dict):
         raise UserError('an observation line\'s "hidden" must be {"e8": "e7", ...}')
@@ -100,19 +107,28 @@ def observation_from_json(data: Any) -> Observation:
     if not isinstance(leaned, dict):
         raise UserError('an observation line\'s "leaned" must be {"e8": "black", ...}')
     try:
-        return Observation(
+        observation = Observation(
             cells=cells,
-            confidence={str(c): float(v) for c, v in confidence.items()},
+            confidence={_cell(c): float(v) for c, v in confidence.items()},
             frame=int(data.get("frame", 0)),
             timestamp=float(data.get("timestamp", 0.0)),
             markers_seen=int(data.get("markers_seen", 0)),
             layout=str(data.get("layout", "")),
-            hidden={str(c): str(n) for c, n in hidden.items()},
-            unlearned=tuple(str(c) for c in unlearned),
-            leaned={str(c): str(k) for c, k in leaned.items()},
+            hidden={_cell(c): _cell(n) for c, n in hidden.items()},
+            unlearned=tuple(_cell(c) for c in unlearned),
+            leaned={_cell(c): str(k) for c, k in leaned.items()},
         )
     except (TypeError, ValueError):
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
+    odd = next((v for v in observation.confidence.values() if not 0.0 <= v <= 1.0), None)
+    if odd is not None:
+        raise UserError(f"an observation line's confidence runs from 0 to 1, not {odd:g}")
+    return observation
+
+
+def _cell(name: Any) -> str:
+    """A cell's name as the games write it: "C3" is c3."""
+    return str(name).strip().lower()
 
 
 def parse_line(line: str) -> Observation | PlayerInput | str | None:
