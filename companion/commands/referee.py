@@ -185,32 +185,10 @@ def run(args: argparse.Namespace) -> int:
         camera = _open_camera(args, layout_name, calibration)
 
     records = Records(args.db)
-    dice = Dice(seed=args.seed)
-    referee, resumed = None, False
     # With a camera the board was just calibrated: the pieces it learned the colours from may
     # still be on it, and taking them off is an instruction, not an illegal move.
-    layout = get_layout(layout_name) if calibration is not None else None
-    if not args.new:
-        for summary in records.unfinished_games():
-            if summary.game == args.game and _same_options(cls, summary.options, position):
-                try:
-                    referee = Referee.resume(
-                        records,
-                        summary.id,
-                        dice=dice,
-                        calibrated=layout.classes if layout is not None else None,
-                    )
-                except ReplayError as exc:
-                    raise UserError(
-                        f"the unfinished {cls.title} game {summary.id} cannot be continued "
-                        f"({exc}): start a new game with --new (it stays in the records as "
-                        "it is)"
-                    ) from None
-                resumed = True
-                break
-    if referee is None:
-        clear_first = layout is not None and position.calibration_pieces_stay(layout.classes)
-        referee = Referee(position, records=records, dice=dice, clear_first=clear_first)
+    calibrated = get_layout(layout_name).classes if calibration is not None else None
+    referee, resumed = _referee(args, position, records, Dice(seed=args.seed), calibrated)
     session = Session(referee, json_lines=args.json, emit=_print)
     session.start(resumed=resumed)
     for side, line in zip(("gold", "silver"), args.setup, strict=False):
@@ -344,6 +322,37 @@ def _is_terminal(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):  # a closed or odd stream
         return False
+
+
+def _referee(
+    args: argparse.Namespace,
+    position: Any,
+    records: Records,
+    dice: Dice,
+    calibrated: tuple[str, ...] | None,
+) -> tuple[Referee[Any], bool]:
+    """The referee of the newest unfinished game of this game and options (unless --new),
+    else of a new game; and whether it was continued. `calibrated`: the classes the camera
+    was just calibrated on (None: no camera).
+
+    :raises UserError: the unfinished game cannot be continued (what to do instead)."""
+    cls = type(position)
+    if not args.new:
+        for summary in records.unfinished_games():
+            if summary.game == args.game and _same_options(cls, summary.options, position):
+                try:
+                    continued = Referee.resume(
+                        records, summary.id, dice=dice, calibrated=calibrated
+                    )
+                except ReplayError as exc:
+                    raise UserError(
+                        f"the unfinished {cls.title} game {summary.id} cannot be continued "
+                        f"({exc}): start a new game with --new (it stays in the records as "
+                        "it is)"
+                    ) from None
+                return continued, True
+    clear_first = calibrated is not None and position.calibration_pieces_stay(calibrated)
+    return Referee(position, records=records, dice=dice, clear_first=clear_first), False
 
 
 def _calibration(args: argparse.Namespace) -> Any:

@@ -274,8 +274,8 @@ class Session:
         """Print the instruction when it changed (with the events since the last line);
         `repeat` marks a line printed again on request ("show")."""
         instruction = self.referee.instruction
-        rolled = any(e.kind == "roll" for e in self.pending)  # dice the players must see
-        if instruction == self.shown and not rolled:
+        dice_rolled = any(e.kind == "roll" for e in self.pending)  # for the players to see
+        if instruction == self.shown and not dice_rolled:
             return False
         self.shown = instruction
         events, self.pending = self.pending, []
