@@ -28,16 +28,18 @@ from companion import games, i18n
 from companion.app import (
     App,
     CameraWorker,
+    DemoResult,
     ReconnectingCamera,
     Settings,
     TableVision,
     run_demo,
     run_table,
+    unfinished_demo,
 )
 from companion.commands import seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
-from companion.errors import OptionError, UserError
+from companion.errors import OptionError, RecordError, UserError
 from companion.records import PLAYING, Records, default_db_path
 from companion.speech import Speaker
 from display.device import (
@@ -197,24 +199,45 @@ def _demo_options(game: str, chosen: dict[str, str] | None) -> dict[str, Any] | 
     return together or None
 
 
-def _output_closed(records: Records) -> int:
-    """The demo's status once its output was closed (`| head`): 0 when its game had ended and
-    was recorded; else it stopped, is said so where that can still be read, and 141 (as
-    SIGPIPE) - the next demo continues the game."""
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, sys.stdout.fileno())  # nothing more to write, nor to flush at exit
-    os.close(null)
-    written = records.games()
-    if written and max(written, key=lambda g: g.updated_at).status != PLAYING:
-        return 0  # the demo's game (the one written last) had ended, and is recorded
+def _last_written(records: Records) -> str | None:
+    """When the records were last written to (None: they cannot be read)."""
     try:
-        print(
-            "companion: the demo stopped: its output was closed - the next demo continues "
-            "its unfinished game",
-            file=sys.stderr,
-        )
+        return max((g.updated_at for g in records.games()), default="")
+    except RecordError:
+        return None
+
+
+def _silence_stdout() -> None:
+    """Standard output to /dev/null: nothing more to write there, nor to flush at exit."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+
+
+def _say_on_stderr(text: str) -> None:
+    try:
+        print(text, file=sys.stderr)
     except OSError:  # `2>&1 | head`: standard error was that output too
         pass
+
+
+def _output_closed(
+    records: Records, game: str, options: dict[str, Any] | None, before: str | None
+) -> int:
+    """The demo's status once its output was closed (`| head`) while it played: 0 when the
+    game it played ended and is recorded (written since `before`); else it stopped, is said
+    so where that can still be read, and 141 (as SIGPIPE) - the next demo continues its game
+    when one is waiting (`unfinished_demo`)."""
+    _silence_stdout()
+    cls = games.get(game)
+    layout = cls.mat_layout(cls.options_from(options))
+    waiting = unfinished_demo(records, game, layout)
+    if waiting is None and before is not None:
+        written = [g for g in records.games() if g.updated_at > before]
+        if written and all(g.status != PLAYING for g in written):
+            return 0
+    then = f" - the next demo continues its unfinished game #{waiting}" if waiting else ""
+    _say_on_stderr(f"companion: the demo stopped: its output was closed{then}")
     return 128 + signal.SIGPIPE
 
 
@@ -334,11 +357,12 @@ def _demo_on(
     speaker = None
     if not headless:  # a window on a desktop: the demo's instructions are spoken too
         speaker = Speaker(i18n.language)
-    db = records.path
+    before = _last_written(records)
+    played_with = _demo_options(game, options)
     try:
         result = run_demo(
             game,
-            options=_demo_options(game, options),
+            options=played_with,
             seed=args.seed,
             max_moves=args.moves,
             records=records,
@@ -351,10 +375,33 @@ def _demo_on(
             speaker=speaker,
         )
     except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE
-        return _output_closed(records)
+        try:
+            return _output_closed(records, game, played_with, before)
+        except RecordError as exc:  # the records cannot be read to tell
+            _say_on_stderr(f"companion: the demo stopped: its output was closed ({exc})")
+            return 128 + signal.SIGPIPE
     finally:
         if speaker is not None:
             speaker.close()
+    try:
+        return _say_result(args, records, game, options, folder, result)
+    except BrokenPipeError:  # closed while the result was said: the game is as it ended
+        _silence_stdout()
+        if not result.recorded:
+            _say_on_stderr("companion: error: this game was NOT recorded")
+        return 0 if result.recorded else 1
+
+
+def _say_result(
+    args: argparse.Namespace,
+    records: Records,
+    game: str,
+    options: dict[str, str] | None,
+    folder: Path | None,
+    result: DemoResult,
+) -> int:
+    """The demo's `result` in words; 0, or 1 when its game was not recorded."""
+    db = records.path
     moves = f"{result.moves} move{'' if result.moves == 1 else 's'}"
     print(
         f"companion: {result.outcome} after {moves} ({result.frames} camera frames, {result.seconds:.1f} s)"
