@@ -51,6 +51,7 @@ Times are UTC ISO-8601 strings with milliseconds (``2026-11-22T03:04:05.678Z``).
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import fcntl
 import json
@@ -575,10 +576,11 @@ class Records:
         return found
 
     def _no_damage(self, conn: sqlite3.Connection, what: str) -> None:
-        """SQLite's quick check, where finding nothing may be the damage's doing.
+        """SQLite's quick check of the games table, where finding nothing there may be the
+        damage's doing (the table only: a mistyped id in a large file is said at once).
 
         :raises RecordError: it found damage - saying `what` follows from it."""
-        found = _damage_found(conn)
+        found = _damage_found(conn, "games")
         if found:
             raise RecordError(
                 f"{self.path} is damaged ({found}) - {what}: restore it from a backup, or copy "
@@ -836,7 +838,6 @@ class Records:
                 "start position",
                 dict,
             )
-            photos = self._photos(c, game_id) if images else {}
             moves = [
                 MoveRecord(
                     r[0],
@@ -845,7 +846,6 @@ class Records:
                     _loaded(r[3], game_id, "position after a move", dict),
                     r[4],
                     r[5],
-                    photos.get(r[0]),
                 )
                 for r in c.execute(
                     "SELECT m.id, m.ply, m.move, m.position, m.played_at, m.taken_back_at"
@@ -853,6 +853,9 @@ class Records:
                     (game_id,),
                 )
             ]
+            if images:  # after the moves: damage they share with the photos is theirs
+                photos = self._photos(c, game_id)
+                moves = [dataclasses.replace(m, image=photos.get(m.id)) for m in moves]
             rolls = tuple(
                 RollRecord(r[0], tuple(_loaded(r[1], game_id, "rolls")), r[2], r[3])
                 for r in c.execute(
@@ -1302,12 +1305,14 @@ def _writable(path: Path) -> bool:
     return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
 
 
-def _damage_found(conn: sqlite3.Connection) -> str:
-    """What SQLite's quick check finds in the file, in one line ("": nothing).
+def _damage_found(conn: sqlite3.Connection, table: str = "") -> str:
+    """What SQLite's quick check finds in the file, or in one `table` (and its indexes), in
+    one line ("": nothing).
 
     :raises sqlite3.DatabaseError: the check could not run (a lock, an I/O error)."""
     try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
+        check = f"PRAGMA quick_check({table})" if table else "PRAGMA quick_check"
+        rows = conn.execute(check).fetchall()
     except sqlite3.DatabaseError as exc:
         if not _is_damage(exc):
             raise

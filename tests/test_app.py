@@ -882,3 +882,17 @@ def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(scre
     assert app.notice in app.painter.texts
     app.act("start")
     assert app.notice == "" and app.page == "play"  # (no camera here: straight to the game)
+
+
+def test_a_recognised_mat_sets_its_board_once_and_leaves_the_players_choice_after(screen):
+    """The camera thread says which mat it sees every 2 s: setting the mat's board size each
+    time undid a size the players then chose on the settings screen (a review)."""
+    app = App(screen, Settings(game="arimaa"))
+    app.recognise("arinama5")
+    assert app.settings.game == "arinama"
+    assert (app.settings.game_options().rows, app.settings.game_options().cols) == (5, 5)
+    app.settings.options["arinama"] = {"rows": 8, "cols": 8, "first": "white"}
+    app.recognise("arinama5")  # the same mat, seen again
+    assert app.settings.options["arinama"] == {"rows": 8, "cols": 8, "first": "white"}
+    app.recognise("sensei-storm")  # another mat: its game and board
+    assert app.settings.game == "sensei" and app.settings.game_options().side == "storm"

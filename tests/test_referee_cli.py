@@ -175,6 +175,7 @@ def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, 
     args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     lines = [
         '{"cells": {"c3": 5}}',
+        '{"cells": {"c3": null}}',
         '{"cells": {"c3": "black"}, "confidence": {"c3": 2}}',
         '{"cells": {"c3": "black"}, "hidden": {"c3": "zz"}}',
         '{"cells": {"C3": "black"}}',
@@ -185,12 +186,15 @@ def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, 
     assert said[0].endswith(
         'line 1: an observation line\'s cells hold words ("black", "empty"), not 5'
     )
-    assert said[1].endswith("line 2: an observation line's confidence runs from 0 to 1, not 2")
-    assert said[2].endswith(
-        "line 3: the camera's marks name cells that the Arinama board does not have (zz): check "
+    assert said[1].endswith(
+        'line 2: an observation line\'s cells hold words ("black", "empty"), not null'
+    )
+    assert said[2].endswith("line 3: an observation line's confidence runs from 0 to 1, not 2")
+    assert said[3].endswith(
+        "line 4: the camera's marks name cells that the Arinama board does not have (zz): check "
         "the observation"
     )
-    assert "lines 1, 2 and 3" in said[-1]
+    assert "lines 1, 2, 3 and 4" in said[-1]
     assert out[-1].startswith("[1] White: place a stone")  # C3 is c3
 
 
@@ -344,7 +348,8 @@ def test_dice_rolled_while_the_instruction_stays_are_shown_too(tmp_path, capsys,
     code, out, _ = run(capsys, monkeypatch, argv, ["roll", "roll"])
     assert code == 0 and out[0] == "Continuing Aranea game 1 at move 3"
     rolled = [line.strip() for line in out if "rolled" in line]
-    stored = Records(db, readonly=True).game(1).rolls[3:]
+    with Records(db, readonly=True) as records:
+        stored = records.game(1).rolls[3:]
     assert len(rolled) == len(stored) == 2
     for line, roll in zip(rolled, stored, strict=True):
         assert line.endswith(f"({roll.dice[0]} and {roll.dice[1]})"), (line, roll)
@@ -355,13 +360,14 @@ def test_an_input_that_does_not_apply_now_is_said_so(tmp_path, capsys, monkeypat
     said, exit 0 - a typed line seemed to vanish."""
     db = tmp_path / "r.sqlite3"
     argv = ["--game", "sensei", "--observations", "-", "--db", str(db)]
-    code, out, _ = run(capsys, monkeypatch, argv, ["roll", "choose dog", "undo"])
+    code, out, _ = run(capsys, monkeypatch, argv, ["roll", "choose dog", "undo", "right"])
     assert code == 0
     said = [line.strip() for line in out if "nothing to do with that now" in line]
     assert said == [
         "(roll: nothing to do with that now)",
         "(choose dog: nothing to do with that now)",
         "(undo: nothing to do with that now)",
+        "(right: nothing to do with that now)",  # as typed, not its kind (board-right)
     ]
     code, out, _ = run(capsys, monkeypatch, [*argv, "--json"], ["roll"])
     assert {"type": "input", "input": "roll", "applies": False} in [json.loads(x) for x in out]
@@ -545,3 +551,27 @@ def test_a_smaller_board_s_observations_are_refused_not_played(tmp_path, capsys,
     pieces_only.write_text(json.dumps({"cells": {"c3": "black"}}) + "\n")
     args = ["--game", "arinama", "--observations", str(pieces_only), "--db", str(db)]
     assert run(capsys, monkeypatch, args, [])[0] == 0
+
+
+def test_a_game_continued_after_its_start_takes_a_move_made_while_down(tmp_path):
+    """With a camera, a game continued at move 1 took the stone White had placed meanwhile
+    for a calibration piece to take off (a review): only a game at its start may have them."""
+    import argparse
+
+    from companion.commands.referee import _referee
+    from companion.dice import Dice
+    from companion.referee.core import Referee, observation_of
+
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    names = position.cell_names()
+    with Records(tmp_path / "r.sqlite3") as records:
+        first = Referee(position.copy(), records=records)
+        first.observe(observation_of(names, {}))
+        first.observe(observation_of(names, {"c3": "black"}))
+        assert len(first.position.move_stack) == 1
+        args = argparse.Namespace(new=False, game="arinama")
+        classes = ("empty", "black", "white")
+        referee, resumed = _referee(args, position, records, Dice(seed=1), classes)
+        assert resumed and not referee.calibration_pieces
+        referee.observe(observation_of(names, {"c3": "black", "c4": "white"}))
+        assert len(referee.position.move_stack) == 2  # White's stone, placed while down

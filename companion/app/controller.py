@@ -435,7 +435,7 @@ class App:
         if found is None or layout is None:
             return
         fixed = games.get(found[0]).mats[layout]  # the options the mat fixes, as written
-        if self.pages.home.recognise(found[0], fixed):
+        if self.pages.home.recognise(found[0], layout, fixed):
             self.dirty = True
 
     # -- drawing --------------------------------------------------------------------------------------------

@@ -340,10 +340,11 @@ def _referee(
     if not args.new:
         for summary in records.unfinished_games():
             if summary.game == args.game and _same_options(cls, summary.options, position):
+                # Calibration pieces may stand on a board only at its start: later, pieces
+                # the position lacks are a move made while the companion was down.
+                at_start = calibrated if summary.moves == 0 else None
                 try:
-                    continued = Referee.resume(
-                        records, summary.id, dice=dice, calibrated=calibrated
-                    )
+                    continued = Referee.resume(records, summary.id, dice=dice, calibrated=at_start)
                 except ReplayError as exc:
                     raise UserError(
                         f"the unfinished {cls.title} game {summary.id} cannot be continued "

@@ -95,7 +95,7 @@ class Position(ABC, Generic[MoveT]):
     # stating one of them where the board shows none is wrong (`companion replay` says so); a
     # reason not among them (a resignation) is the players' and is taken as stated.
     rule_reasons: ClassVar[frozenset[str]] = frozenset()
-    # what `companion run`'s demo plays when the player gives no -o of their own
+    # what `companion run`'s demo plays, under the player's -o (`commands.run._demo_options`)
     demo_options: ClassVar[dict[str, Any]] = {}
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position

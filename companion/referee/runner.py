@@ -60,6 +60,7 @@ WORDS: dict[str, InputKind] = {
     "c": CANCEL,
     "right": BOARD_RIGHT,
 }
+TYPED = {BOARD_RIGHT: "right"}  # an input's word where it is not its kind's
 INPUT_HELP = (
     "type done, roll, undo, cancel, choose X, right (the board is right: the camera is wrong), "
     "hands on/off, clear, show, or an observation as JSON"
@@ -88,10 +89,11 @@ def observation_from_json(data: Any) -> Observation:
     """An Observation from the JSON of `Observation.to_json` (or `vision track --json`)."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), dict):
         raise UserError('an observation line needs "cells": {"a1": "black", ...}')
-    odd = next((k for k in data["cells"].values() if not isinstance(k, str)), None)
-    if odd is not None:
+    not_words = [k for k in data["cells"].values() if not isinstance(k, str)]
+    if not_words:  # (null too)
         raise UserError(
-            f'an observation line\'s cells hold words ("black", "empty"), not {json.dumps(odd)}'
+            f'an observation line\'s cells hold words ("black", "empty"), not '
+            f"{json.dumps(not_words[0])}"
         )
     cells = {_cell(c): k for c, k in data["cells"].items()}  # "C3" is c3, as in a position file
     confidence = data.get("confidence") or {}
@@ -120,9 +122,9 @@ def observation_from_json(data: Any) -> Observation:
         )
     except (TypeError, ValueError):
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
-    odd = next((v for v in observation.confidence.values() if not 0.0 <= v <= 1.0), None)
-    if odd is not None:
-        raise UserError(f"an observation line's confidence runs from 0 to 1, not {odd:g}")
+    beyond = [v for v in observation.confidence.values() if not 0.0 <= v <= 1.0]
+    if beyond:  # (NaN too)
+        raise UserError(f"an observation line's confidence runs from 0 to 1, not {beyond[0]:g}")
     return observation
 
 
@@ -233,7 +235,8 @@ class Session:
         self._teach_camera()  # `right`: the board the players said is right
         if not self.flush() and not events:  # an input that does not apply now: said so
             # (a button at the table shows it by nothing changing; a typed line would not)
-            said = " ".join(str(x) for x in (player_input.kind, player_input.value) if x)
+            word = TYPED.get(player_input.kind, player_input.kind)  # as the player typed it
+            said = " ".join(str(x) for x in (word, player_input.value) if x)
             self.emit(
                 json.dumps({"type": "input", "input": said, "applies": False})
                 if self.json_lines

@@ -24,6 +24,7 @@ class HomePage(Page):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.recognised: str | None = None  # the game of the mat the camera sees
+        self.recognised_mat: str | None = None  # and that mat (its layout)
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         return {"done": ("start", None), "roll": ("dice", None), "back": ("noop", None)}
@@ -44,17 +45,17 @@ class HomePage(Page):
         elif kind in ("settings", "options"):
             app.pages.settings.open()
 
-    def recognise(self, game: str, fixed: dict[str, Any]) -> bool:
-        """The camera sees this game's mat: preselect it, with the options the mat fixes (the
-        5x5 Arinama mat: rows and cols 5 - the game alone set up an 8x8 board that the camera
-        never found). True when that is news."""
-        settings = self.app.settings
-        chosen = settings.options.get(game, {})
-        if game == self.recognised and all(chosen.get(k) == v for k, v in fixed.items()):
+    def recognise(self, game: str, layout: str, fixed: dict[str, Any]) -> bool:
+        """The camera sees this game's mat (`layout`): preselect it, with the options the mat
+        fixes (the 5x5 Arinama mat: rows and cols 5 - the game alone set up an 8x8 board that
+        the camera never found). Once for each mat: the players may choose otherwise after.
+        True when that is news."""
+        if layout == self.recognised_mat:
             return False
-        self.recognised = game
+        self.recognised, self.recognised_mat = game, layout
+        settings = self.app.settings
         settings.game = game
-        settings.options[game] = {**chosen, **fixed}
+        settings.options[game] = {**settings.options.get(game, {}), **fixed}
         return True
 
     def model(self) -> tuple[Draw, object]:
