@@ -158,6 +158,25 @@ def test_a_start_that_fails_leaves_no_game_behind(tmp_path, capsys, monkeypatch)
     assert not db.exists() or Records(db, readonly=True).games() == []
 
 
+def test_a_pipe_whose_every_line_is_refused_leaves_no_game_to_continue(
+    tmp_path, capsys, monkeypatch
+):
+    """A file is checked before the game starts; a pipe cannot be: its one bad line left an
+    empty game that the next run continued (a player's trial)."""
+    db = tmp_path / "r.sqlite3"
+    args = ["--game", "arinama", "--observations", "-", "--db", str(db)]
+    code, _, err = run(capsys, monkeypatch, args, ['{"cells": {"z9": "white"}}', "# a note"])
+    assert code == 2 and err.strip().splitlines()[-1].endswith(
+        "1 line of standard input was not taken (line 1, said above): no game was played"
+    )
+    with Records(db, readonly=True) as records:
+        assert records.unfinished_games() == []
+    code, out, _ = run(capsys, monkeypatch, args, [observation({"c3": "black"}), "{bad"])
+    assert code == 2 and out[0] == "New Arinama game 2"  # a line taken: the game stays
+    with Records(db, readonly=True) as records:
+        assert [g.id for g in records.unfinished_games()] == [2]
+
+
 def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, capsys, monkeypatch):
     args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
     lines = ['{"cells": 5}', "{not json", observation({"c3": "black"})]

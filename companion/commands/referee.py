@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
         inputs = _Inputs(args.observations)
         for line in lines:
             inputs.handle(session, line)
-        inputs.finish(session)
+        inputs.finish(session, started=not resumed)
         return 0
     if camera is None:
         raise RuntimeError("neither observations nor a camera")  # argparse requires one
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = _Inputs("-")  # what is typed beside the camera
     with source:
         code = _run_camera(session, source, args, inputs)
-    inputs.finish(session)
+    inputs.finish(session, started=False)  # (the camera's game is the camera's to judge)
     return code
 
 
@@ -296,6 +296,7 @@ class _Inputs:
         self.numbered = path != "-" or not _is_terminal(sys.stdin)
         self.number = 0
         self.refused: list[int] = []
+        self.taken = 0  # lines with something in them that were taken
 
     def handle(self, session: Session, line: str) -> None:
         self.number += 1
@@ -306,14 +307,22 @@ class _Inputs:
             print(f"companion: {where}{shorten_quotes(str(exc))}", file=sys.stderr)
             if self.numbered:
                 self.refused.append(self.number)
+        else:
+            self.taken += bool(line.strip()) and not line.strip().startswith("#")
 
-    def finish(self, session: Session) -> None:
-        """UserError (exit status 2) naming the lines not taken, if any."""
+    def finish(self, session: Session, *, started: bool) -> None:
+        """UserError (exit status 2) naming the lines not taken, if any. A game this run
+        `started` that no line was taken for is abandoned: a pipe's lines, unlike a file's,
+        cannot be checked before it starts, and an empty game would be continued next time."""
         if not self.refused:
             return
+        referee = session.referee
+        if started and not self.taken and not referee.position.move_stack and referee.records:
+            referee.records.abandon(referee.game_id)
+            raise UserError(f"{lines_not_taken(self.name, self.refused)}: no game was played")
         raise UserError(
             f"{lines_not_taken(self.name, self.refused)}; the moves of the others are recorded "
-            f"in game {session.referee.game_id}"
+            f"in game {referee.game_id}"
         )
 
 
