@@ -62,6 +62,8 @@ def command_names() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--"]:  # the end of options before the command: nothing to end
+        argv = argv[1:]
     # The command is the first word. After an option instead it may be that option's value
     # (`--db vision games`): then every command is registered, for `_say_a_misplaced_option`
     # to tell which one is meant.

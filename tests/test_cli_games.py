@@ -393,6 +393,10 @@ def test_an_empty_file_name_is_refused_in_one_line(
             ["--db", "vision", "games"],
             ["--db stands before games", "- companion games --db vision (see"],
         ),
+        (  # "--" before the command ends no option: the command still runs
+            ["--", "roll", "3"],
+            ["companion roll: error: unrecognized arguments: 3 (see 'companion roll --help')"],
+        ),
         (  # and so with the option abbreviated, as argparse takes it
             ["--d", "vision", "games"],
             ["--d stands before games", "- companion games --d vision (see"],
