@@ -266,3 +266,34 @@ def test_a_colour_the_game_does_not_have_is_a_calibration_problem_not_a_move():
     with pytest.raises(UserError, match="purple pieces, which Arinama does not have"):
         table.show(c3="purple")
     assert table.referee.position.move_stack == []
+
+
+def test_the_last_move_s_flips_are_asked_for_before_the_game_over():
+    """A player's trial: the winning stone's flip was never asked for - the screen went from
+    "place a stone" to "Black wins", and the board left on the table was not the game's end
+    (nor the count a full board is decided by)."""
+    import random
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        position = games.get("arinama").new({"rows": 5, "cols": 5})
+        referee = Referee(position)
+        names = position.cell_names()
+        board: dict[str, str] = {}
+        referee.observe(observation_of(names, board))
+        while not referee.position.is_game_over():
+            cell = rng.choice(referee.position.legal_moves())
+            effects = referee.position.placement_effects(cell)
+            referee.observe(observation_of(names, {**board, cell: effects.mover}))
+            board = {**board, **effects.after()}
+            if not referee.position.is_game_over():
+                referee.observe(observation_of(names, board))
+        if effects.flipped:
+            break
+    else:
+        pytest.fail("no game of 40 ended with a flip")
+    last = referee.instruction
+    assert last.kind == "flip" and last.text.startswith("Turn ")
+    referee.observe(observation_of(names, board))  # the flips made
+    assert referee.instruction.kind == "game-over"
+    assert last.detail.endswith(f"Then: {referee.instruction.text}")  # "Black wins"

@@ -342,8 +342,8 @@ class Demo:
                 self.shot(f"play-{instruction.kind}")
             if app.hands:
                 self.shot("play-hands")
-            if app.page == "gameover" or referee.position.is_game_over():
-                break
+            if app.page == "gameover" or instruction.kind == "game-over":
+                break  # (after the last move's own changes: its flips, a capture)
             if len(referee.position.move_stack) - moves_before >= self.max_moves:
                 break
             if self.frame_no - self.progress_at > STALL_FRAMES:

@@ -127,7 +127,8 @@ def simulate_game(
     idle = 0
     for step in range(max_actions):
         position = referee.position
-        if position.is_game_over() or len(position.move_stack) >= max_moves:
+        # over once the referee says so: after the last move's flips or capture are made
+        if referee.instruction.kind == "game-over" or len(position.move_stack) >= max_moves:
             outcome = position.outcome()
             return len(position.move_stack), str(outcome) if outcome else "unfinished"
         before = (len(position.move_stack), referee.instruction)

@@ -832,7 +832,14 @@ class Referee(Generic[P]):
     def _derive_instruction(self) -> Instruction:
         outcome = self.position.outcome()
         if outcome is not None and self.undo_request is None:
-            return self._game_over_instruction(outcome)
+            over = self._game_over_instruction(outcome)
+            if self.board is not None and not self.settled and self.board != self.expected():
+                # The last move's own changes first (Arinama's last flips, a capture): the
+                # board left on the table is the game's end, and the count the result is from.
+                last = self._unsettled_instruction(self.board)
+                then = _("Then: {result}").format(result=over.text)
+                return replace(last, detail=phrases.join_sentences([last.detail, then]))
+            return over
         if self.undo_request is not None:
             request = self.undo_request
             other = self._other(request.by)
