@@ -550,6 +550,27 @@ def arinama5_app(screen, tmp_path, *, background=False, settings_path=None):
     )
 
 
+def test_the_setup_screen_says_stones_for_a_game_of_stones(screen, tmp_path):
+    """German said "Figuren" - a Sensei character's word - for Arinama's stones (a trial)."""
+    from companion import games, i18n
+    from vision.sim import SimTable
+
+    app = arinama5_app(screen, tmp_path)
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    app.vision.look(table.render({}), now=100.0)
+    _, model = app.page_model()
+    assert model.text == "Put the stones as shown, then press DONE"
+    assert model.detail == "The camera learns your stones' colours from this position"
+    i18n.set_language("de")
+    try:
+        _, model = app.page_model()
+        assert model.text == "Leg die Steine wie gezeigt, dann drück FERTIG"
+    finally:
+        i18n.set_language("en")
+    assert games.get("arimaa").stones is False  # Arimaa's pieces stay pieces
+
+
 def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(screen, tmp_path):
     """The camera sees a stone where the start position has none: the setup screen says how
     many cells differ in one line and marks them on the diagram (not a wall of cell names);

@@ -251,11 +251,17 @@ class SetupPage(Page):
             frame=self.frame if self.frame is not None else vision.latest,
             markers=markers,
             grid=grid,
-            text=_("Put the pieces as shown, then press DONE")
+            text=(
+                _("Put the stones as shown, then press DONE")
+                if position.stones
+                else _("Put the pieces as shown, then press DONE")
+            )
             if found
             else _("Show the camera the whole mat"),
             detail=sentence(vision.problem)
             if not found
+            else _("The camera learns your stones' colours from this position")
+            if position.stones
             else _("The camera learns your pieces' colours from this position"),
             status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
                 count=len(markers)
