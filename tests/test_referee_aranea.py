@@ -55,7 +55,7 @@ def test_roll_shows_the_value_and_its_uses_and_is_recorded(tmp_path):
     assert roll.kind == "roll" and roll.data["value"] == 7
     assert table.text == "Amber rolled 7: place a stone on r1-7"
     # the dice never as "2-5", which reads like a cell beside "r1-7"
-    assert table.referee.instruction.detail == "Roll 2 and 5"
+    assert table.referee.instruction.detail == "The dice: 2 and 5"  # ("Roll": an order)
     assert table.referee.instruction.highlights == {"r1-7": "target"}
     events = table.show(r1_7="amber")
     assert events[0].data["move"] == "place"

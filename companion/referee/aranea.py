@@ -221,7 +221,7 @@ class AraneaReferee(Referee[AraneaPosition]):
             player=player,
             highlights=highlights,
             expected=self.expected(),
-            detail=detail or _("Roll {roll}").format(roll=position.rolled.words),
+            detail=detail or _("The dice: {roll}").format(roll=position.rolled.words),
         )
 
     def _last_turn_detail(self) -> str:
