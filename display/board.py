@@ -101,7 +101,8 @@ def draw_board(
 
     cells = cells or {}
     highlights = highlights or {}
-    label_font = _label_font(view) if labels else None
+    label_font = _label_font(view, squares=True) if labels else None
+    sector_font = _label_font(view, squares=False) if labels else None
     if label_font is not None:
         view.piece_scale = _piece_scale_clear_of_labels(view, label_font)
     for name, role in highlights.items():
@@ -113,20 +114,36 @@ def draw_board(
     for name, text in (piece_labels or {}).items():  # on an empty cell: what goes there
         if name in view.cell_polygons:
             _draw_piece_label(surface, view, geometry.cell(name), cells.get(name, EMPTY), text)
-    if label_font is not None:  # in the corner the pieces leave free, over the highlights' tint
-        _draw_labels(surface, view, label_font)
+    # in the corner the pieces leave free, over the highlights' tint
+    _draw_labels(surface, view, label_font, sector_font)
     for name, role in highlights.items():
         if name in view.cell_polygons:
             _draw_highlight_over(surface, view, geometry.cell(name), role)
     return view
 
 
-def _label_font(view: BoardView) -> pygame.font.Font | None:
-    """The font of the cell names, or None when the cells are too small to read them."""
-    cells = view.geometry.cells
+def _label_font(view: BoardView, squares: bool) -> pygame.font.Font | None:
+    """The font of the names of the board's `squares` (a grid's cells, Aranea's centre), or of
+    its web's sectors, each kind by its own smallest cell: None when those are too small to
+    read them (Aranea's centre on a small screen, where its ring still has its names)."""
+    cells = [c for c in view.geometry.cells if (len(c.polygon) == 4) == squares]
     if not cells:
         return None
-    size = round(min(c.radius for c in cells) * view.scale * 0.5)
+    radius = min(c.radius for c in cells) * view.scale
+    longest = max((c.name for c in cells), key=len)
+    if squares:  # the name in a corner, the piece beside it (short names: in half the side)
+        size = round(radius * 0.5)
+        if size < 10 and len(cells) < len(view.geometry.cells):
+            # a web's centre, small beside its sectors: as large as the longest name fits in
+            # half a square's side (a grid of small squares keeps its pieces full size)
+            size = round(radius * 0.8)
+            while size >= 10 and font(size).size(longest)[0] > 0.9 * radius:
+                size -= 1
+        return font(size) if size >= 10 else None
+    # A sector is wider than its inner circle: as large as its longest name fits across it
+    size = round(radius * 0.8)
+    while size >= 10 and font(size).size(longest)[0] > 1.6 * radius:
+        size -= 1
     return font(size) if size >= 10 else None
 
 
@@ -150,13 +167,21 @@ def _piece_scale_clear_of_labels(view: BoardView, f: pygame.font.Font) -> float:
     return max(0.5, min(PIECE_SCALE, clear / half))
 
 
-def _draw_labels(surface: pygame.Surface, view: BoardView, f: pygame.font.Font) -> None:
+def _draw_labels(
+    surface: pygame.Surface,
+    view: BoardView,
+    square_font: pygame.font.Font | None,
+    sector_font: pygame.font.Font | None,
+) -> None:
     """Cell names, small, in the corner of each cell (helps players match the instruction
     "turn d4" to the board), inside the highlight outlines and clear of the pieces; skipped
-    when the cells are too small to read them."""
+    where a kind of cell has no font (`_label_font`: too small to read them)."""
     cells = view.geometry.cells
     inset = _label_inset(view)
     for cell in cells:
+        f = square_font if len(cell.polygon) == 4 else sector_font
+        if f is None:
+            continue
         image = _haloed(f, cell.name)
         xs = [p[0] for p in view.cell_polygons[cell.name]]
         ys = [p[1] for p in view.cell_polygons[cell.name]]

@@ -262,6 +262,24 @@ def test_cell_labels_are_drawn_over_the_highlight_tint():
         assert any(close(c, theme.CELL_LABEL, 10) for c in corner), cell
 
 
+def test_aranea_s_cells_carry_their_names_on_the_play_screen_s_board():
+    """A player's trial: "place a stone on r2-9", "Blue has centre 3-6-9" - and no cell of
+    the web drawn in the play screen's 410 px had its name (the smallest cell set the size
+    for all, and the centre's squares are too small for a corner label)."""
+    geometry = board_geometry("aranea")
+    surface = pygame.Surface((410, 410))
+    view = draw_board(surface, surface.get_rect(), geometry, {}, {})
+    for name in ("r1-6", "r3-12", "c1", "c12"):
+        xs = [x for x, _ in view.cell_polygons[name]]
+        ys = [y for _, y in view.cell_polygons[name]]
+        inside = [
+            colour_at(surface, (x, y))
+            for x in range(min(xs), max(xs), 2)
+            for y in range(min(ys), max(ys), 2)
+        ]
+        assert any(close(c, theme.CELL_LABEL, 10) for c in inside), name
+
+
 def test_legend_words_say_what_each_highlight_asks():
     labels = [s.label for s in theme.HIGHLIGHTS.values()]
     assert len(set(labels)) == len(labels)
