@@ -568,7 +568,8 @@ def test_the_setup_screen_says_stones_for_a_game_of_stones(screen, tmp_path):
         assert model.text == "Leg die Steine wie gezeigt, dann drück FERTIG"
     finally:
         i18n.set_language("en")
-    assert games.get("arimaa").stones is False  # Arimaa's pieces stay pieces
+    assert games.get("arimaa").pieces_are_stones is False  # Arimaa's pieces stay pieces
+    assert games.get("aranea").new().pieces_are_stones is True  # (its stock is `stones`)
 
 
 def test_a_calibration_photo_that_differs_marks_the_cells_on_the_setup_screen(screen, tmp_path):

@@ -242,7 +242,7 @@ class AraneaPosition(Position[AraneaMove]):
     referee: ClassVar[str] = "companion.referee.aranea:AraneaReferee"
     rule_reasons: ClassVar[frozenset[str]] = frozenset({"three-in-line", "five-in-centre"})
     has_dice: ClassVar[bool] = True
-    stones: ClassVar[bool] = True
+    pieces_are_stones: ClassVar[bool] = True
 
     @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:

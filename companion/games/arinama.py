@@ -140,7 +140,7 @@ class ArinamaPosition(Position[str]):
     }
     referee: ClassVar[str] = "companion.referee.arinama:ArinamaReferee"
     rule_reasons: ClassVar[frozenset[str]] = frozenset({"full-board", "no-placement", "no-stones"})
-    stones: ClassVar[bool] = True
+    pieces_are_stones: ClassVar[bool] = True
     demo_options: ClassVar[dict[str, Any]] = {"rows": 5, "cols": 5}
 
     @classmethod

@@ -253,7 +253,7 @@ class SetupPage(Page):
             grid=grid,
             text=(
                 _("Put the stones as shown, then press DONE")
-                if position.stones
+                if position.pieces_are_stones
                 else _("Put the pieces as shown, then press DONE")
             )
             if found
@@ -261,7 +261,7 @@ class SetupPage(Page):
             detail=sentence(vision.problem)
             if not found
             else _("The camera learns your stones' colours from this position")
-            if position.stones
+            if position.pieces_are_stones
             else _("The camera learns your pieces' colours from this position"),
             status=ngettext("{count} marker seen", "{count} markers seen", len(markers)).format(
                 count=len(markers)
