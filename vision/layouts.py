@@ -192,12 +192,18 @@ def layout_or_auto(name: str) -> Layout | None:
     key = name.strip().lower()
     if key == "auto":
         return None
-    if key not in _BUILT_IN and key != CHESSBOARD and not _GRID.match(key):
+    if not _names_a_layout(key):
         raise UserError(
             f"unknown layout {name.strip()!r}: choose auto (the mat's markers tell) or one of "
             f"{LAYOUT_CHOICES}"
         )
     return _layout(key)  # (a grid of no size says so itself)
+
+
+def _names_a_layout(key: str) -> bool:
+    """Whether `key` (stripped, lower case) is a layout's name: a built-in mat, chessboard or
+    grid:RxC (of any size: a grid of no size is said by `_layout`)."""
+    return key in _BUILT_IN or key == CHESSBOARD or _GRID.match(key) is not None
 
 
 @lru_cache(maxsize=64)
@@ -224,7 +230,7 @@ def _layout(key: str) -> Layout:
             f"auto is not one layout here (it lets a camera pick the mat in view by its "
             f"markers): choose one of {LAYOUT_CHOICES}"
         )
-    if key not in _BUILT_IN:
+    if not _names_a_layout(key):
         raise UserError(f"unknown layout {key!r}: choose one of {LAYOUT_CHOICES}")
     game, options, first_id = _BUILT_IN[key]
     board = board_geometry(game, options).translated(MAT_MARGIN, MAT_MARGIN)

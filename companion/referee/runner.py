@@ -60,7 +60,8 @@ WORDS: dict[str, InputKind] = {
     "c": CANCEL,
     "right": BOARD_RIGHT,
 }
-TYPED = {BOARD_RIGHT: "right"}  # an input's word where it is not its kind's
+# each input's own word, the first of its words above ("right" for board-right)
+TYPED = {kind: word for word, kind in reversed(WORDS.items())}
 INPUT_HELP = (
     "type done, roll, undo, cancel, choose X, right (the board is right: the camera is wrong), "
     "hands on/off, clear, show, or an observation as JSON"
