@@ -44,6 +44,19 @@ def dice_words(a: object, b: object) -> str:
     return pgettext("two dice", "{a} and {b}").format(a=a, b=b)
 
 
+def many_dice_words(values: tuple[int, ...] | list[int]) -> str:
+    """Any number of dice as the players read them, as `dice_words` reads two: "4", "4 and 2",
+    "4, 2 and 5" ("4, 2 und 5" in German).
+
+    >>> many_dice_words([4]), many_dice_words([4, 2]), many_dice_words([4, 2, 5])
+    ('4', '4 and 2', '4, 2 and 5')
+    """
+    shown = [str(v) for v in values]
+    if len(shown) == 1:
+        return shown[0]
+    return dice_words(", ".join(shown[:-1]), shown[-1])
+
+
 def move_dice_words(move: str) -> str | None:
     """The dice of a roll move's notation in words ("roll 2-5": "2 and 5"); None for any other
     move (a cell like "r2-5", "place", "pass") and for a roll whose dice are not known ("roll ?").

@@ -978,8 +978,8 @@ def test_replay_missing_file_is_one_line(capsys, tmp_path):
 # -- roll -------------------------------------------------------------------------------------
 def test_roll_two_dice_with_total(capsys):
     code, out, _ = run(capsys, "roll", "--seed", "1")
-    a, b, eq, total = out.split()
-    assert code == 0 and eq == "=" and int(a) + int(b) == int(total)
+    a, _and, b, eq, total = out.split()  # "4 and 2 = 6", as --aranea and the games say dice
+    assert code == 0 and (_and, eq) == ("and", "=") and int(a) + int(b) == int(total)
 
 
 def test_roll_aranea_value(capsys):
@@ -996,8 +996,11 @@ def test_roll_aranea_value(capsys):
 
 
 def test_roll_any_dice(capsys):
-    out = run(capsys, "roll", "--dice", "4", "--sides", "20", "--seed", "3")[1].split()
-    assert len(out) == 6 and all(1 <= int(v) <= 20 for v in out[:4])
+    out = run(capsys, "roll", "--dice", "4", "--sides", "20", "--seed", "3")[1]
+    shown, total = out.strip().split(" = ")  # "16, 11, 6 and 3 = 36"
+    first, last = shown.split(" and ")
+    values = [int(v) for v in first.split(", ")] + [int(last)]
+    assert len(values) == 4 and all(1 <= v <= 20 for v in values) and sum(values) == int(total)
     assert run(capsys, "roll", "--dice", "1", "--seed", "3")[1].strip() in "123456"
 
 

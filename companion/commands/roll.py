@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from companion.commands import seed_number
-from companion.dice import Dice
+from companion.dice import Dice, many_dice_words
 from companion.errors import UserError
 
 EXAMPLES = """examples:
@@ -56,6 +56,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{roll.words} = {roll.value}{note}")
         return 0
     values = dice.roll_dice(args.dice, args.sides)
-    shown = " ".join(str(v) for v in values)
+    shown = many_dice_words(values)
     print(shown if len(values) == 1 else f"{shown} = {sum(values)}")
     return 0
