@@ -231,7 +231,8 @@ def _record_tables(record: GameRecord) -> list[str]:
         )
     if record.instructions:
         items = "".join(
-            f"<li><span class=t>{escape(_clock(i.given_at))}</span> "
+            f"<li{_lang_attribute(i.instruction.get('lang'))}><span class=t>"
+            f"{escape(_clock(i.given_at))}</span> "
             f"{escape(str(i.instruction.get('text', '')))}</li>"
             for i in record.instructions
         )
@@ -240,6 +241,15 @@ def _record_tables(record: GameRecord) -> list[str]:
             f"<ol>{items}</ol></details>"
         )
     return tables
+
+
+def _lang_attribute(lang: object) -> str:
+    """` lang="de"` for what the referee said in another language than the page's English
+    (the table's language when it was said, kept with the instruction); nothing for English or
+    an older record that did not keep it."""
+    if not isinstance(lang, str) or lang == "en" or not lang.isalpha():
+        return ""
+    return f' lang="{escape(lang)}"'
 
 
 def _in_hand(position: Position[Any]) -> str:

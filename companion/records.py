@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any
 from companion import __version__, games
 from companion.dice import Roll
 from companion.errors import RecordError, ReplayError, UserError, excerpt
+from companion.i18n import language
 from companion.games.base import Outcome, Position, options_to_dict
 
 if TYPE_CHECKING:  # the referee records through this module: a type only
@@ -718,10 +719,13 @@ class Records:
         self._last_instruction.pop(game_id, None)
 
     def add_instruction(self, game_id: int, instruction: Any) -> None:
-        """Record what the referee told the players (an Instruction or its JSON). The same
-        instruction repeated with no move, roll or take-back in between is stored once (the
-        referee may re-announce it on every still frame)."""
+        """Record what the referee told the players (an Instruction or its JSON), with the
+        table's language it was said in ("lang", unless the JSON names one: the review and the
+        export mark its words as that language). The same instruction repeated with no move,
+        roll or take-back in between is stored once (the referee may re-announce it on every
+        still frame)."""
         data = instruction if isinstance(instruction, dict) else instruction.to_json()
+        data = {**data, "lang": data.get("lang", language())}
         text = _dumps(data)
         with self._lock:
             if self._last_instruction.get(game_id) == text:

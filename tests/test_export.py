@@ -10,11 +10,12 @@ import pytest
 from shared_data import ARIMAA_GAMES
 from test_records import GAMES, _board_photo, play_recorded, recorded_whole_game
 
-from companion import cli, games
+from companion import cli, games, i18n
 from companion.errors import UserError
 from companion.games.base import game_from_json
 from companion.geometry import board_geometry
 from companion.records import Records
+from companion.referee.protocol import Instruction
 from companion.svg import HIGHLIGHTS, board_svg, changed_cells, position_svg
 
 
@@ -670,3 +671,22 @@ def test_a_damaged_games_table_is_said_to_be_damaged_not_to_hold_no_game(db_path
     assert f"{db_path} is damaged (" in err and "game 1 cannot be read: restore it" in err
     code, _, err = run_cli(capsys, "games", "--db", db_path)
     assert code == 2 and "is damaged (" in err and "its games cannot be listed" in err
+
+
+def test_html_export_marks_what_the_referee_said_in_the_tables_language(db_path, capsys):
+    """A trial: a German game's page said lang="en" over the referee's German words. The page's
+    own words are English; each instruction keeps the language it was said in and is marked."""
+    with Records(db_path) as db:
+        game_id = db.new_game(games.get("arinama").new())
+        db.add_instruction(game_id, Instruction(text="Black to move", kind="move"))
+        i18n.set_language("de")
+        try:
+            db.add_instruction(game_id, Instruction(text="Schwarz ist am Zug", kind="move"))
+        finally:
+            i18n.set_language("en")
+        said = [i.instruction["lang"] for i in db.game(game_id).instructions]
+    assert said == ["en", "de"]
+    code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    assert code == 0 and '<html lang="en">' in out
+    assert re.search(r'<li lang="de"><span class=t>[^<]*</span> Schwarz ist am Zug</li>', out)
+    assert re.search(r"<li><span class=t>[^<]*</span> Black to move</li>", out)
