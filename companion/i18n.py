@@ -78,6 +78,17 @@ def translations(language: str | None = None) -> _gettext.NullTranslations:
         return _translations[language]
 
 
+def capitalise(text: str) -> str:
+    """`text` with its first letter in capitals: a line that starts with a word the table's
+    words fill in ("black pieces are called", a problem the command line prints in lower case)
+    as a sentence on the screen.
+
+    >>> capitalise("black pieces are called"), capitalise("")
+    ('Black pieces are called', '')
+    """
+    return text[:1].upper() + text[1:]
+
+
 def check_language(language: str) -> str:
     """`language` if it is one of LANGUAGES, else a ValueError with one clear line."""
     if language not in LANGUAGES:

@@ -52,6 +52,14 @@ OPTION_VALUES = (
 )
 
 
+def colour_name_label(piece: str) -> str:
+    """The Settings row that names a colour's pieces at this table: "Black pieces are called"
+    ("Die Steine von Schwarz heißen")."""
+    return i18n.capitalise(
+        i18n._("{colour} pieces are called").format(colour=i18n.colour_noun(piece, False))
+    )
+
+
 def option_label(name: str) -> str:
     if name in OPTION_NAMES:
         return pgettext("option", name.replace("_", " "))

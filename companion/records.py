@@ -71,8 +71,8 @@ from typing import TYPE_CHECKING, Any
 from companion import __version__, games
 from companion.dice import Roll
 from companion.errors import RecordError, ReplayError, UserError, excerpt
-from companion.i18n import language
 from companion.games.base import Outcome, Position, options_to_dict
+from companion.i18n import language
 
 if TYPE_CHECKING:  # the referee records through this module: a type only
     from companion.referee.protocol import Event

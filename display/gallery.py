@@ -24,7 +24,7 @@ from companion import games, i18n
 from companion.games.base import Outcome
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
-from companion.option_words import button_name, option_label, option_value
+from companion.option_words import button_name, colour_name_label, option_label, option_value
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text, result_text
 from companion.referee.protocol import FLIP, REMOVE, TARGET, TO, Instruction
@@ -255,13 +255,13 @@ def settings_example() -> tuple[Callable, object]:
         settings.SettingRow(_("Speech"), _("Volume"), "80 %", "volume"),
         settings.SettingRow(
             colours,
-            _("{colour} pieces are called").format(colour=i18n.colour_noun("black", False)),
+            colour_name_label("black"),
             i18n.colour_noun("black", False),
             "colour:black",
         ),
         settings.SettingRow(
             colours,
-            _("{colour} pieces are called").format(colour=i18n.colour_noun("white", False)),
+            colour_name_label("white"),
             i18n.colour_noun("white", False),
             "colour:white",
         ),

@@ -66,6 +66,16 @@ def test_sensei_s_settings_offer_names_for_the_two_colours_not_for_the_character
         assert not [t for t in app.painter.texts if "character" in t], app.painter.texts
 
 
+def test_the_colour_names_rows_read_as_sentences_in_english(screen):
+    """A trial: the English Settings page said "black pieces are called", in lower case, among
+    rows that begin with a capital; the table's colour word starts the line."""
+    app = App(screen, Settings(game="arinama", language="en"))
+    app.act("settings")
+    labels = {row.key: row.label for row in app.pages.settings.rows()}
+    assert labels["colour:black"] == "Black pieces are called"
+    assert labels["colour:white"] == "White pieces are called"
+
+
 def test_every_game_option_on_the_settings_screen_is_named_in_the_table_s_words():
     """Settings -> Arimaa options showed "equipment: mat" in German too: the option's name and
     values as the program spells them. Every option a Settings row steps through (and every

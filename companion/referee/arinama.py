@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from companion.errors import IllegalMoveError
 from companion.games.arinama import ArinamaPosition, PlacementEffects, other
-from companion.i18n import _, colour_adj, colour_noun, ngettext
+from companion.i18n import _, capitalise, colour_adj, colour_noun, ngettext
 from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
@@ -219,4 +219,4 @@ def _illegal_detail(message: str, cell: str, player: str) -> str:
             "{cell} does not touch a {colour} stone: every stone after your first must touch "
             "one of your own by edge or corner"
         ).format(cell=cell, colour=colour_adj(player))
-    return phrases.capitalise(message)
+    return capitalise(message)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import _, colour_adj, ngettext, pgettext
+from companion.i18n import _, capitalise, colour_adj, ngettext, pgettext
 
 MAX_LISTED = 4  # name at most this many cells in one sentence; the screen highlights them all
 
@@ -138,10 +138,6 @@ def cell_sort_key(cell: str) -> tuple[Any, ...]:
     if number:
         parts.append((1, int(number), ""))
     return tuple(parts)
-
-
-def capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from companion.i18n import _, colour_adj, language
+from companion.i18n import _, capitalise, colour_adj, language
 from companion.i18n import player as player_name
-from companion.referee.phrases import capitalise, piece_phrase
+from companion.referee.phrases import piece_phrase
 
 _NAMES = {"rabbit": "r", "cat": "c", "dog": "d", "horse": "h", "camel": "m", "elephant": "e"}
 _PIECE = r"the (?P<{0}c>\w+) (?P<{0}k>rabbit|cat|dog|horse|camel|elephant)"

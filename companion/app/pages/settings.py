@@ -12,7 +12,7 @@ from companion.app.pages.base import Draw, Page
 from companion.errors import UserError
 from companion.games.base import options_from_dict, options_to_dict
 from companion.i18n import COLOUR_NOUNS, _
-from companion.option_words import button_name, option_label, option_value
+from companion.option_words import button_name, colour_name_label, option_label, option_value
 from display.screens import settings
 from display.screens.settings import SettingRow
 from display.theme import Metrics
@@ -66,7 +66,7 @@ class SettingsPage(Page):
             rows.append(
                 SettingRow(
                     _("Colour names"),
-                    _("{colour} pieces are called").format(colour=i18n.colour_noun(piece, False)),
+                    colour_name_label(piece),
                     i18n.colour_noun(s.colour_names.get(piece, piece), False),
                     f"colour:{piece}",
                 )

@@ -13,7 +13,7 @@ from companion.app.table_vision import SomethingOnTheMat, TableVision, TurnToCon
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
-from companion.i18n import _, ngettext
+from companion.i18n import _, capitalise, ngettext
 from companion.referee.arimaa import chess_mapping
 from companion.referee.protocol import ERROR
 from display.screens import setup
@@ -28,11 +28,6 @@ LEARNING_POLL = 0.05  # s: while the camera learns, how often the page asks for 
 def corner_name(index: int) -> str:
     """A corner of the board in the table's language (CORNER_NAMES order)."""
     return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
-
-
-def sentence(text: str) -> str:
-    """A problem line of the camera (lower case, as the command line prints it) as a sentence."""
-    return text[:1].upper() + text[1:]
 
 
 class SetupPage(Page):
@@ -106,7 +101,7 @@ class SetupPage(Page):
                 app.vision.take_empty_photo()  # the header's status says so
                 app.message = ""
             except UserError as exc:
-                app.message = sentence(str(exc))
+                app.message = capitalise(str(exc))
         elif kind == "back":  # (leaving drops a calibration still running: `leave`)
             app.setup_position = None
             app.resume_id = None
@@ -212,13 +207,13 @@ class SetupPage(Page):
             app.message = str(error)
             return
         if error is not None:
-            app.message = sentence(str(error))
+            app.message = capitalise(str(error))
             app.signal()
             return
         try:
             app.start_referee()
         except UserError as exc:  # the records cannot be read or written (damaged, disk full)
-            app.message = app.records_problem or sentence(str(exc))
+            app.message = app.records_problem or capitalise(str(exc))
             app.signal()
 
     def corner_cells(self) -> tuple[str, ...]:
@@ -258,7 +253,7 @@ class SetupPage(Page):
             )
             if found
             else _("Show the camera the whole mat"),
-            detail=sentence(vision.problem)
+            detail=capitalise(vision.problem)
             if not found
             else _("The camera learns your stones' colours from this position")
             if position.pieces_are_stones
@@ -342,7 +337,7 @@ class SetupPage(Page):
             model.text = _("Show the camera the whole board")
             model.detail = _(
                 "{problem}. Not found? Tap Corners and tap the board's four corners on the picture"
-            ).format(problem=sentence(vision.problem) or _("Looking for the grid"))
+            ).format(problem=capitalise(vision.problem) or _("Looking for the grid"))
         else:
             model.text = _("Check the grid, put the pieces as shown, then press DONE")
             model.detail = _(
