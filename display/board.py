@@ -88,9 +88,9 @@ def draw_board(
         if len(points) < 3:
             continue
         if mark.kind == "trap":
-            pygame.draw.polygon(surface, (196, 160, 112), points)
+            pygame.draw.polygon(surface, theme.TRAP, points)
         elif mark.kind == "pit":
-            pygame.draw.polygon(surface, (120, 92, 60), points)
+            pygame.draw.polygon(surface, theme.PIT, points)
         elif mark.kind in ("ring", "centre"):
             pygame.draw.lines(surface, theme.BOARD_LINE, True, points, line)
 
@@ -178,11 +178,15 @@ def _draw_labels(
     where a kind of cell has no font (`_label_font`: too small to read them)."""
     cells = view.geometry.cells
     inset = _label_inset(view)
+    pits = {m.cell for m in view.geometry.marks if m.kind == "pit"}
     for cell in cells:
         f = square_font if len(cell.polygon) == 4 else sector_font
         if f is None:
             continue
-        image = _haloed(f, cell.name)
+        if cell.name in pits:
+            image = _haloed(f, cell.name, ink=theme.CELL_LABEL_ON_PIT, rim=theme.BOARD_LINE)
+        else:
+            image = _haloed(f, cell.name)
         xs = [p[0] for p in view.cell_polygons[cell.name]]
         ys = [p[1] for p in view.cell_polygons[cell.name]]
         if len(cell.polygon) == 4:  # grid square: top-left corner
@@ -193,15 +197,20 @@ def _draw_labels(
         surface.blit(image, pos)
 
 
-def _haloed(f: pygame.font.Font, text: str) -> pygame.Surface:
+def _haloed(
+    f: pygame.font.Font,
+    text: str,
+    ink: theme.Colour = theme.CELL_LABEL,
+    rim: theme.Colour = theme.BOARD,
+) -> pygame.Surface:
     """Dark text with a thin rim of the board's colour: readable on the wood, on a highlight's
-    tint and on a stone of any colour."""
-    ink = f.render(text, True, theme.CELL_LABEL)
-    rim = f.render(text, True, theme.BOARD)
-    image = pygame.Surface((ink.get_width() + 2, ink.get_height() + 2), pygame.SRCALPHA)
+    tint and on a stone of any colour (on a dark pit the other way round: light on dark)."""
+    ink_text = f.render(text, True, ink)
+    rim_text = f.render(text, True, rim)
+    image = pygame.Surface((ink_text.get_width() + 2, ink_text.get_height() + 2), pygame.SRCALPHA)
     for dx, dy in ((0, 1), (2, 1), (1, 0), (1, 2), (0, 0), (2, 2), (0, 2), (2, 0)):
-        image.blit(rim, (dx, dy))
-    image.blit(ink, (1, 1))
+        image.blit(rim_text, (dx, dy))
+    image.blit(ink_text, (1, 1))
     return image
 
 

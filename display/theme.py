@@ -52,6 +52,8 @@ TEXT = (245, 245, 240)
 MUTED = (178, 182, 190)
 BOARD = (226, 204, 160)  # light wood
 BOARD_LINE = (92, 70, 44)
+TRAP = (196, 160, 112)  # an Arimaa trap: a darker wood, the cell names still dark on it
+PIT = (120, 92, 60)  # a Sensei storm pit: dark, so its name is written light (CELL_LABEL_ON_PIT)
 BUTTON = (70, 76, 90)
 BUTTON_PRIMARY = BLUE
 BUTTON_SELECTED = BLUISH_GREEN
@@ -109,6 +111,7 @@ HIGHLIGHTS: dict[str, HighlightStyle] = {
 
 # Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).
 CELL_LABEL = (110, 84, 52)
+CELL_LABEL_ON_PIT = BOARD  # on a pit, light with a dark rim (the dark name was lost on it)
 
 # What each piece class the camera reports looks like on the diagram: (fill, rim).
 PIECES: dict[str, tuple[Colour, Colour]] = {

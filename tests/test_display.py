@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 import pytest
 
-from companion import i18n
+from companion import games, i18n
 from companion.geometry import board_geometry
 from companion.referee.protocol import FLIP, FROM, REMOVE, RESTORE, TARGET, TO, Instruction
 from display import gallery, theme
@@ -260,6 +260,33 @@ def test_cell_labels_are_drawn_over_the_highlight_tint():
             for y in range(min(ys), min(ys) + (max(ys) - min(ys)) // 3)
         ]
         assert any(close(c, theme.CELL_LABEL, 10) for c in corner), cell
+
+
+def test_a_storm_pit_s_name_is_written_light_on_its_dark_ground():
+    """A trial: Sensei's storm pits carried their names in the dark ink of the wood, on a dark
+    ground - hardly readable. On a pit the name is light with a dark rim; elsewhere dark."""
+    cls = games.get("sensei")
+    position = cls.new(cls.options_from({"side": "storm"}))
+    geometry = board_geometry(position.name, position.options)
+    surface = pygame.Surface((420, 420))
+    view = draw_board(surface, surface.get_rect(), geometry, {}, {})
+
+    def corner(cell):  # where the name is written, inside the cell's drawn border
+        xs = [x for x, _ in view.cell_polygons[cell]]
+        ys = [y for _, y in view.cell_polygons[cell]]
+        return [
+            colour_at(surface, (x, y))
+            for x in range(min(xs) + 3, min(xs) + (max(xs) - min(xs)) // 2)
+            for y in range(min(ys) + 3, min(ys) + (max(ys) - min(ys)) // 3)
+        ]
+
+    assert close(theme.PIT, theme.CELL_LABEL, 10)  # why the dark ink was lost on a pit
+    for pit in ("c3", "e3", "c5", "e5"):
+        shown = corner(pit)
+        assert any(close(c, theme.CELL_LABEL_ON_PIT, 10) for c in shown), pit  # light ink
+        assert any(close(c, theme.BOARD_LINE, 6) for c in shown), pit  # its dark rim
+    assert any(close(c, theme.CELL_LABEL, 10) for c in corner("d4"))
+    assert not any(close(c, theme.BOARD_LINE, 6) for c in corner("d4"))
 
 
 def test_aranea_s_cells_carry_their_names_on_the_play_screen_s_board():
