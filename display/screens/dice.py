@@ -2,8 +2,9 @@
 and the 3+4 rule spelled out when it applies (Aranea: a 3 and a 4 count as 1).
 
 The animation is a function of `phase` (0 = just thrown, 1 = landed): the app redraws it at
-~30 frames a second for about 0.7 s and then stops redrawing - no idle animation. The faces
-shown while tumbling come from a small deterministic sequence, so screenshots are repeatable.
+~30 frames a second while the dice tumble (the app's `DICE_ANIMATION`) and then stops
+redrawing - no idle animation. The faces shown while tumbling come from a small deterministic
+sequence, so screenshots are repeatable.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from display import theme
 from display.layout import button_bar, draw_header, frame
 from display.paint import Action, Painter
 
-ANIMATION_SECONDS = 0.7
 PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],

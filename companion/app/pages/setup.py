@@ -21,12 +21,12 @@ from display.screens import setup
 if TYPE_CHECKING:
     from companion.app.controller import App
 
-CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 LEARNING_POLL = 0.05  # s: while the camera learns, how often the page asks for the result
 
 
 def corner_name(index: int) -> str:
-    """A corner of the board in the table's language (CORNER_NAMES order)."""
+    """A corner of the board in the table's language, clockwise from the top-left (the order
+    the players tap them)."""
     return (_("top-left"), _("top-right"), _("bottom-right"), _("bottom-left"))[index]
 
 
