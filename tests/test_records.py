@@ -265,13 +265,40 @@ def test_photos_are_stored_fitted_to_the_cap_or_dropped_with_the_reason(db_path)
 
 # -- durability and concurrency -------------------------------------------------------------------
 def test_a_move_commit_is_full_synchronous_in_wal_mode(db_path):
+    """The COMMIT of a move runs under synchronous=FULL, an instruction's under NORMAL: what
+    SQLite was told before each COMMIT, as it executed the statements (the setting read after
+    the call alone passed with FULL set only once the move was committed)."""
+    levels = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+
+    def synchronous_at_each_commit(call):
+        level = levels[db._conn.execute("PRAGMA synchronous").fetchone()[0]]
+        statements = []
+        db._conn.set_trace_callback(statements.append)
+        try:
+            call()
+        finally:
+            db._conn.set_trace_callback(None)
+        at_commit = []
+        for statement in statements:
+            words = statement.strip().upper().replace(" ", "")
+            if words.startswith("PRAGMASYNCHRONOUS="):
+                level = words.partition("=")[2]
+            elif words == "COMMIT":
+                at_commit.append(level)
+        return at_commit
+
     with Records(db_path) as db:
         pos = games.get("arinama").new()
         game_id = db.new_game(pos)
-        db.add_instruction(game_id, {"text": "Black to move"})
-        assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL for the log
+        said = synchronous_at_each_commit(
+            lambda: db.add_instruction(game_id, {"text": "Black to move"})
+        )
+        assert said == ["NORMAL"]  # the log
         pos.push(pos.legal_moves()[0])
-        db.add_move(game_id, pos, pos.move_text(pos.move_stack[-1]))
+        moved = synchronous_at_each_commit(
+            lambda: db.add_move(game_id, pos, pos.move_text(pos.move_stack[-1]))
+        )
+        assert moved == ["FULL"]
         assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert db._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
