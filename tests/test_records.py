@@ -319,6 +319,8 @@ def test_readers_see_consistent_games_while_the_referee_writes(db_path):
                 record = reader.game(summary.id)
                 assert record.summary.moves >= summary.moves
                 assert [m.ply for m in record.moves] == list(range(1, len(record.moves) + 1))
+                # one moment: the summary counts exactly the moves read with it
+                assert record.summary.moves == len(record.moves), "not one snapshot"
                 seen.append(summary.moves)
         except Exception as exc:  # reported below
             errors.append(exc)
