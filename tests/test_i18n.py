@@ -2,6 +2,7 @@
 sources translated, none fuzzy, every placeholder kept), plurals come from the catalogue, and
 the referee, the screens and the settings speak the chosen language."""
 
+import os
 import re
 import subprocess
 import sys
@@ -106,18 +107,41 @@ def test_the_compiled_catalogue_loads_and_german_plurals_come_from_it():
 def test_a_changed_po_is_compiled_again_and_a_read_only_install_compiles_in_memory(
     tmp_path, monkeypatch
 ):
+    """The .mo is compiled on first use and kept beside the .po; a .po changed after it is
+    compiled again (not the old .mo served); where the folder takes no file the catalogue is
+    compiled in memory. (Before, only the last was tried, and as root - the CI's user - the
+    folder's mode bits stopped no write: it passed with a stale .mo served and with the
+    failed write raised.)"""
     data = i18n.compile_catalogue("de")
     assert data[:4] in (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")  # a GNU .mo
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "ro")
-    (tmp_path / "ro" / "de" / "LC_MESSAGES").mkdir(parents=True)
-    po = tmp_path / "ro" / "de" / "LC_MESSAGES" / "companion.po"
-    po.write_bytes((ROOT / "companion/locale/de/LC_MESSAGES/companion.po").read_bytes())
-    (tmp_path / "ro" / "de" / "LC_MESSAGES").chmod(0o555)
+    folder = tmp_path / "ro" / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po, mo = folder / "companion.po", folder / "companion.mo"
+    source = (ROOT / "companion/locale/de/LC_MESSAGES/companion.po").read_text(encoding="utf-8")
+    assert source.count('msgid "Dice"\nmsgstr "Würfel"\n') == 1
+    po.write_text(source, encoding="utf-8")
+    assert i18n._load("de").gettext("Dice") == "Würfel"
+    assert mo.read_bytes() == data  # compiled once, kept for the next start
+
+    changed = source.replace('msgid "Dice"\nmsgstr "Würfel"', 'msgid "Dice"\nmsgstr "Die Würfel"')
+    po.write_text(changed, encoding="utf-8")
+    earlier = po.stat().st_mtime - 10
+    os.utime(mo, (earlier, earlier))  # the .mo was made before the edit
+    assert i18n._load("de").gettext("Dice") == "Die Würfel"
+    assert mo.stat().st_mtime >= po.stat().st_mtime  # and kept again
+
+    # A read-only install: no file can be made beside the .po. The mode bits stop a user, not
+    # root, so the temporary file's name is taken by a folder as well.
+    mo.unlink()
+    (folder / f"companion.{os.getpid()}.tmp").mkdir()
+    folder.chmod(0o555)
     try:
         translations = i18n._load("de")
     finally:
-        (tmp_path / "ro" / "de" / "LC_MESSAGES").chmod(0o755)
-    assert translations.gettext("Dice") == "Würfel"
+        folder.chmod(0o755)
+    assert translations.gettext("Dice") == "Die Würfel"
+    assert not mo.exists()  # nothing was written: compiled in memory
 
 
 def test_names_per_language_colours_and_pieces():
