@@ -134,4 +134,6 @@ def write_problem(path: str | os.PathLike[str], exc: OSError) -> str:
         return f"{reason} - give a path in a folder you can write to"
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{reason} - make room there, or give a path on another disk"
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"{reason} - give a shorter name"
     return reason

@@ -465,3 +465,20 @@ def test_an_unknown_layout_names_auto_among_the_choices_where_auto_is_taken(tmp_
     assert "unknown layout 'arimaa-mat': choose auto (the mat's markers tell) or one of" in err
     assert main(["mat", "arimaa-mat", "-o", str(tmp_path / "m.pdf")]) == 2  # no auto here
     assert "choose one of arinama5" in capsys.readouterr().err
+
+
+def test_a_file_name_too_long_is_said_in_one_line_not_a_traceback(tmp_path, capsys):
+    """`vision locate` of a 300-character file name, or with it as --view, raised OSError
+    ("File name too long") from the checks on the photo and on the file to write."""
+    photo = tmp_path / "board.png"
+    table = SimTable("arinama5", seed=3, size=(640, 360))
+    cv2.imwrite(str(photo), table.render(calibration_position(table.layout)))
+    long_name = str(tmp_path / ("y" * 300 + ".png"))
+    assert main(["vision", "locate", long_name]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read image" in err and "File name too long - check the path" in err, err
+    assert main(["vision", "locate", str(photo), "--view", long_name]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "File name too long - give a shorter name" in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png"]

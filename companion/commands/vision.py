@@ -18,7 +18,7 @@ import numpy as np
 
 from companion import games
 from companion.commands import not_empty
-from companion.errors import PositionMismatch, UserError
+from companion.errors import PositionMismatch, UserError, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
 from companion.observation import Observation
@@ -304,18 +304,26 @@ def check_files(
             if path.resolve() == named.resolve():
                 raise UserError(f"{option} and {other} name the same file: give two names")
     for option, path in given:  # all can be written, before any is
-        check_output(path, force, option)
+        try:
+            check_output(path, force, option)
+        except OSError as exc:  # e.g. "File name too long" from the checks themselves
+            raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
 
 
 def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
     file = Path(path)
-    if file.is_dir():
-        raise UserError(f"{path} is a folder, not an image file: give a photo (PNG, JPEG, ...)")
-    if file.exists() and not file.is_file():  # a device, a pipe
-        raise UserError(f"{path} is not an image file: give a photo (PNG, JPEG, ...)")
-    if not file.is_file():
-        raise UserError(f"image {path} not found: check the path")
+    try:
+        if file.is_dir():
+            raise UserError(f"{path} is a folder, not an image file: give a photo (PNG, JPEG, ...)")
+        if file.exists() and not file.is_file():  # a device, a pipe
+            raise UserError(f"{path} is not an image file: give a photo (PNG, JPEG, ...)")
+        if not file.is_file():
+            raise UserError(f"image {path} not found: check the path")
+    except OSError as exc:  # e.g. "File name too long" from the checks themselves
+        raise UserError(
+            f"cannot read image {path}: {exc.strerror or exc} - check the path"
+        ) from None
     try:
         image, kind = read_photo(file)
     except OSError as exc:
