@@ -482,3 +482,29 @@ def test_a_file_name_too_long_is_said_in_one_line_not_a_traceback(tmp_path, caps
     assert "cannot write" in err and "File name too long - give a shorter name" in err, err
     assert len(err.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100_000, "is JSON nested too deeply"),
+        ('{"cells": {"a1": ' + "9" * 5000 + "}}", "a number with too many digits"),
+    ],
+    ids=["nested", "digits"],
+)
+def test_a_position_or_calibration_json_python_cannot_parse_is_said_in_one_line(
+    tmp_path, capsys, text, words
+):
+    """A position or calibration file nested 100 000 deep or holding a 5000-digit number:
+    `json.loads` raised RecursionError / ValueError, which `read_json` let through."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    photo = str(tmp_path / "board.png")
+    cv2.imwrite(photo, SimTable("arinama5", seed=3, size=(640, 360)).render({}))
+    calibrate = ["vision", "calibrate", photo, "--position", str(bad), "-o", str(tmp_path / "c")]
+    for argv in (calibrate, ["vision", "read", photo, "--calibration", str(bad)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"file {bad}" in err and words in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "board.png"]

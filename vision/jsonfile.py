@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from companion.errors import UserError, write_problem
+from companion.errors import UserError, json_problem, write_problem
 from companion.files import write_atomically
 
 T = TypeVar("T")
@@ -55,6 +55,10 @@ def read_json(
             f"{what} file {path} is not valid JSON (line {exc.lineno} column {exc.colno}): "
             f"{if_damaged}"
         ) from None
+    except ValueError as exc:  # a number too long for Python to read
+        raise UserError(f"{what} file {path}: {json_problem(exc)}: {if_damaged}") from None
+    except RecursionError:
+        raise UserError(f"{what} file {path} is JSON nested too deeply: {if_damaged}") from None
 
 
 def json_field(data: dict[str, Any], key: str, convert: Callable[[Any], T], *default: Any) -> T:
