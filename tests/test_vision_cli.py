@@ -1,6 +1,7 @@
 """`companion mat` and `companion vision` through the real CLI entry point."""
 
 import json
+from pathlib import Path
 
 import cv2
 import pytest
@@ -508,3 +509,21 @@ def test_a_position_or_calibration_json_python_cannot_parse_is_said_in_one_line(
         assert f"file {bad}" in err and words in err, err
         assert len(err.strip().splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "board.png"]
+
+
+def test_mat_to_a_folder_a_device_or_a_name_too_long_writes_nothing_beside_it(tmp_path, capsys):
+    """`mat arinama5 -o shots/` wrote shots.png and shots.pdf beside the folder, `-o /dev/full`
+    wrote /dev/full.png (as root), and a 300-character name raised OSError."""
+    (tmp_path / "shots").mkdir()
+    for output, words in [
+        (f"{tmp_path}/shots/", "shots/ names a folder: give a file name in it with -o, e.g. "),
+        (str(tmp_path / "shots"), f"e.g. {tmp_path}/shots/arinama5.pdf"),
+        ("/dev/full", "/dev/full is not a regular file: give a file name with -o"),
+        (str(tmp_path / ("y" * 300)), "File name too long - give a shorter name"),
+    ]:
+        assert main(["mat", "arinama5", "-o", output, "--dpi", "60"]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1, err
+    assert [p.name for p in tmp_path.iterdir()] == ["shots"]
+    assert list((tmp_path / "shots").iterdir()) == []
+    assert not list(Path("/dev").glob("full.*"))

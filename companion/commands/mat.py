@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from functools import partial
 from pathlib import Path
 
-from companion.errors import UserError
+from companion.errors import UserError, write_problem
 from companion.export import check_output
 from vision import mat
 from vision.layouts import LAYOUT_CHOICES, Layout, get_layout
@@ -94,10 +95,28 @@ def run(args: argparse.Namespace) -> int:
     if not 50 <= args.dpi <= 1200:
         raise UserError(f"--dpi must be between 50 and 1200, not {args.dpi}")
     path = Path(args.output)
+    try:
+        paths = _outputs(path, args.output, layout, args.force)
+    except OSError as exc:  # e.g. "File name too long" from the checks themselves
+        raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+    for target in paths:
+        _write(layout, target, target.suffix, args.paper, args.dpi, args.markers_only, args.force)
+    return 0
+
+
+def _outputs(path: Path, given: str, layout: Layout, force: bool) -> list[Path]:
+    """The files `-o` names (FILE: FILE.png and FILE.pdf), each checked to be writable."""
     kind = path.suffix.lower()
     if kind in (".pdf", ".png"):
         paths = [path]
     elif not kind:  # FILE: the printable mat as both PNG and PDF
+        if given.endswith(("/", os.sep)) or path.is_dir():  # not FILE.png beside it
+            raise UserError(
+                f"{given} names a folder: give a file name in it with -o, e.g. "
+                f"{path / layout.name}.pdf"
+            )
+        if path.exists() and not path.is_file():  # /dev/full: never /dev/full.png beside it
+            raise UserError(f"{path} is not a regular file: give a file name with -o")
         paths = [path.with_name(path.name + ".png"), path.with_name(path.name + ".pdf")]
     else:
         raise UserError(
@@ -105,10 +124,8 @@ def run(args: argparse.Namespace) -> int:
             f"extension to write both"
         )
     for target in paths:  # both can be written, before either is
-        check_output(target, args.force)
-    for target in paths:
-        _write(layout, target, target.suffix, args.paper, args.dpi, args.markers_only, args.force)
-    return 0
+        check_output(target, force)
+    return paths
 
 
 def _write(
