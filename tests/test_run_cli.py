@@ -99,6 +99,23 @@ def test_the_demo_refuses_a_damaged_settings_file(tmp_path):
     assert settings.read_text() == "garbage {"
 
 
+def test_settings_nested_too_deeply_or_paths_too_long_are_one_line(tmp_path):
+    """A settings file nested 100 000 deep raised RecursionError; a --settings or
+    --screenshots name too long for the system raised OSError from the checks on it."""
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"a": ' * 100_000)
+    db = str(tmp_path / "r.sqlite3")
+    run = ["run", "--headless", "--moves", "1", "--db", db]
+    result = companion(*run, "--settings", str(settings))
+    one_line_error(result, str(settings), "JSON nested too deeply", "fix or remove it")
+    long_name = str(tmp_path / ("y" * 300))
+    one_line_error(companion(*run, "--settings", long_name), "File name too long", "--settings")
+    one_line_error(
+        companion(*run, "--screenshots", long_name), "File name too long", "give another folder"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
 def test_a_demo_goes_to_the_records_marked_and_a_killed_demo_is_continued(tmp_path):
     """The default records (STATE_DIRECTORY here), a game `games` marks as a demo and
     `export` writes; after kill -9 the next demo continues that game instead of a new one."""

@@ -79,9 +79,16 @@ class Settings:
     def load(cls, path: Path) -> Settings:
         """The saved settings, or the defaults when there are none yet. A damaged file is
         reported (UserError) and never overwritten."""
-        if not path.exists():
-            return cls()
-        if path.is_dir():
+        try:
+            if not path.exists():
+                return cls()
+            is_dir = path.is_dir()
+        except OSError as exc:  # e.g. "File name too long" from the checks themselves
+            raise UserError(
+                f"cannot read the settings file {path} ({exc.strerror or exc}): give "
+                "--settings another path"
+            ) from None
+        if is_dir:
             raise UserError(
                 f"{path} is a folder, not a settings file: give --settings a file, e.g. "
                 f"{path / 'settings.json'}"
@@ -91,6 +98,10 @@ class Settings:
         except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge ints
             raise UserError(
                 f"cannot read the settings file {path} ({excerpt(str(exc))}): fix or remove it"
+            ) from None
+        except RecursionError:
+            raise UserError(
+                f"cannot read the settings file {path} (JSON nested too deeply): fix or remove it"
             ) from None
         return cls.from_json(data, str(path))
 

@@ -281,7 +281,13 @@ def _screenshot_place(text: str) -> Path:
     """The --screenshots folder, checked before anything starts but not made: a file there, or
     no folder to make it in, is one line."""
     folder = Path(text)
-    if folder.exists() and not folder.is_dir():
+    try:
+        is_file = folder.exists() and not folder.is_dir()
+    except OSError as exc:  # e.g. "File name too long" from the checks themselves
+        raise UserError(
+            f"--screenshots {text}: {exc.strerror or exc}; give another folder for the screenshots"
+        ) from None
+    if is_file:
         raise UserError(f"--screenshots {text}: that is a file; give a folder for the screenshots")
     parent = folder.absolute().parent
     if not parent.is_dir():
