@@ -180,6 +180,10 @@ def test_sim_script_errors_name_the_board_and_cell(tmp_path):
         open_source(f"sim:arimaa?script={image}")
     with pytest.raises(UserError, match="cannot read sim script"):
         open_source(f"sim:arimaa?script={tmp_path}")
+    # a 5000-digit number: json.loads raised a bare ValueError (a traceback at the CLI)
+    script.write_text('[{"a1": ' + "9" * 5000 + "}]")
+    with pytest.raises(UserError, match="script.json': it holds a number with too many digits"):
+        open_source(f"sim:arimaa?script={script}")
 
 
 def test_sim_dropped_and_black_frames():

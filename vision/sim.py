@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl
 import cv2
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import UserError, json_problem
 from companion.observation import EMPTY
 from vision.calibration import calibrate
 from vision.layouts import CHESSBOARD, Layout, get_layout
@@ -1200,6 +1200,8 @@ def load_script(
         ) from None
     except json.JSONDecodeError as exc:
         raise UserError(f"sim script {path!r} is not valid JSON (line {exc.lineno})") from None
+    except ValueError as exc:  # a number too long for Python to read
+        raise UserError(f"sim script {path!r}: {json_problem(exc)}") from None
     except RecursionError:
         raise UserError(
             f"sim script {path!r} is nested too deeply to be a list of boards"
