@@ -187,6 +187,24 @@ def test_a_bad_observation_line_is_reported_and_the_referee_goes_on(tmp_path, ca
     assert out[-1].startswith("[1] White: place a stone")
 
 
+def test_an_observation_line_python_cannot_read_is_reported_not_a_traceback(
+    tmp_path, capsys, monkeypatch
+):
+    """A frame of 1e400 raised OverflowError (int of infinity); a line nested 100 000 deep
+    raised RecursionError from json.loads."""
+    args = ["--game", "arinama", "--observations", "-", "--db", str(tmp_path / "r.sqlite3")]
+    lines = [
+        '{"cells": {"c3": "black"}, "frame": 1e400}',
+        '{"cells": ' + '{"a": ' * 100_000,
+        observation({"c3": "black"}),
+    ]
+    code, out, err = run(capsys, monkeypatch, args, lines)
+    assert code == 2 and "Traceback" not in err
+    assert "standard input line 1: an observation line has a bad frame, timestamp" in err
+    assert "standard input line 2: an observation line is JSON nested too deeply" in err
+    assert out[-1].startswith("[1] White: place a stone")
+
+
 def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, monkeypatch):
     """A player's trial: "C3" was refused as no cell of the board (a position file takes
     "E4"), {"c3": 5} was "pieces of classes 5", and a confidence of 2 or a hidden cell zz

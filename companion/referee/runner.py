@@ -121,7 +121,7 @@ def observation_from_json(data: Any) -> Observation:
             unlearned=tuple(_cell(c) for c in unlearned),
             leaned={_cell(c): str(k) for c, k in leaned.items()},
         )
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (Overflow: a frame of 1e400)
         raise UserError("an observation line has a bad frame, timestamp or confidence") from None
     beyond = [v for v in observation.confidence.values() if not 0.0 <= v <= 1.0]
     if beyond:  # (NaN too)
@@ -154,6 +154,8 @@ def parse_line(line: str) -> Observation | PlayerInput | str | None:
             raise UserError(
                 f"an observation line is not valid JSON: {getattr(exc, 'msg', None) or json_problem(exc)}"
             ) from None
+        except RecursionError:
+            raise UserError("an observation line is JSON nested too deeply") from None
         return observation_from_json(data)
     words = text.lower().split()
     if words in (["show"], ["clear"]):
