@@ -338,6 +338,9 @@ def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch)
             ["play", "arinama", "--save", "/no/such/folder/g.json"],
             ["there is no folder /no/such/folder"],
         ),
+        # a program given as the position or the record: said what to give instead
+        (["moves", "arinama", "--position", sys.executable], ["not a text file - give a game"]),
+        (["replay", sys.executable], ["not a text file - give a game record or a position"]),
     ],
 )
 def test_play_bad_input_is_one_line(capsys, argv, words):

@@ -109,7 +109,9 @@ def read_text(source: str) -> tuple[str, str]:
             return path.read_text(encoding="utf-8-sig"), source  # -sig: Notepad's BOM
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or "not a text file"
-            raise UserError(f"cannot read {source}: {reason}") from None
+            raise UserError(
+                f"cannot read {source}: {reason} - give a game record or a position as text"
+            ) from None
     raise UserError(f"{source} is a folder: give a position file or the position text")
 
 
