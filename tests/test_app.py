@@ -498,6 +498,31 @@ def test_arimaa_setup_arranged_by_touch(screen):
     assert "Arimaa · move 1s" in app.painter.texts
 
 
+def test_a_setup_left_half_arranged_ends_with_its_game(screen):
+    """Arimaa's setup being arranged on the screen, MENU, and a new game of Sensei: the play
+    screen still said "Gold: tap two pieces to swap them" over Sensei's board, and DONE sent
+    Sensei's referee an Arimaa setup. The arranging ends with its game."""
+    app = App(screen, Settings(game="arimaa"))
+    app.start_game("arimaa")
+    app.act("choose", "arrange")
+    assert app.pages.play.arimaa_setup.arranger is not None
+    app.act("menu")
+    app.act("select-game", "sensei")
+    app.act("start")
+    assert app.page == "play" and app.referee.position.name == "sensei"
+    app.render(force=True)
+    assert not [t for t in app.painter.texts if "tap two pieces" in t]
+    assert app.page_model()[1].cell_action == ""
+    app.act("done")
+    assert app.message == "" and app.referee.instruction.text.startswith("Green: move")
+    # a new game of Arimaa starts with the setup question, not with the old arrangement
+    app.act("menu")
+    app.act("select-game", "arimaa")
+    app.act("start")
+    assert app.pages.play.arimaa_setup.current() is None
+    assert app.referee.instruction.text == "Gold: which setup?"
+
+
 def test_a_failure_in_the_camera_path_is_shown_and_the_thread_goes_on(screen, monkeypatch):
     app = App(screen, Settings())
     app.go("play")

@@ -15,6 +15,7 @@ from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
 
 if TYPE_CHECKING:
     from companion.app.controller import App
+    from companion.referee import Referee
 
 ARRANGE = "arrange"  # Arimaa's setup choice: arrange the pieces on the screen (SetupArranger)
 USE_ARRANGEMENT = "use this"
@@ -59,6 +60,7 @@ class ArimaaSetup:
     def __init__(self, app: App) -> None:
         self.app = app
         self.arranger: SetupArranger | None = None  # the setup being arranged by touch
+        self.referee: Referee[Any] | None = None  # ... in the game of this referee
 
     def side(self) -> str | None:
         """Arimaa's side to set up while the referee asks which setup; else None."""
@@ -72,6 +74,15 @@ class ArimaaSetup:
 
     def start(self, side: str) -> None:
         self.arranger = SetupArranger.from_line(side, STANDARD_SETUP[side])
+        self.referee = self.app.referee
+
+    def current(self) -> SetupArranger | None:
+        """The setup being arranged, while its game goes on: a new game (MENU, then another)
+        ends it - else its diagram stayed over the next game's board, and DONE chose an Arimaa
+        setup there."""
+        if self.arranger is not None and self.app.referee is not self.referee:
+            self.arranger = None
+        return self.arranger
 
     def act(self, kind: str, value: Any) -> None:
         arranger = self.arranger

@@ -51,7 +51,7 @@ class PlayPage(Page):
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
-        if self.arimaa_setup.arranger is not None:
+        if self.arimaa_setup.current() is not None:
             self.arimaa_setup.act(kind, value)
         elif (
             kind == "choose" and value == ARRANGE and (side := self.arimaa_setup.side()) is not None
@@ -91,7 +91,7 @@ class PlayPage(Page):
         instruction: Instruction = referee.instruction
         labels = self.piece_labels()
         cell_action = ""
-        if self.arimaa_setup.arranger is not None:
+        if self.arimaa_setup.current() is not None:
             board, labels, instruction = self.arimaa_setup.diagram(position.cells(), labels)
             cell_action = "cell"
         else:
