@@ -34,6 +34,9 @@ def write_video(path, frames: int = 5, size=(64, 48)) -> None:
         ("", "no camera source"),
         ("webcam", "unknown camera source"),
         ("usb:first", "usb:N needs a camera number"),
+        # OpenCV crashed the process (SIGSEGV) on a negative number, raised on one past 2**31
+        ("usb:-1", "usb:N needs a camera number from 0 to 255, e.g. usb:0"),
+        ("usb:99999999999", "usb:N needs a camera number from 0 to 255"),
         # (`vision track` takes its source where the message said "--source")
         (
             "usb:97",

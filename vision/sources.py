@@ -43,6 +43,7 @@ from companion.errors import UserError
 from companion.i18n import _
 from vision.sim import SimSource
 
+MAX_CAMERA = 255  # the last /dev/videoN Linux numbers
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 SPEC_HELP = (
@@ -101,6 +102,11 @@ def open_source(spec: str) -> FrameSource:
             raise UserError(
                 f"bad camera {spec!r}: usb:N needs a camera number, e.g. usb:0"
             ) from None
+        if not 0 <= index <= MAX_CAMERA:  # OpenCV crashes (SIGSEGV) on usb:-1, raises on 2**31
+            raise UserError(
+                f"bad camera {spec!r}: usb:N needs a camera number from 0 to {MAX_CAMERA}, "
+                "e.g. usb:0 (list cameras with `ls /dev/video*`)"
+            )
         return CameraSource(index, name=spec)
     if spec.startswith("/dev/"):
         return CameraSource(spec, name=spec)
