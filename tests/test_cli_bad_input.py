@@ -62,15 +62,32 @@ def test_replay_refuses_a_record_missing_its_moves_or_with_a_null_start(tmp_path
         ("white", ['"outcome" must be null or an object', "'white'", "write null"]),
         ({"winner": "red", "reason": "resignation"}, ['"outcome" winner', "'red'"]),
         ({"winner": "white", "reason": 3}, ['"outcome" reason', "3"]),
+        ({}, ['"outcome" has no winner and reason', "winner null for a draw"]),
+        ({"reason": "resignation"}, ['"outcome" has no winner:']),
+        ({"winner": None, "reason": " "}, ['"outcome" reason', "' '"]),
     ],
 )
 def test_replay_refuses_a_malformed_outcome_in_one_line(tmp_path, outcome, words):
-    """A bare "white" as the outcome was ignored without a word (exit 0)."""
+    """A bare "white" as the outcome was ignored without a word (exit 0); an empty object was
+    taken as a draw for no reason."""
     record = {**RECORD, "moves": ["c3"], "outcome": outcome}
     one_line_error(companion("replay", write(tmp_path / "g.json", json.dumps(record))), *words)
     good = {**RECORD, "moves": ["c3"], "outcome": {"winner": "white", "reason": "resignation"}}
     result = companion("replay", write(tmp_path / "ok.json", json.dumps(good)))
     assert result.returncode == 0 and "the record says white wins" in result.stdout
+
+
+def test_replay_of_a_move_that_is_not_text_says_so_once(tmp_path):
+    """A fuzzing trial: "move 1 ([1, [2]]): move 1 is not text: [1, [2]]" said it twice and
+    not what to write instead."""
+    record = {**RECORD, "moves": ["c3", [1, [2]]]}
+    result = companion("replay", write(tmp_path / "g.json", json.dumps(record)))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first == (
+        "Arinama: illegal move 2 ([1, [2]]): not text: write each move as a string in the "
+        "game's notation"
+    )
 
 
 def test_export_of_an_id_too_big_for_sqlite(tmp_path):

@@ -618,7 +618,7 @@ def replay_json(data: Any) -> Replay[Position[Any]]:
     for number, text in enumerate(moves, start=1):
         try:
             if not isinstance(text, str):
-                raise RecordError(f"move {number} is not text: {excerpt(repr(text))}")
+                raise RecordError("not text: write each move as a string in the game's notation")
             position.push(position.parse_move(text))
         except UserError as exc:
             error = RecordError(f"move {number} ({excerpt(repr(text))}): {exc}")
@@ -627,9 +627,11 @@ def replay_json(data: Any) -> Replay[Position[Any]]:
 
 
 def _stated_outcome(stated: Any, players: tuple[str, str]) -> dict[str, Any] | None:
-    """A record's "outcome": null, or an object as `Outcome.to_json` writes it.
+    """A record's "outcome": null, or an object as `Outcome.to_json` writes it - a winner (null
+    for a draw) and a reason.
 
-    :raises RecordError: for anything else (a bare "white" was ignored without a word)."""
+    :raises RecordError: for anything else (a bare "white" was ignored without a word; an empty
+        object was a draw for no reason)."""
     example = f'{{"winner": "{players[0]}", "reason": "...", "detail": "..."}}'
     if stated is None:
         return None
@@ -644,7 +646,13 @@ def _stated_outcome(stated: Any, players: tuple[str, str]) -> dict[str, Any] | N
             f'the "outcome" winner must be {players[0]!r}, {players[1]!r} or null (a draw), '
             f"not {excerpt(repr(winner))}: fix it, or write null as the outcome"
         )
-    if not isinstance(stated.get("reason", ""), str):
+    if "winner" not in stated or "reason" not in stated:
+        missing = " and ".join(k for k in ("winner", "reason") if k not in stated)
+        raise RecordError(
+            f'the "outcome" has no {missing}: write it as {example} (winner null for a draw), '
+            "or write null as the outcome to let the rules decide"
+        )
+    if not isinstance(stated["reason"], str) or not stated["reason"].strip():
         raise RecordError(
             f'the "outcome" reason must be text such as "resignation", not '
             f"{excerpt(repr(stated['reason']))}: fix it, or write null as the outcome"
