@@ -120,6 +120,24 @@ def shorten_quotes(message: str, limit: int = EXCERPT_CHARS) -> str:
     return re.sub(pattern, cut, message)
 
 
+def read_problem(exc: OSError) -> str:
+    """Why a file could not be read, and what to do: the words after "cannot read PATH: ".
+
+    >>> read_problem(NotADirectoryError(errno.ENOTDIR, "Not a directory"))
+    'Not a directory (a part of the path is a file, not a folder) - check the path'
+    """
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOTDIR:
+        return f"{reason} (a part of the path is a file, not a folder) - check the path"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"{reason} - give a file you can read, or read it as a user who may"
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"{reason} - give a shorter name"
+    if exc.errno == errno.EISDIR:
+        return f"{reason} - give a file, not a folder"
+    return f"{reason} - check the path"
+
+
 def write_problem(path: str | os.PathLike[str], exc: OSError) -> str:
     """Why `path` could not be written, and what to do: the words after "cannot write PATH: ".
     The system's own words mislead where a new file cannot be made - /proc answers "No such

@@ -468,6 +468,20 @@ def test_an_unknown_layout_names_auto_among_the_choices_where_auto_is_taken(tmp_
     assert "choose one of arinama5" in capsys.readouterr().err
 
 
+def test_a_calibration_under_a_file_says_what_is_wrong_with_the_path(tmp_path, capsys):
+    """A fuzzing trial: `--calibration FILE/x.json`, where FILE is a file, said only "cannot
+    read calibration file ...: Not a directory" - nothing of what was wrong or what to do."""
+    photo = tmp_path / "board.png"
+    table = SimTable("arinama5", seed=3, size=(640, 360))
+    cv2.imwrite(str(photo), table.render(calibration_position(table.layout)))
+    under_a_file = str(photo / "cal.json")
+    assert main(["vision", "read", str(photo), "--calibration", under_a_file]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert f"cannot read calibration file {under_a_file}: " in err
+    assert "(a part of the path is a file, not a folder) - check the path" in err, err
+
+
 def test_a_file_name_too_long_is_said_in_one_line_not_a_traceback(tmp_path, capsys):
     """`vision locate` of a 300-character file name, or with it as --view, raised OSError
     ("File name too long") from the checks on the photo and on the file to write."""
@@ -477,7 +491,7 @@ def test_a_file_name_too_long_is_said_in_one_line_not_a_traceback(tmp_path, caps
     long_name = str(tmp_path / ("y" * 300 + ".png"))
     assert main(["vision", "locate", long_name]) == 2
     err = capsys.readouterr().err
-    assert "cannot read image" in err and "File name too long - check the path" in err, err
+    assert "cannot read image" in err and "File name too long - give a shorter name" in err, err
     assert main(["vision", "locate", str(photo), "--view", long_name]) == 2
     err = capsys.readouterr().err
     assert "cannot write" in err and "File name too long - give a shorter name" in err, err

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from companion.errors import UserError, json_problem, write_problem
+from companion.errors import UserError, json_problem, read_problem, write_problem
 from companion.files import write_atomically
 
 T = TypeVar("T")
@@ -45,7 +45,7 @@ def read_json(
     except IsADirectoryError:
         raise UserError(f"{what} file {path} is a folder: give the JSON file") from None
     except OSError as exc:
-        raise UserError(f"cannot read {what} file {path}: {exc.strerror}") from None
+        raise UserError(f"cannot read {what} file {path}: {read_problem(exc)}") from None
     except UnicodeDecodeError:
         raise UserError(f"{what} file {path} is not a text file: give {give}") from None
     try:

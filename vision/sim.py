@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl
 import cv2
 import numpy as np
 
-from companion.errors import UserError, json_problem
+from companion.errors import UserError, json_problem, read_problem
 from companion.observation import EMPTY
 from vision.calibration import calibrate
 from vision.layouts import CHESSBOARD, Layout, get_layout
@@ -1193,7 +1193,7 @@ def load_script(
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise UserError(f"cannot read sim script {path!r}: {exc.strerror}") from None
+        raise UserError(f"cannot read sim script {path!r}: {read_problem(exc)}") from None
     except UnicodeDecodeError:
         raise UserError(
             f"sim script {path!r} is not a JSON text file (it is not UTF-8 text)"

@@ -28,7 +28,7 @@ from companion.commands import lines_not_taken, not_empty, seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.dice import Dice
-from companion.errors import ReplayError, UserError, shorten_quotes
+from companion.errors import ReplayError, UserError, read_problem, shorten_quotes
 from companion.games.base import Position, options_to_dict
 from companion.observation import EMPTY, UNKNOWN, Observation
 from companion.records import Records
@@ -238,7 +238,7 @@ def _observation_lines(path: str) -> Any:
             f"({OBSERVATIONS_FILE}), or - for standard input"
         ) from None
     except OSError as exc:
-        raise UserError(f"cannot read observations from {path}: {exc.strerror}") from None
+        raise UserError(f"cannot read observations from {path}: {read_problem(exc)}") from None
 
 
 def _check_observations(lines: list[str], path: str, position: Position[Any]) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion import games
 from companion.commands import not_empty
-from companion.errors import PositionMismatch, UserError, write_problem
+from companion.errors import PositionMismatch, UserError, read_problem, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
 from companion.observation import Observation
@@ -321,13 +321,11 @@ def load_image(path: str) -> np.ndarray:
         if not file.is_file():
             raise UserError(f"image {path} not found: check the path")
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
-        raise UserError(
-            f"cannot read image {path}: {exc.strerror or exc} - check the path"
-        ) from None
+        raise UserError(f"cannot read image {path}: {read_problem(exc)}") from None
     try:
         image, kind = read_photo(file)
     except OSError as exc:
-        raise UserError(f"cannot read image {path}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot read image {path}: {read_problem(exc)}") from None
     if image is None and kind is not None:
         raise UserError(
             f"cannot read image {path}: it is a {kind} file, but damaged or cut short - "
