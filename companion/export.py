@@ -374,6 +374,8 @@ def check_output(path: Path, force: bool, option: str = "-o") -> None:
     folder; an existing file without force; a device or pipe (never replaced by a file); a
     folder that does not exist. The one check of every command that writes a file the user
     names (export, play --save, vision calibrate/locate/snapshot)."""
+    if str(path) == "-":  # a file named "-" is what nobody who types it means
+        raise UserError(f"{option} - names no file here: give a file name with {option}")
     if is_record_database(path):
         raise UserError(f"{path} holds game records: give another file name with {option}")
     if path.is_dir():

@@ -226,3 +226,18 @@ def test_a_photo_cut_short_is_said_to_be_damaged_in_one_line(tmp_path):
     (tmp_path / "notes.png").write_text("not a photo")
     notes = companion("vision", "locate", "notes.png", cwd=tmp_path)
     assert notes.returncode == 2 and "not an image file OpenCV knows" in notes.stderr
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["mat", "arinama5", "-o", "-"], ["-o - names no file", "give a file name"]),
+        (["play", "arinama", "--auto", "--seed", "1", "--save", "-"], ["--save - names no file"]),
+        (["vision", "snapshot", "sim:arinama5", "-o", "-", "--position", "{}"], ["-o -"]),
+    ],
+)
+def test_a_dash_as_the_file_to_write_is_refused_not_made_a_file_named_dash(tmp_path, argv, words):
+    """A fuzzing trial: `mat -o -` wrote -.png and -.pdf, and `--save -`, `vision ... -o -` a
+    file named "-". (`export -o -` prints to standard output, as without -o.)"""
+    one_line_error(companion(*argv, cwd=tmp_path), *words)
+    assert list(tmp_path.iterdir()) == []

@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _outputs(path: Path, given: str, layout: Layout, force: bool) -> list[Path]:
     """The files `-o` names (FILE: FILE.png and FILE.pdf), each checked to be writable."""
+    if given == "-":  # not -.png and -.pdf
+        raise UserError(
+            "-o - names no file (a mat is not printed to the terminal): give a file name"
+        )
     kind = path.suffix.lower()
     if kind in (".pdf", ".png"):
         paths = [path]
