@@ -1,11 +1,13 @@
 """The game commands: play, moves, replay, roll - through `companion.cli.main`, and once for
 real in a subprocess."""
 
+import errno
 import io
 import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from shared_data import ARIMAA_GAMES
@@ -346,6 +348,26 @@ def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch)
 def test_play_bad_input_is_one_line(capsys, argv, words):
     code, _, err = run(capsys, *argv)
     assert_one_line_error(code, err, *words)
+
+
+def test_a_record_the_system_will_not_read_says_why_not_what_else_to_give(
+    capsys, tmp_path, monkeypatch
+):
+    """A record that cannot be read (a read error, no permission) is still a record: "give a
+    game record or a position as text" is for a file that is not text."""
+    code, _, err = run(capsys, "replay", "/proc/self/mem")
+    assert_one_line_error(code, err, "cannot read /proc/self/mem: Input/output error - check")
+    assert "give a game record" not in err
+    record = tmp_path / "g.json"
+    record.write_text("{}")
+
+    def refuse(self, *args, **kwargs):  # (root reads a file whatever its mode)
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_text", refuse)
+    code, _, err = run(capsys, "replay", str(record))
+    assert_one_line_error(code, err, "Permission denied - give a file you can read")
+    assert "give a game record" not in err
 
 
 @pytest.mark.parametrize("command", [["play", "arinama", "--auto"], ["roll"]])

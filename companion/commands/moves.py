@@ -20,7 +20,7 @@ from typing import Any
 from companion import games
 from companion.commands import not_empty
 from companion.commands.play import add_option_argument, options_from_pairs
-from companion.errors import OptionError, RecordError, UserError
+from companion.errors import OptionError, RecordError, UserError, read_problem
 from companion.games.base import GAME_FORMAT, Position, game_from_json
 
 EXAMPLES = """examples:
@@ -107,10 +107,11 @@ def read_text(source: str) -> tuple[str, str]:
     if kind == "file":  # a file, or a pipe such as <(...) or /dev/stdin
         try:
             return path.read_text(encoding="utf-8-sig"), source  # -sig: Notepad's BOM
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or "not a text file"
+        except OSError as exc:  # the file is refused, not its kind: what to do about that
+            raise UserError(f"cannot read {source}: {read_problem(exc)}") from None
+        except UnicodeDecodeError:
             raise UserError(
-                f"cannot read {source}: {reason} - give a game record or a position as text"
+                f"cannot read {source}: not a text file - give a game record or a position as text"
             ) from None
     raise UserError(f"{source} is a folder: give a position file or the position text")
 
