@@ -362,20 +362,22 @@ def write_output(
     is kept unless `force`. A failure says "cannot {verb} PATH: why - what to do"."""
     path = Path(output)
     try:
-        check_output(path, force)
+        check_output(output, force)
     except OSError as exc:  # e.g. "File name too long" from the checks themselves
         raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
     return write_atomically(path, data, verb=verb)
 
 
-def check_output(path: Path, force: bool, option: str = "-o") -> None:
-    """UserError when `path` (given with `option`) must not or cannot be written: a game
+def check_output(given: str | os.PathLike[str], force: bool, option: str = "-o") -> None:
+    """UserError when `given` (with `option`) must not or cannot be written: a game
     records database or its -wal/-shm, force or not (every game in it would be lost); a
     folder; an existing file without force; a device or pipe (never replaced by a file); a
     folder that does not exist. The one check of every command that writes a file the user
-    names (export, play --save, vision calibrate/locate/snapshot)."""
-    if str(path) == "-":  # a file named "-" is what nobody who types it means
+    names (export, play --save, vision calibrate/locate/snapshot). `given` as typed: a bare
+    "-" names no file, "./-" the file named "-" (a Path of either reads "-")."""
+    if isinstance(given, str) and given == "-":  # a file named "-" is not what "-" means
         raise UserError(f"{option} - names no file here: give a file name with {option}")
+    path = Path(given)
     if is_record_database(path):
         raise UserError(f"{path} holds game records: give another file name with {option}")
     if path.is_dir():

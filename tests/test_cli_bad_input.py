@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from companion import games
 from companion.records import Records
 
 RECORD = {"format": "tabletop-companion/game", "version": 1, "game": "arinama", "moves": []}
@@ -241,3 +242,18 @@ def test_a_dash_as_the_file_to_write_is_refused_not_made_a_file_named_dash(tmp_p
     file named "-". (`export -o -` prints to standard output, as without -o.)"""
     one_line_error(companion(*argv, cwd=tmp_path), *words)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_dot_slash_dash_names_the_file_called_dash(tmp_path):
+    """`./-` is how a file named "-" is given: only a bare "-" names no file. (`export -o ./-`
+    and `play --save ./-` were refused as "-o - names no file here": a Path of "./-" reads
+    "-".)"""
+    with Records(tmp_path / "r.sqlite3") as db:
+        game_id = db.new_game(games.get("arinama").new())
+    exported = companion("export", str(game_id), "-o", "./-", "--db", "r.sqlite3", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads((tmp_path / "-").read_text())["game"] == "arinama"
+    (tmp_path / "-").unlink()
+    saved = companion("play", "arinama", "--auto", "--seed", "1", "--save", "./-", cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    assert json.loads((tmp_path / "-").read_text())["game"] == "arinama"

@@ -132,7 +132,7 @@ def check_can_write(path: str, force: bool) -> Path:
 
 
 def _check_can_write(target: Path, path: str, force: bool) -> Path:
-    check_output(target, force, "--save")
+    check_output(path, force, "--save")  # as typed: "-" is refused, "./-" is a file
     with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".companion-"):
         pass  # can we write there? Better to learn it now than after the game
     return target

@@ -303,11 +303,13 @@ def check_files(
         for other, named in [*read, *given[i + 1 :]]:
             if path.resolve() == named.resolve():
                 raise UserError(f"{option} and {other} name the same file: give two names")
-    for option, path in given:  # all can be written, before any is
+    for option, name in outputs.items():  # all can be written, before any is
+        if not name:
+            continue
         try:
-            check_output(path, force, option)
+            check_output(name, force, option)  # as typed: "-" names no file, "./-" does
         except OSError as exc:  # e.g. "File name too long" from the checks themselves
-            raise UserError(f"cannot write {path}: {write_problem(path, exc)}") from None
+            raise UserError(f"cannot write {name}: {write_problem(name, exc)}") from None
 
 
 def load_image(path: str) -> np.ndarray:
