@@ -720,8 +720,8 @@ class Records:
 
     def add_instruction(self, game_id: int, instruction: Any) -> None:
         """Record what the referee told the players (an Instruction or its JSON), with the
-        table's language it was said in ("lang", unless the JSON names one: the review and the
-        export mark its words as that language). The same instruction repeated with no move,
+        table's language it was said in ("lang", unless the JSON names one: the HTML export
+        marks its words as that language; the review screen shows no instructions). The same instruction repeated with no move,
         roll or take-back in between is stored once (the referee may re-announce it on every
         still frame)."""
         data = instruction if isinstance(instruction, dict) else instruction.to_json()
