@@ -211,8 +211,7 @@ def player(cls: str | None) -> str:
     """The player's name at the start of a sentence: "Black", "Schwarz"."""
     if not cls:
         return ""
-    text = colour_noun(cls)
-    return text[:1].upper() + text[1:]
+    return capitalise(colour_noun(cls))
 
 
 # Marked for extraction with their contexts (babel finds pgettext calls with literal args).
