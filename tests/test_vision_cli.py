@@ -130,9 +130,11 @@ def test_vision_track_says_why_the_board_is_never_found(tmp_path, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "not a video OpenCV can decode" in err and "PNG signature" not in err
-    for bad in (["--max-frames", "-3"], ["--fps", "0"]):
+    for bad in (["--max-frames", "-3"], ["--fps", "0"], ["--fps", "inf"], ["--fps", "nan"]):
         assert main(["vision", "track", "sim:arimaa", "--calibration", cal, *bad]) == 2
-        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+        err = capsys.readouterr().err  # inf was taken: every frame at time 0
+        assert len(err.strip().splitlines()) == 1
+        assert "--fps" in err or "--max-frames" in err, err
     assert main(["vision", "track", "sim:arimaa?hand=-1&still=-3", "--calibration", cal]) == 2
     assert "hand='-1' must be a whole number" in capsys.readouterr().err
 

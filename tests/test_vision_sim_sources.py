@@ -52,6 +52,11 @@ def write_video(path, frames: int = 5, size=(64, 48)) -> None:
         # it was refused, then offered: "... grid:RxC (e.g. grid:9x9) or auto"
         ("sim:auto", "auto is not one layout here .it lets a camera pick the mat in view"),
         ("sim:arimaa?speed=3", "unknown sim option 'speed'"),
+        # a fuzzing trial: the second seed was taken without a word
+        (
+            "sim:arimaa?seed=1&seed=2",
+            r"sim option 'seed' is given twice in 'sim:arimaa\?seed=1&seed=2': give it once",
+        ),
         ("sim:arimaa?seed=x", "must be a whole number"),
         ("sim:arimaa?size=big", "must be WxH"),
         ("sim:arimaa?size=0x0", "each side from 32 to 4096"),

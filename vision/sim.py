@@ -993,7 +993,13 @@ class SimSource:
         name, _, query = rest.partition("?")
         if not name:
             raise UserError("sim: needs a layout, e.g. sim:arimaa or sim:sensei?seed=2")
-        options = dict(parse_qsl(query, keep_blank_values=True))
+        pairs = parse_qsl(query, keep_blank_values=True)
+        options = dict(pairs)
+        twice = sorted({key for key, _ in pairs if [k for k, _ in pairs].count(key) > 1})
+        if twice:
+            raise UserError(
+                f"sim option {twice[0]!r} is given twice in {'sim:' + rest!r}: give it once"
+            )
         unknown = sorted(set(options) - set(SIM_OPTIONS))
         if unknown:
             raise UserError(

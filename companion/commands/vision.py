@@ -102,6 +102,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 # An empty file name (an unset "$F") names no file: refused in one line, never taken for the
 # current folder ("calibration file  is a folder") or for no file at all.
+MAX_FPS = 1000.0  # frames a second of a file or folder played as a video (a camera: <= 120)
 CALIBRATION_FILE = not_empty("file name: name the CAL.json from `companion vision calibrate`")
 PHOTO_FILE = not_empty("file name: name a photo of the board (PNG, JPEG, ...)")
 VIEW_FILE = not_empty("file name: name the PNG to write, or leave --view out")
@@ -892,8 +893,8 @@ def _letters(classes: list[str]) -> dict[str, str]:
 
 
 def run_track(args: argparse.Namespace) -> int:
-    if args.fps <= 0 or args.fps != args.fps:
-        raise UserError(f"--fps must be positive, not {args.fps}")
+    if not 0 < args.fps <= MAX_FPS:  # nan and inf too: a frame's time is index / fps
+        raise UserError(f"--fps must be above 0 and at most {MAX_FPS:g}, not {args.fps:g}")
     if args.max_frames < 0:
         raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
     calibration = load_calibration(args.calibration)
