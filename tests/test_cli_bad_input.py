@@ -233,6 +233,7 @@ def test_a_photo_cut_short_is_said_to_be_damaged_in_one_line(tmp_path):
     "argv, words",
     [
         (["mat", "arinama5", "-o", "-"], ["-o - names no file", "give a file name"]),
+        (["mat", "arinama5", "-o", "m."], ["m. ends in a dot: give m.pdf or m.png, or m for both"]),
         (["play", "arinama", "--auto", "--seed", "1", "--save", "-"], ["--save - names no file"]),
         (["vision", "snapshot", "sim:arinama5", "-o", "-", "--position", "{}"], ["-o -"]),
     ],

@@ -121,6 +121,11 @@ def _outputs(path: Path, given: str, layout: Layout, force: bool) -> list[Path]:
             )
         if path.exists() and not path.is_file():  # /dev/full: never /dev/full.png beside it
             raise UserError(f"{path} is not a regular file: give a file name with -o")
+        if path.name.endswith("."):  # a type left out half way: not m..png and m..pdf
+            stem = path.with_name(path.name.rstrip("."))
+            raise UserError(
+                f"{given} ends in a dot: give {stem}.pdf or {stem}.png, or {stem} for both"
+            )
         paths = [path.with_name(path.name + ".png"), path.with_name(path.name + ".pdf")]
     else:
         raise UserError(
