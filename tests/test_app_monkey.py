@@ -149,7 +149,11 @@ class Monkey:
         """The invariants after every step."""
         app = self.app
         assert app.page in PAGES, app.page
-        assert app.painter is not None, "nothing drawn"
+        painter = app.painter
+        assert painter is not None, "nothing drawn"
+        # every page says something and offers a way on (a blank or dead-end screen is a bug)
+        assert painter.texts, f"the {app.page} page drew no words"
+        assert painter.targets, f"the {app.page} page drew nothing to press"
         with Records(self.db, readonly=True) as records:
             for summary in records.games():
                 key = (summary.moves, summary.status, summary.updated_at)
