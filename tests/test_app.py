@@ -943,3 +943,34 @@ def test_a_recognised_mat_sets_its_board_once_and_leaves_the_players_choice_afte
     assert app.settings.options["arinama"] == {"rows": 8, "cols": 8, "first": "white"}
     app.recognise("sensei-storm")  # another mat: its game and board
     assert app.settings.game == "sensei" and app.settings.game_options().side == "storm"
+
+
+def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_they_are(screen):
+    """The monkey found it: after a game had ended, a hand over the board (the tracker's
+    "hands") took a player reading Settings, the menu or the review to the game-over screen.
+    Only the game's own screen goes there by itself, as the game ends in front of it."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+    from companion.referee.protocol import DONE, PlayerInput
+
+    arimaa = games.get("arimaa")
+    position = arimaa.from_board({"a7": "R", "e2": "E", "h2": "r", "d7": "e"})
+    app = App(screen, Settings(game="arimaa"))
+    app.referee = Referee(position)
+    app.position = app.referee.position
+    app.go("play")
+
+    def board(**pieces: str) -> Observation:
+        cells = dict.fromkeys(position.cell_names(), "empty")
+        return Observation({**cells, **pieces}, frame=len(app.events) + 1)
+
+    app.on_observation(board(a8="gold", e2="gold", h2="silver", d7="silver"))  # the goal
+    app.player_input(PlayerInput(DONE))
+    assert app.referee.instruction.kind == "game-over"
+    assert app.page == "gameover"  # the game ended on its own screen
+    for page in ("settings", "home", "review-list"):
+        app.go(page)
+        app.on_vision_status("hands")
+        app.on_vision_status("still")
+        assert app.page == page

@@ -343,13 +343,18 @@ class App:
                 self.signal()
             elif event.kind == "roll":
                 self.pages.dice.show_roll(event)
-        if (
-            self.referee is not None
-            and self.referee.instruction.kind == "game-over"
-            and self.page != "dice"
-        ):
-            self.go("gameover")
+        if self.page == "play":
+            self.go(self.game_page())  # the game just ended, in front of the players
         self.dirty = True
+
+    def game_page(self) -> str:
+        """Where the game in hand is shown: "gameover" once it has ended, else "play". Only
+        the game's own pages go there by themselves; a player in Settings, the review or the
+        menu stays, whatever the camera sees meanwhile (a hand over a finished game's board
+        took them to game over from any screen)."""
+        if self.referee is not None and self.referee.instruction.kind == "game-over":
+            return "gameover"
+        return "play"
 
     def refresh_instruction(self) -> None:
         """The current instruction again, in the language and colour words just chosen."""

@@ -66,7 +66,7 @@ class DicePage(Page):
             roll = app.dice.roll()
             self.state = DiceState((roll.a, roll.b), roll.value, app.clock())
         elif kind == "dice-close":
-            app.go("play" if self.state.in_game and app.referee is not None else "home")
+            app.go(app.game_page() if self.state.in_game and app.referee is not None else "home")
 
     def tick(self, now: float) -> float | None:
         """Seconds until the next frame is due while the dice tumble or show (None: nothing
@@ -80,8 +80,7 @@ class DicePage(Page):
             return FRAME_INTERVAL
         if self.state.in_game:
             if age >= DICE_ANIMATION + DICE_SHOW - 1e-3:  # (float sums never quite get there)
-                over = app.referee and app.referee.position.is_game_over()
-                app.go("gameover" if over else "play")
+                app.go(app.game_page())
                 return None
             return DICE_ANIMATION + DICE_SHOW - age
         return None
