@@ -173,6 +173,14 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
         ({"version": 2}, "made by an older companion"),
         ({"rim_look": [[0.0, 1.0]]}, r"is damaged \(bad or missing rim_look\)"),
         ({"model": "foo"}, r"says model 'foo', which no companion reader has .* calibrate again$"),
+        # what calibration said of itself: informational, and still read as it says
+        ({"margin": "1.5"}, r"is damaged \(bad or missing margin\): calibrate again$"),
+        ({"margin": float("inf")}, r"is damaged \(bad or missing margin\)"),
+        ({"margin": True}, r"is damaged \(bad or missing margin\)"),
+        ({"doubtful": "a1"}, r"is damaged \(bad or missing doubtful\): calibrate again$"),
+        ({"doubtful": [1, 2]}, r"is damaged \(bad or missing doubtful\)"),
+        ({"classes": "empty"}, r"is damaged \(bad or missing classes\)"),
+        ({"novelty": "250"}, r"is damaged \(bad or missing novelty\)"),
     ):
         path = tmp_path / "bad.json"
         path.write_text(json.dumps({**data, **change}))

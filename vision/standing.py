@@ -243,7 +243,7 @@ class StandingCalibration:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> StandingCalibration:
         """:raises ValueError: a damaged file, naming the field (the caller says so)."""
-        classes = json_field(data, "classes", lambda v: tuple(str(c) for c in v))
+        classes = json_field(data, "classes", _names)
         means = json_field(data, "means", _rows)
         precision = json_field(data, "precision", _rows)
         class_precision = json_field(data, "class_precision", _rows, [])
@@ -276,7 +276,7 @@ class StandingCalibration:
         rim_look = json_field(data, "rim_look", _rim_looks, [])
         if any(c not in classes or c == EMPTY for c in piece_gradient):
             raise ValueError("piece_gradient")
-        novelty = json_field(data, "novelty", float)
+        novelty = json_field(data, "novelty", _number)
         surface = json_field(data, "surface", _rows)
         if not surface or any(len(row) != 3 for row in surface) or not np.all(np.isfinite(surface)):
             raise ValueError("surface")  # a log colour (B, G, R) for every kind of cell
@@ -299,8 +299,8 @@ class StandingCalibration:
             class_precision=class_precision,
             own_look=own_look,
             novelty=novelty,
-            margin=json_field(data, "margin", float),
-            doubtful=json_field(data, "doubtful", lambda v: tuple(str(c) for c in v), ()),
+            margin=json_field(data, "margin", _number),
+            doubtful=json_field(data, "doubtful", _names, ()),
             unlearned=tuple(unlearned),
             piece_look=piece_look,
             piece_class=json_field(
@@ -357,6 +357,21 @@ def _layout_name(value: Any) -> str:
         return get_layout(str(value)).name
     except UserError:
         raise ValueError("layout") from None
+
+
+def _number(value: Any) -> float:
+    """A finite number as a calibration file gives it (not text, not true or false)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise ValueError("not a finite number")
+    return float(value)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """A list of names (classes, cells) as a calibration file gives it: text, never a string
+    taken letter by letter."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of names")
+    return tuple(value)
 
 
 def _rows(value: Any) -> list[list[float]]:
