@@ -417,3 +417,26 @@ def test_pieces_where_a_setup_has_none_are_named_in_the_setup_line():
     gold = {cell: side for cell, side in board.items() if side == "gold"}
     referee.observe(observation_of(position.cell_names(), gold))
     assert len(referee.position.move_stack) == 1  # Gold's setup taken
+
+
+def test_a_take_back_while_the_referee_asks_which_piece_leaves_no_question_behind():
+    """Found by a review: a take-back agreed while the referee asked "Which gold piece is on
+    a2 now?" (a cat or a dog could have stepped there) left the question up - worded for the
+    other side, about a turn no longer played - instead of saying what to put back."""
+    from companion.referee.protocol import UNDO
+
+    table = Table(ArimaaPosition.from_board({**FAR, "a1": "D", "b1": "C", "d8": "c"}))
+    table.step("h1", "g1")
+    table.press(DONE)
+    table.step("d8", "e8")
+    table.press(DONE)
+    table.step("b1", "a2")  # the cat b1-a2, or the dog a1-a2 and the cat b1-a1
+    assert table.instruction.kind == "choose"
+    table.referee.handle(PlayerInput(UNDO, player="gold"))  # Silver's turn taken back
+    table.referee.handle(PlayerInput(DONE, player="silver"))
+    assert table.referee.position.turn == "silver"
+    assert table.instruction.kind == "restore", table.instruction
+    assert "d8" in table.instruction.text and not table.instruction.choices
+    table.step("a2", "b1")
+    table.step("e8", "d8")  # the board as it was before Silver's turn
+    assert table.instruction.kind == "move" and table.referee.position.turn == "silver"

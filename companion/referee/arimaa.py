@@ -483,6 +483,8 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             self.position.pop_step()
         self.captures = ()
         self.push_may_be_done = False
+        self.question = ()  # a question about the turn taken back asks nothing now
+        self.answers = {}
         return super()._undo_last()
 
     def _last_move_text(self) -> str | None:
