@@ -190,6 +190,19 @@ def test_undo_can_be_refused():
     assert table.text == "White: place a stone"
 
 
+def test_a_stone_placed_while_a_take_back_waits_is_the_move_once_it_is_refused():
+    """Found by a review: Black asked to take c3 back, White played d4 meanwhile and refused
+    the take-back - and was told to take the white stone off d4 (a "disturbance", with Board
+    is right offered), as the board seen while the request waited was never judged."""
+    table = Table(["c3"])
+    table.referee.handle(PlayerInput(UNDO, player="black"))
+    table.show(d4="white")  # White plays on
+    events = table.referee.handle(PlayerInput("cancel", player="white"))
+    assert [e.kind for e in events] == ["undo", "move"]
+    assert table.referee.position.move_stack == ["c3", "d4"]
+    assert table.text == "Black: place a stone"
+
+
 def test_game_over_is_announced_with_the_reason():
     # 3x3: fill the board; the referee announces the result from the engine.
     position = games.get("arinama").new({"rows": 3, "cols": 3})

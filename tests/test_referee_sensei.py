@@ -141,3 +141,20 @@ def test_restart_mid_turn_carries_on_with_the_actions_on_the_board(tmp_path):
     again.observe(observation_of(table.names, table.board))
     assert again.position.actions_this_turn == table.referee.position.actions_this_turn
     assert again.instruction.text == "Green: press DONE to end your turn"
+
+
+def test_an_action_made_while_a_take_back_waits_counts_once_it_is_refused():
+    """Found by a review: Red played b7-b5 while Green's take-back of b1-b4 waited, refused
+    it, and pressed DONE - which did nothing: the action was never judged, and Red was told
+    to put the stone back."""
+    from companion.referee.protocol import CANCEL, UNDO
+
+    table = Table()
+    table.show(b1=None, b4="green")
+    table.done()
+    table.referee.handle(PlayerInput(UNDO, player="green"))
+    table.show(b7=None, b5="red")  # Red plays on
+    table.referee.handle(PlayerInput(CANCEL, player="red"))
+    assert table.referee.instruction.kind == "move", table.text
+    events = table.done(player="red")
+    assert [e.data.get("move") for e in events if e.kind == "move"] == ["b7-b5"]

@@ -193,10 +193,18 @@ class Referee(Generic[P]):
             del self.misread[cell]  # the camera reads it right again
         self.board = self.seen_board(observation)
         self.board_seen_at = (observation.frame, observation.timestamp)
-        events: list[Event] = []
         if self.position.is_game_over() or self.undo_request is not None:
             self.settled = self.settled or self.board == self.expected()
-            return self._update(events)
+            return self._update([])
+        return self._update(self._judge_board())
+
+    def _judge_board(self) -> list[Event]:
+        """The board last seen (`self.board`) judged against the game: caught up with, or
+        taken as a move, or named as what to put right - on each still board, and once more
+        when a take-back the referee waited on is refused (the other player may have played
+        on meanwhile)."""
+        assert self.board is not None
+        events: list[Event] = []
         if not self.settled:
             if self.board != self.expected():
                 events += self._catch_up(self.board)
@@ -206,12 +214,12 @@ class Referee(Generic[P]):
                 self.calibration_pieces = False
                 if self._instruction is not None and self._instruction.kind == "restore":
                     events.append(Event("restored"))
-            return self._update(events)
+            return events
         was_restoring = self._instruction is not None and self._instruction.kind == "restore"
         events += self._on_board(self.board)
         if was_restoring and self.board == self.expected():
             events.append(Event("restored"))
-        return self._update(events)
+        return events
 
     def _check_board_seen(self, observation: Observation) -> None:
         """That `observation` is of this game's board and pieces.
@@ -306,7 +314,10 @@ class Referee(Generic[P]):
                 return self._update(self._perform_undo())
             if kind == CANCEL:
                 self.undo_request = None
-                return self._update([Event("undo", {"state": "refused"})])
+                events = [Event("undo", {"state": "refused"})]
+                if self.board is not None and not self.position.is_game_over():
+                    events += self._judge_board()  # a move made while the request waited
+                return self._update(events)
             return []
         if kind == UNDO:
             return self._update(self._request_undo(player_input.player))
