@@ -974,3 +974,36 @@ def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_t
         app.on_vision_status("hands")
         app.on_vision_status("still")
         assert app.page == page
+
+
+def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen):
+    """A player puts the stone down and presses DONE at once: the tracker says "moving"
+    until the view has been still half a second, and the board the referee last saw lacks
+    that action. The press waits for the still board and ends the turn with it."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+    from companion.referee.protocol import DONE, PlayerInput
+
+    position = games.get("sensei").new()
+    app = App(screen, Settings(game="sensei"))
+    app.referee = Referee(position.copy())
+    app.position = app.referee.position
+    app.go("play")
+    board = dict(position.cells())
+
+    def show() -> None:
+        cells = dict.fromkeys(position.cell_names(), "empty")
+        app.on_observation(Observation({**cells, **board}, frame=len(app.events) + 1))
+
+    show()
+    board["b4"] = board.pop("b1")
+    show()  # the first action, seen
+    app.on_vision_status("hands")
+    app.on_vision_status("moving")  # the second action made, the hand gone, not yet still
+    board["f4"] = board.pop("f1")
+    app.player_input(PlayerInput(DONE))
+    assert app.referee.held is not None and not app.referee.position.move_stack
+    app.on_vision_status("still")
+    show()
+    assert [e.data["move"] for e in app.events if e.kind == "move"] == ["b1-b4 f1-f4"]

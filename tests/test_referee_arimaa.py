@@ -440,3 +440,31 @@ def test_a_take_back_while_the_referee_asks_which_piece_leaves_no_question_behin
     table.step("a2", "b1")
     table.step("e8", "d8")  # the board as it was before Silver's turn
     assert table.instruction.kind == "move" and table.referee.position.turn == "silver"
+
+
+def test_done_pressed_with_a_hand_still_over_the_board_ends_the_turn_with_the_last_step():
+    """Found by a review: a player who made the last step and pressed DONE before the camera
+    saw the board still ended the turn without that step (then read as Silver's illegal
+    change). DONE is held until the next still board, and taken with it."""
+    table = Table(ArimaaPosition.from_board({**FAR, "d2": "D", "e2": "C"}))
+    table.step("d2", "d3")
+    table.referee.hands(True)  # the hand makes the second step
+    assert [e.kind for e in table.press(DONE)] == ["held"]
+    table.referee.hands(False)
+    events = table.step("e2", "e3")  # the still board, read in full
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["Dd2n Ce2n"]
+    assert table.referee.position.turn == "silver"
+
+
+def test_done_held_over_a_turn_that_ends_by_itself_is_not_taken_for_the_next_player():
+    table = Table(ArimaaPosition.from_board({**FAR, "d2": "D", "e2": "C"}))
+    table.step("d2", "d3")
+    table.step("d3", "d4")
+    table.step("e2", "e3")
+    table.referee.hands(True)
+    table.press(DONE)
+    table.referee.hands(False)
+    events = table.step("e3", "e4")  # the fourth step ends Gold's turn by itself
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["Dd2n Dd3n Ce2n Ce3n"]
+    assert table.referee.held is None and table.instruction.kind == "move"
+    assert table.referee.position.turn == "silver" and not table.referee.position.steps_this_turn

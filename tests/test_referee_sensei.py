@@ -158,3 +158,35 @@ def test_an_action_made_while_a_take_back_waits_counts_once_it_is_refused():
     assert table.referee.instruction.kind == "move", table.text
     events = table.done(player="red")
     assert [e.data.get("move") for e in events if e.kind == "move"] == ["b7-b5"]
+
+
+def test_done_pressed_while_cells_are_unclear_waits_for_the_board_and_ends_the_turn_then():
+    """Found by a review: DONE pressed while glare hid the turn's second action ended the
+    turn with the first alone, and the second then read as the other player's illegal
+    change. Held until the board is read in full, it ends the turn with both."""
+    table = Table()
+    table.show(b1=None, b4="green")
+    table.board.pop("f1")
+    table.board["f4"] = "green"
+    table.referee.observe(observation_of(table.names, table.board, unknown=("f1", "f4")))
+    events = table.done()
+    assert [e.kind for e in events] == ["held"]
+    assert "as soon as the camera sees the board still" in table.referee.instruction.detail
+    assert table.referee.position.move_stack == []
+    events = table.show()  # the view clears
+    moves = [e.data["move"] for e in events if e.kind == "move"]
+    assert moves == ["b1-b4 f1-f4"], events
+    assert table.referee.held is None
+
+
+def test_a_press_held_is_dropped_by_any_other_input():
+    from companion.referee.protocol import CANCEL
+
+    table = Table()
+    table.show(b1=None, b4="green")
+    table.referee.hands(True)
+    assert [e.kind for e in table.done()] == ["held"]
+    table.referee.handle(PlayerInput(CANCEL))
+    table.referee.hands(False)
+    table.show()
+    assert table.referee.position.move_stack == []  # the turn goes on: DONE not taken

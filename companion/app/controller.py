@@ -326,10 +326,14 @@ class App:
     def player_input(self, player_input: PlayerInput) -> None:
         assert self.referee is not None  # the pages hand over inputs only during a game
         try:
-            events = self.referee.handle(player_input)
+            # a hand just left the board: what it did is read once the view is still
+            settling = self.vision_status == "moving"
+            events = self.referee.handle(player_input, view_settling=settling)
         except UserError as exc:
             self.message = str(exc)
             events = []
+        if self.referee.held is not None and self.vision is not None:
+            self.vision.request_board()  # the still board, even if nothing changed
         self._teach_camera()  # e.g. BOARD IS RIGHT: the board the players said is right
         self._after(events)
 

@@ -379,6 +379,14 @@ class TableVision:
             if self.tracker is not None:
                 self.tracker.read_as_it_is()
 
+    def request_board(self) -> None:
+        """Read the next still board even if nothing on it changed
+        (`vision.tracker.Tracker.request`): the referee holds a DONE pressed while the camera
+        could not see the board, until it does."""
+        with self._lock:
+            if self.tracker is not None:
+                self.tracker.request()
+
     def learn_from_board(self, frame: int, board: dict[str, str]) -> bool:
         """The board read from frame number `frame` showed `board`, as the referee took it:
         learn from it about the cells no calibration photo showed empty

@@ -71,7 +71,7 @@ INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL, BOARD_RIGHT)
 BOARD_RIGHT_KINDS: frozenset[InstructionKind] = frozenset({"restore", "illegal"})
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
-QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear"})
+QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear", "held"})
 # At most this many possibly hidden cells are read otherwise than the camera says: a move
 # leaves at most one or two cells behind a piece that moved in front of them.
 MAX_HIDDEN_CHANGES = 2
@@ -157,6 +157,10 @@ class Referee(Generic[P]):
         self.unclear: list[str] = []
         self.asked: frozenset[str] = frozenset()  # cells to change named since last settled
         self.undo_request: UndoRequest | None = None
+        # DONE or ROLL pressed while the camera could not see the board as it is (a hand over
+        # it, cells unclear, the view still settling): taken on the next still board read in
+        # full, unless that board ends the turn by itself (`observe`)
+        self.held: PlayerInput | None = None
         self.last_observation: Observation | None = None
         self._taught: Observation | None = None  # the last observation handed to `teach`
         # The cells the players said the camera reads wrong (BOARD_RIGHT), by cell: read as
@@ -196,7 +200,12 @@ class Referee(Generic[P]):
         if self.position.is_game_over() or self.undo_request is not None:
             self.settled = self.settled or self.board == self.expected()
             return self._update([])
-        return self._update(self._judge_board())
+        events = self._judge_board()
+        held, self.held = self.held, None
+        if held is not None and not self.position.is_game_over():
+            if not any(e.kind == "move" for e in events):  # (a turn that ended by itself)
+                events += self._on_input(held)
+        return self._update(events)
 
     def _judge_board(self) -> list[Event]:
         """The board last seen (`self.board`) judged against the game: caught up with, or
@@ -303,12 +312,24 @@ class Referee(Generic[P]):
             cells[cell] = self.board.get(cell, EMPTY)
         return replace(observation, cells=cells)
 
-    def handle(self, player_input: PlayerInput) -> list[Event]:
+    def handle(self, player_input: PlayerInput, *, view_settling: bool = False) -> list[Event]:
         """A button or screen input: done, roll, undo, choose X, cancel, board-right (see
-        `_board_right`). An input that does not apply now changes nothing (no events)."""
+        `_board_right`). An input that does not apply now changes nothing (no events).
+
+        DONE and ROLL pressed while the camera cannot see the board as it is - a hand over it,
+        cells unclear, or (`view_settling`, from the front end) the view still moving after a
+        hand left - are held (`held`, the event "held") and taken on the next still board
+        read in full: a player who makes the turn's last step and presses DONE at once ends
+        the turn with that step, not without it. The front end asks its camera for that board
+        even if nothing changed. Any other input drops a press held."""
         kind = player_input.kind
         if kind not in INPUT_KINDS:
             raise UserError(f"unknown input {kind!r}: use one of {', '.join(INPUT_KINDS)}")
+        holds = kind in (DONE, ROLL) and (view_settling or self.hands_on_board or self.unclear)
+        if holds and self.undo_request is None and not self.position.is_game_over():
+            self.held = player_input
+            return self._update([Event("held", {"input": kind})])
+        self.held = None
         if self.undo_request is not None:
             if kind in (DONE, UNDO) and self._agrees(player_input.player):
                 return self._update(self._perform_undo())
@@ -820,6 +841,13 @@ class Referee(Generic[P]):
             expected = self.expected()
             self.misread = {c: m for c, m in self.misread.items() if m.truth == expected.get(c)}
         new = self._derive_instruction()
+        if self.held is not None:
+            waits = (
+                _("DONE is taken as soon as the camera sees the board still")
+                if self.held.kind == DONE
+                else _("The dice are rolled as soon as the camera sees the board still")
+            )
+            new = replace(new, detail=phrases.join_sentences([new.detail, waits]))
         changed = new != self._instruction
         if changed:
             if new.kind == "illegal":

@@ -62,6 +62,7 @@ EventKind = Literal[
     "action",
     "unclear",
     "board-right",
+    "held",  # DONE or ROLL kept until the camera sees the board still (`Referee.handle`)
 ]
 
 
