@@ -612,3 +612,28 @@ def test_a_game_continued_after_its_start_takes_a_move_made_while_down(tmp_path)
         assert resumed and not referee.calibration_pieces
         referee.observe(observation_of(names, {"c3": "black", "c4": "white"}))
         assert len(referee.position.move_stack) == 2  # White's stone, placed while down
+
+
+def test_done_typed_while_a_hand_is_over_the_board_waits_for_the_next_board(
+    tmp_path, capsys, monkeypatch
+):
+    start = games.get("sensei").new().cells()
+    first = {**start, "b4": start["b1"]}
+    del first["b1"]
+    second = {**first, "f4": first["f1"]}
+    del second["f1"]
+    lines = [
+        observation(start, "sensei"),
+        observation(first, "sensei"),
+        "hands on",
+        "done",  # the hand is still over the board, making the second stone move
+        "hands off",
+        observation(second, "sensei"),
+    ]
+    db = tmp_path / "r.sqlite3"
+    args = ["--game", "sensei", "--observations", "-", "--db", str(db)]
+    code, out, _ = run(capsys, monkeypatch, args, lines)
+    assert code == 0
+    assert out[-2].endswith("DONE is taken as soon as the camera sees the board still)")
+    assert out[-1].startswith("[1] Red:")
+    assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["b1-b4 f1-f4"]

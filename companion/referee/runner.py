@@ -233,7 +233,10 @@ class Session:
             self.latencies.append(time.perf_counter() - started)
 
     def handle(self, player_input: PlayerInput) -> None:
-        events = self.referee.handle(player_input)
+        settling = self.tracker is not None and self.tracker.status == "moving"
+        events = self.referee.handle(player_input, view_settling=settling)
+        if self.referee.held is not None and self.tracker is not None:
+            self.tracker.request()  # the still board, even if nothing changed
         self.pending += events
         self._teach_camera()  # `right`: the board the players said is right
         if not self.flush() and not events:  # an input that does not apply now: said so
