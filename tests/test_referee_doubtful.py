@@ -90,3 +90,23 @@ def test_the_doubtful_cells_cross_the_json_lines_companion_referee_reads():
     assert observation_from_json(seen.to_json()).doubtful() == ("d2",)
     unknown = Observation(cells={"d2": "unknown", "d3": EMPTY}, confidence={"d2": 0.3})
     assert unknown.doubtful() == ()  # an unknown cell is unclear, not doubtful
+
+
+def test_a_cell_the_turn_only_points_at_is_no_change_asked_for():
+    """Found by a review: Arinama's turn marks every cell a stone may go (targets). A stone
+    read unsure on one of them beside the real placement refused the move ("One stone per
+    turn") where on any other cell it was read as it was - the targets were taken for
+    changes the players had been asked to make."""
+    from companion import games
+    from companion.referee.core import Referee
+
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    for move in ("c3", "e5"):
+        position.push(move)
+    referee = Referee(position.copy())
+    names = position.cell_names()
+    referee.observe(observation_of(names, position.cells()))
+    assert referee.instruction.highlights.get("b3") == "target"
+    board = {**position.cells(), "d2": "black", "b3": "black"}  # b3: a shadow, read unsure
+    events = referee.observe(observation_of(names, board, confidence={"b3": 0.6}))
+    assert [e.data["move"] for e in events if e.kind == "move"] == ["d2"]

@@ -53,9 +53,11 @@ from companion.referee.protocol import (
     CHOOSE,
     DONE,
     ERROR,
+    FROM,
     REMOVE,
     RESTORE,
     ROLL,
+    TARGET,
     UNDO,
     Event,
     EventKind,
@@ -494,7 +496,7 @@ class Referee(Generic[P]):
         for cell in sorted(set(hidden) | unlearned | doubtful):
             if not self.settled and cell in self.asked:
                 continue  # a change the players were asked for is never taken as done unseen
-            if cell in self.instruction.highlights and cell not in hidden and cell not in unlearned:
+            if self._asked_to_change(cell) and cell not in hidden and cell not in unlearned:
                 continue  # a cell only doubtful: not while the players are asked to change it
             read = board.get(cell)
             values: list[str | None] = []
@@ -832,6 +834,16 @@ class Referee(Generic[P]):
         text = self._undo_last()
         self.settled = self.board is not None and self.board == self.expected()
         return [Event("undo", {"state": "done", "move": text})]
+
+    def _asked_to_change(self, cell: str) -> bool:
+        """Whether the instruction asks the players to change `cell` (turn it, take a piece
+        off it, put one back or on it in a setup, undo what is wrong there) - not only points
+        at it: a turn's legal targets (Arinama marks most empty cells next to the mover's
+        stones) and where a piece came from are hints, not changes asked for."""
+        role = self.instruction.highlights.get(cell)
+        if role is None:
+            return False
+        return role not in (TARGET, FROM) or self.instruction.kind == "setup"
 
     def _update(self, events: list[Event] | None = None) -> list[Event]:
         """Derive the instruction from the state; log the events, then the instruction (when
