@@ -245,3 +245,47 @@ def test_teach_hands_each_observation_once():
     table.show()
     teach()
     assert taught == [table.frame - 1, table.frame]
+
+
+def test_board_right_when_a_captured_piece_is_off_but_its_trap_still_reads_it():
+    """Found by a review: a captured piece taken off a trap that the camera still read as
+    occupied (a neighbour's shadow) left "Remove the silver horse from f6" up for good:
+    Board is right was offered only to put a board back."""
+    position = ArimaaPosition.from_board(
+        {"h1": "R", "h8": "r", "g8": "e", "f6": "h", "e6": "m", "a2": "E"}, side="silver"
+    )
+    table = Table(position)
+    table.show(e6=None, e5="silver")  # the camel leaves: the horse on the trap is captured
+    assert table.instruction.kind == "remove"
+    table.show(f6=None, misread={"f6": "silver"})  # taken off; the trap still reads it
+    assert table.instruction.kind == "remove" and table.referee.may_say_board_right()
+    assert [e.kind for e in table.referee.handle(RIGHT)] == ["board-right"]
+    assert table.instruction.kind == "move" and table.instruction.player == "silver"
+    assert steps(table.show(misread={"f6": "silver"}, e5=None, e4="silver")) == ["me5s"]
+
+
+def test_board_right_when_a_stone_turned_still_reads_as_before():
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    for move in ("c3", "e3", "b2", "d3", "b4", "c4"):
+        position.push(move)
+    table = Table(position)
+    table.show(d4="black")  # turns c4 to black, and then itself to white
+    assert table.instruction.kind == "flip"
+    table.show(d4="white", c4="black", misread={"c4": "white"})  # glare on c4
+    assert table.instruction.kind == "flip" and table.referee.may_say_board_right()
+    table.referee.handle(RIGHT)
+    assert table.instruction.text.startswith("White: place a stone")
+    assert table.referee.position.move_stack[-1] == "d4"
+
+
+def test_board_right_takes_an_arimaa_setup_that_a_shadow_spoils():
+    from companion.referee.protocol import CHOOSE
+
+    table = Table(games.get("arimaa").new())
+    table.referee.handle(PlayerInput(CHOOSE, "standard"))
+    made = {c: "gold" for c in table.instruction.expected}
+    table.show(**made, misread={"d3": "gold"})  # a hard shadow before the dog on d2
+    assert table.instruction.kind == "setup" and table.referee.may_say_board_right()
+    events = table.referee.handle(RIGHT)
+    assert [e.kind for e in events][:2] == ["board-right", "move"]  # then Silver's choice
+    assert table.referee.position.turn == "silver" and "d3" in table.referee.misread

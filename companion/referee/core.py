@@ -69,8 +69,11 @@ from companion.referee.protocol import (
 INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL, BOARD_RIGHT)
 # The instructions while which the players may say the board is right (BOARD_RIGHT): the board
 # read is neither the position nor a legal move - a piece to put back, or one to take off
-# (a lamp's shadow read as a stone where none may go).
-BOARD_RIGHT_KINDS: frozenset[InstructionKind] = frozenset({"restore", "illegal"})
+# (a lamp's shadow read as a stone where none may go), a captured piece taken off, stones
+# turned, or an Arimaa setup made, that the camera still reads as before.
+BOARD_RIGHT_KINDS: frozenset[InstructionKind] = frozenset(
+    {"restore", "illegal", "remove", "flip", "setup"}
+)
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
 QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear", "held"})
@@ -382,6 +385,9 @@ class Referee(Generic[P]):
         if observation is None or self.board is None or not self.may_say_board_right():
             return []
         expected = self.expected()
+        setup = self.instruction.kind == "setup" and self.instruction.expected is not None
+        if setup:
+            expected = dict(self.instruction.expected or {})  # the setup they were making
         read = observation.occupied()
         cells = sorted(
             (c for c in set(self.board) | set(expected) if self.board.get(c) != expected.get(c)),
@@ -394,7 +400,10 @@ class Referee(Generic[P]):
         if not self.settled:  # the board shows the position, as in `observe`
             self.settled = True
             self.resumed = False
-        return [Event("board-right", {"cells": cells})]
+        events = [Event("board-right", {"cells": cells})]
+        if setup:  # judged as a still board showing it: the setup made is taken
+            events += self._judge_board()
+        return events
 
     def hands(self, status: bool) -> list[Event]:
         """The "hands on the board" state from the tracker: observations wait until False."""
