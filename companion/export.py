@@ -70,7 +70,7 @@ def game_json(record: GameRecord) -> dict[str, Any]:
                     "ply": m.ply,
                     "move": m.text,
                     "played_at": m.played_at,
-                    "photo": m.image is not None,
+                    "photo": m.photo,
                 }
                 for m in record.moves
             ],

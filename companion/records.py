@@ -212,7 +212,8 @@ class MoveRecord:
     position: dict[str, Any]  # the position after the move (Position.to_json)
     played_at: str
     taken_back_at: str | None = None
-    image: bytes | None = None  # JPEG of the board after the move
+    image: bytes | None = None  # JPEG of the board after the move (`Records.game(images=True)`)
+    photo: bool = False  # whether a readable photo of the board is stored, loaded or not
 
 
 @dataclass(frozen=True)
@@ -859,7 +860,13 @@ class Records:
             ]
             if images:  # after the moves: damage they share with the photos is theirs
                 photos = self._photos(c, game_id)
-                moves = [dataclasses.replace(m, image=photos.get(m.id)) for m in moves]
+                moves = [
+                    dataclasses.replace(m, image=photos.get(m.id), photo=m.id in photos)
+                    for m in moves
+                ]
+            else:
+                with_photo = self._photo_ids(c, game_id)
+                moves = [dataclasses.replace(m, photo=m.id in with_photo) for m in moves]
             rolls = tuple(
                 RollRecord(r[0], tuple(_loaded(r[1], game_id, "rolls")), r[2], r[3])
                 for r in c.execute(
@@ -907,6 +914,23 @@ class Records:
                 f"they lie ({exc}) - its moves read without them: export it with --no-photos, "
                 "or as --format json; restore the file from a backup"
             ) from None
+
+    def _photo_ids(self, conn: sqlite3.Connection, game_id: int) -> set[int]:
+        """The ids of a game's moves stored with a board photo (the photos not read); none
+        when the pages they lie on are damaged - the moves read without them."""
+        try:
+            return {
+                row[0]
+                for row in conn.execute(
+                    "SELECT i.move_id FROM images i JOIN moves m ON m.id = i.move_id"
+                    " WHERE m.game_id=?",
+                    (game_id,),
+                )
+            }
+        except sqlite3.DatabaseError as exc:
+            if not _is_damage(exc):
+                raise
+            return set()
 
     def image(self, game_id: int, ply: int) -> bytes | None:
         """The board photo after accepted move `ply`, if one was stored."""

@@ -118,9 +118,20 @@ def test_json_export_keeps_taken_back_moves_and_a_players_outcome(db_path, capsy
     code, out, _ = run_cli(capsys, "export", game_id, "--db", db_path)
     data = json.loads(out)
     assert code == 0 and len(data["moves"]) == 1
+    assert [p["photo"] for p in data["plies"]] == [False]  # stored without one
     assert [t["ply"] for t in data["taken_back"]] == [2] and data["taken_back"][0]["taken_back_at"]
     assert data["outcome"]["reason"] == "resignation" and data["status"] == "finished"
     assert [e["kind"] for e in data["events"]] == ["undo"]
+
+
+def test_json_export_says_which_plies_have_a_photo_stored(db_path, capsys):
+    """A review found "photo" false on every ply of a demo's game with 23 photos: the JSON
+    export does not load the photos, and the flag was read from the photo loaded."""
+    with Records(db_path) as db:
+        game_id, pos = play_recorded(db, "arinama", seed=3, max_moves=6, image=_board_photo(64)(70))
+    code, out, _ = run_cli(capsys, "export", game_id, "--format", "json", "--db", db_path)
+    assert code == 0
+    assert [p["photo"] for p in json.loads(out)["plies"]] == [True] * len(pos.move_stack)
 
 
 # -- html --------------------------------------------------------------------------------------------
