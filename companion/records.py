@@ -367,6 +367,7 @@ class Records:
             if not tables:
                 raise RecordError(f"{self.path} holds no game records yet")
             if version < SCHEMA_VERSION:
+                self._check_upgradable(version)
                 raise RecordError(
                     f"{self.path} uses the older record schema {version}: start the companion "
                     f"on it once (`companion run --db {self.path}`) to upgrade it; a copy of the "
@@ -421,13 +422,18 @@ class Records:
                 [("app", APP_NAME), ("created_by", __version__), ("created_at", _now())],
             )
 
-    def _migrate(self, version: int) -> None:
-        """Upgrade an older schema, after copying the original file aside (never lose it)."""
+    def _check_upgradable(self, version: int) -> None:
+        """:raises RecordError: no companion wrote schema `version` (there is no upgrade
+        from it): the read-only commands say so too, not "start the companion to upgrade"."""
         if any(v not in _MIGRATIONS for v in range(version, SCHEMA_VERSION)):
             raise RecordError(
                 f"{self.path} says record schema {version}, which no companion wrote: it was "
                 f"changed by hand or is damaged; pass another file with --db; {_LEAVE_IT}"
             )
+
+    def _migrate(self, version: int) -> None:
+        """Upgrade an older schema, after copying the original file aside (never lose it)."""
+        self._check_upgradable(version)
         backup = self.path.with_name(
             f"{self.path.stem}.schema{version}-{datetime.now(UTC):%Y%m%dT%H%M%S}{self.path.suffix}"
         )

@@ -526,6 +526,9 @@ def test_a_schema_no_companion_wrote_is_refused_and_left_untouched(db_path):
     before = digest(db_path)
     with pytest.raises(RecordError, match="schema 0, which no companion wrote.*left untouched"):
         Records(db_path)
+    # the read-only commands say the same (they told to run the companion to upgrade it)
+    with pytest.raises(RecordError, match="schema 0, which no companion wrote.*left untouched"):
+        Records(db_path, readonly=True)
     assert digest(db_path) == before
     assert [p.name for p in db_path.parent.iterdir() if ".schema0-" in p.name] == []
 
