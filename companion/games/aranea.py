@@ -268,11 +268,7 @@ class AraneaPosition(Position[AraneaMove]):
 
     @classmethod
     def new(cls, options: Any = None) -> AraneaPosition:
-        if options is None:
-            options = AraneaOptions()
-        elif isinstance(options, dict):
-            options = cls.options_from(options)
-        return cls(options)
+        return cls(cls.options_of(options))
 
     # -- cells ----------------------------------------------------------------------------------
     def cell_names(self) -> list[str]:

@@ -565,7 +565,7 @@ class ArimaaPosition(Position[Turn]):
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def new(cls, options: Any = None) -> ArimaaPosition:
-        return cls(options)
+        return cls(cls.options_of(options))
 
     @classmethod
     def from_board(

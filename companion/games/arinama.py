@@ -205,11 +205,7 @@ class ArinamaPosition(Position[str]):
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def new(cls, options: Any = None) -> ArinamaPosition:
-        if options is None:
-            options = ArinamaOptions()
-        elif isinstance(options, dict):
-            options = cls.options_from(options)
-        return cls(options)
+        return cls(cls.options_of(options))
 
     # -- cells ----------------------------------------------------------------------------------
     def cell_name(self, index: int) -> str:

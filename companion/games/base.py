@@ -110,7 +110,26 @@ class Position(ABC, Generic[MoveT]):
     @classmethod
     @abstractmethod
     def new(cls, options: Any = None) -> Self:
-        """The starting position with these options (None: the defaults)."""
+        """The starting position with these options: the game's `Options`, a plain dict of
+        them (checked as `options_from` checks it), or None for the defaults (`options_of`).
+
+        :raises OptionError: a dict with an unknown key or a value of the wrong type."""
+
+    @classmethod
+    def options_of(cls, options: Any = None) -> Any:
+        """`options` as the game's `Options`: None gives the defaults, a plain dict is read by
+        `options_from`, an `Options` is itself - one rule for every game's `new`.
+
+        >>> from companion import games
+        >>> Sensei = games.get("sensei")
+        >>> Sensei.options_of({"movement": "shizukana"}) == Sensei.Options(movement="shizukana")
+        True
+        """
+        if options is None:
+            return cls.Options()
+        if isinstance(options, dict):
+            return cls.options_from(options)
+        return options
 
     @classmethod
     def options_from(cls, data: dict[str, Any] | None) -> Any:

@@ -304,8 +304,8 @@ class SenseiPosition(Position[Turn]):
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
-    def new(cls, options: SenseiOptions | None = None) -> SenseiPosition:
-        options = options or SenseiOptions()
+    def new(cls, options: Any = None) -> SenseiPosition:
+        options = cls.options_of(options)
         green, red = START_ROWS
         if options.variant_start:
             swap = _mask(INDEX[c] for c in ("b1", "f1", "b7", "f7"))
