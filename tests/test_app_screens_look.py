@@ -156,3 +156,43 @@ def test_the_review_says_aranea_s_rolls_and_a_pass_in_the_table_s_language(scree
         assert shown_move("d2-d6 b7-c7 @a3-a4") == "d2-d6 b7-c7 @a3-a4"
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_arimaa_s_play_screen_says_what_the_letters_on_the_pieces_mean(language, size, tmp_path):
+    """A trial: a German table read "H" on a piece as Hund (dog) - it is the horse (Pferd);
+    the letters are the notation's in both languages, and nothing said so. A key under the
+    instruction names the letters shown, in the table's words; with a step to put back (a
+    highlight key too) it still fits, clear of the buttons."""
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_display import text_overlaps
+
+    from companion.observation import Observation
+
+    init_pygame(headless=True)
+    screen = HeadlessScreen(size)
+    records = Records(tmp_path / "r.sqlite3")
+    app = App(screen, Settings(game="arimaa", language=language), records=records)
+    app.referee = arimaa_referee(records)
+    app.position = app.referee.position
+    app.go("play")
+    cells = app.referee.position.cells()
+    board = dict.fromkeys(app.referee.position.cell_names(), "empty")
+    moved = {**cells}
+    first = sorted(c for c in cells if c.endswith("2"))[0]  # a gold piece steps two ranks
+    moved[first.replace("2", "4")] = moved.pop(first)
+    for shown in (cells, moved):
+        app.on_observation(Observation({**board, **shown}, frame=len(app.events) + 1))
+        app.render(force=True)
+        painter = app.painter
+        key = [t for t in painter.texts if "\u00a0" in t]
+        horse = "H\u00a0Pferd" if language == "de" else "H\u00a0horse"
+        assert any(horse in t for t in key), painter.texts
+        assert painter.cut == [] and text_overlaps(painter) == []
+        for text, rect in painter.drawn:
+            assert screen.canvas.get_rect().contains(rect), text
+    assert app.referee.instruction.highlights  # the second board: two steps marked
+    pygame.image.save(screen.canvas, str(tmp_path / "arimaa-play.png"))

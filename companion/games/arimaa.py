@@ -520,6 +520,14 @@ class ArimaaPosition(Position[Turn]):
     title: ClassVar[str] = "Arimaa"
     players: ClassVar[tuple[str, str]] = ("gold", "silver")
     Options: ClassVar[type] = ArimaaOptions
+    piece_names: ClassVar[dict[str, str]] = {
+        "E": "elephant",
+        "M": "camel",
+        "H": "horse",
+        "D": "dog",
+        "C": "cat",
+        "R": "rabbit",
+    }
     # a chess set on a chessboard of one's own: the camera reads the chessboard layout
     mats: ClassVar[dict[str, dict[str, Any]]] = {
         "arimaa": {"equipment": "mat"},

@@ -98,6 +98,9 @@ class Position(ABC, Generic[MoveT]):
     # what `companion run`'s demo plays, under the player's -o (`commands.run._demo_options`)
     demo_options: ClassVar[dict[str, Any]] = {}
     has_dice: ClassVar[bool] = False  # a chance step: `awaiting_roll` / `roll_move`
+    # The letters `piece_labels` writes on pieces -> what each piece is (an English word, as
+    # the referee's choices name them), strongest first; empty where all pieces are alike.
+    piece_names: ClassVar[dict[str, str]] = {}
     pieces_are_stones: ClassVar[bool] = False  # the screens say "stones", not "pieces"
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
     # read from JSON without its history still tells it; else it counts the history's moves

@@ -71,7 +71,7 @@ from companion.referee.protocol import (
 )
 from companion.referee.rule_texts import rule_text
 
-LETTER_NAMES = {"r": "rabbit", "c": "cat", "d": "dog", "h": "horse", "m": "camel", "e": "elephant"}
+LETTER_NAMES = {letter.lower(): name for letter, name in ArimaaPosition.piece_names.items()}
 # Arimaa on a chess set (the rules' own replacement): type letter -> the chess piece.
 CHESS_NAMES = {"r": "pawn", "c": "knight", "d": "bishop", "h": "rook", "m": "queen", "e": "king"}
 CHESS_COLOURS = {"white": "gold", "black": "silver"}  # a chess set's colours -> the sides

@@ -15,7 +15,7 @@ from companion.i18n import _, language, pgettext
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter, Target, fit, font, text_height
+from display.paint import Action, Painter, Target, fit, font, text_height, wrap
 
 if TYPE_CHECKING:  # the model's type only: the display needs no referee
     from companion.referee.protocol import Instruction
@@ -41,6 +41,8 @@ class PlayModel:
     can_say_board_right: bool = False
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
     piece_labels: dict[str, str] = field(default_factory=dict)  # cell -> type ("E") on the piece
+    # what the letters on the pieces mean, in the table's words ("E elephant · M camel ...")
+    piece_key: str = ""
     cell_action: str = ""  # when set, every cell is a touch target: Action(cell_action, cell)
 
 
@@ -92,7 +94,8 @@ def draw(p: Painter, model: PlayModel) -> None:
             else _("Perhaps only a lamp's shadow")
         )
     roles = [] if model.covered else _roles(model)
-    plan = _plan(p, instruction, detail, roles, panel.width, bottom - y)
+    key = "" if model.covered else model.piece_key
+    plan = _plan(p, instruction, detail, roles, key, panel.width, bottom - y)
 
     text_box = pygame.Rect(panel.left, y, panel.width, plan.instruction_h)
     used = p.wrapped(instruction, text_box, plan.size, bold=True, min_size=plan.min_size)
@@ -111,8 +114,16 @@ def draw(p: Painter, model: PlayModel) -> None:
     if plan.legend:
         legend_h = _legend_height(p, roles, panel.width)
         _legend(p, roles, pygame.Rect(panel.left, bottom - legend_h, panel.width, legend_h))
+        if key:  # above the colours' key
+            lines = _key_lines(p, key, panel.width)
+            top = bottom - _key_block_height(p, roles, key, panel.width)
+            for line in lines:
+                p.line(line, (panel.left, top), panel.width, p.m.font_small, theme.MUTED)
+                top += text_height(1, p.m.font_small)
     else:
         p.left_out += [_(theme.HIGHLIGHTS[role].label) for role in roles]
+        if key:
+            p.left_out.append(key)
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
 
@@ -154,18 +165,35 @@ def _whose_turn(p: Painter, model: PlayModel, panel: pygame.Rect) -> int:
     return y + 2 * r + m.gap * 2
 
 
-def _plan(p: Painter, text: str, detail: str, roles: list[str], width: int, height: int) -> _Plan:
-    """The instruction comes first: it is shrunk from the huge size down to the large one
-    before anything else gives way; below that the key, then the detail are left out; only
-    when the instruction alone does not fit at the large size does it shrink to body size, and
-    only below that is it cut (with an ellipsis, see Painter.wrapped)."""
-    m = p.m
+def _key_lines(p: Painter, key: str, width: int) -> list[str]:
+    """The pieces' key (`PlayModel.piece_key`) wrapped to `width` in small type; a letter and
+    its name are joined by a no-break space, so they stay on one line."""
+    return wrap(key, font(p.m.font_small), width) if key else []
+
+
+def _key_block_height(p: Painter, roles: list[str], key: str, width: int) -> int:
+    """The height of everything above the buttons that keys the diagram: the pieces' key,
+    then the highlights' (`_legend_height`), a gap between them."""
     legend_h = _legend_height(p, roles, width)
+    key_h = text_height(len(_key_lines(p, key, width)), p.m.font_small)
+    return legend_h + key_h + (p.m.gap if legend_h and key_h else 0)
+
+
+def _plan(
+    p: Painter, text: str, detail: str, roles: list[str], key: str, width: int, height: int
+) -> _Plan:
+    """The instruction comes first: it is shrunk from the huge size down to the large one
+    before anything else gives way; below that the keys (the highlights' and the pieces'),
+    then the detail are left out; only when the instruction alone does not fit at the large
+    size does it shrink to body size, and only below that is it cut (with an ellipsis, see
+    Painter.wrapped)."""
+    m = p.m
+    legend_h = _key_block_height(p, roles, key, width)
     # (detail, key): the detail is the rule or the camera's doubt - worth more than the key,
     # whose colours the diagram shows anyway
     options = [(True, True), (True, False), (False, True), (False, False)]
     for with_detail, with_legend in options:
-        if (with_detail and not detail) or (with_legend and not roles):
+        if (with_detail and not detail) or (with_legend and not (roles or key)):
             continue
         room = height - (legend_h + m.gap if with_legend else 0)
         for size in range(m.font_huge, m.font_large - 1, -1):

@@ -111,6 +111,17 @@ class PlayPage(Page):
             can_say_board_right=cell_action == "" and referee.may_say_board_right(),
             colour_names=app.settings.colour_names,
             piece_labels=labels,
+            piece_key=piece_key(position.piece_names, labels),
             cell_action=cell_action,
         )
         return play.draw, model
+
+
+def piece_key(names: dict[str, str], labels: dict[str, str]) -> str:
+    """What the letters on the diagram's pieces mean, in the table's words, strongest first,
+    only those shown: "E elephant · M camel · ..." (German "E Elefant · M Kamel · H Pferd"
+    - H is no Hund). Empty for a game whose pieces carry no letters."""
+    shown = set(labels.values())
+    return "\u00a0· ".join(
+        f"{letter}\u00a0{play.choice_label(name)}" for letter, name in names.items() if letter in shown
+    )
