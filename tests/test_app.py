@@ -1007,3 +1007,34 @@ def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(
     app.on_vision_status("still")
     show()
     assert [e.data["move"] for e in app.events if e.kind == "move"] == ["b1-b4 f1-f4"]
+
+
+def test_done_on_the_menu_during_a_game_goes_back_to_it_and_new_game_plays_the_same_game(screen):
+    """Found by a review: BACK held (the menu) then DONE out of habit started a new setup,
+    dropping the game in hand and its turn half made; and "New game" at a game's end started
+    whichever game was last tapped on the home screen."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+
+    position = games.get("sensei").new()
+    app = App(screen, Settings(game="sensei"))
+    app.referee = Referee(position.copy())
+    app.position = app.referee.position
+    app.go("play")
+    board = {**dict.fromkeys(position.cell_names(), "empty"), **position.cells()}
+    app.on_observation(Observation(board, frame=1))
+    board["b4"], board["b1"] = board["b1"], "empty"
+    app.on_observation(Observation(board, frame=2))
+    assert app.referee.position.mid_turn
+    referee = app.referee
+    app.button("menu")
+    app.act("select-game", "arinama")  # a look at another game's options
+    app.button("done")
+    assert app.page == "play" and app.referee is referee and referee.position.mid_turn
+    app.button("menu")
+    app.button("done")
+    assert app.page == "play"
+    app.play_again()  # (no camera here: straight to the new game's play)
+    assert app.referee is not referee and app.referee.position.name == "sensei"
+    assert not app.referee.position.move_stack and not app.referee.position.mid_turn

@@ -173,6 +173,15 @@ class App:
         self.referee = None
         self._begin_setup()
 
+    def play_again(self) -> None:
+        """A new game of the game just played ("New game" at its end) - not of the game last
+        tapped on the home screen, which may be another."""
+        self.start_game(self.referee.position.name if self.referee else self.settings.game)
+
+    def game_running(self) -> bool:
+        """A game is in hand and not over: the menu was opened during it."""
+        return self.referee is not None and not self.referee.position.is_game_over()
+
     def _previous_outcome(self, game: str) -> Outcome | None:
         """How the last finished game of this kind at this table ended (None: no such game)."""
         if self.records is None:
@@ -196,6 +205,7 @@ class App:
             and not self.referee.position.is_game_over()
             and not (self.vision is not None and self.vision.lost)  # else: tap the corners again
         ):
+            self.settings.game = self.referee.position.name  # (another may have been tapped)
             self.go("play")
             return
         assert self.records is not None

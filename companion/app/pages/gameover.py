@@ -18,7 +18,7 @@ class GameOverPage(Page):
     def act(self, kind: str, value: Any) -> None:
         app = self.app
         if kind == "new-game":
-            app.start_game(app.settings.game)
+            app.play_again()
         elif kind == "review":
             if app.referee is not None and app.referee.game_id is not None:
                 app.pages.review_game.open(app.referee.game_id)

@@ -27,7 +27,10 @@ class HomePage(Page):
         self.recognised_mat: str | None = None  # and that mat (its layout)
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
-        return {"done": ("start", None), "roll": ("dice", None), "back": ("noop", None)}
+        # DONE pressed out of habit after BACK held (the menu) must not end the game in hand:
+        # while one runs, it goes back to it (Start, touched, still starts a new one)
+        done = ("back-to-game", None) if self.app.game_running() else ("start", None)
+        return {"done": done, "roll": ("dice", None), "back": ("noop", None)}
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
@@ -38,6 +41,8 @@ class HomePage(Page):
             app.start_game(app.settings.game)
         elif kind == "resume":
             app.resume_game(int(value))
+        elif kind == "back-to-game" and app.game_running():
+            app.go("play")
         elif kind == "dice":
             app.pages.dice.open()
         elif kind == "review":

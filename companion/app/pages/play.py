@@ -64,7 +64,7 @@ class PlayPage(Page):
         elif kind == "review":
             app.go("review-list")
         elif kind == "new-game":
-            app.start_game(app.settings.game)
+            app.play_again()
 
     def piece_labels(self) -> dict[str, str]:
         """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
