@@ -196,3 +196,22 @@ def test_arimaa_s_play_screen_says_what_the_letters_on_the_pieces_mean(language,
             assert screen.canvas.get_rect().contains(rect), text
     assert app.referee.instruction.highlights  # the second board: two steps marked
     pygame.image.save(screen.canvas, str(tmp_path / "arimaa-play.png"))
+
+
+@pytest.mark.parametrize("game", ["arinama", "aranea", "sensei"])
+def test_two_colours_of_a_game_are_never_called_by_one_name(screen, game):
+    """Found by a review: one + on "Black pieces are called" gave "white" - and both players
+    read "White to play"."""
+    from companion.i18n import set_colour_names
+
+    app = App(screen, Settings(game=game, language="en"))
+    app.act("settings")
+    keys = [row.key for row in app.pages.settings.rows() if row.key.startswith("colour:")]
+    try:
+        for key in keys:
+            for step in (1, 1, -1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1):
+                app.pages.settings.change(key, step)
+                names = [app.settings.colour_names.get(k[7:], k[7:]) for k in keys]
+                assert len(set(names)) == len(names), names
+    finally:
+        set_colour_names({})

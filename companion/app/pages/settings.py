@@ -153,8 +153,15 @@ class SettingsPage(Page):
             self.note = str(exc)
 
     def _step_colour_name(self, piece: str, step: int) -> None:
+        """The next word for `piece`'s colour - never one the game's other colours are
+        called: two players both "White to play" could not tell whose turn it is."""
         s = self.app.settings
-        words = [piece, *(w for w in COLOUR_NOUNS if w != piece)]
+        others = {
+            s.colour_names.get(c, c)
+            for c in games.get(s.game).cell_classes()
+            if c in COLOUR_NOUNS and c != piece
+        }
+        words = [piece, *(w for w in COLOUR_NOUNS if w != piece and w not in others)]
         current = s.colour_names.get(piece, piece)
         index = words.index(current) if current in words else 0
         new = words[(index + step) % len(words)]
