@@ -1038,3 +1038,37 @@ def test_done_on_the_menu_during_a_game_goes_back_to_it_and_new_game_plays_the_s
     app.play_again()  # (no camera here: straight to the new game's play)
     assert app.referee is not referee and app.referee.position.name == "sensei"
     assert not app.referee.position.move_stack and not app.referee.position.mid_turn
+
+
+def test_one_unreadable_game_in_the_review_is_said_over_the_list_not_as_a_damaged_file(
+    screen, tmp_path
+):
+    """Found by a review: a game whose stored position cannot be read, opened in the review,
+    had every page say the records file is damaged and the game in play "not recorded" -
+    while the file was sound and its moves went on being recorded."""
+    import sqlite3
+
+    from companion import games
+
+    db = tmp_path / "r.sqlite3"
+    with Records(db) as records:
+        position = games.get("arinama").new()
+        bad = records.new_game(position)
+        for _ in range(2):
+            move = position.legal_moves()[0]
+            text = position.move_text(move)
+            position.push(move)
+            records.add_move(bad, position, text)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE moves SET position = '{\"cells\": 5}' WHERE game_id = ? AND ply = 2", (bad,))
+    conn.commit()
+    conn.close()
+    app = App(screen, Settings(), records=Records(db))
+    app.pages.review_list.open()
+    app.act("open-game", bad)
+    assert app.page == "review-list" and app.records_problem == ""
+    app.render(force=True)
+    assert f"Game {bad} cannot be shown: its record cannot be read" in app.painter.texts
+    app.pages.review_list.open()  # opened again: the list alone
+    app.render(force=True)
+    assert not any("cannot be shown" in t for t in app.painter.texts)

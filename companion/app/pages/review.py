@@ -24,9 +24,11 @@ class ReviewListPage(Page):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.number = 0  # the page of the list shown
+        self.problem = ""  # a game of the list that could not be shown, said over the list
 
     def open(self) -> None:
         self.number = 0
+        self.problem = ""
         self.app.go("review-list")
 
     def games(self) -> list[tuple[int, str, str]]:
@@ -85,13 +87,29 @@ class ReviewGamePage(Page):
         self.review: review.ReviewGameModel | None = None
 
     def open(self, game_id: int) -> None:
-        """A recorded game, at its last move."""
-        records = self.app.records
+        """A recorded game, at its last move. One game whose record cannot be read is said
+        over the list (the file is not damaged for that: the other games and the one being
+        played are read and written as ever); a damaged file raises RecordError, which the
+        app says on every page (`App.records_damaged`).
+
+        :raises RecordError: the records file is damaged."""
+        app = self.app
+        records = app.records
         assert records is not None
-        record = records.game(game_id, images=False)
-        cls = games.get(record.game)
-        start = cls.from_json(record.start)
-        positions = [start] + [cls.from_json(m.position) for m in record.moves]
+        try:
+            record = records.game(game_id, images=False)
+            cls = games.get(record.game)
+            start = cls.from_json(record.start)
+            positions = [start] + [cls.from_json(m.position) for m in record.moves]
+        except RecordError:
+            if records.damage():
+                raise
+            app.pages.review_list.problem = _(
+                "Game {number} cannot be shown: its record cannot be read"
+            ).format(number=game_id)
+            app.go("review-list")
+            return
+        app.pages.review_list.problem = ""
         boards = [position.cells() for position in positions]
         options = start.options
         self.review = review.ReviewGameModel(
