@@ -348,8 +348,7 @@ def test_the_settings_screen_switches_language_and_renames_colours_in_german(tmp
     assert i18n.language() == "de" and Settings.load(path).language == "de"  # saved
     app.render()
     assert "Einstellungen" in app.painter.texts and "Deutsch" in app.painter.texts
-    for _step in range(2):  # black -> white -> dark
-        app.act("setting-up", "colour:black")
+    app.act("setting-up", "colour:black")  # black -> dark ("white" is the other player's)
     assert app.settings.colour_names == {"black": "dark"}
     rows = {row.key: row for row in app.pages.settings.rows()}
     assert rows["colour:black"].label == "Die Steine von Schwarz heißen"
