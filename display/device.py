@@ -108,6 +108,12 @@ class HeadlessScreen(Screen):
         pass
 
 
+SCREEN_HINT = (
+    "on a Pi check that the touchscreen is connected, SDL_VIDEODRIVER=kmsdrm, and that the user "
+    "is in the video and render groups; elsewhere use --headless"
+)
+
+
 class WindowScreen(Screen):
     """A real display: a desktop window, or the whole panel (`fullscreen`, e.g. kmsdrm)."""
 
@@ -120,10 +126,7 @@ class WindowScreen(Screen):
                     panel_size = (info.current_w, info.current_h)
             window = pygame.display.set_mode(panel_size, flags)
         except pygame.error as exc:
-            raise UserError(
-                f"cannot open the screen ({exc}): on a Pi check SDL_VIDEODRIVER=kmsdrm and that "
-                "the user is in the video and render groups, or use --headless"
-            ) from None
+            raise UserError(f"cannot open the screen ({exc}): {SCREEN_HINT}") from None
         super().__init__(window.get_size(), rotation)
         self.window = window
         self.has_window = True
@@ -190,5 +193,10 @@ def init_pygame(headless: bool = False) -> None:
     os.environ.setdefault("SDL_MOUSE_TOUCH_EVENTS", "0")
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-    pygame.display.init()
+    try:
+        pygame.display.init()
+    except pygame.error as exc:  # no screen connected, no DRM device, no permission for it
+        raise UserError(
+            f"cannot open the screen ({exc}): {SCREEN_HINT}"
+        ) from None
     pygame.font.init()

@@ -24,6 +24,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, fields
 
 from companion.errors import UserError
@@ -66,6 +67,10 @@ class ButtonPins:
         """From "done=17,roll=27,back=22,buzzer=18" (any subset; "none" or "off" switches a part off)."""
         values: dict[str, int | None] = {}
         names = {f.name for f in fields(cls)}
+        if not isinstance(text, str):  # a hand-edited settings file: "pins": 17
+            raise UserError(
+                f"button pins {text!r} are not text: write them as \"done=17,roll=27,back=22\""
+            )
         for item in text.replace(" ", ",").split(","):
             if not item:
                 continue
@@ -122,15 +127,31 @@ class ButtonPanel:
                 button.when_released = self._edge_handler(deb, False)
                 self.buttons[name] = button
                 self._debouncers[name] = deb
-            self.buzzer = Buzzer(self.pins.buzzer) if self.pins.buzzer is not None else None
-            self.led = LED(self.pins.led) if self.pins.led is not None else None
         except Exception:
             self.close()
             raise
+        # The buzzer and the LED are extras: a pin of theirs in use elsewhere (an audio HAT on
+        # 18) leaves them out, never the buttons (`problem` says so).
+        self.problem = ""
+        self.buzzer = self._extra(Buzzer, "buzzer")
+        self.led = self._extra(LED, "led")
         self._thread = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
             self._thread.start()
+
+    def _extra(self, device: Callable[[int], Any], name: str) -> Any:
+        """The buzzer or the LED on its pin, or None (no pin, or it cannot be opened: then
+        `problem` names it, and the buttons work on)."""
+        pin = getattr(self.pins, name)
+        if pin is None:
+            return None
+        try:
+            return device(pin)
+        except Exception as exc:  # gpiozero: GPIOPinInUse, ...
+            said = f"no {name} on BCM {pin} ({type(exc).__name__}: {exc})"
+            self.problem = f"{self.problem}; {said}" if self.problem else said
+            return None
 
     def _edge_handler(self, deb: Debouncer, level: bool) -> Callable[[], None]:
         def handler() -> None:

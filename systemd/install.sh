@@ -29,6 +29,18 @@ run() {
   if [ "$DRY" = 1 ]; then printf '+ %s\n' "$*"; else "$@"; fi
 }
 
+# The unit runs ExecStart= and names Documentation= unquoted, and ProtectHome=yes hides /home,
+# /root and /run/user from the service: a PREFIX there could never start.
+case "$PREFIX" in
+  *[[:space:]]*)
+    echo "install.sh: PREFIX '$PREFIX' holds a space: choose a path without one" >&2; exit 2 ;;
+  /home/*|/root|/root/*|/run/user/*)
+    echo "install.sh: PREFIX $PREFIX is under /home, /root or /run/user, which the service" \
+      "cannot see (ProtectHome=yes): choose one like /opt/tabletop-companion" >&2; exit 2 ;;
+  /*) ;;
+  *) echo "install.sh: PREFIX must be an absolute path, not '$PREFIX'" >&2; exit 2 ;;
+esac
+
 if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
   echo "install.sh: run as root (sudo $0), or with --dry-run to see what it would do" >&2
   exit 1
@@ -90,7 +102,9 @@ done
 
 # 3. The app: a copy of this checkout in $PREFIX and a venv that also sees apt's picamera2/lgpio.
 run mkdir -p "$PREFIX"
-run rsync -a --delete --exclude .git --exclude '.venv*' --exclude '__pycache__' "$SRC/" "$PREFIX/"
+run rsync -a --delete --chown=root:root --exclude .git --exclude '.venv*' --exclude '__pycache__' \
+  --exclude .pytest_cache --exclude .mypy_cache --exclude .ruff_cache --exclude .hypothesis \
+  --exclude .benchmarks "$SRC/" "$PREFIX/"
 if [ ! -x "$PREFIX/.venv/bin/python" ] || [ "$DRY" = 1 ]; then
   run python3 -m venv --system-site-packages "$PREFIX/.venv"
 fi
@@ -131,10 +145,14 @@ source_option=""
 [ "$CAMERA" = 1 ] || source_option=" --source usb:0"
 # The unit names the defaults; PREFIX and SERVICE_USER are written over them here.
 service_group="$(id -gn "$SERVICE_USER" 2>/dev/null || echo "$SERVICE_USER")"
+# 00-install.conf: drop-ins apply in the order of their names, so a file of the players' own
+# (language.conf, camera.conf, systemctl edit's override.conf) comes after it and wins.
+# (local.conf: its name before, which sorted after most of theirs and undid their ExecStart=.)
+run rm -f "/etc/systemd/system/$UNIT.d/local.conf"
 if [ "$DRY" = 1 ]; then
-  echo "+ write /etc/systemd/system/$UNIT.d/local.conf (ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option, GPIOZERO_PIN_FACTORY=lgpio, User=$SERVICE_USER, Group=$service_group, Documentation=file:$PREFIX/docs/raspberry-pi.md)"
+  echo "+ write /etc/systemd/system/$UNIT.d/00-install.conf (ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_option, GPIOZERO_PIN_FACTORY=lgpio, User=$SERVICE_USER, Group=$service_group, Documentation=file:$PREFIX/docs/raspberry-pi.md)"
 else
-  cat >"/etc/systemd/system/$UNIT.d/local.conf" <<CONF
+  cat >"/etc/systemd/system/$UNIT.d/00-install.conf" <<CONF
 # Written by install.sh: where this Pi has the app, and who runs it. Add your own settings in
 # another file here.
 [Unit]
@@ -152,13 +170,21 @@ fi
 
 # 4. The console on tty1 would fight the app for the screen: the companion owns it now.
 #    Where systemd is not running (a chroot, an SD card image being prepared) the service is
-#    only enabled: it starts at the next boot.
+#    only enabled: it starts at the next boot. Run from tty1 itself (the Pi's own screen and
+#    keyboard), stopping its console now would hang up this very session mid-install: there
+#    it is only disabled, last, and goes at the next boot.
 if [ -d /run/systemd/system ] || [ "$DRY" = 1 ]; then
-  run systemctl disable --now getty@tty1.service
   run systemctl daemon-reload
   run systemctl enable "$UNIT"
   run systemctl restart "$UNIT"
-  echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+  if [ "$(tty 2>/dev/null || true)" = /dev/tty1 ]; then
+    run systemctl disable getty@tty1.service
+    echo "install.sh: done; this console (tty1) gives way to the companion at the next boot" \
+      "(sudo reboot). Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+  else
+    run systemctl disable --now getty@tty1.service
+    echo "install.sh: done. Status: systemctl status $UNIT; logs: journalctl -u $UNIT -f"
+  fi
 else
   run systemctl disable getty@tty1.service
   run systemctl enable "$UNIT"

@@ -172,7 +172,7 @@ step "install.sh (Pi packages stood in for)" "cd $APP && systemd/install.sh"
 [ -x "$ROOT/opt/tabletop-companion/.venv/bin/companion" ] || installed=0
 step "systemd-analyze verify the installed unit" "
   ls -l /etc/systemd/system/multi-user.target.wants/ /etc/systemd/system/tabletop-companion.service.d/
-  cat /etc/systemd/system/tabletop-companion.service.d/local.conf
+  cat /etc/systemd/system/tabletop-companion.service.d/00-install.conf
   id tabletop-companion
   systemd-analyze verify /etc/systemd/system/tabletop-companion.service"
 step "companion --help; KMSDRM libraries; versions" "

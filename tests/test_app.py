@@ -1072,3 +1072,24 @@ def test_one_unreadable_game_in_the_review_is_said_over_the_list_not_as_a_damage
     app.pages.review_list.open()  # opened again: the list alone
     app.render(force=True)
     assert not any("cannot be shown" in t for t in app.painter.texts)
+
+
+@pytest.mark.parametrize("pins", ["done=5,roll=5", 17, "done=40"])
+def test_a_bad_pin_setting_starts_the_table_on_the_standard_pins_and_says_so(
+    monkeypatch, tmp_path, capsys, pins
+):
+    """Found by a review: a pin written twice in settings.json (or a number, not text) ended
+    `companion run` before the screen came up - the boot service retried five times and gave
+    up, its message only in the journal."""
+    from companion.commands import run as run_command
+
+    seen = {}
+    monkeypatch.setattr(run_command, "run_table", lambda app, *a, **k: seen.update(app=app) or 0)
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"pins": pins}))
+    args = ["run", "--headless", "--source", "sim:arinama5", "--settings", str(settings)]
+    assert main([*args, "--db", str(tmp_path / "r.sqlite3")]) == 0
+    err = capsys.readouterr().err
+    assert "using the standard pins" in err
+    assert "The button pins in the settings are not usable" in seen["app"].notice
+    assert json.loads(settings.read_text()) == {"pins": pins}  # left for someone to mend

@@ -200,6 +200,29 @@ def test_pins_are_configurable_and_checked():
         ButtonPins(done=40)
     with pytest.raises(UserError, match="NAME=BCM"):
         ButtonPins.parse("fire=3")
+    with pytest.raises(UserError, match="not text"):  # a hand-edited settings file: 17
+        ButtonPins.parse(17)
+
+
+def test_a_buzzer_pin_in_use_elsewhere_leaves_the_buttons_working(factory):
+    """Found by a review: an audio HAT holding BCM 18 made the buzzer fail to open - and
+    with it all three buttons, which fell back to the keyboard."""
+    from gpiozero import OutputDevice
+
+    other = OutputDevice(18)  # another program's hold on the buzzer's pin
+    actions: list[str] = []
+    clock = FakeClock()
+    try:
+        with ButtonPanel(actions.append, ButtonPins(), clock=clock, threaded=False) as p:
+            assert p.buzzer is None and p.led is not None
+            assert "no buzzer on BCM 18" in p.problem
+            factory.pin(17).drive_low()
+            clock.advance(0.05)
+            p.poll()
+            p.signal_illegal()  # the LED alone blinks
+        assert actions == [DONE]
+    finally:
+        other.close()
 
 
 def test_panel_on_other_pins(factory):

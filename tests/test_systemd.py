@@ -63,13 +63,10 @@ def test_unit_has_what_the_pi_needs():
     assert settings["Type"] == ["notify"]
     assert int(settings["WatchdogSec"][0]) > 0
     assert settings["Restart"] == ["on-failure"]
-    assert set(settings["SupplementaryGroups"][0].split()) == {
-        "video",
-        "render",
-        "input",
-        "gpio",
-        "audio",
-    }
+    # the groups come from the user (install.sh's usermod): SupplementaryGroups= with one
+    # group the system lacks stops the service from starting at all (216/GROUP)
+    assert "SupplementaryGroups" not in settings
+    assert "PYTHONFAULTHANDLER=1" in settings["Environment"]  # a hang leaves its stacks
     assert settings["StateDirectory"] == ["tabletop-companion"]
     assert "SDL_VIDEODRIVER=kmsdrm" in settings["Environment"]
     assert settings["ProtectSystem"] == ["strict"]
@@ -125,7 +122,7 @@ def test_install_script_runs_the_service_as_the_user_and_from_the_place_it_was_g
     which kept User=tabletop-companion and /opt (a maintainer's reading)."""
     result = install("--dry-run", env={"SERVICE_USER": "root", "PREFIX": "/srv/tc"})
     assert result.returncode == 0, result.stderr
-    line = next(x for x in result.stdout.splitlines() if "local.conf" in x)
+    line = next(x for x in result.stdout.splitlines() if "write" in x and "00-install.conf" in x)
     assert "ExecStart=/srv/tc/.venv/bin/companion run" in line
     assert "User=root, Group=root" in line
     assert "Documentation=file:/srv/tc/docs/raspberry-pi.md" in line
@@ -197,3 +194,26 @@ def test_install_script_refuses_unknown_options():
     result = install("--bogus")
     assert result.returncode == 2
     assert "unknown option --bogus" in result.stderr and "--no-camera" in result.stderr
+
+
+def test_install_script_refuses_a_prefix_the_service_could_not_run_from():
+    """Found by a review: a PREFIX with a space broke the unit's ExecStart=, and one under
+    /home is hidden from the service (ProtectHome=yes)."""
+    for prefix, said in (
+        ("/opt/table top", "holds a space"),
+        ("/home/pi/tc", "cannot see (ProtectHome=yes)"),
+        ("opt/tc", "must be an absolute path"),
+    ):
+        result = install("--dry-run", env={"PREFIX": prefix})
+        assert result.returncode == 2 and said in result.stderr, (prefix, result.stderr)
+
+
+def test_install_script_starts_the_service_before_the_console_goes_and_keeps_a_user_drop_in():
+    """Found by a review: run from tty1 (the Pi's own screen), `disable --now getty@tty1`
+    hung up the install before the service was enabled; and the install's drop-in, named
+    local.conf, sorted after the players' own (language.conf) and undid their ExecStart=."""
+    out = install("--dry-run").stdout
+    order = [out.index(x) for x in ("enable tabletop", "restart tabletop", "getty@tty1")]
+    assert order == sorted(order)
+    assert "rm -f /etc/systemd/system/tabletop-companion.service.d/local.conf" in out
+    assert "write /etc/systemd/system/tabletop-companion.service.d/00-install.conf" in out

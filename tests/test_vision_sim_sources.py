@@ -326,3 +326,33 @@ def test_only_a_live_camera_does_not_wait_for_the_model_to_be_fitted_again(tmp_p
     camera.close()
     with VideoFileSource(str(path)) as video, open_source("sim:arimaa?seed=1") as sim:
         assert not is_camera(video) and not is_camera(sim)
+
+
+def test_a_pi_camera_that_opens_but_fails_to_start_is_let_go(monkeypatch):
+    """Found by a review: a camera that opened and then failed to configure (out of CMA
+    memory) was dropped unclosed - libcamera keeps it acquired, and every retry finds it
+    busy until the service restarts. picamera2 is not on this machine: a stand-in module."""
+    import sys
+    import types
+
+    import pytest
+
+    from companion.errors import UserError
+    from vision.sources import PiCameraSource
+
+    closed = []
+
+    class Picamera2:
+        def create_video_configuration(self, main):
+            return {"main": main}
+
+        def configure(self, config):
+            raise RuntimeError("Failed to allocate buffers")
+
+        def close(self):
+            closed.append(True)
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Picamera2))
+    with pytest.raises(UserError, match="cannot start the Pi camera"):
+        PiCameraSource()
+    assert closed == [True]

@@ -274,12 +274,18 @@ class PiCameraSource(_Source):
             )
 
     def _start(self) -> bool:
+        camera = None
         try:
             camera = self._factory()
             config = camera.create_video_configuration(main={"size": self.size, "format": "RGB888"})
             camera.configure(config)
             camera.start()
         except Exception:  # picamera2 raises RuntimeError/IndexError/OSError when absent
+            if camera is not None:  # opened, then failed (out of CMA memory): let it go, or
+                try:  # libcamera keeps it acquired and every retry finds it "busy"
+                    camera.close()
+                except Exception:  # noqa: S110 - already failing; the retry says what is wrong
+                    pass
             return False
         self._camera = camera
         self._started = time.monotonic()

@@ -475,11 +475,22 @@ def _run_table(
                 status=i18n._("camera: {state}").format(state=source_spec),
                 speaker=speaker,
             )
-            panel, why = open_buttons(
-                lambda action: app.post_button(action), ButtonPins.parse(settings.pins)
-            )
+            try:
+                pins = ButtonPins.parse(settings.pins)
+            except UserError as exc:
+                # A hand-edited pin setting must not keep the table from starting (the boot
+                # service would give up): the standard pins, and the players are told.
+                print(f"companion: warning: {exc}; using the standard pins", file=sys.stderr)
+                app.notice = i18n._(
+                    "The button pins in the settings are not usable ({problem}): the standard "
+                    "pins are used"
+                ).format(problem=exc)
+                pins = ButtonPins()
+            panel, why = open_buttons(lambda action: app.post_button(action), pins)
             if panel is not None:
                 app.signal = panel.signal_illegal
+                if panel.problem:
+                    print(f"companion: {panel.problem}", file=sys.stderr)
             else:
                 print(f"companion: {why}", file=sys.stderr)
             paced = not source_spec.startswith(("picamera", "usb:", "/dev/"))
