@@ -23,6 +23,7 @@ from pathlib import Path
 import pygame
 
 from companion.errors import UserError
+from display import fonts
 
 ROTATIONS = (0, 90, 180, 270)
 
@@ -199,4 +200,6 @@ def init_pygame(headless: bool = False) -> None:
         raise UserError(
             f"cannot open the screen ({exc}): {SCREEN_HINT}"
         ) from None
-    pygame.font.init()
+    if not pygame.font.get_init():  # first, or again after a pygame.quit()
+        pygame.font.init()
+        fonts.forget()

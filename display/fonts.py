@@ -21,6 +21,12 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return _fonts[key]
 
 
+def forget() -> None:
+    """Drop the fonts made so far: after `pygame.quit()` they are dead ("font module quit
+    since font created"), and the next `display.device.init_pygame` makes them anew."""
+    _fonts.clear()
+
+
 def cap_height(size: int, bold: bool = True) -> int:
     """The ink height in pixels of a capital "H" rendered at `size` (the display's font),
     counting only pixels at least half inked (the faint anti-aliased rim does not count)."""
