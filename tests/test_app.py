@@ -1093,3 +1093,31 @@ def test_a_bad_pin_setting_starts_the_table_on_the_standard_pins_and_says_so(
     assert "using the standard pins" in err
     assert "The button pins in the settings are not usable" in seen["app"].notice
     assert json.loads(settings.read_text()) == {"pins": pins}  # left for someone to mend
+
+
+def test_the_review_marks_a_piece_replaced_by_the_other_side_s_as_come_not_turned(
+    screen, tmp_path
+):
+    """Found by a review: the review marked a cell whose gold piece was captured and a silver
+    one stepped there "turn over" (orange stripes) - in Arimaa, where nothing turns over."""
+    from companion.games.arimaa import ArimaaPosition
+    from companion.highlights import FLIP, TO
+
+    records = Records(tmp_path / "r.sqlite3")
+    before = ArimaaPosition.from_board({"a2": "R", "h8": "r", "c3": "D"})
+    game = records.new_game(before)
+    after = ArimaaPosition.from_board({"a2": "R", "h8": "r", "c3": "c"}, side="silver")
+    records.add_move(game, after, "Dc3x cc4s")
+    app = App(screen, Settings(), records=records)
+    app.pages.review_game.open(game)
+    assert app.pages.review_game.review.highlights == {"c3": TO}
+    # Arinama's stones do turn over
+    from companion import games
+
+    start = games.get("arinama").new({"rows": 5, "cols": 5})
+    turned = games.get("arinama").from_json({**start.to_json(), "stones": {"c3": "white"}})
+    first = games.get("arinama").from_json({**start.to_json(), "stones": {"c3": "black"}})
+    arinama = records.new_game(first)
+    records.add_move(arinama, turned, "c3")
+    app.pages.review_game.open(arinama)
+    assert app.pages.review_game.review.highlights == {"c3": FLIP}

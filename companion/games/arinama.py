@@ -134,6 +134,7 @@ class ArinamaPosition(Position[str]):
     title: ClassVar[str] = "Arinama"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = ArinamaOptions
+    stones_turn_over: ClassVar[bool] = True
     mats: ClassVar[dict[str, dict[str, Any]]] = {
         "arinama8": {"rows": 8, "cols": 8},
         "arinama5": {"rows": 5, "cols": 5},

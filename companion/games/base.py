@@ -101,6 +101,9 @@ class Position(ABC, Generic[MoveT]):
     # The letters `piece_labels` writes on pieces -> what each piece is (an English word, as
     # the referee's choices name them), strongest first; empty where all pieces are alike.
     piece_names: ClassVar[dict[str, str]] = {}
+    # Whether a stone on the board may turn into the other colour (Arinama's flips): a cell
+    # that changes colour was turned over; in the other games another piece came there.
+    stones_turn_over: ClassVar[bool] = False
     pieces_are_stones: ClassVar[bool] = False  # the screens say "stones", not "pieces"
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
     # read from JSON without its history still tells it; else it counts the history's moves

@@ -85,6 +85,7 @@ class ReviewGamePage(Page):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.review: review.ReviewGameModel | None = None
+        self.turns_over = False  # the game reviewed turns stones over (`stones_turn_over`)
 
     def open(self, game_id: int) -> None:
         """A recorded game, at its last move. One game whose record cannot be read is said
@@ -126,13 +127,16 @@ class ReviewGamePage(Page):
                 for ply, position in enumerate(positions[:-1], 1)
             ],
         )
+        self.turns_over = cls.stones_turn_over
         self.review.highlights = self._highlights()
         self.app.go("review-game")
 
     def _highlights(self) -> dict[str, str]:
         """The cells that changed with the move shown: from (emptied) and to (filled); a
-        piece of the other colour now: turned over. A Sensei character that left or reached a
-        stone of its own colour ("green-character" <-> "green") moved: from / to, not turned."""
+        piece of the other colour now: turned over where stones turn (Arinama), else another
+        piece came there (an Arimaa capture-and-step, an Aranea stone knocked off and replaced):
+        to. A Sensei character that left or reached a stone of its own colour
+        ("green-character" <-> "green") moved: from / to, not turned."""
         r = self.review
         if r is None or r.ply == 0:
             return {}
@@ -145,7 +149,8 @@ class ReviewGamePage(Page):
             if a is not None and b is not None and _colour(a) == _colour(b):
                 marks[cell] = FROM if _colour(b) == b else TO  # the character left / came
             else:
-                marks[cell] = FROM if b is None else TO if a is None else FLIP
+                turned = FLIP if self.turns_over else TO
+                marks[cell] = FROM if b is None else TO if a is None else turned
         return marks
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
