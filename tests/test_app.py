@@ -1121,3 +1121,18 @@ def test_the_review_marks_a_piece_replaced_by_the_other_side_s_as_come_not_turne
     records.add_move(arinama, turned, "c3")
     app.pages.review_game.open(arinama)
     assert app.pages.review_game.review.highlights == {"c3": FLIP}
+
+
+def test_a_new_setup_shows_no_picture_from_the_last_one(screen):
+    """Found by a review: a Sensei setup showed the Arinama mat of the setup before, as if
+    live, under "No camera"."""
+    import numpy as np
+
+    app = App(screen, Settings(game="arinama"), vision_factory=lambda name: TableVision(name))
+    app.start_game("arinama")
+    assert app.page == "setup"
+    app.on_setup_frame(np.full((360, 640, 3), 90, np.uint8))
+    assert app.pages.setup.frame is not None
+    app.go("home")
+    app.start_game("sensei")
+    assert app.page == "setup" and app.pages.setup.frame is None

@@ -46,7 +46,10 @@ class SetupPage(Page):
         self.learning: TableVision | None = None
 
     def begin(self) -> None:
-        """A new setup: nothing tapped, found wrong or being learned yet."""
+        """A new setup: nothing tapped, found wrong or being learned yet, and no picture
+        until the camera sends one (the last setup's stayed up as if live: another game's mat
+        under "No camera")."""
+        self.frame = None
         self.corner_edit = None
         self.mismatch = ()
         self._stop_learning()
