@@ -197,9 +197,7 @@ def init_pygame(headless: bool = False) -> None:
     try:
         pygame.display.init()
     except pygame.error as exc:  # no screen connected, no DRM device, no permission for it
-        raise UserError(
-            f"cannot open the screen ({exc}): {SCREEN_HINT}"
-        ) from None
+        raise UserError(f"cannot open the screen ({exc}): {SCREEN_HINT}") from None
     if not pygame.font.get_init():  # first, or again after a pygame.quit()
         pygame.font.init()
         fonts.forget()

@@ -24,8 +24,8 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, fields
+from typing import Any
 
 from companion.errors import UserError
 from hardware.debounce import HOLD, PRESS, RELEASE, Debouncer
@@ -69,7 +69,7 @@ class ButtonPins:
         names = {f.name for f in fields(cls)}
         if not isinstance(text, str):  # a hand-edited settings file: "pins": 17
             raise UserError(
-                f"button pins {text!r} are not text: write them as \"done=17,roll=27,back=22\""
+                f'button pins {text!r} are not text: write them as "done=17,roll=27,back=22"'
             )
         for item in text.replace(" ", ",").split(","):
             if not item:

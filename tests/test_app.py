@@ -1060,7 +1060,9 @@ def test_one_unreadable_game_in_the_review_is_said_over_the_list_not_as_a_damage
             position.push(move)
             records.add_move(bad, position, text)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE moves SET position = '{\"cells\": 5}' WHERE game_id = ? AND ply = 2", (bad,))
+    conn.execute(
+        "UPDATE moves SET position = '{\"cells\": 5}' WHERE game_id = ? AND ply = 2", (bad,)
+    )
     conn.commit()
     conn.close()
     app = App(screen, Settings(), records=Records(db))
@@ -1095,9 +1097,7 @@ def test_a_bad_pin_setting_starts_the_table_on_the_standard_pins_and_says_so(
     assert json.loads(settings.read_text()) == {"pins": pins}  # left for someone to mend
 
 
-def test_the_review_marks_a_piece_replaced_by_the_other_side_s_as_come_not_turned(
-    screen, tmp_path
-):
+def test_the_review_marks_a_piece_replaced_by_the_other_side_s_as_come_not_turned(screen, tmp_path):
     """Found by a review: the review marked a cell whose gold piece was captured and a silver
     one stepped there "turn over" (orange stripes) - in Arimaa, where nothing turns over."""
     from companion.games.arimaa import ArimaaPosition
@@ -1136,3 +1136,21 @@ def test_a_new_setup_shows_no_picture_from_the_last_one(screen):
     app.go("home")
     app.start_game("sensei")
     assert app.page == "setup" and app.pages.setup.frame is None
+
+
+@pytest.mark.parametrize("game", ["arinama", "aranea"])
+def test_the_home_screen_s_dice_read_a_3_and_a_4_as_1_for_aranea_alone(screen, game):
+    """Found by a review: the plain roller said "3 + 4 = 1, a 3 and a 4 count as 1" with
+    Arinama chosen - Aranea's reading, for every game."""
+    from companion.dice import Dice
+
+    now = [0.0]
+    app = App(screen, Settings(game=game), dice=Dice(seed=12), clock=lambda: now[0])
+    app.act("dice")
+    app.act("roll")  # (seed 12 throws a 3 and a 4)
+    assert sorted(app.pages.dice.state.dice) == [3, 4]
+    now[0] = 5.0  # landed
+    app.render(force=True)
+    aranea = game == "aranea"
+    assert app.pages.dice.state.value == (1 if aranea else 7)
+    assert any("count as 1" in t for t in app.painter.texts) == aranea

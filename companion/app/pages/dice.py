@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import play_name
 from companion.i18n import _
@@ -64,7 +65,10 @@ class DicePage(Page):
                     app.player_input(PlayerInput(ROLL))
                 return
             roll = app.dice.roll()
-            self.state = DiceState((roll.a, roll.b), roll.value, app.clock())
+            # The home screen's roller is a plain one (the sum), but for a game that reads
+            # dice its own way - Aranea's, where a 3 and a 4 count as 1 - when it is chosen.
+            value = roll.value if self._game_reading() else roll.a + roll.b
+            self.state = DiceState((roll.a, roll.b), value, app.clock())
         elif kind == "dice-close":
             app.go(app.game_page() if self.state.in_game and app.referee is not None else "home")
 
@@ -85,13 +89,21 @@ class DicePage(Page):
             return DICE_ANIMATION + DICE_SHOW - age
         return None
 
+    def _game_reading(self) -> bool:
+        """Whether the game chosen on the home screen reads the dice its own way (Aranea:
+        `Position.has_dice`, `companion.dice.Roll.value`)."""
+        return games.get(self.app.settings.game).has_dice
+
     def model(self) -> tuple[Draw, object]:
         app = self.app
         d = self.state
         phase = 1.0
         if d.dice is not None:
             phase = min(1.0, (app.clock() - d.thrown_at) / DICE_ANIMATION)
-        rule = _("A 3 and a 4 count as 1") if d.dice and sorted(d.dice) == [3, 4] else ""
+        read_so = d.in_game or self._game_reading()
+        rule = (
+            _("A 3 and a 4 count as 1") if read_so and d.dice and sorted(d.dice) == [3, 4] else ""
+        )
         title = (
             _("{game} · dice").format(game=app.position.title)
             if d.in_game and app.position
