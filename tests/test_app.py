@@ -1154,3 +1154,24 @@ def test_the_home_screen_s_dice_read_a_3_and_a_4_as_1_for_aranea_alone(screen, g
     aranea = game == "aranea"
     assert app.pages.dice.state.value == (1 if aranea else 7)
     assert any("count as 1" in t for t in app.painter.texts) == aranea
+
+
+def test_after_a_roll_in_a_game_the_dice_page_offers_play_not_a_roll_that_does_nothing(screen):
+    """Found by a review: after Aranea's roll the dice page's blue Roll button did nothing
+    when tapped; Play, the way on, was the plain one."""
+    from companion import games
+    from companion.referee import Referee
+    from companion.referee.protocol import ROLL, PlayerInput
+
+    app = App(screen, Settings(game="aranea"))
+    app.referee = Referee(games.get("aranea").new())
+    app.position = app.referee.position
+    app.go("play")
+    while app.referee.instruction.kind == "roll":  # the opening rolls, then the first turn's
+        app.render(force=True)
+        assert "Roll" in {t.label for t in app.painter.targets}  # a roll is due: it rolls
+        app.player_input(PlayerInput(ROLL))
+        assert app.page == "dice"
+    app.render(force=True)
+    labels = {t.label for t in app.painter.targets}
+    assert "Play" in labels and "Roll" not in labels  # drawn greyed, nothing to tap

@@ -38,6 +38,7 @@ class DiceModel:
     title: str = ""  # "" for "Dice" in the table's language
     who: str = ""  # "Amber rolls", "" for the plain roller
     continue_label: str = ""  # "Back" (plain roller, the default) or "Play" (in a game)
+    can_roll: bool = True  # Roll does something now (in a game: only while a roll is due)
 
 
 def draw(p: Painter, model: DiceModel) -> None:
@@ -69,8 +70,11 @@ def draw(p: Painter, model: DiceModel) -> None:
             theme.MUTED,
             anchor="midtop",
         )
-    p.button(boxes[0], model.continue_label or _("Back"), Action("dice-close"))
-    p.button(boxes[1], _("Roll"), Action("roll"), style="primary")
+    # the button that does something is the main one: in a game once the dice have landed,
+    # Play (a Roll that does nothing looked like the way on)
+    roll_style, close_style = ("primary", "normal") if model.can_roll else ("disabled", "primary")
+    p.button(boxes[0], model.continue_label or _("Back"), Action("dice-close"), style=close_style)
+    p.button(boxes[1], _("Roll"), Action("roll"), style=roll_style)
 
 
 def _draw_dice(p: Painter, area: pygame.Rect, model: DiceModel) -> None:

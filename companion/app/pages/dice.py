@@ -114,7 +114,17 @@ class DicePage(Page):
             if d.who
             else ""
         )
+        rolls = not d.in_game or (
+            app.referee is not None and app.referee.instruction.kind == "roll"
+        )
         model = dice.DiceModel(
-            d.dice, d.value, rule, phase, title, who, _("Play") if d.in_game else _("Back")
+            d.dice,
+            d.value,
+            rule,
+            phase,
+            title,
+            who,
+            _("Play") if d.in_game else _("Back"),
+            can_roll=rolls,
         )
         return dice.draw, model
