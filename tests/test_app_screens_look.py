@@ -113,6 +113,7 @@ def test_the_review_marks_a_sensei_character_move_as_from_and_to_not_as_turned_o
     before = {"g2": "green-character", "g7": "green", "c3": "black", "d4": "black"}
     after = {"g2": "green", "g7": "green-character", "c3": "white", "e5": "black"}
     page.review = SimpleNamespace(boards=[before, after], ply=1)
+    page.turns_over = True  # (c3 as in a game whose stones turn over: Arinama)
     assert page._highlights() == {"g2": "from", "g7": "to", "c3": "flip", "d4": "from", "e5": "to"}
 
 
@@ -215,3 +216,20 @@ def test_two_colours_of_a_game_are_never_called_by_one_name(screen, game):
                 assert len(set(names)) == len(names), names
     finally:
         set_colour_names({})
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_home_s_options_opens_the_settings_at_the_game_s_options(size):
+    """Found by a review: Options on the home screen opened Settings at the language page;
+    the game's options lay two pages further."""
+    init_pygame(headless=True)
+    app = App(HeadlessScreen(size), Settings(game="arinama", language="en"))
+    app.act("options")
+    app.render(force=True)
+    option_labels = [r.label for r in app.pages.settings.rows() if r.key.startswith("option:")]
+    assert option_labels[0] in app.painter.texts  # (portrait: on the first page, with Language)
+    assert size[1] > size[0] or "Language" not in app.painter.texts
+    app.act("back")
+    app.act("settings")  # Settings itself opens at the first page
+    app.render(force=True)
+    assert "Language" in app.painter.texts

@@ -27,6 +27,9 @@ class SettingsModel:
     rows: list[SettingRow]
     page: int = 0
     note: str = ""  # e.g. "Saved" or "Pins apply after a restart"
+    # the page to open at: the one holding the first row whose key starts so ("option:" -
+    # Home's Options), instead of `page`; how many rows a page holds is the screen's
+    focus: str = ""
 
 
 def draw(p: Painter, model: SettingsModel) -> None:
@@ -42,6 +45,11 @@ def draw(p: Painter, model: SettingsModel) -> None:
     per_page = max(1, (area.height + m.gap) // (row_h + m.gap))
     pages = max(1, -(-len(model.rows) // per_page))
     page = min(model.page, pages - 1)
+    focused = [
+        i for i, row in enumerate(model.rows) if model.focus and row.key.startswith(model.focus)
+    ]
+    if focused:
+        page = focused[0] // per_page
     draw_header(
         p,
         f.header,

@@ -47,8 +47,10 @@ class HomePage(Page):
             app.pages.dice.open()
         elif kind == "review":
             app.pages.review_list.open()
-        elif kind in ("settings", "options"):
+        elif kind == "settings":
             app.pages.settings.open()
+        elif kind == "options":  # the chosen game's options, wherever they lie
+            app.pages.settings.open(focus="option:")
 
     def recognise(self, game: str, layout: str, fixed: dict[str, Any]) -> bool:
         """The camera sees this game's mat (`layout`): preselect it, with the options the mat

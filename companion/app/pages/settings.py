@@ -31,10 +31,14 @@ class SettingsPage(Page):
         super().__init__(app)
         self.number = 0  # the page of the settings shown
         self.note = ""  # "Saved", or why not
+        self.focus = ""  # open at the page of these rows (Home's Options: "option:")
 
-    def open(self) -> None:
+    def open(self, focus: str = "") -> None:
+        """The settings from their first page, or from the page holding the first row whose
+        key starts with `focus` (Home's Options: the game's options, not the language)."""
         self.number = 0
         self.note = ""
+        self.focus = focus
         self.app.go("settings")
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
@@ -43,13 +47,15 @@ class SettingsPage(Page):
     def act(self, kind: str, value: Any) -> None:
         if kind == "page":
             self.number = max(0, int(value))
+            self.focus = ""  # paged by hand from where it opened
         elif kind == "back":
             self.app.go("home")
         elif kind in ("setting-up", "setting-down"):
             self.change(value, +1 if kind == "setting-up" else -1)
 
     def model(self) -> tuple[Draw, object]:
-        return settings.draw, settings.SettingsModel(self.rows(), self.number, self.note)
+        model = settings.SettingsModel(self.rows(), self.number, self.note, self.focus)
+        return settings.draw, model
 
     def rows(self) -> list[SettingRow]:
         s = self.app.settings
