@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pygame
 
 from display import theme
-from display.paint import Painter
+from display.paint import Painter, fit
 
 
 @dataclass(frozen=True)
@@ -104,15 +104,29 @@ def message_bar(painter: Painter, text: str, *, top: bool = False) -> None:
     m = painter.m
     w, h = painter.surface.get_size()
     if top:
-        rect = frame((w, h), painter).header
+        rect = pygame.Rect(frame((w, h), painter).header)
     else:
         rect = pygame.Rect(0, h - m.mm(8), w, m.mm(8))
-    pygame.draw.rect(painter.surface, theme.VERMILLION, rect)
+    tallest = 3 * rect.height
+    # Small type, never below three quarters of it: a long message (German, "No camera: ...")
+    # takes more rows, the bar growing over the page below, up to three times its height.
+    smallest = m.font_small * 3 // 4
+    inner_w = rect.width - m.mm(3)
+    while (
+        fit(text, inner_w, rect.height - m.mm(1), m.font_small, smallest) is None
+        and rect.height < tallest
+    ):
+        if top:
+            rect.height += m.mm(2)
+        else:  # (the bottom bar grows upwards)
+            rect.top -= m.mm(2)
+            rect.height += m.mm(2)
+    pygame.draw.rect(painter.surface, theme.PROBLEM_BAR, rect)
     painter.wrapped(
         text,
         rect.inflate(-m.mm(3), -m.mm(1)),
         m.font_small,
         (255, 255, 255),
         valign="middle",
-        min_size=m.font_small // 2,
+        min_size=smallest,
     )

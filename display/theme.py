@@ -43,6 +43,9 @@ BLUISH_GREEN = (0, 158, 115)
 YELLOW = (240, 228, 66)
 BLUE = (0, 114, 178)
 VERMILLION = (213, 94, 0)
+# The problem bar behind white text: vermillion darkened to 5.5:1 against white (the bright
+# hue is 3.9:1, under the 4.5:1 small text needs)
+PROBLEM_BAR = (180, 70, 0)
 REDDISH_PURPLE = (204, 121, 167)
 
 BACKGROUND = (28, 30, 34)
