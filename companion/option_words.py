@@ -12,44 +12,46 @@ from typing import Any
 from companion import i18n
 from companion.i18n import pgettext
 
-OPTION_NAMES = (
-    "rows",
-    "cols",
-    "first",
-    "flip_check",
-    "flip_scope",
-    "no_stones_loses",
-    "full_board_tie",
-    "stock",
-    "clash",
-    "full_circle",
-    "must_use_roll",
-    "movement",
-    "side",
-    "variant_start",
-    "turn_cap",
-    "no_action",
-    "equipment",
-)
-OPTION_VALUES = (
-    "simultaneous",
-    "captures-first",
-    "touching",
-    "board",
-    "draw",
-    "second-player-wins",
-    "roll",
-    "forbidden",
-    "inward",
-    "arashi",
-    "shizukana",
-    "plain",
-    "storm",
-    "pass",
-    "lose",
-    "mat",
-    "chess",
-)
+# Each option's name -> the words the screen shows (English; translated by the catalogue)
+OPTION_NAMES: dict[str, str] = {
+    "rows": "Rows",
+    "cols": "Columns",
+    "first": "Who starts",
+    "flip_check": "Flips checked",
+    "flip_scope": "Flips apply to",
+    "no_stones_loses": "No stones loses",
+    "full_board_tie": "Tie on a full board",
+    "stock": "Stones in stock",
+    "clash": "Clash",
+    "full_circle": "Full circle",
+    "must_use_roll": "Roll must be used",
+    "movement": "Movement",
+    "side": "Board side",
+    "variant_start": "Variant start",
+    "turn_cap": "Turn limit",
+    "no_action": "No action",
+    "equipment": "Equipment",
+}
+# Each option value -> the words the screen shows (English; translated by the catalogue)
+OPTION_VALUES: dict[str, str] = {
+    "simultaneous": "simultaneous",
+    "captures-first": "captures first",
+    "touching": "touching stones",
+    "board": "whole board",
+    "draw": "draw",
+    "second-player-wins": "second player wins",
+    "roll": "roll off",
+    "forbidden": "forbidden",
+    "inward": "inward",
+    "arashi": "Arashi",
+    "shizukana": "Shizukana",
+    "plain": "plain",
+    "storm": "storm",
+    "pass": "pass",
+    "lose": "loses",
+    "mat": "printed mat",
+    "chess": "chess set",
+}
 
 
 def colour_name_label(piece: str) -> str:
@@ -61,8 +63,9 @@ def colour_name_label(piece: str) -> str:
 
 
 def option_label(name: str) -> str:
+    """An option's name as the screen shows it: "Who starts" ("Wer beginnt") for `first`."""
     if name in OPTION_NAMES:
-        return pgettext("option", name.replace("_", " "))
+        return pgettext("option", OPTION_NAMES[name])
     return name.replace("_", " ")
 
 
@@ -77,7 +80,7 @@ def option_value(value: Any) -> str:
         if value in i18n.COLOUR_NOUNS:
             return i18n.colour_noun(value, False)
         if value in OPTION_VALUES:
-            return pgettext("option value", value)
+            return pgettext("option value", OPTION_VALUES[value])
     return str(value)
 
 
@@ -94,37 +97,37 @@ def button_name(name: str) -> str:
 
 
 def _mark() -> None:  # pragma: no cover - never called, only read by the extractor
-    pgettext("option", "rows")
-    pgettext("option", "cols")
-    pgettext("option", "first")
-    pgettext("option", "flip check")
-    pgettext("option", "flip scope")
-    pgettext("option", "no stones loses")
-    pgettext("option", "full board tie")
-    pgettext("option", "stock")
-    pgettext("option", "clash")
-    pgettext("option", "full circle")
-    pgettext("option", "must use roll")
-    pgettext("option", "movement")
-    pgettext("option", "side")
-    pgettext("option", "variant start")
-    pgettext("option", "turn cap")
-    pgettext("option", "no action")
-    pgettext("option", "equipment")
+    pgettext("option", "Rows")
+    pgettext("option", "Columns")
+    pgettext("option", "Who starts")
+    pgettext("option", "Flips checked")
+    pgettext("option", "Flips apply to")
+    pgettext("option", "No stones loses")
+    pgettext("option", "Tie on a full board")
+    pgettext("option", "Stones in stock")
+    pgettext("option", "Clash")
+    pgettext("option", "Full circle")
+    pgettext("option", "Roll must be used")
+    pgettext("option", "Movement")
+    pgettext("option", "Board side")
+    pgettext("option", "Variant start")
+    pgettext("option", "Turn limit")
+    pgettext("option", "No action")
+    pgettext("option", "Equipment")
     pgettext("option value", "simultaneous")
-    pgettext("option value", "captures-first")
-    pgettext("option value", "touching")
-    pgettext("option value", "board")
+    pgettext("option value", "captures first")
+    pgettext("option value", "touching stones")
+    pgettext("option value", "whole board")
     pgettext("option value", "draw")
-    pgettext("option value", "second-player-wins")
-    pgettext("option value", "roll")
+    pgettext("option value", "second player wins")
+    pgettext("option value", "roll off")
     pgettext("option value", "forbidden")
     pgettext("option value", "inward")
-    pgettext("option value", "arashi")
-    pgettext("option value", "shizukana")
+    pgettext("option value", "Arashi")
+    pgettext("option value", "Shizukana")
     pgettext("option value", "plain")
     pgettext("option value", "storm")
     pgettext("option value", "pass")
-    pgettext("option value", "lose")
-    pgettext("option value", "mat")
-    pgettext("option value", "chess")
+    pgettext("option value", "loses")
+    pgettext("option value", "printed mat")
+    pgettext("option value", "chess set")
