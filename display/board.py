@@ -114,11 +114,12 @@ def draw_board(
     for name, text in (piece_labels or {}).items():  # on an empty cell: what goes there
         if name in view.cell_polygons:
             _draw_piece_label(surface, view, geometry.cell(name), cells.get(name, EMPTY), text)
-    # in the corner the pieces leave free, over the highlights' tint
-    _draw_labels(surface, view, label_font, sector_font)
     for name, role in highlights.items():
         if name in view.cell_polygons:
             _draw_highlight_over(surface, view, geometry.cell(name), role)
+    # in the corner the pieces leave free, over the highlights (a "put here" ring's dashes
+    # hid the names of exactly the cells to play on)
+    _draw_labels(surface, view, label_font, sector_font)
     return view
 
 
