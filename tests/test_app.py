@@ -470,7 +470,7 @@ def test_arimaa_setup_arranged_by_touch(screen):
         (target,) = [t for t in app.painter.targets if t.label == label]
         app.tap(target.rect.center)
 
-    tap("arrange")
+    tap("Arrange")
     assert (
         app.pages.play.arimaa_setup.arranger is not None
         and app.pages.play.arimaa_setup.arranger.side == "gold"
@@ -481,7 +481,7 @@ def test_arimaa_setup_arranged_by_touch(screen):
     tap("e2")  # the elephant and a rabbit change places
     _, model = app.page_model()
     assert model.piece_labels["a1"] == "E" and model.piece_labels["e2"] == "R"
-    tap("use this")
+    tap("Use this")
     assert app.pages.play.arimaa_setup.arranger is None
     setup = app.referee.setups["gold"]
     assert "Ea1" in setup and "Re2" in setup

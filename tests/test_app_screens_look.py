@@ -233,3 +233,17 @@ def test_home_s_options_opens_the_settings_at_the_game_s_options(size):
     app.act("settings")  # Settings itself opens at the first page
     app.render(force=True)
     assert "Language" in app.painter.texts
+
+
+def test_arranging_an_arimaa_setup_on_a_chess_set_says_which_chess_piece_is_which(screen):
+    """Found by a review: the arranging screen keyed E, M, H ... with the players holding
+    chess pieces, and no word of which is which; its buttons were in lower case beside Menu."""
+    app = App(
+        screen, Settings(game="arimaa", language="en", options={"arimaa": {"equipment": "chess"}})
+    )
+    app.start_game("arimaa")
+    app.act("choose", "arrange")
+    app.render(force=True)
+    assert any("king = elephant" in t for t in app.painter.texts), app.painter.texts
+    labels = {t.label for t in app.painter.targets}
+    assert {"Use this", "Back", "Menu"} <= labels

@@ -353,7 +353,8 @@ def player_label(piece_class: str, colour_names: dict[str, str]) -> str:
 
 def choice_label(choice: str) -> str:
     """A choice's button label in the table's language (the value stays the referee's word)."""
-    return pgettext("choice", choice) if choice in CHOICES else choice
+    # a button's label starts with a capital, as "Menu" beside it does ("Use this", "Cat")
+    return i18n.capitalise(pgettext("choice", choice) if choice in CHOICES else choice)
 
 
 # The referee's and the app's choice values; `_mark_choices` marks them for the catalogue.

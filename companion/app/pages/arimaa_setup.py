@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from companion import i18n
 from companion.games.arimaa import STANDARD_SETUP
 from companion.i18n import _
+from companion.referee import phrases
+from companion.referee.arimaa import ArimaaReferee, chess_mapping
 from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
 
 if TYPE_CHECKING:
@@ -61,6 +63,10 @@ class ArimaaSetup:
         self.app = app
         self.arranger: SetupArranger | None = None  # the setup being arranged by touch
         self.referee: Referee[Any] | None = None  # ... in the game of this referee
+
+    def _on_a_chess_set(self) -> bool:
+        """The game arranged is Arimaa played with a chess set."""
+        return isinstance(self.referee, ArimaaReferee) and self.referee.chess_set
 
     def side(self) -> str | None:
         """Arimaa's side to set up while the referee asks which setup; else None."""
@@ -116,7 +122,13 @@ class ArimaaSetup:
             kind="choose",
             player=a.side,
             highlights={a.picked: TARGET} if a.picked else {},
-            detail=_("Then put your pieces on the board the same way"),
+            detail=phrases.join_sentences(
+                [
+                    _("Then put your pieces on the board the same way"),
+                    # the players hold chess pieces: which is which (the referee's setup says so)
+                    chess_mapping() if self._on_a_chess_set() else "",
+                ]
+            ),
             choices=(USE_ARRANGEMENT, "back"),
         )
         return board, labels, instruction

@@ -123,7 +123,7 @@ def piece_key(names: dict[str, str], labels: dict[str, str]) -> str:
     - H is no Hund). Empty for a game whose pieces carry no letters."""
     shown = set(labels.values())
     return "\u00a0· ".join(
-        f"{letter}\u00a0{play.choice_label(name)}"
+        f"{letter}\u00a0{pgettext('choice', name)}"
         for letter, name in names.items()
         if letter in shown
     )
