@@ -927,8 +927,21 @@ def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(scre
     assert app.notice.startswith(f"Game {referee.game_id} cannot be continued: game 1, move 3")
     assert "stays in the records as it is - start a new game" in app.notice
     assert app.notice in app.painter.texts
+    # and no longer offered to continue (Continue only said it again)
+    assert not [t for t in app.painter.targets if t.action.kind == "resume"]
     app.act("start")
     assert app.notice == "" and app.page == "play"  # (no camera here: straight to the game)
+
+
+def test_a_camera_source_that_ended_is_said_on_every_page_and_stays_said(screen):
+    """Found by a review: "the camera source ended" was said on the setup and play pages
+    only, in lower case, and a new setup cleared it (then "Show the camera the whole mat")."""
+    app = App(screen, Settings(language="en"))
+    app.on_camera_ended()
+    for page in ("home", "dice", "review-list", "settings"):
+        app.go(page)
+        app.render(force=True)
+        assert "No camera: the camera source ended" in app.painter.texts, page
 
 
 def test_a_recognised_mat_sets_its_board_once_and_leaves_the_players_choice_after(screen):

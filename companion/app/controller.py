@@ -105,6 +105,7 @@ class App:
         self.events: list[Event] = []  # everything the referee said, in order
         self.quit = False
         self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
+        self.unreplayable: set[int] = set()  # unfinished games found not to replay: not offered
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
         self.post_button: Callable[[str], None] = self.button
@@ -212,6 +213,7 @@ class App:
         try:
             self.setup_position = self.records.resume(game_id)
         except ReplayError as exc:  # the file is sound; this game's moves do not replay
+            self.unreplayable.add(game_id)  # no longer offered to continue
             self.notice = _(
                 "Game {number} cannot be continued: {why}. It stays in the records as it is - "
                 "start a new game"
@@ -412,8 +414,10 @@ class App:
         self.dirty = True
 
     def on_camera_ended(self) -> None:
-        """A source that ends (a file) has ended."""
-        self.message = _("the camera source ended")
+        """A source that ends (a file) has ended: said as a camera problem is, on every page
+        and for good ("No camera: the camera source ended") - it was said on the setup and
+        play pages only, and a new setup cleared it."""
+        self.camera_problem = _("the camera source ended")
         self.dirty = True
 
     def on_vision_status(self, status: str) -> None:

@@ -71,7 +71,11 @@ class HomePage(Page):
         unfinished = []
         try:
             # the two games left unfinished last, newest first (`Records.unfinished_games`)
-            waiting = app.records.unfinished_games()[:2] if app.records is not None else []
+            waiting = (
+                [g for g in app.records.unfinished_games() if g.id not in app.unreplayable][:2]
+                if app.records is not None
+                else []
+            )
         except RecordError:  # a damaged file: no game to continue is offered
             app.records_damaged()
             waiting = []
