@@ -9,6 +9,7 @@ landed on the screen, for hit-testing and for tests that check a highlighted cel
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import pygame
@@ -118,8 +119,9 @@ def draw_board(
         if name in view.cell_polygons:
             _draw_highlight_over(surface, view, geometry.cell(name), role)
     # in the corner the pieces leave free, over the highlights (a "put here" ring's dashes
-    # hid the names of exactly the cells to play on)
-    _draw_labels(surface, view, label_font, sector_font)
+    # hid the names of exactly the cells to play on); not over a piece
+    occupied = {n for n, piece in cells.items() if piece != EMPTY}
+    _draw_labels(surface, view, label_font, sector_font, under=occupied - set(highlights))
     return view
 
 
@@ -173,10 +175,14 @@ def _draw_labels(
     view: BoardView,
     square_font: pygame.font.Font | None,
     sector_font: pygame.font.Font | None,
+    under: Collection[str] = (),
 ) -> None:
     """Cell names, small, in the corner of each cell (helps players match the instruction
     "turn d4" to the board), inside the highlight outlines and clear of the pieces; skipped
-    where a kind of cell has no font (`_label_font`: too small to read them)."""
+    where a kind of cell has no font (`_label_font`: too small to read them), and on the
+    cells `under` a piece where the name would lie over it (Aranea's ring names below the
+    centre, its small centre squares): its rim bit the stone, which matters more there. A
+    highlighted cell keeps its name, over its piece - the instruction names it."""
     cells = view.geometry.cells
     inset = _label_inset(view)
     pits = {m.cell for m in view.geometry.marks if m.kind == "pit"}
@@ -195,7 +201,18 @@ def _draw_labels(
         else:  # web sector: below the centre
             cx, cy = view.cell_center(cell.name)
             pos = image.get_rect(center=(cx, cy + round(cell.radius * view.scale * 0.55)))
+        if cell.name in under and _over_piece(pos, view, cell):
+            continue
         surface.blit(image, pos)
+
+
+def _over_piece(rect: pygame.Rect, view: BoardView, cell: CellShape) -> bool:
+    """Whether `rect` (a name's) reaches into the piece drawn on `cell` (`_draw_piece`)."""
+    cx, cy = view.to_px(cell.center)
+    r = max(3, round(cell.radius * view.scale * view.piece_scale))
+    nearest_x = min(max(cx, rect.left), rect.right)
+    nearest_y = min(max(cy, rect.top), rect.bottom)
+    return (nearest_x - cx) ** 2 + (nearest_y - cy) ** 2 < (r + 1) ** 2
 
 
 def _haloed(

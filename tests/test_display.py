@@ -586,3 +586,28 @@ def test_when_the_panel_is_short_the_key_goes_before_the_rule():
     play.draw(painter, dataclasses.replace(model, instruction=instruction))
     assert instruction.detail in painter.texts and instruction.text in painter.texts
     assert "turn over" in painter.left_out
+
+
+@pytest.mark.parametrize("cell", ["r1-11", "c1"])
+def test_a_cell_s_name_never_bites_into_the_stone_on_it(cell):
+    """A trial's screenshots: Aranea's ring names (below the centre) and its small centre
+    squares' names were drawn over the stones, their board-coloured rim biting a notch out
+    of each. A name that would lie over a piece is left out - but kept on a highlighted
+    cell, which the instruction names."""
+    geometry = board_geometry("aranea")
+    surface = pygame.Surface((480, 480))
+    view = draw_board(surface, surface.get_rect(), geometry, {cell: "blue"})
+    centre = view.to_px(geometry.cell(cell).center)
+    r = round(geometry.cell(cell).radius * view.scale * view.piece_scale)
+    fill, rim = theme.PIECES["blue"]
+    inside = [
+        tuple(surface.get_at((centre[0] + dx, centre[1] + dy)))[:3]
+        for dx in range(-r + 3, r - 2)
+        for dy in range(-r + 3, r - 2)
+        if dx * dx + dy * dy < (r - 3) ** 2
+    ]
+    assert set(inside) <= {tuple(fill), tuple(rim)}, set(inside) - {tuple(fill), tuple(rim)}
+    # highlighted, the name stays (over the stone)
+    again = pygame.Surface((480, 480))
+    draw_board(again, again.get_rect(), geometry, {cell: "blue"}, {cell: REMOVE})
+    assert (pygame.surfarray.array3d(again) != pygame.surfarray.array3d(surface)).any()
