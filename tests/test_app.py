@@ -34,7 +34,8 @@ def screen():
     return HeadlessScreen((800, 480))
 
 
-def test_companion_run_plays_a_whole_game_headless_and_records_it(tmp_path, capsys):
+def test_companion_run_plays_a_whole_game_headless_and_records_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COMPANION_COMMAND", "./dev companion")  # as ./dev runs it
     shots = tmp_path / "shots"
     db = tmp_path / "records.sqlite3"
     assert (
@@ -43,6 +44,8 @@ def test_companion_run_plays_a_whole_game_headless_and_records_it(tmp_path, caps
     )
     out = capsys.readouterr().out
     assert "synthetic table plays a game of arinama" in out
+    # the commands it suggests as the player types them (a trial: `companion` is not on PATH)
+    assert "(`./dev companion games --db " in out and "`./dev companion export 1 " in out
     assert f"screenshots in {shots}" in out
     with Records(db) as records:
         (summary,) = records.games()

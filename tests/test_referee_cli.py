@@ -215,11 +215,15 @@ def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, 
         '{"cells": {"c3": null}}',
         '{"cells": {"c3": "black"}, "confidence": {"c3": 2}}',
         '{"cells": {"c3": "black"}, "hidden": {"c3": "zz"}}',
+        '{"cells": {"a1": "black", "A1": "white"}}',  # a trial: the last one won, unsaid
+        '{"cells": {"a1": "black", "a1": "white"}}',
         '{"cells": {"C3": "black"}}',
     ]
     code, out, err = run(capsys, monkeypatch, args, lines)
     assert code == 2
     said = err.strip().splitlines()
+    assert said[4].endswith("line 5: an observation line gives cell a1 twice (as 'A1' too): keep one")
+    assert said[5].endswith("line 6: an observation line gives 'a1' twice: keep one")
     assert said[0].endswith(
         'line 1: an observation line\'s cells hold words ("black", "empty"), not 5'
     )
@@ -231,7 +235,7 @@ def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, 
         "line 4: the camera's marks name cells that the Arinama board does not have (zz): check "
         "the observation"
     )
-    assert "lines 1, 2, 3 and 4" in said[-1]
+    assert "lines 1, 2, 3, 4, 5 and 6" in said[-1]
     assert out[-1].startswith("[1] White: place a stone")  # C3 is c3
 
 

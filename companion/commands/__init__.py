@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 
 SEED_MAX = 2**32 - 1  # numpy's generators take 0..SEED_MAX (as sim:LAYOUT?seed=N does)
+# How the player runs `companion`, for the commands a line suggests: `./dev` sets it to its
+# own "./dev companion" (the venv's `companion` is not on their PATH); else "companion".
+COMMAND_ENV = "COMPANION_COMMAND"
+
+
+def command_name() -> str:
+    """`companion` as the player types it: "./dev companion" when run through ./dev."""
+    return os.environ.get(COMMAND_ENV) or "companion"
 
 
 def seed_number(text: str) -> int:

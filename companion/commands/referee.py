@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=(
-            "Inputs (typed, or piped in): done, roll, undo, cancel, choose X; with a camera 'clear' "
+            "Inputs (typed, or piped in): done, roll, undo, cancel, choose X, right (the board "
+            "is right, the camera wrong), show (the instruction again); with a camera 'clear' "
             "(nothing lies on the board); with --observations also JSON observation lines and "
             "'hands on' / 'hands off'. A line not taken is said with its number, and the run "
             "ends with exit status 2 (typed at a terminal: said, and nothing else). Examples:\n"

@@ -36,7 +36,7 @@ from companion.app import (
     run_table,
     unfinished_demo,
 )
-from companion.commands import seed_number
+from companion.commands import command_name, seed_number
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.errors import OptionError, RecordError, UserError
@@ -414,15 +414,16 @@ def _say_result(
     )
     db_option = f" --db {shlex.quote(str(db))}" if args.db else ""
     if result.recorded:
+        cmd = command_name()
         print(
             f"companion: game #{result.game_id} recorded in {db} "
-            f"(`companion games{db_option}`; `companion export {result.game_id} --format html "
+            f"(`{cmd} games{db_option}`; `{cmd} export {result.game_id} --format html "
             f"-o game.html{db_option}`)"
         )
         if result.outcome == "unfinished":
             chosen = "".join(f" -o {shlex.quote(f'{k}={v}')}" for k, v in (options or {}).items())
             print(
-                f"companion: the next `companion run --game {game}{chosen}{db_option}` demo "
+                f"companion: the next `{cmd} run --game {game}{chosen}{db_option}` demo "
                 "continues it"
             )
     if folder is not None:

@@ -86,6 +86,20 @@ def parse_input(line: str) -> PlayerInput:
     raise UserError(f"unknown input {line.strip()!r}: {INPUT_HELP}")
 
 
+class _GivenTwice(Exception):
+    """A JSON object that names one key twice (JSON keeps the last, silently)."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's keys, each once (`json.loads`'s object_pairs_hook)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _GivenTwice(key)
+        data[key] = value
+    return data
+
+
 def observation_from_json(data: Any) -> Observation:
     """An Observation from the JSON of `Observation.to_json` (or `vision track --json`)."""
     if not isinstance(data, dict) or not isinstance(data.get("cells"), dict):
@@ -96,7 +110,14 @@ def observation_from_json(data: Any) -> Observation:
             f'an observation line\'s cells hold words ("black", "empty"), not '
             f"{json.dumps(not_words[0])}"
         )
-    cells = {_cell(c): k for c, k in data["cells"].items()}  # "C3" is c3, as in a position file
+    cells: dict[str, str] = {}
+    for written, k in data["cells"].items():  # "C3" is c3, as in a position file
+        cell = _cell(written)
+        if cell in cells:  # the same cell as "c3" and "C3": which one the camera meant?
+            raise UserError(
+                f"an observation line gives cell {cell} twice (as {written!r} too): keep one"
+            )
+        cells[cell] = k
     confidence = data.get("confidence") or {}
     if not isinstance(confidence, dict):
         raise UserError('an observation line\'s "confidence" must be {"e4": 0.97, ...}')
@@ -149,7 +170,9 @@ def parse_line(line: str) -> Observation | PlayerInput | str | None:
         return None
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_once_each)
+        except _GivenTwice as twice:
+            raise UserError(f"an observation line gives {str(twice)!r} twice: keep one") from None
         except ValueError as exc:  # JSONDecodeError, or a number too long to read
             raise UserError(
                 f"an observation line is not valid JSON: {getattr(exc, 'msg', None) or json_problem(exc)}"
