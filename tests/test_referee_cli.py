@@ -222,7 +222,9 @@ def test_an_observation_line_is_checked_as_a_position_file_is(tmp_path, capsys, 
     code, out, err = run(capsys, monkeypatch, args, lines)
     assert code == 2
     said = err.strip().splitlines()
-    assert said[4].endswith("line 5: an observation line gives cell a1 twice (as 'A1' too): keep one")
+    assert said[4].endswith(
+        "line 5: an observation line gives cell a1 twice (as 'A1' too): keep one"
+    )
     assert said[5].endswith("line 6: an observation line gives 'a1' twice: keep one")
     assert said[0].endswith(
         'line 1: an observation line\'s cells hold words ("black", "empty"), not 5'
