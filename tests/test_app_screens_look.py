@@ -214,6 +214,14 @@ def test_two_colours_of_a_game_are_never_called_by_one_name(screen, game):
                 app.pages.settings.change(key, step)
                 names = [app.settings.colour_names.get(k[7:], k[7:]) for k in keys]
                 assert len(set(names)) == len(names), names
+        # a colour renamed away, the other given its word, then the first stepped round:
+        # its own word is taken now too (a review found it offered)
+        first, second = (k[7:] for k in keys[:2])
+        app.settings.colour_names.update({first: "dark", second: first})
+        for step in [1] * 12 + [-1] * 12:
+            app.pages.settings.change(keys[0], step)
+            names = [app.settings.colour_names.get(k[7:], k[7:]) for k in keys]
+            assert len(set(names)) == len(names), names
     finally:
         set_colour_names({})
 

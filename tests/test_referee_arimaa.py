@@ -468,3 +468,18 @@ def test_done_held_over_a_turn_that_ends_by_itself_is_not_taken_for_the_next_pla
     assert [e.data["move"] for e in events if e.kind == "move"] == ["Dd2n Dd3n Ce2n Ce3n"]
     assert table.referee.held is None and table.instruction.kind == "move"
     assert table.referee.position.turn == "silver" and not table.referee.position.steps_this_turn
+
+
+def test_a_press_held_leaves_the_setup_s_notation_as_it_was():
+    """Found by a review: the held note was joined to the detail by `join_sentences`, which
+    capitalised Silver's setup "ra8 rb8 ..." into "Ra8" - a gold rabbit."""
+    table = Table(games.get("arimaa").new())
+    table.press(CHOOSE, "standard")
+    table.board = {c: "gold" for c in table.instruction.expected}
+    table.show()
+    table.press(CHOOSE, "standard")  # Silver's
+    silver = table.instruction.detail
+    assert silver.startswith("r")  # (lower case: Silver's pieces)
+    table.referee.hands(True)
+    assert [e.kind for e in table.press(DONE)] == ["held"]
+    assert table.instruction.detail.startswith(silver + ". DONE is taken as soon as")

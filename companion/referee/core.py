@@ -868,7 +868,9 @@ class Referee(Generic[P]):
                 if self.held.kind == DONE
                 else _("The dice are rolled as soon as the camera sees the board still")
             )
-            new = replace(new, detail=phrases.join_sentences([new.detail, waits]))
+            # joined as it is: the detail may be notation whose case says whose piece it is
+            # (Silver's setup, "ra8 rb8 ..."), which `join_sentences` would capitalise
+            new = replace(new, detail=f"{new.detail}. {waits}" if new.detail else waits)
         changed = new != self._instruction
         if changed:
             if new.kind == "illegal":

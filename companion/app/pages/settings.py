@@ -167,7 +167,8 @@ class SettingsPage(Page):
             for c in games.get(s.game).cell_classes()
             if c in COLOUR_NOUNS and c != piece
         }
-        words = [piece, *(w for w in COLOUR_NOUNS if w != piece and w not in others)]
+        # (its own word too is skipped while another colour is called so)
+        words = [w for w in dict.fromkeys((piece, *COLOUR_NOUNS)) if w not in others]
         current = s.colour_names.get(piece, piece)
         index = words.index(current) if current in words else 0
         new = words[(index + step) % len(words)]
