@@ -257,6 +257,9 @@ def test_board_right_when_a_captured_piece_is_off_but_its_trap_still_reads_it():
     table = Table(position)
     table.show(e6=None, e5="silver")  # the camel leaves: the horse on the trap is captured
     assert table.instruction.kind == "remove"
+    assert not table.referee.may_say_board_right()  # not before anyone has acted on it
+    table.referee.hands(True)
+    table.referee.hands(False)
     table.show(f6=None, misread={"f6": "silver"})  # taken off; the trap still reads it
     assert table.instruction.kind == "remove" and table.referee.may_say_board_right()
     assert [e.kind for e in table.referee.handle(RIGHT)] == ["board-right"]
@@ -271,6 +274,9 @@ def test_board_right_when_a_stone_turned_still_reads_as_before():
     table = Table(position)
     table.show(d4="black")  # turns c4 to black, and then itself to white
     assert table.instruction.kind == "flip"
+    assert not table.referee.may_say_board_right()  # a review: one tap took it as done
+    table.referee.hands(True)
+    table.referee.hands(False)
     table.show(d4="white", c4="black", misread={"c4": "white"})  # glare on c4
     assert table.instruction.kind == "flip" and table.referee.may_say_board_right()
     table.referee.handle(RIGHT)
@@ -284,6 +290,9 @@ def test_board_right_takes_an_arimaa_setup_that_a_shadow_spoils():
     table = Table(games.get("arimaa").new())
     table.referee.handle(PlayerInput(CHOOSE, "standard"))
     made = {c: "gold" for c in table.instruction.expected}
+    assert not table.referee.may_say_board_right()  # the empty board: nothing set up yet
+    table.referee.hands(True)
+    table.referee.hands(False)
     table.show(**made, misread={"d3": "gold"})  # a hard shadow before the dog on d2
     assert table.instruction.kind == "setup" and table.referee.may_say_board_right()
     events = table.referee.handle(RIGHT)

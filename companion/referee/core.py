@@ -74,6 +74,11 @@ INPUT_KINDS = (DONE, ROLL, UNDO, CHOOSE, CANCEL, BOARD_RIGHT)
 BOARD_RIGHT_KINDS: frozenset[InstructionKind] = frozenset(
     {"restore", "illegal", "remove", "flip", "setup"}
 )
+# ... of which these ask for what the players are about to do anyway (turn the stones, take
+# the captured piece off, set up): there only once a hand has been over the board since the
+# instruction came - the players did it, and the camera still reads the board otherwise.
+# Offered at once, one tap took an untouched board as done (found by a review).
+AFTER_A_HAND_KINDS: frozenset[InstructionKind] = frozenset({"remove", "flip", "setup"})
 # Not worth a row in the records: moves and rolls have their own tables; hands and unclear
 # views come and go many times a turn.
 QUIET_EVENTS: frozenset[EventKind] = frozenset({"move", "roll", "hands", "unclear", "held"})
@@ -166,6 +171,9 @@ class Referee(Generic[P]):
         # it, cells unclear, the view still settling): taken on the next still board read in
         # full, unless that board ends the turn by itself (`observe`)
         self.held: PlayerInput | None = None
+        # a hand has been over the board since the instruction's kind last changed (the
+        # players acted on it): Board is right for a flip, a capture or a setup needs it
+        self.hand_since_asked = False
         self.last_observation: Observation | None = None
         self._taught: Observation | None = None  # the last observation handed to `teach`
         # The cells the players said the camera reads wrong (BOARD_RIGHT), by cell: read as
@@ -361,7 +369,9 @@ class Referee(Generic[P]):
         move, taken back, and read there still) or a restart; not while the pieces calibration
         learned from are to come off at the start (the board far from the position) - the game
         going on, no take-back waiting, no hand over the board, and the last observation - the
-        one the board was read from - read in full."""
+        one the board was read from - read in full. Also while told to turn stones, take a
+        captured piece off or set up ("flip", "remove", "setup": glare or a shadow read where
+        it was done), once a hand has been over the board since (`AFTER_A_HAND_KINDS`)."""
         observation = self.last_observation
         return (
             not self.calibration_pieces
@@ -373,6 +383,7 @@ class Referee(Generic[P]):
             and not observation.unknown()
             and self.board_seen_at == (observation.frame, observation.timestamp)
             and self.instruction.kind in BOARD_RIGHT_KINDS
+            and (self.instruction.kind not in AFTER_A_HAND_KINDS or self.hand_since_asked)
         )
 
     def _board_right(self) -> list[Event]:
@@ -410,6 +421,7 @@ class Referee(Generic[P]):
         if status == self.hands_on_board:
             return []
         self.hands_on_board = status
+        self.hand_since_asked = self.hand_since_asked or status
         return [Event("hands", {"on": status})]
 
     @classmethod
@@ -887,6 +899,8 @@ class Referee(Generic[P]):
                 self._record("add_event", event)
         if changed:
             self._record("add_instruction", new)
+            if self._instruction is None or new.kind != self._instruction.kind:
+                self.hand_since_asked = False  # a new request: not yet acted on
             self._instruction = new
         self.asked = frozenset() if self.settled else self.asked | set(new.highlights)
         return events
