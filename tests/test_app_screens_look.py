@@ -255,3 +255,18 @@ def test_arranging_an_arimaa_setup_on_a_chess_set_says_which_chess_piece_is_whic
     assert any("king = elephant" in t for t in app.painter.texts), app.painter.texts
     labels = {t.label for t in app.painter.targets}
     assert {"Use this", "Back", "Menu"} <= labels
+
+
+def test_on_a_chess_set_the_play_screen_names_the_letters_as_chess_pieces(screen, tmp_path):
+    """Found by a review: with a chess set the key said "H Pferd" - and a German player
+    reads Pferd as the knight, which plays Arimaa's cat; H is the rook (Turm)."""
+    from companion.games.arimaa import ArimaaPosition
+
+    app = App(screen, Settings(game="arimaa", language="de"))
+    position = ArimaaPosition.new({"equipment": "chess"})
+    app.referee = arimaa_referee(Records(tmp_path / "r.sqlite3"))
+    app.referee.position.options = position.options
+    app.go("play")
+    app.render(force=True)
+    key = next(t for t in app.painter.texts if "\u00a0" in t)
+    assert "H\u00a0Turm" in key and "Pferd" not in key

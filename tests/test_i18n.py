@@ -366,10 +366,11 @@ def test_the_settings_screen_switches_language_and_renames_colours_in_german(tmp
 
 
 def test_chess_names_for_arimaa_on_a_chess_set():
+    from companion.referee.arimaa import CHESS_NAMES
     from display.screens.play import choice_label
 
     i18n.set_language("de")
-    names = [phrases.piece_phrase(phrases.CHESS_NAMES[k], "gold") for k in "emhdcr"]
+    names = [phrases.piece_phrase(CHESS_NAMES[k], "gold") for k in "emhdcr"]
     assert names == [
         "den goldenen König",
         "die goldene Dame",

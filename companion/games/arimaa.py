@@ -528,6 +528,17 @@ class ArimaaPosition(Position[Turn]):
         "C": "cat",
         "R": "rabbit",
     }
+    # Arimaa on a chess set: the chess piece that plays each (the German rule text: Elefant =
+    # König, Kamel = Dame, Pferde = Türme, Hunde = Läufer, Katzen = Springer, Kaninchen =
+    # Bauern), as the referee's choices name them
+    chess_piece_names: ClassVar[dict[str, str]] = {
+        "E": "king",
+        "M": "queen",
+        "H": "rook",
+        "D": "bishop",
+        "C": "knight",
+        "R": "pawn",
+    }
     # a chess set on a chessboard of one's own: the camera reads the chessboard layout
     mats: ClassVar[dict[str, dict[str, Any]]] = {
         "arimaa": {"equipment": "mat"},
@@ -544,6 +555,16 @@ class ArimaaPosition(Position[Turn]):
     @classmethod
     def uses_chess_set(cls, options: Any) -> bool:
         return bool(options is not None and options.equipment == "chess")
+
+    def letter_names(self) -> dict[str, str]:
+        """The pieces' names - on a chess set the chess pieces that play them: H is a rook.
+
+        >>> ArimaaPosition.new({"equipment": "chess"}).letter_names()["H"]
+        'rook'
+        """
+        return dict(
+            self.chess_piece_names if self.uses_chess_set(self.options) else self.piece_names
+        )
 
     def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
         """On a chess set the camera learns the colours from a chess set's start position

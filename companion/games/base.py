@@ -408,6 +408,11 @@ class Position(ABC, Generic[MoveT]):
         piece types: {"d2": "E", ...}); empty for games whose pieces are all alike."""
         return {}
 
+    def letter_names(self) -> dict[str, str]:
+        """What each letter of `piece_labels` stands for, as the players know the pieces they
+        hold (`piece_names`; Arimaa on a chess set: the chess pieces')."""
+        return dict(self.piece_names)
+
     def calibration_cells(self, classes: Sequence[str]) -> dict[str, str]:
         """What to put on the board for the camera to learn the colours `classes`: this
         position, plus two pieces of every colour it lacks (Arimaa and Aranea start with an empty

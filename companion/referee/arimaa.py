@@ -73,7 +73,8 @@ from companion.referee.rule_texts import rule_text
 
 LETTER_NAMES = {letter.lower(): name for letter, name in ArimaaPosition.piece_names.items()}
 # Arimaa on a chess set (the rules' own replacement): type letter -> the chess piece.
-CHESS_NAMES = {"r": "pawn", "c": "knight", "d": "bishop", "h": "rook", "m": "queen", "e": "king"}
+# Arimaa on a chess set: each piece named as the chess piece that plays it
+CHESS_NAMES = {k.lower(): name for k, name in ArimaaPosition.chess_piece_names.items()}
 CHESS_COLOURS = {"white": "gold", "black": "silver"}  # a chess set's colours -> the sides
 SIDE_COLOURS = {side: colour for colour, side in CHESS_COLOURS.items()}
 

@@ -81,12 +81,6 @@ def piece_phrase(kind: str, cls: str, count: int = 1, case: str = "object") -> s
     return text.format(colour=colour)
 
 
-# Arimaa on a chess set: each Arimaa piece is played by a chess piece (the German rule text:
-# Elefant = König, Kamel = Dame, Pferde = Türme, Hunde = Läufer, Katzen = Springer, Kaninchen =
-# Bauern). `piece_phrase(CHESS_NAMES[letter], ...)` names them so.
-CHESS_NAMES = {"e": "king", "m": "queen", "h": "rook", "d": "bishop", "c": "knight", "r": "pawn"}
-
-
 def _subject(kind: str) -> str:
     if kind == "stone":
         return pgettext("subject", "the {colour} stone")

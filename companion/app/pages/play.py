@@ -111,7 +111,7 @@ class PlayPage(Page):
             can_say_board_right=cell_action == "" and referee.may_say_board_right(),
             colour_names=app.settings.colour_names,
             piece_labels=labels,
-            piece_key=piece_key(position.piece_names, labels),
+            piece_key=piece_key(position.letter_names(), labels),
             cell_action=cell_action,
         )
         return play.draw, model
