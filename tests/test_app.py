@@ -1018,8 +1018,23 @@ def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(
     app.on_vision_status("hands")
     app.on_vision_status("moving")  # the second action made, the hand gone, not yet still
     board["f4"] = board.pop("f1")
+
+    class Camera:  # the tracker's side of the wiring: asked for the next still board
+        requests = 0
+        lost = False
+
+        def request_board(self):
+            self.requests += 1
+
+        def learn_from_board(self, frame, board):
+            return False
+
+    app.vision = Camera()
     app.player_input(PlayerInput(DONE))
     assert app.referee.held is not None and not app.referee.position.move_stack
+    # the tracker passes on a board only when it changed: a press held must ask for the next
+    # one even if it reads as before, or it would wait for good (a review)
+    assert app.vision.requests == 1
     app.on_vision_status("still")
     show()
     assert [e.data["move"] for e in app.events if e.kind == "move"] == ["b1-b4 f1-f4"]

@@ -464,9 +464,13 @@ def test_done_held_over_a_turn_that_ends_by_itself_is_not_taken_for_the_next_pla
     table.referee.hands(True)
     table.press(DONE)
     table.referee.hands(False)
+    inputs = []  # what reaches the game after the turn ended by itself: nothing
+    game_input = table.referee._on_input
+    table.referee._on_input = lambda i: inputs.append(i) or game_input(i)
     events = table.step("e3", "e4")  # the fourth step ends Gold's turn by itself
     assert [e.data["move"] for e in events if e.kind == "move"] == ["Dd2n Dd3n Ce2n Ce3n"]
     assert table.referee.held is None and table.instruction.kind == "move"
+    assert inputs == []  # the held DONE was dropped, not handed to Silver's turn
     assert table.referee.position.turn == "silver" and not table.referee.position.steps_this_turn
 
 

@@ -643,3 +643,27 @@ def test_done_typed_while_a_hand_is_over_the_board_waits_for_the_next_board(
     assert out[-2].endswith("DONE is taken as soon as the camera sees the board still)")
     assert out[-1].startswith("[1] Red:")
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["b1-b4 f1-f4"]
+
+
+def test_a_done_held_asks_the_camera_for_the_next_still_board():
+    """The tracker passes on a board only when it changed: `companion referee` with a camera
+    asks it for the next still board when a typed done is held (a review found that leaving
+    the request out failed no test)."""
+    from companion.referee import Referee
+    from companion.referee.protocol import DONE, PlayerInput
+    from companion.referee.runner import Session
+
+    class Tracker:
+        status = "moving"  # a hand just left the board
+        requests = 0
+
+        def request(self):
+            self.requests += 1
+
+        def learn_from_board(self, frame, board):
+            return False
+
+    tracker = Tracker()
+    session = Session(Referee(games.get("sensei").new()), emit=lambda line: None, tracker=tracker)
+    session.handle(PlayerInput(DONE))
+    assert session.referee.held is not None and tracker.requests == 1
