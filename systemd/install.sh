@@ -34,9 +34,14 @@ run() {
 case "$PREFIX" in
   *[[:space:]]*)
     echo "install.sh: PREFIX '$PREFIX' holds a space: choose a path without one" >&2; exit 2 ;;
-  /home/*|/root|/root/*|/run/user/*)
+  /home|/home/*|/root|/root/*|/run/user|/run/user/*)
     echo "install.sh: PREFIX $PREFIX is under /home, /root or /run/user, which the service" \
       "cannot see (ProtectHome=yes): choose one like /opt/tabletop-companion" >&2; exit 2 ;;
+  /|/*/|/bin|/boot|/dev|/etc|/lib|/lib64|/media|/mnt|/opt|/proc|/run|/sbin|/srv|/sys|/tmp|/usr|\
+  /usr/*|/var|/var/lib|/var/log)
+    # rsync --delete makes PREFIX a copy of the checkout: a system folder would be wiped
+    echo "install.sh: PREFIX $PREFIX is a system folder that the install would replace" \
+      "(rsync --delete): choose a folder of its own, like /opt/tabletop-companion" >&2; exit 2 ;;
   /*) ;;
   *) echo "install.sh: PREFIX must be an absolute path, not '$PREFIX'" >&2; exit 2 ;;
 esac

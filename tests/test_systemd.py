@@ -203,6 +203,10 @@ def test_install_script_refuses_a_prefix_the_service_could_not_run_from():
         ("/opt/table top", "holds a space"),
         ("/home/pi/tc", "cannot see (ProtectHome=yes)"),
         ("opt/tc", "must be an absolute path"),
+        ("/home", "cannot see (ProtectHome=yes)"),  # a review: rsync --delete into /home
+        ("/", "a system folder that the install would replace"),
+        ("/opt", "a system folder that the install would replace"),
+        ("/usr/local", "a system folder that the install would replace"),
     ):
         result = install("--dry-run", env={"PREFIX": prefix})
         assert result.returncode == 2 and said in result.stderr, (prefix, result.stderr)

@@ -488,7 +488,8 @@ class App:
             )
         elif self.message and self.page in ("setup", "play"):
             # The buttons (Done, Undo, Menu) fill the bottom of both pages: the problem goes
-            # over the header instead, where it covers nothing a player must reach.
+            # over the header instead, where it covers nothing a player must reach (a message
+            # too long for it grows the bar down over the page: `message_bar`).
             message_bar(painter, self.message, top=True)
         elif self.notice and self.page == "home":
             message_bar(painter, self.notice, top=True)

@@ -31,6 +31,10 @@ class ReviewListPage(Page):
         self.problem = ""
         self.app.go("review-list")
 
+    def leave(self) -> None:
+        """Another page: a game that could not be shown is not said over the list again."""
+        self.problem = ""
+
     def games(self) -> list[tuple[int, str, str]]:
         """The recorded games, newest first (`Records.games`): (id, title, a line on its
         state). DONE opens the first - the game just played."""
@@ -103,7 +107,7 @@ class ReviewGamePage(Page):
             start = cls.from_json(record.start)
             positions = [start] + [cls.from_json(m.position) for m in record.moves]
         except RecordError:
-            if records.damage():
+            if records.damage(wait=True):  # (the start-up check may still be running)
                 raise
             app.pages.review_list.problem = _(
                 "Game {number} cannot be shown: its record cannot be read"
