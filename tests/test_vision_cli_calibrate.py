@@ -395,3 +395,26 @@ def test_a_class_learned_from_one_cell_that_another_class_lies_near_is_pointed_o
     (tmp_path / "right").mkdir()
     code, _, err = calibrate_on_its_grid(capsys, tmp_path / "right", entry)  # as labelled
     assert code == 0 and "was learned from" not in err
+
+
+def test_an_empty_board_photo_with_pieces_on_it_is_named_as_the_trouble(tmp_path, capsys):
+    """A trial: `--empty` given a later photo of the game (pieces on it) - refused with "the
+    picture does not match the position ... check the pieces, the position file", which
+    blamed the start photo. Without it the start photo calibrates: that is said. And an
+    --empty photo with no board found in it is named as the one."""
+    start, later = manifest_entry("IMG_4755.jpg"), manifest_entry("IMG_4760.jpg")
+    args = [
+        "calibrate", REAL / start["file"], "--layout", "chessboard", "--corners",
+        corners_of(start), "--position", position_file(tmp_path, start["cells"]),
+        "-o", tmp_path / "c.json", "--empty", REAL / later["file"],
+        "--empty-corners", corners_of(later),
+    ]  # fmt: skip
+    code, _, err = companion(capsys, *args)
+    assert code == 2 and "without the --empty photo" in err and "it calibrates" in err
+    go = next(e for e in json.loads((REAL / "manifest.json").read_text()) if "go" in e["file"])
+    code, _, err = companion(  # no corners: each photo's board found by its grid
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard", "--position",
+        position_file(tmp_path, start["cells"]), "-o", tmp_path / "d.json",
+        "--empty", REAL / go["file"],
+    )  # fmt: skip
+    assert code == 2 and f"the --empty photo {REAL / go['file']}: no checkered" in err

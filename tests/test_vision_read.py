@@ -406,6 +406,8 @@ def test_position_files_are_checked_against_the_layout():
         UserError, match='has no "cells": write the cells inside it, as {"cells": {"'
     ):
         check_position({"a1": "gold"}, layout)
+    with pytest.raises(UserError, match="is a game record, not a position: a position file"):
+        check_position({"format": "tabletop-companion/game", "moves": []}, layout)  # a trial
     with pytest.raises(UserError, match=r'": "white", \.\.\.}}$'):
         check_position({"a1": "white"}, get_layout("chessboard"))
     # a board the players own: any class names

@@ -192,6 +192,10 @@ def test_sim_script_errors_name_the_board_and_cell(tmp_path):
     script.write_text('[{"a1": ' + "9" * 5000 + "}]")
     with pytest.raises(UserError, match="script.json': it holds a number with too many digits"):
         open_source(f"sim:arimaa?script={script}")
+    # a trial: the record `companion play --save` wrote, given as the script
+    script.write_text(json.dumps({"format": "tabletop-companion/game", "moves": ["c3"]}))
+    with pytest.raises(UserError, match="is a game record, not a script: a script is a JSON"):
+        open_source(f"sim:arimaa?script={script}")
 
 
 def test_sim_dropped_and_black_frames():

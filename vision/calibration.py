@@ -185,6 +185,11 @@ def check_position(data: Any, layout: Layout, source: str = "position") -> dict[
     example = f'{{"cells": {{"{layout.cells[0].name}": "{_example_class(layout)}", ...}}}}'
     if isinstance(data, dict) and isinstance(data.get("cells"), dict):
         data = data["cells"]
+    elif isinstance(data, dict) and data.get("format") == "tabletop-companion/game":
+        raise UserError(  # a trial: a game record given for the position on the board
+            f"{source} is a game record, not a position: a position file names what stands "
+            f"on each cell, as {example} (`companion vision snapshot --position` writes one)"
+        )
     elif isinstance(data, dict) and "cells" not in data:
         raise UserError(f'{source} has no "cells": write the cells inside it, as {example}')
     else:

@@ -1212,8 +1212,16 @@ def load_script(
         raise UserError(
             f"sim script {path!r} is nested too deeply to be a list of boards"
         ) from None
+    if isinstance(data, dict) and data.get("format") == "tabletop-companion/game":
+        raise UserError(  # a trial: `companion play --save`'s record, given as the script
+            f"sim script {path!r} is a game record, not a script: a script is a JSON list of "
+            'boards, each {"a1": "gold", ...} (docs/vision-sim.md)'
+        )
     if not isinstance(data, list) or not data:
-        raise UserError(f"sim script {path!r} must be a non-empty JSON list of boards")
+        raise UserError(
+            f"sim script {path!r} must be a non-empty JSON list of boards, each "
+            '{"a1": "gold", ...} (docs/vision-sim.md)'
+        )
     names = set(layout.cell_names())
     boards = []
     for number, board in enumerate(data, start=1):

@@ -443,7 +443,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.empty:
         empty = load_image(args.empty)
         corners = args.empty_corners or args.corners
-        more = (Photo(empty, _locate(empty, layout.name, corners).homography, {}),)
+        try:
+            empty_at = _locate(empty, layout.name, corners)
+        except UserError as exc:  # say which picture: the start photo was found
+            raise UserError(f"the --empty photo {args.empty}: {exc}") from None
+        more = (Photo(empty, empty_at.homography, {}),)
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     calibration, turn, colours_only = _calibrate(args, image, located, position, more, found)
     finders_choice, located = located, turned(located, turn)
@@ -523,7 +527,13 @@ def _calibrate(
             picture = refused_picture(image, located.homography, located.layout, exc.cells)
             write_png(Path(args.view), picture, overwrite=args.force)
             more_words.append(f"see {args.view}")
-        if found:
+        if more and _calibrates_without(image, located, position, found):
+            more_words.append(  # a trial: the start photo and position were blamed
+                f"without the --empty photo {args.empty} it calibrates: that photo shows "
+                "pieces or another board - give a photo of this board empty, from where the "
+                "camera stands"
+            )
+        elif found:
             corners = [_corner_words(turned(located, t)) for t in untold_turns(located.layout)]
             more_words.append(
                 f"it fits the grid found neither with a1 at the {', '.join(corners[:-1])} nor "
@@ -533,6 +543,20 @@ def _calibrate(
         if not more_words:
             raise
         raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
+
+
+def _calibrates_without(
+    image: np.ndarray, located: Located, position: dict[str, str], found: bool
+) -> bool:
+    """Whether the photo calibrates on its own (the --empty photo then is what spoilt it)."""
+    try:
+        if found:
+            calibrate_found(image, located, position, ())
+        else:
+            calibrate(image, located.homography, located.layout, position, ())
+    except UserError:  # PositionMismatch among them
+        return False
+    return True
 
 
 def _say_where_a1_is(
