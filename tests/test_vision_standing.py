@@ -1101,3 +1101,27 @@ def test_the_light_is_fitted_to_the_grounds_when_the_picture_hardly_shows_the_ri
     none_yet = np.zeros(len(terms), bool)
     expected, _ = fit_light(ground, kinds, surface, terms, np.ones(len(terms), bool), none_yet, rim)
     assert np.allclose(expected, ground, atol=0.02)
+
+
+def test_the_learned_picture_marks_a_colour_named_class_in_its_colour():
+    """A trial read `--view`'s yellow "b" discs as something else than the black pieces they
+    mark: a class named for a colour is drawn in it, its label in ink that shows on it."""
+    from vision.calibration import learned_picture
+
+    grid, table, H, _ = _grid_board()
+    position = {"a1": "black", "c3": "white", "e5": "black", "g7": "white"}
+    image = table.render(position)
+    picture = learned_picture(image, H, grid, calibrate(image, H, grid, position), position)
+    for cell, cls in position.items():
+        centre = np.array([[grid.cell(cell).center]], np.float64)
+        x, y = cv2.perspectiveTransform(centre, H)[0, 0]
+        y += picture.shape[0] - image.shape[0]  # (the caption above the photo)
+        scale = max(1.0, max(image.shape[:2]) / 1000.0)
+        ring = [  # the disc round the label, clear of its letters
+            picture[
+                int(round(y + 7.5 * scale * np.sin(a))), int(round(x + 7.5 * scale * np.cos(a)))
+            ]
+            for a in np.linspace(0, 2 * np.pi, 24, endpoint=False)
+        ]
+        brightness = np.median([int(p.astype(int).sum()) for p in ring])
+        assert (brightness < 200) == (cls == "black"), (cell, brightness)

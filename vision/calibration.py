@@ -410,15 +410,21 @@ def learned_picture(
         else:
             index = calibration.classes.index(read) if read in calibration.classes else -1
             label = labels.get(read, "?")
-            colour = palette[index % len(palette)] if index > 0 else (255, 255, 255)
+            # a class named for a colour is drawn in it (a trial read yellow "b" discs as
+            # the black pieces' mark as something else); others from the palette
+            colour = CLASS_BGR.get(
+                read, palette[index % len(palette)] if index > 0 else (255, 255, 255)
+            )
             cv2.circle(picture, centre, int(9 * scale), colour, -1, cv2.LINE_AA)
+            cv2.circle(picture, centre, int(9 * scale), (128, 128, 128), 1, cv2.LINE_AA)
+            ink = (0, 0, 0) if sum(colour) > 3 * 110 else (255, 255, 255)
             cv2.putText(
                 picture,
                 label,
                 (centre[0] - int(5 * scale * len(label)), centre[1] + int(5 * scale)),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.5 * scale,
-                (0, 0, 0),
+                ink,
                 max(1, int(scale)),
                 cv2.LINE_AA,
             )
@@ -432,6 +438,19 @@ def learned_picture(
         f"{', '.join(calibration.doubtful) or 'none'}"
     )
     return _captioned(picture, caption, scale)
+
+
+# The marks of `--view` for the classes named for a colour, in that colour (BGR)
+CLASS_BGR: dict[str, tuple[int, int, int]] = {
+    "black": (40, 40, 40),
+    "white": (245, 245, 245),
+    "gold": (0, 190, 255),
+    "silver": (200, 200, 200),
+    "amber": (0, 160, 255),
+    "blue": (200, 100, 30),
+    "green": (60, 170, 60),
+    "red": (40, 40, 220),
+}
 
 
 def class_labels(classes: tuple[str, ...] | list[str]) -> dict[str, str]:
