@@ -16,6 +16,9 @@ import tempfile  # noqa: E402
 
 os.environ["STATE_DIRECTORY"] = tempfile.mkdtemp(prefix="companion-tests-state-")
 atexit.register(shutil.rmtree, os.environ["STATE_DIRECTORY"], True)
+# The commands the companion suggests are read by the tests as `companion ...`, whatever
+# the shell that runs them says (`./dev run` sets COMPANION_COMMAND for the player).
+os.environ.pop("COMPANION_COMMAND", None)
 
 
 def pytest_sessionstart(session):
