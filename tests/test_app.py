@@ -1079,17 +1079,11 @@ def test_one_unreadable_game_in_the_review_is_said_over_the_list_not_as_a_damage
     while the file was sound and its moves went on being recorded."""
     import sqlite3
 
-    from companion import games
+    from test_records import play_recorded
 
     db = tmp_path / "r.sqlite3"
     with Records(db) as records:
-        position = games.get("arinama").new()
-        bad = records.new_game(position)
-        for _ in range(2):
-            move = position.legal_moves()[0]
-            text = position.move_text(move)
-            position.push(move)
-            records.add_move(bad, position, text)
+        bad, _ = play_recorded(records, "arinama", seed=1, max_moves=2)
     conn = sqlite3.connect(db)
     conn.execute(
         "UPDATE moves SET position = '{\"cells\": 5}' WHERE game_id = ? AND ply = 2", (bad,)

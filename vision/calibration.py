@@ -30,7 +30,7 @@ from vision import messages
 from vision.copies import AUGMENT_SEED
 from vision.find import nearest_turn, turned, turned_homography, untold_turns
 from vision.jsonfile import json_field, read_json, write_json
-from vision.layouts import Layout
+from vision.layouts import CLASS_COLOURS, Layout
 from vision.location import Located
 from vision.reader import FEATURES, class_scores, classify, read_cells, sample_cells
 from vision.standing import (
@@ -412,7 +412,7 @@ def learned_picture(
             label = labels.get(read, "?")
             # a class named for a colour is drawn in it (a trial read yellow "b" discs as
             # the black pieces' mark as something else); others from the palette
-            colour = CLASS_BGR.get(
+            colour = CLASS_COLOURS.get(
                 read, palette[index % len(palette)] if index > 0 else (255, 255, 255)
             )
             cv2.circle(picture, centre, int(9 * scale), colour, -1, cv2.LINE_AA)
@@ -438,19 +438,6 @@ def learned_picture(
         f"{', '.join(calibration.doubtful) or 'none'}"
     )
     return _captioned(picture, caption, scale)
-
-
-# The marks of `--view` for the classes named for a colour, in that colour (BGR)
-CLASS_BGR: dict[str, tuple[int, int, int]] = {
-    "black": (40, 40, 40),
-    "white": (245, 245, 245),
-    "gold": (0, 190, 255),
-    "silver": (200, 200, 200),
-    "amber": (0, 160, 255),
-    "blue": (200, 100, 30),
-    "green": (60, 170, 60),
-    "red": (40, 40, 220),
-}
 
 
 def class_labels(classes: tuple[str, ...] | list[str]) -> dict[str, str]:

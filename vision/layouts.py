@@ -26,6 +26,20 @@ from companion.errors import UserError
 from companion.geometry import GRID_PITCH, CellShape, Mark, board_geometry, grid_geometry
 from companion.observation import EMPTY
 
+# What each class looks like from above (BGR): how the synthetic table draws its pieces, and
+# `vision calibrate --view` marks them. The camera sees colour only: an Arimaa elephant
+# and rabbit of one side are the same gold disc.
+CLASS_COLOURS: dict[str, tuple[int, int, int]] = {
+    "black": (38, 36, 34),
+    "white": (226, 228, 230),
+    "amber": (30, 140, 230),
+    "blue": (170, 90, 25),
+    "green": (60, 145, 45),
+    "red": (45, 40, 195),
+    "gold": (40, 175, 215),
+    "silver": (175, 172, 168),
+}
+
 MARKER_SIZE = 30.0  # mm, the black square including its one-module black border
 MARKER_GAP = 6.0  # mm between a board corner and the nearest corner of its marker (diagonally)
 QUIET_ZONE = 6.0  # mm of white around each marker (at least one module: 30 mm / 6 modules)

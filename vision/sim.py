@@ -35,7 +35,7 @@ import numpy as np
 from companion.errors import UserError, json_problem, read_problem
 from companion.observation import EMPTY
 from vision.calibration import calibrate
-from vision.layouts import CHESSBOARD, Layout, get_layout
+from vision.layouts import CHESSBOARD, CLASS_COLOURS, Layout, get_layout
 from vision.locate import locate
 from vision.mat import render_mat
 from vision.sim_pieces import (
@@ -66,18 +66,6 @@ from vision.standing import StandingCalibration
 
 BGR = tuple[int, int, int]
 
-# What each class looks like from above (BGR). The camera sees colour only: an Arimaa elephant
-# and rabbit of one side are the same gold disc.
-PIECE_COLOURS: dict[str, BGR] = {
-    "black": (38, 36, 34),
-    "white": (226, 228, 230),
-    "amber": (30, 140, 230),
-    "blue": (170, 90, 25),
-    "green": (60, 145, 45),
-    "red": (45, 40, 195),
-    "gold": (40, 175, 215),
-    "silver": (175, 172, 168),
-}
 FIGURINE_COLOUR: BGR = (215, 225, 232)  # Sensei's characters: an ivory figure on the stone
 CHARACTER_SUFFIX = "-character"
 PIECE_SCALE = 0.8  # stone radius / the cell's inscribed radius
@@ -105,8 +93,8 @@ SLEEVE_COLOURS: tuple[BGR, ...] = (
 def piece_colour(name: str) -> BGR:
     """The stone colour of a class; unknown class names (grid boards) get a stable colour."""
     base = name.removesuffix(CHARACTER_SUFFIX)
-    if base in PIECE_COLOURS:
-        return PIECE_COLOURS[base]
+    if base in CLASS_COLOURS:
+        return CLASS_COLOURS[base]
     h = zlib.crc32(base.encode())
     return (h & 0xFF, (h >> 8) & 0xFF, (h >> 16) & 0xFF)
 
