@@ -611,3 +611,36 @@ def test_a_cell_s_name_never_bites_into_the_stone_on_it(cell):
     again = pygame.Surface((480, 480))
     draw_board(again, again.get_rect(), geometry, {cell: "blue"}, {cell: REMOVE})
     assert (pygame.surfarray.array3d(again) != pygame.surfarray.array3d(surface)).any()
+
+
+def _contrast(a, b):
+    def luminance(colour):
+        def channel(v):
+            v /= 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        r, g, b_ = colour[:3]
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b_)
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("top", [True, False])
+def test_the_problem_bar_is_readable_and_grows_for_a_long_message(top):
+    """Found by a review: white small type on vermillion at 3.9:1 (under the 4.5:1 small text
+    needs), and a long message (German, "No camera: ...") shrunk to half the small size in
+    the header's one row. The bar is darker, and takes more rows instead."""
+    from display.layout import message_bar
+
+    surface = pygame.Surface((800, 480))
+    surface.fill(theme.BACKGROUND)
+    painter = Painter(surface, Metrics((800, 480)))
+    assert _contrast(theme.PROBLEM_BAR, (255, 255, 255)) >= 4.5
+    text = " ".join(["Keine Kamera: die Pi-Kamera lässt sich nicht starten"] * 4)
+    message_bar(painter, text, top=top)
+    assert painter.cut == [] and text in painter.texts
+    (drawn,) = [rect for t, rect in painter.drawn if t == text]
+    smallest = painter.m.font_small * 3 // 4
+    assert drawn.height >= 2 * smallest  # two rows or more, never below 3/4 of small type
+    assert tuple(surface.get_at((4, drawn.centery)))[:3] == theme.PROBLEM_BAR  # the bar's

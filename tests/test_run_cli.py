@@ -280,3 +280,15 @@ def test_a_game_a_damaged_records_file_did_not_take_is_said_not_recorded(tmp_pat
         "new records with --db NEWFILE"
     )
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_no_screen_the_service_can_open_is_one_line_not_a_traceback(tmp_path):
+    """A review of the Pi side: with no screen connected (or no DRM device, or no right to
+    it) SDL's own init failed before the wrapped set_mode - a traceback in the journal, the
+    hint about SDL_VIDEODRIVER and the groups never shown. This machine has no KMSDRM: the
+    same failure."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "kmsdrm", "STATE_DIRECTORY": str(tmp_path)}
+    result = companion(
+        "run", "--fullscreen", "--wait-for-camera", "--db", str(tmp_path / "r.sqlite3"), env=env
+    )
+    one_line_error(result, "cannot open the screen", "SDL_VIDEODRIVER=kmsdrm", "video and render")
