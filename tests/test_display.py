@@ -644,3 +644,16 @@ def test_the_problem_bar_is_readable_and_grows_for_a_long_message(top):
     smallest = painter.m.font_small * 3 // 4
     assert drawn.height >= 2 * smallest  # two rows or more, never below 3/4 of small type
     assert tuple(surface.get_at((4, drawn.centery)))[:3] == theme.PROBLEM_BAR  # the bar's
+
+
+def test_fonts_made_before_a_pygame_quit_are_made_anew():
+    """`companion run` quits pygame on its way out; a screen made after it in the same
+    process (the tests, a second run) drew with dead fonts: "font module quit since font
+    created"."""
+    from display.device import init_pygame
+
+    init_pygame(headless=True)
+    font(21).render("before", True, (0, 0, 0))
+    pygame.quit()
+    init_pygame(headless=True)
+    assert font(21).render("after", True, (0, 0, 0)).get_width() > 0
