@@ -495,6 +495,13 @@ class Records:
         self._checking = threading.Thread(target=check, name="records-check", daemon=True)
         self._checking.start()
 
+    @property
+    def checking(self) -> bool:
+        """True while the start-up quick check of a file opened for writing still runs (a
+        large file on a Pi's SD card: seconds, a minute for gigabytes): the first write would
+        wait for it, so a screen waits without blocking (`damage` then says what it found)."""
+        return self._checking is not None and self._checking.is_alive()
+
     def damage(self, *, wait: bool = False) -> str:
         """What the quick check of a file opened for writing found ("": nothing, or not done
         yet - `wait` for it): the line every write now raises, for a screen to say at once."""

@@ -789,6 +789,53 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
 
 
+def test_a_game_waits_for_the_records_check_without_blocking_the_main_loop(
+    screen, tmp_path, monkeypatch
+):
+    """A large records file just after boot: its start-up quick check still runs when the
+    camera has learned the colours. The setup page says so and is polled - DONE returns at
+    once, so the main loop, the camera and the watchdog go on (a check of gigabytes on an SD
+    card can outlast the watchdog's 30 s) - and the game starts, recorded, when it is done."""
+    import threading
+    import time
+
+    import companion.records as records_module
+
+    from vision.sim import SimTable
+
+    release = threading.Event()
+    quick_check = records_module._damage_found
+
+    def slow_check(conn, table=""):  # the start-up check, once the test lets it finish
+        if threading.current_thread().name == "records-check":
+            release.wait(10)
+        return quick_check(conn, table)
+
+    monkeypatch.setattr(records_module, "_damage_found", slow_check)
+    app = arinama5_app(screen, tmp_path)
+    assert app.records.checking
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
+    app.vision.look(table.render(want), now=100.0)
+    began = time.monotonic()
+    app.pages.setup.confirm()
+    assert time.monotonic() - began < 5  # not waited for on the main thread
+    assert app.page == "setup" and app.pages.setup.starting
+    assert app.tick() == pytest.approx(0.05)  # asked again, not slept on
+    app.act("done")  # taken no more than a second DONE while learning
+    _, model = app.page_model()
+    assert model.text == "Checking the game records before the game starts..."
+    assert [state for _, kind, state in model.buttons if kind != "back"] == ["disabled"] * (
+        len(model.buttons) - 1
+    )
+    release.set()
+    app.records.damage(wait=True)
+    assert app.tick() is None
+    assert app.page == "play" and app.referee.game_id is not None
+    assert not app.pages.setup.starting
+
+
 def test_a_game_continued_from_a_damaged_records_file_goes_on_unrecorded(screen, tmp_path):
     """An unfinished game can still be read from a file damaged elsewhere: it is continued,
     every page says the file is damaged and that the game is not recorded, and the moves

@@ -44,6 +44,9 @@ class SetupPage(Page):
         # DONE pressed: the vision learning the colours in the background, until its result
         # is taken (`poll`); the page says so and takes no other action but Back meanwhile
         self.learning: TableVision | None = None
+        # Learned, and waiting for the records' start-up check before the game starts (a
+        # large records file just after boot): the main loop, the camera and the watchdog go on
+        self.starting = False
 
     def begin(self) -> None:
         """A new setup: nothing tapped, found wrong or being learned yet, and no picture
@@ -52,11 +55,13 @@ class SetupPage(Page):
         self.frame = None
         self.corner_edit = None
         self.mismatch = ()
+        self.starting = False
         self._stop_learning()
 
     def leave(self) -> None:
         """Another page (Back, MENU held, a game started): a calibration still running is
         left, its result dropped - never installed for a setup the players have left."""
+        self.starting = False
         self._stop_learning()
 
     def _stop_learning(self) -> None:
@@ -79,7 +84,7 @@ class SetupPage(Page):
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
-        if self.learning is not None and kind != "back":
+        if (self.learning is not None or self.starting) and kind != "back":
             return  # (DONE again, or a change to the board the camera is learning from)
         if self.corner_edit is not None:
             self._act_on_corners(kind, value)
@@ -165,6 +170,8 @@ class SetupPage(Page):
         """While the camera learns (`learning`): take its result when it is there and do what
         DONE does with it. Seconds until the page wants to be asked again (None: not
         learning). A bug in the calibration is raised here, on the main thread."""
+        if self.starting:
+            return self._start()
         vision = self.learning
         if vision is None:
             return None
@@ -213,11 +220,26 @@ class SetupPage(Page):
             app.message = capitalise(str(error))
             app.signal()
             return
+        self._start()
+
+    def _start(self) -> float | None:
+        """Play - once the records' start-up check is done (`Records.checking`): until then
+        the page says so and is asked again, never waiting on the main thread (the check of a
+        file of gigabytes on an SD card can outlast the service's watchdog)."""
+        app = self.app
+        records = app.records
+        if records is not None and records.checking:
+            if not self.starting:
+                self.starting = True
+                app.dirty = True
+            return LEARNING_POLL
+        self.starting = False
         try:
             app.start_referee()
         except UserError as exc:  # the records cannot be read or written (damaged, disk full)
             app.message = app.records_problem or capitalise(str(exc))
             app.signal()
+        return None
 
     def corner_cells(self) -> tuple[str, ...]:
         """The cell at each corner of the layout (TL TR BR BL): "a8", "h8", "h1", "a1"."""
@@ -284,20 +306,30 @@ class SetupPage(Page):
             self._own_board(model, position)
         if self.learning is not None:
             self._learning(model)
+        elif self.starting:
+            self._waiting_for_records(model)
         return setup.draw, model
 
     def _learning(self, model: setup.SetupModel) -> None:
         """DONE pressed, the camera learning the colours: said, the camera picture still live,
         and every button but Back off until it has learned (a second DONE, or a change to the
         board it is learning from)."""
-        model.text = _("The camera is learning your pieces' colours...")
-        model.detail = _("Leave the pieces as they are: this takes a few seconds")
-        model.status = _("learning...")
-        model.buttons = [
-            (label, kind, "normal" if kind == "back" else "disabled")
-            for label, kind, _style in model.buttons
-        ]
-        model.ready = False
+        _busy(
+            model,
+            _("The camera is learning your pieces' colours..."),
+            _("Leave the pieces as they are: this takes a few seconds"),
+            _("learning..."),
+        )
+
+    def _waiting_for_records(self, model: setup.SetupModel) -> None:
+        """Learned, the records' start-up check still running: said, every button but Back
+        off until the game starts."""
+        _busy(
+            model,
+            _("Checking the game records before the game starts..."),
+            _("A large records file takes a while after the companion starts"),
+            _("checking the records..."),
+        )
 
     def _tapping_corners(self, model: setup.SetupModel) -> None:
         """A board without markers, its corners being tapped on the camera picture."""
@@ -366,3 +398,16 @@ class SetupPage(Page):
             first_name = self.corner_cells()[3]
             first = next(c for c in vision.layout.cells if c.name == first_name)
             model.first_cell = located.to_image(first.polygon).tolist()
+
+
+def _busy(model: setup.SetupModel, text: str, detail: str, status: str) -> None:
+    """The page while the companion works on its own (learning, checking the records): said,
+    the camera picture still live, and every button but Back off."""
+    model.text = text
+    model.detail = detail
+    model.status = status
+    model.buttons = [
+        (label, kind, "normal" if kind == "back" else "disabled")
+        for label, kind, _style in model.buttons
+    ]
+    model.ready = False
