@@ -22,6 +22,7 @@ import sys
 from typing import NoReturn
 
 from companion import __version__, commands
+from companion.commands import as_typed
 from companion.errors import UserError, shorten_quotes
 
 # pygame (imported by the commands that draw) greets on stdout unless told not to
@@ -33,8 +34,9 @@ class OneLineParser(argparse.ArgumentParser):
     parsers inherit it), instead of a usage block followed by the error."""
 
     def error(self, message: str) -> NoReturn:
-        message = shorten_quotes(message)  # a huge argument is quoted as an excerpt
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        message = as_typed(shorten_quotes(message))  # a huge argument is quoted as an excerpt
+        typed = as_typed(f"`{self.prog}").lstrip("`")  # `companion games` as the player types it
+        self.exit(2, f"{self.prog}: error: {message} (see '{typed} --help')\n")
 
 
 def build_parser(command: str | None = None, *, overview: bool = True) -> argparse.ArgumentParser:
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"companion: error: {shorten_quotes(str(exc))}", file=sys.stderr)
+        print(f"companion: error: {as_typed(shorten_quotes(str(exc)))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)

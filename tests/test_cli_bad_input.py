@@ -258,3 +258,24 @@ def test_dot_slash_dash_names_the_file_called_dash(tmp_path):
     saved = companion("play", "arinama", "--auto", "--seed", "1", "--save", "./-", cwd=tmp_path)
     assert saved.returncode == 0, saved.stderr
     assert json.loads((tmp_path / "-").read_text())["game"] == "arinama"
+
+
+def test_the_commands_a_line_suggests_are_as_the_player_types_them(tmp_path, capsys, monkeypatch):
+    """Run through ./dev, the companion is not on the player's PATH: every command an error
+    or a note suggests - the records', a wrong option's --help - starts
+    "./dev companion", as the demo's lines do; run as the installed `companion`, plain."""
+    from companion.cli import main
+    from companion.records import Records
+
+    db = tmp_path / "r.sqlite3"
+    Records(db).close()
+    monkeypatch.setenv("COMPANION_COMMAND", "./dev companion")
+    assert main(["export", "7", "--db", str(db), "--format", "json"]) == 2
+    err = capsys.readouterr().err
+    assert f"`./dev companion games --db {db}` lists them" in err
+    with pytest.raises(SystemExit):
+        main(["games", "--frobnicate"])
+    assert "(see './dev companion games --help')" in capsys.readouterr().err
+    monkeypatch.delenv("COMPANION_COMMAND")
+    assert main(["export", "7", "--db", str(db), "--format", "json"]) == 2
+    assert f"`companion games --db {db}` lists them" in capsys.readouterr().err

@@ -17,6 +17,23 @@ def command_name() -> str:
     return os.environ.get(COMMAND_ENV) or "companion"
 
 
+def as_typed(text: str) -> str:
+    """`text` with each command it suggests (`companion ...`, in backquotes) as the player
+    types it: through ./dev, "./dev companion ..." (`command_name`). Every line the commands
+    print that names another command goes through here (errors included, in `companion.cli`).
+
+        >>> import os
+        >>> os.environ[COMMAND_ENV] = "./dev companion"
+        >>> as_typed("list them with `companion games`")
+        'list them with `./dev companion games`'
+        >>> del os.environ[COMMAND_ENV]
+        >>> as_typed("list them with `companion games`")
+        'list them with `companion games`'
+    """
+    name = command_name()
+    return text if name == "companion" else text.replace("`companion ", f"`{name} ")
+
+
 def seed_number(text: str) -> int:
     """The argparse type of every command's ``--seed``: a whole number from 0 to `SEED_MAX`,
     in the words of the ``sim:LAYOUT?seed=N`` check. (numpy refuses a negative seed, and

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from companion.commands import as_typed
 from companion.records import Records, default_db_path, records_missing
 
 
@@ -75,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if problems:  # on stderr: --json output stays one JSON object a line
         found = "; ".join(" ".join(p.split()) for p in problems[:5])
         print(
-            f"{path} is damaged: {found}. Copy it aside and restore a backup; "
-            "`companion export ID` may still save the games listed",
+            as_typed(
+                f"{path} is damaged: {found}. Copy it aside and restore a backup; "
+                "`companion export ID` may still save the games listed"
+            ),
             file=sys.stderr,
         )
         return 1

@@ -26,7 +26,7 @@ from types import FrameType
 from typing import Any
 
 from companion import games
-from companion.commands import lines_not_taken, not_empty, seed_number
+from companion.commands import as_typed, lines_not_taken, not_empty, seed_number
 from companion.dice import Dice, move_dice_words
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
@@ -483,7 +483,9 @@ def _print_moves(position: Position[Any]) -> None:
     separator = ", " if any(" " in text for text in texts) else " "  # Sensei, Arimaa: "a b, c"
     print(separator.join(texts) if texts else "(no legal moves)")
     if len(moves) > MOVES_SHOWN:
-        print(f"... and {len(moves) - MOVES_SHOWN} more (companion moves lists them all)")
+        print(
+            as_typed(f"... and {len(moves) - MOVES_SHOWN} more (`companion moves` lists them all)")
+        )
 
 
 def _print_result(position: Position[Any], stopped_after: int | None = None) -> None:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion import games
-from companion.commands import not_empty
+from companion.commands import as_typed, not_empty
 from companion.errors import PositionMismatch, UserError, read_problem, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
@@ -959,9 +959,11 @@ def run_track(args: argparse.Namespace) -> int:
                 if covered:
                     where = f" near {tracker.covered_near}" if tracker.covered_near else ""
                     print(
-                        f"companion: something has lain on the board{where} for a while (frame "
-                        f"{index}): nothing is read until it goes (`companion referee --source` "
-                        "takes `clear` when it is no hand)",
+                        as_typed(
+                            f"companion: something has lain on the board{where} for a while "
+                            f"(frame {index}): nothing is read until it goes (`companion "
+                            "referee --source` takes `clear` when it is no hand)"
+                        ),
                         file=sys.stderr,
                         flush=True,
                     )
@@ -985,7 +987,7 @@ def run_track(args: argparse.Namespace) -> int:
         why = tracker.problem or "no frame showed it"
         raise UserError(f"the {wanted} was never found in {frames} frames: {why}")
     if not observations:
-        print(_nothing_read(args, frames, tracker.still_seconds), file=sys.stderr)
+        print(as_typed(_nothing_read(args, frames, tracker.still_seconds)), file=sys.stderr)
     return 0
 
 
