@@ -953,7 +953,7 @@ def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(scre
     next game is recorded as ever."""
     import sqlite3
 
-    from companion import games
+    from companion import games, i18n
     from companion.referee import Referee
 
     db = tmp_path / "r.sqlite3"
@@ -974,11 +974,26 @@ def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(scre
     app.act("resume", referee.game_id)
     app.render()
     assert app.page == "home" and app.records_problem == ""
-    assert app.notice.startswith(f"Game {referee.game_id} cannot be continued: game 1, move 3")
-    assert "stays in the records as it is - start a new game" in app.notice
+    assert app.notice == (
+        f"Game {referee.game_id} cannot be continued: its recorded moves do not replay. It "
+        "stays in the records as it is - start a new game"
+    )
     assert app.notice in app.painter.texts
     # and no longer offered to continue (Continue only said it again)
     assert not [t for t in app.painter.targets if t.action.kind == "resume"]
+    # German chosen in Settings: the note is said in German too, no English left in it
+    app.act("settings")
+    app.pages.settings.change("language", +1)
+    assert i18n.language() == "de"
+    app.go("home")
+    app.render()
+    assert app.notice == (
+        f"Partie {referee.game_id} kann nicht fortgesetzt werden: ihre aufgezeichneten Züge "
+        "lassen sich nicht nachspielen. Sie bleibt unverändert in den Aufzeichnungen – starte "
+        "eine neue Partie"
+    )
+    assert app.notice in app.painter.texts
+    app.pages.settings.change("language", -1)
     app.act("start")
     assert app.notice == "" and app.page == "play"  # (no camera here: straight to the game)
 
@@ -992,6 +1007,30 @@ def test_a_camera_source_that_ended_is_said_on_every_page_and_stays_said(screen)
         app.go(page)
         app.render(force=True)
         assert "No camera: the camera source ended" in app.painter.texts, page
+
+
+def test_what_stays_on_the_screen_is_said_again_in_a_language_chosen_since(screen):
+    """Found by a review: a line made before the players chose German in Settings - the
+    camera's ended source, the damaged records, the status line - stayed in English until
+    it was made again."""
+    from companion import i18n
+    from companion.i18n import _
+
+    app = App(screen, Settings(language="en"), status=lambda: _("demo: synthetic table"))
+    app.on_camera_ended()
+    app.records_problem = "x"  # (as `records_damaged` says it, without a records file here)
+    app.records_damaged()
+    try:
+        app.act("settings")
+        app.pages.settings.change("language", +1)
+        assert i18n.language() == "de"
+        app.go("home")
+        app.render(force=True)
+        assert "Keine Kamera: die Kameraquelle ist zu Ende" in app.painter.texts
+        assert app.records_problem.startswith("Die Spielaufzeichnung () ist beschädigt")
+        assert app.status == "Demo: simulierter Tisch"
+    finally:
+        i18n.set_language("en")
 
 
 def test_a_recognised_mat_sets_its_board_once_and_leaves_the_players_choice_after(screen):

@@ -47,6 +47,8 @@ from display.paint import Painter
 from display.screens.play import say
 from display.theme import Metrics
 
+Words = Callable[[], str]  # a line for the screen, made in the table's language when shown
+
 
 class App:
     """See the module docstring."""
@@ -62,7 +64,7 @@ class App:
         clock: Callable[[], float] = time.monotonic,
         signal: Callable[[], None] | None = None,
         settings_path: Path | None = None,
-        status: str = "",
+        status: str | Words = "",
         speaker: Speaker | None = None,
     ) -> None:
         self.screen = screen
@@ -80,15 +82,18 @@ class App:
         self.vision: TableVision | None = None
         self.clock = clock
         self.signal = signal or (lambda: None)
-        self.status = status
+        self._status = status  # the home page's status line (`status`)
         self.metrics = Metrics(screen.size, self.settings.diagonal_in)
         self.pages = Pages(self)
         self._page: Page = self.pages.home
         self.dirty = True
         self.painter: Painter | None = None  # the last frame's (targets, texts)
         self.message = ""  # a one-line problem to show (setup, play)
-        self.notice = ""  # a one-line note on the home page: why a game could not be continued
+        # a one-line note on the home page (why a game could not be continued), made in the
+        # table's language whenever it is shown (`notice`, `tell`)
+        self._notice: Words | None = None
         self.camera_problem = ""  # why there is no camera (the boot service waits for one)
+        self.camera_ended = False  # ... because its source (a file) ended: for good
         # what is wrong with the game records (a damaged file): said on every page, as the
         # camera's problem is; the games go on unrecorded rather than not at all
         self.records_problem = ""
@@ -161,9 +166,25 @@ class App:
         self.dirty = True
 
     # -- games ------------------------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """The home page's status line ("camera: picamera"), in the table's language now."""
+        return self._status() if callable(self._status) else self._status
+
+    @property
+    def notice(self) -> str:
+        """The home page's one-line note ("" for none), in the table's language now."""
+        return self._notice() if self._notice is not None else ""
+
+    def tell(self, words: Words | None) -> None:
+        """Say `words` on the home page until another note or a game replaces them (None:
+        nothing): made again whenever drawn, so a language chosen since says them too."""
+        self._notice = words
+        self.dirty = True
+
     def start_game(self, game: str) -> None:
         """A new game: on to setup (the camera learns the colours from the start position)."""
-        self.notice = ""
+        self._notice = None
         cls = games.get(game)
         options = cls.options_for_next_game(
             self.settings.game_options(game), self._previous_outcome(game)
@@ -212,15 +233,19 @@ class App:
         assert self.records is not None
         try:
             self.setup_position = self.records.resume(game_id)
-        except ReplayError as exc:  # the file is sound; this game's moves do not replay
+        except ReplayError:  # the file is sound; this game's moves do not replay
+            # (why, in the engine's words: `companion export` says it; the players are told in
+            # their language what they can do)
             self.unreplayable.add(game_id)  # no longer offered to continue
-            self.notice = _(
-                "Game {number} cannot be continued: {why}. It stays in the records as it is - "
-                "start a new game"
-            ).format(number=game_id, why=exc)
+            self.tell(
+                lambda: _(
+                    "Game {number} cannot be continued: its recorded moves do not replay. It "
+                    "stays in the records as it is - start a new game"
+                ).format(number=game_id)
+            )
             self.go("home")
             return
-        self.notice = ""
+        self._notice = None
         self.settings.game = self.setup_position.name
         self.resume_id = game_id
         self.referee = None
@@ -372,10 +397,17 @@ class App:
             return "gameover"
         return "play"
 
-    def refresh_instruction(self) -> None:
-        """The current instruction again, in the language and colour words just chosen."""
+    def language_changed(self) -> None:
+        """The language or the colour words were just chosen: what stays on the screen is
+        made again in them - the instruction, the records' and the camera's problems (the
+        notice and the status line are made whenever drawn)."""
         if self.referee is not None:
             self.referee._update()
+        if self.records_problem:
+            self.records_damaged()
+        if self.camera_ended:
+            self.on_camera_ended()
+        self.dirty = True
 
     def save_settings(self) -> None:
         if self.settings_path is not None:
@@ -418,6 +450,7 @@ class App:
         and for good ("No camera: the camera source ended") - it was said on the setup and
         play pages only, and a new setup cleared it."""
         self.camera_problem = _("the camera source ended")
+        self.camera_ended = True
         self.dirty = True
 
     def on_vision_status(self, status: str) -> None:

@@ -166,7 +166,7 @@ class Demo:
             dice=Dice(seed=seed),
             vision_factory=lambda name: TableVision(name, fps=FPS, still_seconds=0.3),
             clock=lambda: self.now,
-            status=_("demo: synthetic table"),
+            status=lambda: _("demo: synthetic table"),
             speaker=speaker,
         )
         self.app.game_meta = {"demo": True, "seed": seed}  # `companion games` marks it

@@ -473,7 +473,7 @@ def _run_table(
                 # DONE learns in the background: seconds on a Pi, the screen goes on
                 vision_factory=lambda layout: TableVision(layout, background=True),
                 settings_path=settings_path,
-                status=i18n._("camera: {state}").format(state=source_spec),
+                status=lambda: i18n._("camera: {state}").format(state=source_spec),
                 speaker=speaker,
             )
             try:
@@ -482,10 +482,13 @@ def _run_table(
                 # A hand-edited pin setting must not keep the table from starting (the boot
                 # service would give up): the standard pins, and the players are told.
                 print(f"companion: warning: {exc}; using the standard pins", file=sys.stderr)
-                app.notice = i18n._(
-                    "The button pins in the settings are not usable ({problem}): the standard "
-                    "pins are used"
-                ).format(problem=exc)
+                problem = str(exc)
+                app.tell(
+                    lambda: i18n._(
+                        "The button pins in the settings are not usable ({problem}): the "
+                        "standard pins are used"
+                    ).format(problem=problem)
+                )
                 pins = ButtonPins()
             panel, why = open_buttons(lambda action: app.post_button(action), pins)
             if panel is not None:

@@ -130,7 +130,7 @@ class SettingsPage(Page):
                 index = names.index(i18n.language()) if i18n.language() in names else 0
                 s.language = names[(index + step) % len(names)]
                 i18n.set_language(s.language)
-                app.refresh_instruction()
+                app.language_changed()
             elif key == "speech":
                 if app.speaker is None or not app.speaker.available:
                     return
@@ -148,7 +148,7 @@ class SettingsPage(Page):
                 app.metrics = Metrics(app.screen.size, s.diagonal_in)
             elif key.startswith("colour:"):
                 self._step_colour_name(key.split(":", 1)[1], step)
-                app.refresh_instruction()
+                app.language_changed()
             elif key.startswith("option:"):
                 self._step_option(key.split(":", 1)[1], step)
             elif key.startswith("pin:"):
