@@ -1078,10 +1078,13 @@ def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_t
         assert app.page == page
 
 
-def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen):
+@pytest.mark.parametrize("status", ["moving", "searching", "board-moved"])
+def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen, status):
     """A player puts the stone down and presses DONE at once: the tracker says "moving"
     until the view has been still half a second, and the board the referee last saw lacks
-    that action. The press waits for the still board and ends the turn with it."""
+    that action. The press waits for the still board and ends the turn with it. So it does
+    while the camera looks for the board again (bumped: "searching") or reads a mat that
+    moved ("board-moved") - a review found those taken against the board before."""
     from companion import games
     from companion.observation import Observation
     from companion.referee import Referee
@@ -1102,7 +1105,7 @@ def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(
     board["b4"] = board.pop("b1")
     show()  # the first action, seen
     app.on_vision_status("hands")
-    app.on_vision_status("moving")  # the second action made, the hand gone, not yet still
+    app.on_vision_status(status)  # the second action made, the hand gone, not yet still
     board["f4"] = board.pop("f1")
 
     class Camera:  # the tracker's side of the wiring: asked for the next still board

@@ -645,16 +645,17 @@ def test_done_typed_while_a_hand_is_over_the_board_waits_for_the_next_board(
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["b1-b4 f1-f4"]
 
 
-def test_a_done_held_asks_the_camera_for_the_next_still_board():
+@pytest.mark.parametrize("status", ["moving", "searching", "board-moved"])
+def test_a_done_held_asks_the_camera_for_the_next_still_board(status):
     """The tracker passes on a board only when it changed: `companion referee` with a camera
     asks it for the next still board when a typed done is held (a review found that leaving
-    the request out failed no test)."""
+    the request out failed no test) - held while a hand just left, and while the camera
+    looks for the board again or reads a mat that moved."""
     from companion.referee import Referee
     from companion.referee.protocol import DONE, PlayerInput
     from companion.referee.runner import Session
 
     class Tracker:
-        status = "moving"  # a hand just left the board
         requests = 0
 
         def request(self):
@@ -664,6 +665,7 @@ def test_a_done_held_asks_the_camera_for_the_next_still_board():
             return False
 
     tracker = Tracker()
+    tracker.status = status
     session = Session(Referee(games.get("sensei").new()), emit=lambda line: None, tracker=tracker)
     session.handle(PlayerInput(DONE))
     assert session.referee.held is not None and tracker.requests == 1

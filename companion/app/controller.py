@@ -39,7 +39,7 @@ from companion.i18n import _
 from companion.observation import Observation
 from companion.records import FINISHED, Records
 from companion.referee import Referee
-from companion.referee.protocol import Event, PlayerInput
+from companion.referee.protocol import Event, PlayerInput, view_settling
 from companion.speech import Speaker
 from display.device import Screen
 from display.layout import message_bar
@@ -363,8 +363,9 @@ class App:
     def player_input(self, player_input: PlayerInput) -> None:
         assert self.referee is not None  # the pages hand over inputs only during a game
         try:
-            # a hand just left the board: what it did is read once the view is still
-            settling = self.vision_status == "moving"
+            # a hand just left the board, or the camera lost it: what it shows is read once
+            # the view is still
+            settling = view_settling(self.vision_status)
             events = self.referee.handle(player_input, view_settling=settling)
         except UserError as exc:
             self.message = str(exc)

@@ -31,6 +31,23 @@ CANCEL: Final = "cancel"  # withdraw a request (undo) or a question
 # (BOARD IS RIGHT on the screen only: never a table button) - see `Referee.handle`
 BOARD_RIGHT: Final = "board-right"
 
+# The camera's states (a tracker's `status`, vision.tracker) in which its last board may not
+# be the board as it is: something on it still changing after a hand left, the board not
+# found (yet, or again: the camera bumped, the light gone), the mat moved and not yet read
+# again. DONE or ROLL pressed then is held for the next still board (`Referee.handle`'s
+# `view_settling`); both front ends ask `view_settling`.
+UNSETTLED_VIEWS: Final = ("moving", "searching", "board-moved")
+
+
+def view_settling(camera_status: str) -> bool:
+    """Whether a camera in `camera_status` may not show the board as it is yet.
+
+    >>> view_settling("moving"), view_settling("searching"), view_settling("still")
+    (True, True, False)
+    """
+    return camera_status in UNSETTLED_VIEWS
+
+
 # Instruction.kind: what the players are asked to do
 InstructionKind = Literal[
     "move",

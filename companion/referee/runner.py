@@ -45,6 +45,7 @@ from companion.referee.protocol import (
     InputKind,
     Instruction,
     PlayerInput,
+    view_settling,
 )
 
 WORDS: dict[str, InputKind] = {
@@ -256,7 +257,7 @@ class Session:
             self.latencies.append(time.perf_counter() - started)
 
     def handle(self, player_input: PlayerInput) -> None:
-        settling = self.tracker is not None and self.tracker.status == "moving"
+        settling = self.tracker is not None and view_settling(self.tracker.status)
         events = self.referee.handle(player_input, view_settling=settling)
         if self.referee.held is not None and self.tracker is not None:
             self.tracker.request()  # the still board, even if nothing changed
