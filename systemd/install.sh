@@ -29,6 +29,18 @@ run() {
   if [ "$DRY" = 1 ]; then printf '+ %s\n' "$*"; else "$@"; fi
 }
 
+# A download that failed (no network, a mirror down) ends the install with what to do, under
+# the tool's own message (pip's "ResolutionImpossible" alone does not say it was the network).
+fetch() {
+  local what=$1; shift
+  if ! run "$@"; then
+    echo "install.sh: $what failed (its message is above). It downloads: check that the Pi" \
+      "is online (ping -c1 pypi.org) and run this again: it goes on from where it stopped (the" \
+      "service is set up only once every package is in)." >&2
+    exit 1
+  fi
+}
+
 # The unit runs ExecStart= and names Documentation= unquoted, and ProtectHome=yes hides /home,
 # /root and /run/user from the service: a PREFIX there could never start.
 case "$PREFIX" in
@@ -65,7 +77,7 @@ if [ "$CAMERA" = 1 ]; then
   pi_only=(python3-picamera2 "${pi_only[@]}")
   debian+=(python3-numpy)
 fi
-run apt-get update
+fetch "apt-get update" apt-get update
 missing=()
 if command -v apt-cache >/dev/null 2>&1; then
   for package in "${pi_only[@]}"; do
@@ -88,8 +100,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   } >&2
   [ "$DRY" = 1 ] || exit 1
 fi
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-  "${pi_only[@]}" "${debian[@]}"
+fetch "installing the system packages" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+  --no-install-recommends "${pi_only[@]}" "${debian[@]}"
 
 # 2. The service user: no login, no home beyond its state directory; may use the camera (video),
 #    the GPU (render), the touchscreen (input), the buttons (gpio) and the sound card (audio).
@@ -113,7 +125,7 @@ run rsync -a --delete --chown=root:root --exclude .git --exclude '.venv*' --excl
 if [ ! -x "$PREFIX/.venv/bin/python" ] || [ "$DRY" = 1 ]; then
   run python3 -m venv --system-site-packages "$PREFIX/.venv"
 fi
-run "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
+fetch "upgrading pip" "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
 # apt's picamera2 (and its simplejpeg) are built against Debian's numpy: the venv must keep that
 # numpy - a newer one from PyPI would shadow it and picamera2 would fail to import ("numpy.dtype
 # size changed") - and pip then picks an OpenCV built for it. Without the Pi camera nothing pins
@@ -135,9 +147,11 @@ if [ "$CAMERA" = 1 ]; then
     fi
     echo "numpy==$numpy_version" >"$constraints"
   fi
-  run "$PREFIX/.venv/bin/python" -m pip install --quiet --constraint "$constraints" "$PREFIX"
+  fetch "installing the companion's Python packages" \
+    "$PREFIX/.venv/bin/python" -m pip install --quiet --constraint "$constraints" "$PREFIX"
 else
-  run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
+  fetch "installing the companion's Python packages" \
+    "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX"
 fi
 # The message catalogues (English, German) compiled once here: /opt is read-only to the service.
 # -P: the installed package, not the checkout this script may be run from (python -m would

@@ -182,6 +182,23 @@ def test_install_script_says_why_it_stops_without_raspberry_pis_repository(fake_
     assert (fake_apt / "apt-get.log").read_text() == "apt-get update\n"
 
 
+def test_install_script_offline_says_it_was_the_network(fake_apt):
+    """Found by a review: offline, the install stopped with the tool's own message alone
+    (pip's "ResolutionImpossible"), which does not say the Pi has no network."""
+    (fake_apt / "apt-get").write_text(
+        '#!/bin/sh\necho "apt-get $*" >>"$0.log"\n'
+        'echo "E: Failed to fetch http://deb.debian.org/ (Temporary failure resolving)" >&2\n'
+        "exit 100\n"
+    )
+    result = install(path_dir=fake_apt)
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("E: Failed to fetch")  # the tool's own message first
+    assert lines[1].startswith("install.sh: apt-get update failed (its message is above)")
+    assert "check that the Pi is online" in result.stderr and "run this again" in result.stderr
+    assert (fake_apt / "apt-get.log").read_text() == "apt-get update\n"  # nothing after it
+
+
 def test_install_script_dry_run_notes_where_the_real_install_would_stop(fake_apt):
     result = install("--dry-run", path_dir=fake_apt)
     assert result.returncode == 0, result.stderr
