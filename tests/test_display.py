@@ -262,6 +262,28 @@ def test_cell_labels_are_drawn_over_the_highlight_tint():
         assert any(close(c, theme.CELL_LABEL, 10) for c in corner), cell
 
 
+@pytest.mark.parametrize("role", [TARGET, TO, FROM, FLIP, REMOVE, RESTORE])
+def test_a_highlighted_cell_s_name_is_drawn_whole_over_its_outline(role):
+    """Every pixel of the name's glyphs and halo is on the screen as drawn: a "put here"
+    ring's dashes hid the names of exactly the cells to play on (a review; the check above
+    found one pixel of the name's colour enough)."""
+    from display.board import _haloed, _label_font, _label_inset
+
+    geometry = board_geometry("arinama")
+    surface = pygame.Surface((420, 420))
+    view = draw_board(surface, surface.get_rect(), geometry, {}, {"d4": role})
+    name = _haloed(_label_font(view, squares=True), "d4")
+    xs = [x for x, _ in view.cell_polygons["d4"]]
+    ys = [y for _, y in view.cell_polygons["d4"]]
+    inset = _label_inset(view)
+    at = name.get_rect(topleft=(min(xs) + inset, min(ys) + inset - 1))
+    drawn = pygame.surfarray.pixels3d(surface)[at.left : at.right, at.top : at.bottom]
+    ink = pygame.surfarray.pixels3d(name)
+    opaque = pygame.surfarray.pixels_alpha(name) == 255
+    assert opaque.sum() > 20
+    assert (np.abs(drawn[opaque].astype(int) - ink[opaque]) <= 1).all()
+
+
 def test_a_storm_pit_s_name_is_written_light_on_its_dark_ground():
     """A trial: Sensei's storm pits carried their names in the dark ink of the wood, on a dark
     ground - hardly readable. On a pit the name is light with a dark rim; elsewhere dark."""
