@@ -796,11 +796,7 @@ def test_a_game_waits_for_the_records_check_without_blocking_the_main_loop(
     camera has learned the colours. The setup page says so and is polled - DONE returns at
     once, so the main loop, the camera and the watchdog go on (a check of gigabytes on an SD
     card can outlast the watchdog's 30 s) - and the game starts, recorded, when it is done."""
-    import threading
-    import time
-
     import companion.records as records_module
-
     from vision.sim import SimTable
 
     release = threading.Event()
@@ -1188,6 +1184,49 @@ def test_one_unreadable_game_in_the_review_is_said_over_the_list_not_as_a_damage
     app.pages.review_list.open()  # opened again: the list alone
     app.render(force=True)
     assert not any("cannot be shown" in t for t in app.painter.texts)
+
+
+def test_a_game_the_review_cannot_read_while_the_records_check_runs_waits_for_its_verdict(
+    screen, tmp_path, monkeypatch
+):
+    """A game whose record cannot be read, opened in the review just after start while the
+    start-up check still runs, in a file that is also damaged elsewhere (a bad page the
+    review does not read): the review waits for the check's verdict and says the file is
+    damaged, on every page - not "this one game cannot be shown", as it would had it taken
+    "nothing found yet" for sound (mended in a review without a test)."""
+    import sqlite3
+
+    from test_records import _written_db
+
+    import companion.records as records_module
+
+    db = tmp_path / "r.sqlite3"
+    _written_db(db)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE moves SET position = '{\"cells\": 5}' WHERE game_id = 2 AND ply = 2")
+    conn.commit()
+    page = conn.execute("SELECT pageno FROM dbstat WHERE name = 'images'").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[(page - 1) * size : page * size] = b"\x07" * size  # the photos' page: a bad sector
+    db.write_bytes(bytes(data))
+    quick_check = records_module._damage_found
+
+    def slow_check(conn, table=""):  # the start-up check takes its time, as on an SD card
+        if threading.current_thread().name == "records-check":
+            time.sleep(0.5)
+        return quick_check(conn, table)
+
+    monkeypatch.setattr(records_module, "_damage_found", slow_check)
+    app = App(screen, Settings(), records=Records(db))
+    assert app.records.checking
+    app.pages.review_list.open()
+    app.act("open-game", 2)
+    app.render(force=True)
+    assert "are damaged" in app.records_problem
+    assert not any("cannot be shown" in t for t in app.painter.texts)
+    app.records.close()
 
 
 @pytest.mark.parametrize("pins", ["done=5,roll=5", 17, "done=40"])
