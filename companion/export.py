@@ -416,7 +416,7 @@ h2 { font-size: 1.2rem; margin-top: 2rem; }
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: .15rem .8rem .15rem 0; vertical-align: top; }
 table.moves tbody tr:nth-child(odd) { background: #f3ecdc; }
-table.moves tr.current { background: #ffe8a3; }
+table.moves tbody tr.current { background: #ffe8a3; }  /* as specific as the stripes, later */
 .facts th { font-weight: 600; color: #555; }
 figure.step { margin: 1rem 0; display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 figure.step svg.board { width: min(100%, 30rem); height: auto; }
@@ -449,6 +449,7 @@ _JS = """
     steps.forEach(function (s, i) { s.classList.toggle('current', i === current); });
     Array.prototype.forEach.call(rows, function (r, i) { r.classList.toggle('current', i + 1 === current); });
     slider.value = current;
+    if (history.replaceState) history.replaceState(null, '', '#p' + current);  // a link to this move
     where.textContent = current ? 'after move ' + current + ' of ' + (steps.length - 1) : 'start';
   }
   var go = { first: function () { show(0); }, prev: function () { show(current - 1); },
@@ -465,7 +466,12 @@ _JS = """
   document.querySelectorAll('a[data-step]').forEach(function (a) {
     a.addEventListener('click', function (e) { e.preventDefault(); show(parseInt(a.dataset.step, 10)); });
   });
-  var hash = /^#p(\\d+)$/.exec(location.hash);
-  show(hash ? parseInt(hash[1], 10) : 0);
+  function fromHash() {
+    var hash = /^#p(\\d+)$/.exec(location.hash);
+    show(hash ? parseInt(hash[1], 10) : 0);
+  }
+  window.addEventListener('hashchange', fromHash);  // a #p link typed or followed
+  fromHash();
+  if (location.hash) controls.scrollIntoView();  // opened at a move: its controls in sight
 })();
 """

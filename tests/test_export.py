@@ -701,3 +701,18 @@ def test_html_export_marks_what_the_referee_said_in_the_tables_language(db_path,
     assert code == 0 and '<html lang="en">' in out
     assert re.search(r'<li lang="de"><span class=t>[^<]*</span> Schwarz ist am Zug</li>', out)
     assert re.search(r"<li><span class=t>[^<]*</span> Black to move</li>", out)
+
+
+def test_html_export_s_current_move_row_outranks_the_stripes():
+    """Found by a trial in a browser: the current move's row was yellow on even moves only -
+    the odd rows' stripe rule was more specific than the current row's. The current row's
+    rule is now as specific (`tbody`) and comes later; the page keeps the move shown in its
+    address (`#pN`, for a link to it) and follows one typed there."""
+    from companion.export import _CSS, _JS
+
+    stripe = "table.moves tbody tr:nth-child(odd)"
+    current = "table.moves tbody tr.current"
+    assert stripe in _CSS and current in _CSS
+    assert _CSS.index(current) > _CSS.index(stripe)
+    assert "replaceState(null, '', '#p' + current)" in _JS
+    assert "addEventListener('hashchange'" in _JS
