@@ -475,6 +475,23 @@ def test_corners_far_outside_the_picture_are_a_typing_slip():
     from_corners(get_layout("grid:8x8"), "-20,10 210,10 210,90 -20,90", (200, 100))
 
 
+def test_corners_going_round_the_board_anticlockwise_are_refused_as_a_mirror():
+    """A trial typed a chess set's true corners going round the other way: the calibration
+    took them, and every reading had files a and h swapped (White's king on b1). A camera
+    looks down on the board, so the first player's corners go round clockwise in its picture:
+    the other way is said, with what to do; a twisted order is said as before."""
+    chess = get_layout("chessboard")
+    clockwise = "100,100 500,100 500,500 100,500"
+    from_corners(chess, clockwise, (600, 600))
+    with pytest.raises(UserError, match="anticlockwise .* mirrored .* give them clockwise"):
+        from_corners(chess, "100,100 100,500 500,500 500,100", (600, 600))
+    with pytest.raises(UserError, match="do not go round the board"):
+        from_corners(chess, "100,100 500,500 500,100 100,500", (600, 600))
+    # tapped on the setup screen (points, not text): the same check
+    with pytest.raises(UserError, match="anticlockwise"):
+        from_corners(chess, np.array([[100, 100], [100, 500], [500, 500], [500, 100.0]]))
+
+
 def test_corners_that_put_most_of_the_board_outside_the_picture_are_a_slip(tmp_path):
     """Corners near the picture but with the board mostly past its edge: calibrating
     crashed with a traceback (no cell to learn from), reading said something covered the

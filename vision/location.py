@@ -102,7 +102,17 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
         _cross(points[(i + 1) % 4] - points[i], points[(i + 2) % 4] - points[(i + 1) % 4])
         for i in range(4)
     ]
-    if not (all(c > 0 for c in cross) or all(c < 0 for c in cross)):
+    if all(c < 0 for c in cross):
+        # A camera looks down on the board, so the first player's top-left, top-right,
+        # bottom-right, bottom-left go round it clockwise in its picture too; the other way
+        # round is a mirror - every file read back to front (a trial's typed corners: White's
+        # king read on b1).
+        raise UserError(
+            "the --corners go round the board anticlockwise in the picture, which would read it "
+            "mirrored (a to h swapped): give them clockwise - top-left, top-right, "
+            "bottom-right, bottom-left as the first player sees the board"
+        )
+    if not all(c > 0 for c in cross):
         raise UserError(
             "the --corners do not go round the board: give them in the order top-left, "
             "top-right, bottom-right, bottom-left"

@@ -71,13 +71,15 @@ cell is empty. Calibrate with every class on the board (Sensei: both characters 
 
 LAYOUT_HELP = (
     "the board: arinama5 arinama8 arimaa aranea sensei sensei-storm (printed mats), chessboard "
-    "(8x8 checkered, no markers), grid:RxC (a lined board, no markers) or auto (the mat's "
+    "(8x8 checkered, no markers), grid:RxC (a lined board, no markers: R x C cells between "
+    "its lines - a 19-line Go board is grid:18x18; stones on its crossings are read as "
+    "grid:19x19 with --corners half a cell outside the outer lines) or auto (the mat's "
     "markers tell)"
 )
 CORNERS_HELP = (
     'the playing area\'s corners in image pixels, "x,y x,y x,y x,y": top-left, top-right, '
-    "bottom-right, bottom-left as the first player sees it (the last is a1's corner); for "
-    "boards without markers when their grid is not found by itself"
+    "bottom-right, bottom-left as the first player sees it (clockwise in the picture; the "
+    "last is a1's corner); for boards without markers when their grid is not found by itself"
 )
 
 
