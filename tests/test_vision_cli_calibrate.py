@@ -418,3 +418,36 @@ def test_an_empty_board_photo_with_pieces_on_it_is_named_as_the_trouble(tmp_path
         "--empty", REAL / go["file"],
     )  # fmt: skip
     assert code == 2 and f"the --empty photo {REAL / go['file']}: no checkered" in err
+
+
+def test_a_black_picture_at_given_corners_is_said_not_read_as_an_empty_board(tmp_path, capsys):
+    """A trial read a black frame (the lens cap on) at typed corners: an empty board, exit 0,
+    the only word blaming a photo taken from elsewhere. Now `read` and `calibrate` say the
+    board's part of the picture is all but black, and which picture; a photo darkened to
+    5 % is still read."""
+    import cv2
+
+    start = manifest_entry("IMG_4755.jpg")
+    photo = cv2.imread(str(REAL / start["file"]))
+    black, dim = tmp_path / "black.png", tmp_path / "dim.png"
+    cv2.imwrite(str(black), photo * 0)
+    cv2.imwrite(str(dim), (photo * 0.05).astype("uint8"))
+    cal = tmp_path / "c.json"
+    args = ["--layout", "chessboard", "--corners", corners_of(start)]
+    position = position_file(tmp_path, start["cells"])
+    code, _, err = companion(capsys, "calibrate", black, *args, "--position", position, "-o", cal)
+    assert code == 2 and f"{black}: the board's part of the picture is all but black" in err
+    assert "lens covered, or the light off" in err and not cal.exists()
+    code, _, err = companion(
+        capsys, "calibrate", REAL / start["file"], *args, "--position", position, "-o", cal,
+        "--empty", black,
+    )  # fmt: skip
+    assert code == 2 and f"the --empty photo {black}: the board's part" in err
+    code, _, _ = companion(
+        capsys, "calibrate", REAL / start["file"], *args, "--position", position, "-o", cal
+    )
+    assert code == 0
+    code, out, err = companion(capsys, "read", black, "--calibration", cal)
+    assert code == 2 and "all but black" in err and out == ""
+    code, out, _ = companion(capsys, "read", dim, "--calibration", cal, "--json")
+    assert code == 0 and len(json.loads(out)["cells"]) == 64

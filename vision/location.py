@@ -67,6 +67,44 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     )
 
 
+# The brightest part of the board's region at most this (of 255): a covered lens or the light
+# off. (The reader reads a real chess photo darkened to 4 %, brightest squares about 10.)
+BLACK_LEVEL = 8
+
+
+def nothing_to_read(image: np.ndarray, located: Located) -> str:
+    """Why nothing of the board can be read in `image` where `located` puts it - "" when
+    something can: its region all but black (a covered lens, the light off), or one flat
+    colour (a frame with nothing in it). A board found by its markers or grid cannot be
+    either; typed or saved corners put it wherever they say.
+
+        >>> from vision.layouts import get_layout
+        >>> board = from_corners(get_layout("grid:8x8"), "10,10 90,10 90,90 10,90", (100, 100))
+        >>> nothing_to_read(np.zeros((100, 100, 3), np.uint8), board)[:34]
+        "the board's part of the picture is"
+        >>> nothing_to_read(np.random.default_rng(1).integers(0, 255, (100, 100, 3), np.uint8), board)
+        ''
+    """
+    grey = to_gray(image)
+    mask = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(located.board_corners_px()).astype(np.int32), 1)
+    seen = grey[mask > 0]
+    if seen.size == 0:
+        return ""
+    low, high, brightest = np.percentile(seen, (5, 95, 99))
+    if brightest <= BLACK_LEVEL:
+        return (
+            "the board's part of the picture is all but black (is the lens covered, or the "
+            "light off?): light the board and take the picture again"
+        )
+    if high - low < 1:
+        return (
+            "the board's part of the picture is one flat colour - nothing of the board shows: "
+            "check the camera and the corners"
+        )
+    return ""
+
+
 def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:
     """The homography from the playing area's four corners in image pixels: typed (a str, as
     `--corners` gives them, "x,y x,y x,y x,y"), tapped or found.

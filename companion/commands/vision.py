@@ -38,6 +38,7 @@ from vision.find import board_kind, draw_grid, grid_still_there, turn_told, turn
 from vision.image_files import read_photo
 from vision.layouts import Layout, get_layout, layout_or_auto
 from vision.locate import Located, locate
+from vision.location import nothing_to_read
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
@@ -437,6 +438,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
+    unseen = nothing_to_read(image, located)
+    if unseen:
+        raise UserError(f"{args.image}: {unseen}")
     if not layout.has_markers:  # its corners are kept beside the calibration
         check_corners_place(args.output)
     position = load_position(args.position, layout)
@@ -447,6 +451,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corners = args.empty_corners or args.corners
         try:
             empty_at = _locate(empty, layout.name, corners)
+            unseen = nothing_to_read(empty, empty_at)
+            if unseen:
+                raise UserError(unseen)
         except UserError as exc:  # say which picture: the start photo was found
             raise UserError(f"the --empty photo {args.empty}: {exc}") from None
         more = (Photo(empty, empty_at.homography, {}),)
@@ -676,6 +683,9 @@ def run_read(args: argparse.Namespace) -> int:
     located = locate(image, wanted.name if wanted else "auto", corners, near=near)
     layout = located.layout
     calibration.check_layout(layout)
+    unseen = nothing_to_read(image, located)
+    if unseen:
+        raise UserError(f"{args.image}: {unseen}")
     if corners is not None:
         _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
     # the board lies a quarter turn from the saved corners, neither way round nearer them
