@@ -704,6 +704,30 @@ class Records:
         self._last_instruction.pop(game_id, None)
         return ply
 
+    def set_last_photo(
+        self, game_id: int, image_jpeg: bytes | Callable[[int], bytes] | None
+    ) -> bool:
+        """Store `image_jpeg` (as `add_move` takes it) as the photo of the game's last live
+        move, in place of the one taken when it was accepted: the board once it showed the
+        position after the move (Arinama's stones turned, a capture taken off). Not fsync'ed:
+        a photo is no announcement. False (nothing changed) for no photo, one that does not
+        fit, or a game without a move."""
+        image, _note = _fit_image(image_jpeg)
+        if image is None:
+            return False
+        with self._write(durable=False) as c:
+            row = c.execute(
+                "SELECT id FROM moves WHERE game_id = ? AND taken_back_at IS NULL"
+                " ORDER BY ply DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return False
+            c.execute(
+                "INSERT OR REPLACE INTO images (move_id, jpeg) VALUES (?, ?)", (row[0], image)
+            )
+        return True
+
     def add_roll(self, game_id: int, roll: Roll | Sequence[int]) -> None:
         """Record a dice roll (a companion.dice.Roll, or a tuple of dice whose sum is the value),
         durably: a roll the players saw must not be rolled again after a crash.

@@ -77,6 +77,39 @@ def test_resume_after_a_crash_continues_with_the_flips_still_to_do(tmp_path):
     assert again.instruction.text == "White: place a stone"
 
 
+def test_a_move_s_photo_is_the_board_once_its_stones_are_turned(tmp_path):
+    """Found by a review of an exported Arinama game: each move's photo showed the board
+    before its stones were turned, while the page's diagram shows it after. The photo taken
+    when the stone was placed stays until the board shows the position after the move; that
+    board's photo then becomes the move's. A move needing nothing more keeps its own."""
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    def jpeg(shade):
+        return cv2.imencode(".jpg", np.full((8, 8, 3), shade, np.uint8))[1].tobytes()
+
+    records = Records(tmp_path / "games.sqlite3")
+    referee = Referee(new_arinama(), records=records)
+    board = {}
+
+    def seen(shade, **changes):
+        board.update(changes)
+        observation = observation_of(referee.position.cell_names(), board)
+        referee.observe(replace(observation, photo=lambda quality: jpeg(shade)))
+
+    for number, cell in enumerate(OPENING):
+        seen(number, **{cell: referee.position.turn})
+    seen(100, d4="black")  # accepted; c4 and d4 to turn
+    assert referee.instruction.text == "Turn c4 to black. Turn d4 to white"
+    seen(150, c4="black")  # half done: the move keeps the photo it was accepted on
+    assert records.image(referee.game_id, 7) == jpeg(100)
+    seen(200, d4="white")  # the board shows the position after d4
+    photos = [records.image(referee.game_id, ply) for ply in range(1, 8)]
+    assert photos == [jpeg(shade) for shade in (0, 1, 2, 3, 4, 5, 200)]
+
+
 def test_undo_is_recorded_and_survives_a_restart(tmp_path):
     path = tmp_path / "games.sqlite3"
     records = Records(path)

@@ -231,8 +231,7 @@ class Referee(Generic[P]):
             if self.board != self.expected():
                 events += self._catch_up(self.board)
             if self.board == self.expected():
-                self.settled = True
-                self.resumed = False
+                self._now_settled()
                 self.calibration_pieces = False
                 if self._instruction is not None and self._instruction.kind == "restore":
                     events.append(Event("restored"))
@@ -409,8 +408,7 @@ class Referee(Generic[P]):
                 self.misread[cell] = Misread(read=read.get(cell), truth=expected.get(cell))
         self.board = expected
         if not self.settled:  # the board shows the position, as in `observe`
-            self.settled = True
-            self.resumed = False
+            self._now_settled()
         events = [Event("board-right", {"cells": cells})]
         if setup:  # judged as a still board showing it: the setup made is taken
             events += self._judge_board()
@@ -809,6 +807,16 @@ class Referee(Generic[P]):
         if self.board is not None:  # (a roll typed before the camera's first look: as it was)
             self.settled = self.board == self.expected()
         return Event("move", {"move": text, "player": player, **data})
+
+    def _now_settled(self) -> None:
+        """The board shows the position after the last move (its stones turned, a capture
+        taken off, a disturbance put back): settled, and that board's photo becomes the move's
+        - the one taken when the move was accepted showed the board before what followed
+        (a review of an exported Arinama game: photos before the turns, diagrams after)."""
+        self.settled = True
+        self.resumed = False
+        if self.position.move_stack:
+            self._record("set_last_photo", self._snapshot())
 
     def _snapshot(self) -> Any:
         """The board photo stored with an accepted move: that of the board it was seen on."""
