@@ -194,7 +194,11 @@ def _frames_and_rows(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
         photo = web_photo(stored.image) if images and stored.image else None
-        frames.append(_frame(number, caption, svg, photo, _in_hand(board)))
+        detail = _in_hand(board)
+        if images and stored.ply in record.unreadable_photos:
+            lost = "the photo cannot be read: the records file is damaged where it lies"
+            detail = f"{detail} - {lost}" if detail else lost
+        frames.append(_frame(number, caption, svg, photo, detail))
         rows.append(
             f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"

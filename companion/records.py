@@ -250,6 +250,8 @@ class GameRecord:
     rolls: tuple[RollRecord, ...]
     instructions: tuple[InstructionRecord, ...]
     events: tuple[EventRecord, ...]
+    # the plies whose stored photo could not be read (damaged pages; `Records.game(images=True)`)
+    unreadable_photos: tuple[int, ...] = ()
 
     @property
     def id(self) -> int:
@@ -895,12 +897,16 @@ class Records:
                     (game_id,),
                 )
             ]
+            unreadable: tuple[int, ...] = ()
             if images:  # after the moves: damage they share with the photos is theirs
-                photos = self._photos(c, game_id)
+                photos, lost = self._photos(c, game_id)
                 moves = [
                     dataclasses.replace(m, image=photos.get(m.id), photo=m.id in photos)
                     for m in moves
                 ]
+                unreadable = tuple(
+                    sorted(m.ply for m in moves if m.id in lost and m.taken_back_at is None)
+                )
             else:
                 with_photo = self._photo_ids(c, game_id)
                 moves = [dataclasses.replace(m, photo=m.id in with_photo) for m in moves]
@@ -928,21 +934,23 @@ class Records:
             )
         live = tuple(sorted((m for m in moves if m.taken_back_at is None), key=lambda m: m.ply))
         taken_back = tuple(m for m in moves if m.taken_back_at is not None)
-        return GameRecord(summary, start, live, taken_back, rolls, instructions, events)
+        return GameRecord(summary, start, live, taken_back, rolls, instructions, events, unreadable)
 
-    def _photos(self, conn: sqlite3.Connection, game_id: int) -> dict[int, bytes]:
-        """A game's board photos by move id.
+    def _photos(self, conn: sqlite3.Connection, game_id: int) -> tuple[dict[int, bytes], set[int]]:
+        """A game's board photos by move id, and the ids of those stored whose pages are
+        damaged (read one by one: a bad sector under one photo loses that photo alone).
 
-        :raises RecordError: the pages they lie on are damaged - saying that the game's moves
-            read without them (an export without photos)."""
+        :raises RecordError: the list of them is damaged - saying that the game's moves read
+            without them (an export without photos)."""
         try:
-            return dict(
-                conn.execute(
-                    "SELECT i.move_id, i.jpeg FROM images i JOIN moves m ON m.id = i.move_id"
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT i.move_id FROM images i JOIN moves m ON m.id = i.move_id"
                     " WHERE m.game_id=?",
                     (game_id,),
-                ).fetchall()
-            )
+                )
+            ]
         except sqlite3.DatabaseError as exc:
             if not _is_damage(exc):
                 raise
@@ -951,6 +959,19 @@ class Records:
                 f"they lie ({exc}) - its moves read without them: export it with --no-photos, "
                 "or as --format json; restore the file from a backup"
             ) from None
+        photos: dict[int, bytes] = {}
+        lost: set[int] = set()
+        for move_id in ids:
+            try:
+                row = conn.execute("SELECT jpeg FROM images WHERE move_id=?", (move_id,)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                if not _is_damage(exc):
+                    raise
+                lost.add(move_id)
+                continue
+            if row is not None:
+                photos[move_id] = row[0]
+        return photos, lost
 
     def _photo_ids(self, conn: sqlite3.Connection, game_id: int) -> set[int]:
         """The ids of a game's moves stored with a board photo (the photos not read); none

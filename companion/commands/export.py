@@ -78,14 +78,23 @@ def run(args: argparse.Namespace) -> int:
         raise ReplayError(f"{exc} - not exported: an export is replayed by the rules") from None
     if args.output in (None, "-"):
         sys.stdout.write(text)
-        return 0
-    _refuse_the_database(args.output, db_path)
-    path = write_output(text, args.output, force=args.force)
-    print(
-        f"Wrote game {record.id} ({record.game}, {len(record.moves)} "
-        f"move{'' if len(record.moves) == 1 else 's'}) to {path}",
-        file=sys.stderr,
-    )
+    else:
+        _refuse_the_database(args.output, db_path)
+        path = write_output(text, args.output, force=args.force)
+        print(
+            f"Wrote game {record.id} ({record.game}, {len(record.moves)} "
+            f"move{'' if len(record.moves) == 1 else 's'}) to {path}",
+            file=sys.stderr,
+        )
+    lost = record.unreadable_photos if args.format == "html" and not args.no_photos else ()
+    if lost:
+        plies = ", ".join(map(str, lost))
+        which = f"photos of moves {plies} lie" if len(lost) > 1 else f"photo of move {plies} lies"
+        print(
+            f"{db_path} is damaged where the board {which}: the page says so there and has "
+            "every other photo - restore the file from a backup",
+            file=sys.stderr,
+        )
     return 0
 
 
