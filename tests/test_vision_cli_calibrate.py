@@ -402,15 +402,29 @@ def test_an_empty_board_photo_with_pieces_on_it_is_named_as_the_trouble(tmp_path
     picture does not match the position ... check the pieces, the position file", which
     blamed the start photo. Without it the start photo calibrates: that is said. And an
     --empty photo with no board found in it is named as the one."""
-    start, later = manifest_entry("IMG_4755.jpg"), manifest_entry("IMG_4760.jpg")
+    import cv2
+    import numpy as np
+
+    start, later = manifest_entry("IMG_4755.jpg"), manifest_entry("IMG_4804.jpg")
+    view = tmp_path / "v.png"
     args = [
         "calibrate", REAL / start["file"], "--layout", "chessboard", "--corners",
         corners_of(start), "--position", position_file(tmp_path, start["cells"]),
         "-o", tmp_path / "c.json", "--empty", REAL / later["file"],
-        "--empty-corners", corners_of(later),
+        "--empty-corners", corners_of(later), "--view", view,
     ]  # fmt: skip
     code, _, err = companion(capsys, *args)
     assert code == 2 and "without the --empty photo" in err and "it calibrates" in err
+    # ... naming the pieces on it (a black king on c6, a white one on c4), and --view draws
+    # that photo with them ringed - a trial found the start photo's c6 ringed, where nothing
+    # stands (the logo on h1, never seen empty there, reads as a piece too)
+    named = err.split("that photo shows pieces on ")[1].split(" or another board")[0]
+    assert {"c4", "c6"} <= set(named.split(", ")) and set(later["cells"]) == {"c4", "c6"}
+    assert f"see {view}: the --empty photo" in err
+    drawn = cv2.imread(str(view)).astype(int)
+    photos = [cv2.imread(str(REAL / e["file"])).astype(int) for e in (later, start)]
+    below = drawn[-photos[0].shape[0] :]  # under the title line
+    assert np.abs(below - photos[0]).mean() < np.abs(below - photos[1]).mean() / 2
     go = next(e for e in json.loads((REAL / "manifest.json").read_text()) if "go" in e["file"])
     code, _, err = companion(  # no corners: each photo's board found by its grid
         capsys, "calibrate", REAL / start["file"], "--layout", "chessboard", "--position",

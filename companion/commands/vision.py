@@ -8,6 +8,7 @@ import json
 import shlex
 import sys
 from collections import Counter
+from dataclasses import replace
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from companion.commands import as_typed, not_empty
 from companion.errors import PositionMismatch, UserError, read_problem, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
-from companion.observation import Observation
+from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import sources
 from vision.calibration import (
     Calibration,
@@ -34,7 +35,16 @@ from vision.calibration import (
 )
 from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
-from vision.find import board_kind, draw_grid, grid_still_there, turn_told, turned, untold_turns
+from vision.find import (
+    board_kind,
+    draw_grid,
+    grid_still_there,
+    nearest_turn,
+    turn_told,
+    turned,
+    turned_homography,
+    untold_turns,
+)
 from vision.image_files import read_photo
 from vision.layouts import Layout, get_layout, layout_or_auto
 from vision.locate import Located, locate
@@ -42,7 +52,7 @@ from vision.location import nothing_to_read
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, StandingCalibration
+from vision.standing import Photo, StandingCalibration, read_standing
 from vision.top_view import covered_cells
 from vision.tracker import Tracker, something_over_the_mat
 
@@ -532,15 +542,26 @@ def _calibrate(
         return calibrate(image, located.homography, located.layout, position, more), 0, False
     except PositionMismatch as exc:
         more_words = []
+        # a trial: the start photo and position were blamed (and ringed) for an --empty photo
+        # with pieces on it
+        spoilt = _empty_photo_pieces(args, image, located, position, more, found)
         if args.view:  # what was refused, to look at: the grid as located, the cells ringed
-            picture = refused_picture(image, located.homography, located.layout, exc.cells)
+            picture = (
+                refused_picture(image, located.homography, located.layout, exc.cells)
+                if spoilt is None
+                else refused_picture(
+                    spoilt[0].image, spoilt[0].homography, located.layout, spoilt[1]
+                )
+            )
             write_png(Path(args.view), picture, overwrite=args.force)
-            more_words.append(f"see {args.view}")
-        if more and _calibrates_without(image, located, position, found):
-            more_words.append(  # a trial: the start photo and position were blamed
+            more_words.append(f"see {args.view}" + (": the --empty photo" if spoilt else ""))
+        pieces = None if spoilt is None else spoilt[1]
+        if pieces is not None:
+            shows = f"pieces on {', '.join(pieces)}" if pieces else "pieces"
+            more_words.append(
                 f"without the --empty photo {args.empty} it calibrates: that photo shows "
-                "pieces or another board - give a photo of this board empty, from where the "
-                "camera stands"
+                f"{shows} or another board - give a photo of this board empty, from where "
+                "the camera stands"
             )
         elif found:
             corners = [_corner_words(turned(located, t)) for t in untold_turns(located.layout)]
@@ -554,18 +575,35 @@ def _calibrate(
         raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
 
 
-def _calibrates_without(
-    image: np.ndarray, located: Located, position: dict[str, str], found: bool
-) -> bool:
-    """Whether the photo calibrates on its own (the --empty photo then is what spoilt it)."""
+def _empty_photo_pieces(
+    args: argparse.Namespace,
+    image: np.ndarray,
+    located: Located,
+    position: dict[str, str],
+    more: tuple[Photo, ...],
+    found: bool,
+) -> tuple[Photo, tuple[str, ...]] | None:
+    """When the photo calibrates without the --empty photo (`more`), that photo is what
+    spoilt it: that photo (its homography turned as calibration turns it) and the cells the
+    photo's own calibration reads as pieces there; None when it does not calibrate without
+    it either (or there is none)."""
+    if not more:
+        return None
     try:
         if found:
-            calibrate_found(image, located, position, ())
+            learned = calibrate_found(image, located, position, ())
+            calibration, board = learned.calibration, turned(located, learned.turn)
         else:
-            calibrate(image, located.homography, located.layout, position, ())
+            calibration = calibrate(image, located.homography, located.layout, position, ())
+            board = located
     except UserError:  # PositionMismatch among them
-        return False
-    return True
+        return None
+    empty = more[0]
+    if found and not args.empty_corners:  # the way round calibration takes it
+        turn = nearest_turn(located.layout, empty.homography, board.board_corners_px())
+        empty = replace(empty, homography=turned_homography(located.layout, empty.homography, turn))
+    reading = read_standing(empty.image, empty.homography, located.layout, calibration)
+    return empty, tuple(c for c, v in reading.cells.items() if v not in (EMPTY, UNKNOWN))
 
 
 def _say_where_a1_is(
