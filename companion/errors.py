@@ -35,6 +35,11 @@ class RecordError(UserError, ValueError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
 
 
+class RecordsDamaged(RecordError):
+    """The records file is damaged where SQLite had to read it (a bad sector, a copy cut short
+    and patched): what was being done could not be; other parts of the file may still read."""
+
+
 class ReplayError(RecordError):
     """A stored game whose moves its engine does not replay to the stored positions (a file
     edited by hand, two programs writing one game, rules changed since): the records file is

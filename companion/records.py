@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion import __version__, games
 from companion.dice import Roll
-from companion.errors import RecordError, ReplayError, UserError, excerpt
+from companion.errors import RecordError, RecordsDamaged, ReplayError, UserError, excerpt
 from companion.games.base import Outcome, Position, options_to_dict
 from companion.i18n import language
 
@@ -1438,7 +1438,7 @@ def _database_error(path: Path, doing: str, exc: sqlite3.DatabaseError) -> Recor
             "(the companion writes beside the file) - copy it to a writable folder, or pass "
             f"--db a file in one; {_LEAVE_IT}"
         )
-    return RecordError(
+    return RecordsDamaged(
         f"{path} is damaged ({message}) - could not {doing}: restore it from a backup, or copy "
         "it aside and start new records with --db NEWFILE"
     )

@@ -727,3 +727,30 @@ def test_html_export_s_current_move_row_outranks_the_stripes():
     assert _CSS.index(current) > _CSS.index(stripe)
     assert "replaceState(null, '', '#p' + current)" in _JS
     assert "addEventListener('hashchange'" in _JS
+
+
+def test_a_list_of_games_lost_to_a_damaged_page_points_at_exporting_them_one_by_one(
+    db_path, tmp_path, capsys
+):
+    """A trial: one damaged page of moves made `games` print only that the file is damaged,
+    while every game but one still exported - it now says `export ID` may save them."""
+    with Records(db_path) as db:
+        for seed in range(4):
+            recorded_whole_game(db, "arinama", seed)
+    with sqlite3.connect(db_path) as conn:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name = 'moves'")]
+    conn.close()
+    data = bytearray(db_path.read_bytes())
+    page = pages[len(pages) // 2]
+    data[(page - 1) * size : page * size] = b"\x07" * size
+    db_path.write_bytes(bytes(data))
+    code, _, err = run_cli(capsys, "games", "--db", db_path)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "is damaged" in err and "`companion export ID` may still save the games it can" in err
+    saved = 0
+    for game_id in range(1, 5):
+        out = tmp_path / f"g{game_id}.json"
+        code, _, _ = run_cli(capsys, "export", game_id, "-o", out, "--db", db_path)
+        saved += code == 0
+    assert saved >= 2

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from companion.commands import as_typed
+from companion.errors import RecordError, RecordsDamaged
 from companion.records import Records, default_db_path, records_missing
 
 
@@ -60,7 +61,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"No games recorded yet ({path} does not exist).")
         return 0
     with Records(args.db, readonly=True) as db:  # None: the default, its own remedy
-        games = db.unfinished_games() if args.unfinished else db.games()
+        try:
+            games = db.unfinished_games() if args.unfinished else db.games()
+        except RecordsDamaged as exc:
+            # (a trial: one damaged page of moves lost the whole list, while 8 of 9 games
+            # still exported)
+            raise RecordError(
+                as_typed(f"{exc} - `companion export ID` may still save the games it can read")
+            ) from None
         problems = db.check() if args.check else []
     if args.json:
         for game in games:
