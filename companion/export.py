@@ -32,7 +32,7 @@ from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
 from companion.records import GameRecord, is_record_database, replay
-from companion.svg import board_defs, changed_cells, position_svg
+from companion.svg import board_defs, change_words, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
 
@@ -155,8 +155,9 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         "".join(frames),
         "</section>",
         "<h2>Moves</h2>",
-        '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th><th>Time (UTC)</th>'
-        f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=4>No moves.</td></tr>'}"
+        '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th>'
+        "<th>On the board</th><th>Time (UTC)</th>"
+        f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=5>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
     sections.extend(_record_tables(record))
@@ -175,6 +176,7 @@ def _frames_and_rows(
     frames: list[str] = []
     rows: list[str] = []
     cells = board.cells()
+    order, turns = board.cell_names(), board.stones_turn_over
     frames.append(
         _frame(
             0,
@@ -202,6 +204,7 @@ def _frames_and_rows(
         rows.append(
             f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
+            f"<td>{escape(change_words(cells, after, order, turn_over=turns))}</td>"
             f"<td>{escape(_clock(stored.played_at))}</td></tr>"
         )
         cells = after

@@ -17,7 +17,7 @@ export of a long game small.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -131,6 +131,38 @@ def changed_cells(before: Mapping[str, str], after: Mapping[str, str]) -> dict[s
             continue
         roles[cell] = "from" if cell not in after else "to"
     return dict(sorted(roles.items()))
+
+
+def change_words(
+    before: Mapping[str, str],
+    after: Mapping[str, str],
+    order: Sequence[str],
+    *,
+    turn_over: bool = False,
+) -> str:
+    """What a move changed on the board, in short: a piece gone from one cell to another
+    ("b1 > b4"), else the cells filled ("+r1-7") and emptied ("-r2-3"), then the cells whose
+    piece changed colour - "c4 d5 turned" where stones `turn_over` (`Position.stones_turn_over`),
+    else taken by the other side ("r1-8 taken"); cells in `order` (the board's). For the move
+    list, where a notation leaves it out (Aranea's "place", Arinama's turned stones).
+
+        >>> change_words({"b1": "red"}, {"b4": "red"}, ["b1", "b4"])
+        'b1 > b4'
+        >>> change_words({"c4": "white"}, {"c4": "black", "d4": "black"}, ["c4", "d4"], turn_over=True)
+        '+d4, c4 turned'
+        >>> change_words({"r1-8": "blue"}, {"r1-8": "amber"}, ["r1-8"])
+        'r1-8 taken'
+    """
+    came = [c for c in order if c in after and c not in before]
+    gone = [c for c in order if c in before and c not in after]
+    turned = [c for c in order if c in before and c in after and before[c] != after[c]]
+    if len(came) == len(gone) == 1 and before[gone[0]] == after[came[0]]:
+        parts = [f"{gone[0]} > {came[0]}"]
+    else:
+        parts = [f"+{c}" for c in came] + [f"-{c}" for c in gone]
+    if turned:
+        parts.append(" ".join(turned) + (" turned" if turn_over else " taken"))
+    return ", ".join(parts)
 
 
 # -- drawing ---------------------------------------------------------------------------------------

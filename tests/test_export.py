@@ -754,3 +754,24 @@ def test_a_list_of_games_lost_to_a_damaged_page_points_at_exporting_them_one_by_
         code, _, _ = run_cli(capsys, "export", game_id, "-o", out, "--db", db_path)
         saved += code == 0
     assert saved >= 2
+
+
+def test_html_move_list_says_what_each_move_changed_on_the_board(db_path, capsys):
+    """A trial of the review: Aranea's move list read "place" without where the stone went,
+    and Arinama's never said which stones turned. The list says what changed on the board
+    (`svg.change_words`): the cell a stone came to, a stone that went along, the stones
+    turned - or, in a game whose stones never turn, taken by the other side."""
+    import re
+
+    rows = {}
+    with Records(db_path) as db:
+        for game in ("aranea", "arinama"):
+            game_id, _ = recorded_whole_game(db, game, 3)
+            code, page, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+            assert code == 0 and "<th>On the board</th>" in page
+            rows[game] = re.findall(r"<td><code>([^<]*)</code></td><td>([^<]*)</td>", page)
+    placed = [change for move, change in rows["aranea"] if move == "place"]
+    odd = [change for change in placed if not re.match(r"\+r\d-\d+|r\d-\d+ taken", change)]
+    assert placed and not odd, odd
+    assert not any("turned" in change for _, change in rows["aranea"])
+    assert any(change.endswith(" turned") for _, change in rows["arinama"])
