@@ -189,9 +189,10 @@ def _frames_and_rows(
     for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
         player = board.turn
         text = board.move_text(move)
+        label = board.move_label  # as the game counts its moves (Arimaa's turns: "2g")
         board.push(move)
         after = board.cells()
-        caption = f"{number}. {_player(player)}: {_shown_move(text)}"
+        caption = f"{label}. {_player(player)}: {_shown_move(text)}"
         svg = position_svg(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
@@ -202,7 +203,7 @@ def _frames_and_rows(
             detail = f"{detail} - {lost}" if detail else lost
         frames.append(_frame(number, caption, svg, photo, detail))
         rows.append(
-            f'<tr><td><a href="#p{number}" data-step="{number}">{number}</a></td>'
+            f'<tr><td><a href="#p{number}" data-step="{number}">{escape(label)}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
             f"<td>{escape(change_words(cells, after, order, turn_over=turns))}</td>"
             f"<td>{escape(_clock(stored.played_at))}</td></tr>"
@@ -445,6 +446,9 @@ _JS = """
   var steps = Array.prototype.slice.call(document.querySelectorAll('figure.step'));
   if (!steps.length) return;
   document.documentElement.classList.add('js');
+  // (the figures' ids are links for a page without JavaScript; here the page shows the move
+  // a link names with its controls in sight - the browser would jump past them to the figure)
+  steps.forEach(function (s) { s.removeAttribute('id'); });
   var controls = document.querySelector('.controls');
   var slider = controls.querySelector('input');
   var where = controls.querySelector('.where');
@@ -457,7 +461,10 @@ _JS = """
     Array.prototype.forEach.call(rows, function (r, i) { r.classList.toggle('current', i + 1 === current); });
     slider.value = current;
     if (history.replaceState) history.replaceState(null, '', '#p' + current);  // a link to this move
-    where.textContent = current ? 'after move ' + current + ' of ' + (steps.length - 1) : 'start';
+    var label = current && rows[current - 1] ? rows[current - 1].cells[0].textContent : '';
+    var of = current + ' of ' + (steps.length - 1);  // Arimaa's turns: "after move 4g (7 of 125)"
+    where.textContent = !current ? 'start' : label && label !== String(current)
+      ? 'after move ' + label + ' (' + of + ')' : 'after move ' + of;
   }
   var go = { first: function () { show(0); }, prev: function () { show(current - 1); },
              next: function () { show(current + 1); }, last: function () { show(steps.length - 1); } };

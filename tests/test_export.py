@@ -727,6 +727,21 @@ def test_html_export_s_current_move_row_outranks_the_stripes():
     assert _CSS.index(current) > _CSS.index(stripe)
     assert "replaceState(null, '', '#p' + current)" in _JS
     assert "addEventListener('hashchange'" in _JS
+    # opened at a move: its controls in sight, not jumped past to the figure's id
+    assert "s.removeAttribute('id')" in _JS and "controls.scrollIntoView()" in _JS
+
+
+def test_html_arimaa_moves_are_numbered_as_its_turns(db_path, capsys):
+    """A trial: an Arimaa page numbered its moves 1-125 where Arimaa players count turns
+    (1g, 1s, 2g ...): the list, the captions and the page's position say the turn."""
+    import re
+
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arimaa", seed=1, max_moves=5)
+    code, page, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    assert code == 0
+    assert re.findall(r'data-step="\d+">([^<]+)</a>', page) == ["1g", "1s", "2g", "2s", "3g"]
+    assert "<figcaption>2g. Gold: " in page
 
 
 def test_a_list_of_games_lost_to_a_damaged_page_points_at_exporting_them_one_by_one(
