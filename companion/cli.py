@@ -35,7 +35,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         message = as_typed(shorten_quotes(message))  # a huge argument is quoted as an excerpt
-        typed = as_typed(f"`{self.prog}").lstrip("`")  # `companion games` as the player types it
+        typed = as_typed(f"`{self.prog} ").strip("` ")  # `companion games` as the player types it
         self.exit(2, f"{self.prog}: error: {message} (see '{typed} --help')\n")
 
 

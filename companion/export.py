@@ -156,7 +156,8 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         "</section>",
         "<h2>Moves</h2>",
         '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th>'
-        "<th>On the board</th><th>Time (UTC)</th>"
+        + ("" if board.move_text_names_every_change else "<th>On the board</th>")
+        + "<th>Time (UTC)</th>"
         f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=5>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
@@ -177,6 +178,7 @@ def _frames_and_rows(
     rows: list[str] = []
     cells = board.cells()
     order, turns = board.cell_names(), board.stones_turn_over
+    changes = not board.move_text_names_every_change  # (else its text says them all)
     frames.append(
         _frame(
             0,
@@ -202,11 +204,12 @@ def _frames_and_rows(
             lost = "the photo cannot be read: the records file is damaged where it lies"
             detail = f"{detail} - {lost}" if detail else lost
         frames.append(_frame(number, caption, svg, photo, detail))
+        change = change_words(cells, after, order, turn_over=turns) if changes else None
         rows.append(
             f'<tr><td><a href="#p{number}" data-step="{number}">{escape(label)}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
-            f"<td>{escape(change_words(cells, after, order, turn_over=turns))}</td>"
-            f"<td>{escape(_clock(stored.played_at))}</td></tr>"
+            + ("" if change is None else f"<td>{escape(change)}</td>")
+            + f"<td>{escape(_clock(stored.played_at))}</td></tr>"
         )
         cells = after
     return frames, rows
@@ -484,8 +487,9 @@ _JS = """
     var hash = /^#p(\\d+)$/.exec(location.hash);
     show(hash ? parseInt(hash[1], 10) : 0);
   }
+  var opened = location.hash;  // (before `show` writes the move shown there)
   window.addEventListener('hashchange', fromHash);  // a #p link typed or followed
   fromHash();
-  if (location.hash) controls.scrollIntoView();  // opened at a move: its controls in sight
+  if (opened) controls.scrollIntoView();  // opened at a move: its controls in sight
 })();
 """

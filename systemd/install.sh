@@ -29,14 +29,16 @@ run() {
   if [ "$DRY" = 1 ]; then printf '+ %s\n' "$*"; else "$@"; fi
 }
 
-# A download that failed (no network, a mirror down) ends the install with what to do, under
-# the tool's own message (pip's "ResolutionImpossible" alone does not say it was the network).
+# A step that downloads and failed (no network, a mirror down, apt's lock held by an update)
+# ends the install with what to do, under the tool's own message (pip's "ResolutionImpossible"
+# alone does not say it was the network).
 fetch() {
   local what=$1; shift
   if ! run "$@"; then
-    echo "install.sh: $what failed (its message is above). It downloads: check that the Pi" \
-      "is online (ping -c1 pypi.org) and run this again: it goes on from where it stopped (the" \
-      "service is set up only once every package is in)." >&2
+    echo "install.sh: $what failed (its message is above). Where that is about downloading" \
+      "(no network, a name not resolved), check that the Pi is online (ping -c1 pypi.org);" \
+      "where apt's lock is held, wait for the other install to end. Then run this again: it" \
+      "goes on from where it stopped (the service is set up only once every package is in)." >&2
     exit 1
   fi
 }

@@ -808,7 +808,7 @@ def test_a_game_waits_for_the_records_check_without_blocking_the_main_loop(
         return quick_check(conn, table)
 
     monkeypatch.setattr(records_module, "_damage_found", slow_check)
-    app = arinama5_app(screen, tmp_path)
+    app = arinama5_app(screen, tmp_path, background=True)  # learned in a thread, as on a Pi
     assert app.records.checking
     app.start_game("arinama")
     table = SimTable("arinama5", seed=3, size=(960, 540))
@@ -817,8 +817,14 @@ def test_a_game_waits_for_the_records_check_without_blocking_the_main_loop(
     began = time.monotonic()
     app.pages.setup.confirm()
     assert time.monotonic() - began < 5  # not waited for on the main thread
+    polls = 0
+    while app.pages.setup.learning is not None and polls < 400:
+        polls += 1
+        assert app.tick() == pytest.approx(0.05)
+        time.sleep(0.05)
+    # learned; the tick that took it asks to be asked again (a review: it said "sleep")
     assert app.page == "setup" and app.pages.setup.starting
-    assert app.tick() == pytest.approx(0.05)  # asked again, not slept on
+    assert app.tick() == pytest.approx(0.05)
     app.act("done")  # taken no more than a second DONE while learning
     _, model = app.page_model()
     assert model.text == "Checking the game records before the game starts..."
@@ -980,16 +986,18 @@ def test_continuing_a_game_whose_moves_do_not_replay_says_so_and_records_on(scre
     # German chosen in Settings: the note is said in German too, no English left in it
     app.act("settings")
     app.pages.settings.change("language", +1)
-    assert i18n.language() == "de"
-    app.go("home")
-    app.render()
-    assert app.notice == (
-        f"Partie {referee.game_id} kann nicht fortgesetzt werden: ihre aufgezeichneten Züge "
-        "lassen sich nicht nachspielen. Sie bleibt unverändert in den Aufzeichnungen – starte "
-        "eine neue Partie"
-    )
-    assert app.notice in app.painter.texts
-    app.pages.settings.change("language", -1)
+    try:
+        assert i18n.language() == "de"
+        app.go("home")
+        app.render()
+        assert app.notice == (
+            f"Partie {referee.game_id} kann nicht fortgesetzt werden: ihre aufgezeichneten "
+            "Züge lassen sich nicht nachspielen. Sie bleibt unverändert in den Aufzeichnungen "
+            "– starte eine neue Partie"
+        )
+        assert app.notice in app.painter.texts
+    finally:
+        i18n.set_language("en")
     app.act("start")
     assert app.notice == "" and app.page == "play"  # (no camera here: straight to the game)
 

@@ -276,6 +276,9 @@ def test_the_commands_a_line_suggests_are_as_the_player_types_them(tmp_path, cap
     with pytest.raises(SystemExit):
         main(["games", "--frobnicate"])
     assert "(see './dev companion games --help')" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--frobnicate"])
+    assert "(see './dev companion --help')" in capsys.readouterr().err
     monkeypatch.delenv("COMPANION_COMMAND")
     assert main(["export", "7", "--db", str(db), "--format", "json"]) == 2
     assert f"`companion games --db {db}` lists them" in capsys.readouterr().err

@@ -669,3 +669,12 @@ def test_a_done_held_asks_the_camera_for_the_next_still_board(status):
     session = Session(Referee(games.get("sensei").new()), emit=lambda line: None, tracker=tracker)
     session.handle(PlayerInput(DONE))
     assert session.referee.held is not None and tracker.requests == 1
+
+
+def test_the_referee_s_unsettled_views_are_the_tracker_s_own_states():
+    """The referee knows no vision (its views are plain strings); these are the tracker's
+    states in which its last board may not be the board as it is - the same words."""
+    from companion.referee.protocol import UNSETTLED_VIEWS
+    from vision import tracker
+
+    assert set(UNSETTLED_VIEWS) == {tracker.MOVING, tracker.SEARCHING, tracker.BOARD_MOVED}

@@ -110,6 +110,54 @@ def test_a_move_s_photo_is_the_board_once_its_stones_are_turned(tmp_path):
     assert photos == [jpeg(shade) for shade in (0, 1, 2, 3, 4, 5, 200)]
 
 
+def test_the_last_move_s_photo_too_and_never_a_later_turn_s(tmp_path):
+    """A review found two gaps in the photo taken once the board shows the move: a game's
+    last move kept its photo from before its stones were turned (the game over, the board
+    was judged no more), and after a restart a move finished before it got the board with
+    the next turn's first action on it. Each move's photo is the board that shows it."""
+    import random
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+    from test_referee_sensei import Table
+
+    def jpeg(shade):
+        return cv2.imencode(".jpg", np.full((8, 8, 3), shade, np.uint8))[1].tobytes()
+
+    rng = random.Random(3)
+    played = new_arinama()
+    boards = []  # (the board the move is accepted on, the board that shows it)
+    while not played.is_game_over():
+        before = played.cells()
+        played.push(played.random_move(rng))
+        after = played.cells()
+        placed = {c: after[c] for c in after if c not in before}
+        boards.append(({**before, **placed}, after))
+    assert boards[-1][0] != boards[-1][1]  # the last move turns stones
+    records = Records(tmp_path / "games.sqlite3")
+    referee = Referee(new_arinama(), records=records)
+    for shade, board in enumerate(b for pair in boards for b in pair):
+        observation = observation_of(referee.position.cell_names(), board)
+        referee.observe(replace(observation, photo=lambda quality, s=shade: jpeg(s)))
+    assert referee.position.is_game_over()
+    last = len(boards)
+    assert records.image(referee.game_id, last) == jpeg(2 * last - 1)  # the board after it
+
+    path = tmp_path / "sensei.sqlite3"
+    table = Table(records=Records(path))
+    table.show(b1=None, b4="green")
+    table.done()  # Green's turn recorded, on the board that shows it
+    game_id = table.referee.game_id
+    first = Records(path).image(game_id, 1)
+    table.board.pop("b7")
+    table.board["b5"] = "red"  # Red's first action, while the companion was down
+    again = Referee.resume(Records(path), game_id)
+    observation = observation_of(table.names, table.board)
+    again.observe(replace(observation, photo=lambda quality: jpeg(200)))
+    assert again.position.actions_this_turn and Records(path).image(game_id, 1) == first
+
+
 def test_undo_is_recorded_and_survives_a_restart(tmp_path):
     path = tmp_path / "games.sqlite3"
     records = Records(path)

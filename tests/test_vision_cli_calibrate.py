@@ -464,4 +464,6 @@ def test_a_black_picture_at_given_corners_is_said_not_read_as_an_empty_board(tmp
     code, out, err = companion(capsys, "read", black, "--calibration", cal)
     assert code == 2 and "all but black" in err and out == ""
     code, out, _ = companion(capsys, "read", dim, "--calibration", cal, "--json")
-    assert code == 0 and len(json.loads(out)["cells"]) == 64
+    read = json.loads(out)["cells"]
+    right = sum(read[c] == start["cells"].get(c, "empty") for c in read)
+    assert code == 0 and len(read) == 64 and right >= 62, right

@@ -68,7 +68,7 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 # The brightest part of the board's region at most this (of 255): a covered lens or the light
-# off. (The reader reads a real chess photo darkened to 4 %, brightest squares about 10.)
+# off. (A real chess photo darkened to 5 % is still read: its brightest squares about 11.)
 BLACK_LEVEL = 8
 
 
@@ -80,8 +80,10 @@ def nothing_to_read(image: np.ndarray, located: Located) -> str:
 
         >>> from vision.layouts import get_layout
         >>> board = from_corners(get_layout("grid:8x8"), "10,10 90,10 90,90 10,90", (100, 100))
-        >>> nothing_to_read(np.zeros((100, 100, 3), np.uint8), board)[:34]
-        "the board's part of the picture is"
+        >>> nothing_to_read(np.zeros((100, 100, 3), np.uint8), board)[:45]
+        "the board's part of the picture is all but bl"
+        >>> nothing_to_read(np.full((100, 100, 3), 128, np.uint8), board)[:45]
+        "the board's part of the picture is one flat c"
         >>> nothing_to_read(np.random.default_rng(1).integers(0, 255, (100, 100, 3), np.uint8), board)
         ''
     """

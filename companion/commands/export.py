@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             "every other photo - restore the file from a backup",
             file=sys.stderr,
         )
+        return 1  # written, but not whole: a script sees it
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             # (a trial: one damaged page of moves lost the whole list, while 8 of 9 games
             # still exported)
             raise RecordError(
-                as_typed(f"{exc} - `companion export ID` may still save the games it can read")
+                as_typed(f"{exc} - `{_export(args)}` may still save the games it can read")
             ) from None
         problems = db.check() if args.check else []
     if args.json:
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             as_typed(
                 f"{path} is damaged: {found}. Copy it aside and restore a backup; "
-                "`companion export ID` may still save the games listed"
+                f"`{_export(args)}` may still save the games listed"
             ),
             file=sys.stderr,
         )
@@ -115,3 +116,8 @@ def _table(games: list[Any]) -> str:
         cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)] + [row[-1]]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def _export(args: argparse.Namespace) -> str:
+    """The export command for the file listed: `--db` named when one was given."""
+    return "companion export ID" + (f" --db {shlex.quote(str(args.db))}" if args.db else "")

@@ -520,6 +520,7 @@ class ArimaaPosition(Position[Turn]):
     title: ClassVar[str] = "Arimaa"
     players: ClassVar[tuple[str, str]] = ("gold", "silver")
     Options: ClassVar[type] = ArimaaOptions
+    move_text_names_every_change: ClassVar[bool] = True  # its steps, and "x" for a capture
     piece_names: ClassVar[dict[str, str]] = {
         "E": "elephant",
         "M": "camel",

@@ -104,6 +104,10 @@ class Position(ABC, Generic[MoveT]):
     # Whether a stone on the board may turn into the other colour (Arinama's flips): a cell
     # that changes colour was turned over; in the other games another piece came there.
     stones_turn_over: ClassVar[bool] = False
+    # Whether a move's text names every cell it changes (Arimaa's steps and captures,
+    # Sensei's actions): else a move list says what changed on the board besides (Aranea's
+    # "place" says not where; Arinama's text not which stones turned).
+    move_text_names_every_change: ClassVar[bool] = False
     pieces_are_stones: ClassVar[bool] = False  # the screens say "stones", not "pieces"
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
     # read from JSON without its history still tells it; else it counts the history's moves

@@ -261,6 +261,7 @@ class SenseiPosition(Position[Turn]):
     title: ClassVar[str] = "Sensei"
     players: ClassVar[tuple[str, str]] = PLAYERS
     Options: ClassVar[type] = SenseiOptions
+    move_text_names_every_change: ClassVar[bool] = True
     mats: ClassVar[dict[str, dict[str, Any]]] = {
         "sensei": {"side": "plain"},
         "sensei-storm": {"side": "storm"},

@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion import games
 from companion.dice import Dice
-from companion.errors import UserError
+from companion.errors import RecordError, UserError
 from companion.games.base import Outcome, Position
 from companion.i18n import _
 from companion.i18n import player as player_name
@@ -164,6 +164,11 @@ class Referee(Generic[P]):
         self.calibration_pieces = clear_first  # until the board first shows the position
         self.hands_on_board = False
         self.resumed = False  # started by `resume` and not yet settled
+        # the last move was accepted on a board that did not show the position after it
+        # (stones still to turn, a capture to take off): the length of the move stack then -
+        # its photo is replaced by the first board that shows that position (`_now_settled`),
+        # not one after a take-back, a restart or a next turn's first steps
+        self.photo_pending: int | None = None
         self.unclear: list[str] = []
         self.asked: frozenset[str] = frozenset()  # cells to change named since last settled
         self.undo_request: UndoRequest | None = None
@@ -211,7 +216,8 @@ class Referee(Generic[P]):
         self.board = self.seen_board(observation)
         self.board_seen_at = (observation.frame, observation.timestamp)
         if self.position.is_game_over() or self.undo_request is not None:
-            self.settled = self.settled or self.board == self.expected()
+            if not self.settled and self.board == self.expected():
+                self._now_settled()  # (the last move's stones turned: its photo)
             return self._update([])
         events = self._judge_board()
         held, self.held = self.held, None
@@ -806,6 +812,7 @@ class Referee(Generic[P]):
             self._record("finish", outcome)
         if self.board is not None:  # (a roll typed before the camera's first look: as it was)
             self.settled = self.board == self.expected()
+        self.photo_pending = None if self.settled else len(self.position.move_stack)
         return Event("move", {"move": text, "player": player, **data})
 
     def _now_settled(self) -> None:
@@ -815,8 +822,12 @@ class Referee(Generic[P]):
         (a review of an exported Arinama game: photos before the turns, diagrams after)."""
         self.settled = True
         self.resumed = False
-        if self.position.move_stack:
-            self._record("set_last_photo", self._snapshot())
+        pending, self.photo_pending = self.photo_pending, None
+        if pending is not None and pending == len(self.position.move_stack):
+            try:
+                self._record("set_last_photo", self._snapshot())
+            except RecordError:  # (a full disk: a better photo never costs a board read)
+                pass
 
     def _snapshot(self) -> Any:
         """The board photo stored with an accepted move: that of the board it was seen on."""
@@ -860,6 +871,7 @@ class Referee(Generic[P]):
     def _perform_undo(self) -> list[Event]:
         self.undo_request = None
         self.resumed = False  # the board now shows the move taken back: never catch up to it
+        self.photo_pending = None  # (the move before keeps its photo)
         text = self._undo_last()
         self.settled = self.board is not None and self.board == self.expected()
         return [Event("undo", {"state": "done", "move": text})]

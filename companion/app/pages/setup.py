@@ -189,7 +189,7 @@ class SetupPage(Page):
         self.app.dirty = True
         if not result.dropped:  # (dropped: learned for a board changed meanwhile - DONE again)
             self._learned(result.error)
-        return None
+        return LEARNING_POLL if self.starting else None  # (waiting for the records' check)
 
     def _learned(self, error: UserError | None) -> None:
         """The camera has learned the colours (`error` None): play; or it could not, and the
