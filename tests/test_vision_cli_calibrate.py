@@ -467,3 +467,47 @@ def test_a_black_picture_at_given_corners_is_said_not_read_as_an_empty_board(tmp
     read = json.loads(out)["cells"]
     right = sum(read[c] == start["cells"].get(c, "empty") for c in read)
     assert code == 0 and len(read) == 64 and right >= 62, right
+
+
+def _fen(cells):
+    """`cells` (white/black) as the board field of a chess FEN, pawns standing for every
+    piece (the classes are colours)."""
+    ranks = []
+    for rank in range(8, 0, -1):
+        text, gap = "", 0
+        for file in "abcdefgh":
+            piece = cells.get(f"{file}{rank}")
+            if piece is None:
+                gap += 1
+                continue
+            text += (str(gap) if gap else "") + ("P" if piece == "white" else "p")
+            gap = 0
+        ranks.append(text + (str(gap) if gap else ""))
+    return "/".join(ranks)
+
+
+def test_a_chess_set_s_position_may_be_given_in_fen(tmp_path, capsys):
+    """A trial: a chess player had to write 30-odd cells of JSON for `--position`, where a
+    FEN says it in one line. On an 8x8 board a FEN is taken (White's pieces white, Black's
+    black) and learns what the JSON file does; on another board it is said to be for 8x8."""
+    start = manifest_entry("IMG_4755.jpg")
+    common = ["--layout", "chessboard", "--corners", corners_of(start)]
+    (tmp_path / "file").mkdir()
+    (tmp_path / "fen").mkdir()
+    by_file, by_fen = tmp_path / "file" / "c.json", tmp_path / "fen" / "c.json"
+    position = position_file(tmp_path, start["cells"])
+    code, out_file, _ = companion(
+        capsys, "calibrate", REAL / start["file"], *common, "--position", position, "-o", by_file
+    )
+    assert code == 0
+    fen = _fen(start["cells"]) + " w - - 0 1"
+    code, out_fen, _ = companion(
+        capsys, "calibrate", REAL / start["file"], *common, "--position", fen, "-o", by_fen
+    )
+    assert code == 0 and out_fen.replace("/fen/", "/") == out_file.replace("/file/", "/")
+    go = next(e for e in json.loads((REAL / "manifest.json").read_text()) if "go" in e["file"])
+    code, _, err = companion(
+        capsys, "calibrate", REAL / go["file"], "--layout", "grid:19x19", "--corners",
+        "184,215 860,227 984,997 42,978", "--position", fen, "-o", tmp_path / "go.json",
+    )  # fmt: skip
+    assert code == 2 and "a chess position (FEN) is for an 8x8 board, not layout grid:19x19" in err

@@ -170,7 +170,17 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
 
 
 def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
-    """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout."""
+    """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout - or, on
+    an 8 x 8 board, a chess position in FEN given instead of a file (`fen_cells`)."""
+    fen = None if Path(path).exists() else fen_cells(str(path))
+    if fen is not None:
+        squares = {f"{file}{rank}" for file in "abcdefgh" for rank in range(1, 9)}
+        if set(layout.cell_names()) != squares:
+            raise UserError(
+                f"a chess position (FEN) is for an 8x8 board, not layout {layout.name}: give a "
+                'position file {"cells": {...}}'
+            )
+        return check_position({"cells": fen}, layout, "the FEN position")
     data = read_json(
         path,
         "position",
@@ -179,6 +189,43 @@ def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
         "`companion vision snapshot --position` writes",
     )
     return check_position(data, layout, str(path))
+
+
+# The start of a game of chess, as `--position` takes it on a chess set (`fen_cells`).
+FEN_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+
+def fen_cells(text: str) -> dict[str, str] | None:
+    """The cells of a chess position in FEN (its board field; the rest of the line is left
+    out): white for White's pieces, black for Black's - for a chess set, whose position
+    would take 32 lines of JSON. None when `text` is no FEN board (eight ranks of eight).
+
+        >>> cells = fen_cells(FEN_START)
+        >>> len(cells), cells["e1"], cells["d8"], cells.get("e4")
+        (32, 'white', 'black', None)
+        >>> fen_cells("8/8/8/8/4P3/8/8/8 b - - 0 1")
+        {'e4': 'white'}
+        >>> fen_cells("start.json") is None, fen_cells("8/8/8/8/8/8/8/9") is None
+        (True, True)
+    """
+    fields = text.split()
+    ranks = fields[0].split("/") if fields else []
+    if len(ranks) != 8:
+        return None
+    cells: dict[str, str] = {}
+    for row, rank in enumerate(ranks):
+        column = 0
+        for char in rank:
+            if char in "12345678":
+                column += int(char)
+            elif char.lower() in "pnbrqk" and column < 8:
+                cells[f"{'abcdefgh'[column]}{8 - row}"] = "white" if char.isupper() else "black"
+                column += 1
+            else:
+                return None
+        if column != 8:
+            return None
+    return cells
 
 
 def check_position(data: Any, layout: Layout, source: str = "position") -> dict[str, str]:

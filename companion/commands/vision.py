@@ -25,6 +25,7 @@ from companion.geometry import ARANEA_CENTRE
 from companion.observation import EMPTY, UNKNOWN, Observation
 from vision import sources
 from vision.calibration import (
+    FEN_START,
     Calibration,
     calibrate,
     calibrate_found,
@@ -156,7 +157,9 @@ def _register_calibrate(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         required=True,
         type=POSITION_FILE,
         metavar="POS.json",
-        help='the position: {"cells": {"a1": "gold", ...}}',
+        help='the position: {"cells": {"a1": "gold", ...}}; on a chess set (an 8x8 board) '
+        "also a chess position in FEN, white and black pieces "
+        f'("{FEN_START}" is the start)',
     )
     calibrate.add_argument(
         "-o",
