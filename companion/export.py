@@ -128,13 +128,14 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
     ref = "board"
     title = f"{board.title} - game {summary.id}"
 
-    frames, rows = _frames_and_rows(record, final, board, ref, images)
+    result = _result(record, final)
+    frames, rows = _frames_and_rows(record, final, board, ref, images, result)
     facts = [
         ("Game", board.title),
         ("Players", _players(summary.players)),
         ("Started", _when(summary.started_at)),
         ("Ended", _when(summary.ended_at) if summary.ended_at else ""),
-        ("Result", _result(record, final)),
+        ("Result", result),
         ("Moves", str(len(record.moves))),
         ("Options", ", ".join(f"{k}={_value(v)}" for k, v in sorted(summary.options.items()))),
     ]
@@ -170,10 +171,11 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
 
 
 def _frames_and_rows(
-    record: GameRecord, final: Any, board: Any, ref: str, images: bool
+    record: GameRecord, final: Any, board: Any, ref: str, images: bool, result: str
 ) -> tuple[list[str], list[str]]:
-    """The page's position frames (start, then after every move) and the rows of its move
-    table; plays the game on `board` (its start position)."""
+    """The page's position frames (start, then after every move; the last says the game's
+    `result`) and the rows of its move table; plays the game on `board` (its start
+    position)."""
     frames: list[str] = []
     rows: list[str] = []
     cells = board.cells()
@@ -203,6 +205,8 @@ def _frames_and_rows(
         if images and stored.ply in record.unreadable_photos:
             lost = "the photo cannot be read: the records file is damaged where it lies"
             detail = f"{detail} - {lost}" if detail else lost
+        if number == len(record.moves):  # the end of the record: how the game stands
+            detail = f"{detail} - {result}" if detail else result
         frames.append(_frame(number, caption, svg, photo, detail))
         change = change_words(cells, after, order, turn_over=turns) if changes else None
         rows.append(
@@ -221,7 +225,8 @@ def _record_tables(record: GameRecord) -> list[str]:
     tables: list[str] = []
     if record.rolls:
         roll_rows = "".join(
-            f"<tr><td>{r.for_ply}</td><td>{escape(' + '.join(map(str, r.dice)))}</td>"
+            f'<tr><td><a href="#p{r.for_ply}" data-step="{r.for_ply}">{r.for_ply}</a></td>'
+            f"<td>{escape(' + '.join(map(str, r.dice)))}</td>"
             f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
             for r in record.rolls
         )

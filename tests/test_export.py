@@ -799,3 +799,22 @@ def test_html_move_list_says_what_each_move_changed_on_the_board(db_path, capsys
             game_id, _ = play_recorded(db, game, seed=1, max_moves=6)
             code, page, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
             assert code == 0 and "On the board" not in page
+
+
+def test_html_last_move_says_the_result_and_the_rolls_link_to_their_moves(db_path, capsys):
+    """A trial: the result stood in the facts table alone, not at the last move where the
+    stepping ends; the dice table's move numbers were no links."""
+    import re
+
+    with Records(db_path) as db:
+        game_id, _ = recorded_whole_game(db, "aranea", 3)
+        rolled = db.new_game(games.get("aranea").new())
+        db.add_roll(rolled, (2, 5))
+    code, page, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
+    assert code == 0
+    result = re.search(r"<th>Result</th><td>([^<]+)</td>", page).group(1)
+    last = page.split('<figure class="step"')[-1]
+    assert '<span class="detail">' in last and result.split(" (")[0] in last
+    code, page, _ = run_cli(capsys, "export", rolled, "-f", "html", "--db", db_path)
+    dice = page.split("<h2>Dice rolls</h2>")[1].split("</table>")[0]
+    assert re.search(r'<td><a href="#p(\d+)" data-step="\1">\1</a></td>', dice)
