@@ -8,7 +8,7 @@ import json
 import shlex
 import sys
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
@@ -471,7 +471,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise UserError(f"the --empty photo {args.empty}: {exc}") from None
         more = (Photo(empty, empty_at.homography, {}),)
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
-    calibration, turn, colours_only = _calibrate(args, image, located, position, more, found)
+    learning = _Learning(args, image, located, position, more, found)
+    calibration, turn, colours_only = _calibrate(learning)
     finders_choice, located = located, turned(located, turn)
     # The picture first: a --view that cannot be written leaves no calibration behind (whose
     # -o would then ask for --force on the next try), and one that cannot be saved no picture.
@@ -522,35 +523,60 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _calibrate(
-    args: argparse.Namespace,
-    image: np.ndarray,
-    located: Located,
-    position: dict[str, str],
-    more: tuple[Photo, ...],
-    found: bool,
-) -> tuple[StandingCalibration, int, bool]:
-    """The calibration, the turn of the finder's choice it was learned at, and whether only
-    the pieces' colours told that turn (`found`: a grid found, learned the way round the
-    position fits - `calibrate_found`; else 0 and False).
+@dataclass(frozen=True)
+class _Learning:
+    """What `vision calibrate` learns from: the photo where its board was located, the
+    position it shows, `more` photos (the --empty one), whether the board was found by its
+    grid (`found`: a1 may be turned), and the command's options."""
+
+    args: argparse.Namespace
+    image: np.ndarray
+    located: Located
+    position: dict[str, str]
+    more: tuple[Photo, ...]
+    found: bool
+
+    def learn(self, more: tuple[Photo, ...] | None = None) -> tuple[StandingCalibration, int, bool]:
+        """The calibration (from `more` photos besides the photo, default the ones given),
+        the turn of the finder's choice it was learned at, and whether only the pieces'
+        colours told that turn (`found`: the way round the position fits,
+        `calibrate_found`; else 0 and False).
+
+        :raises UserError: PositionMismatch among others."""
+        more = self.more if more is None else more
+        if self.found:
+            learned = calibrate_found(
+                self.image,
+                self.located,
+                self.position,
+                more,
+                more_found=not self.args.empty_corners,
+            )
+            return learned.calibration, learned.turn, learned.colours_only
+        located = self.located
+        return (
+            calibrate(self.image, located.homography, located.layout, self.position, more),
+            0,
+            False,
+        )
+
+
+def _calibrate(learning: _Learning) -> tuple[StandingCalibration, int, bool]:
+    """`learning.learn()`, a refusal said with what to look at.
 
     :raises PositionMismatch: the photo does not show the position (any way round), saying
         where --view drew what was refused."""
+    args, located = learning.args, learning.located
     try:
-        if found:
-            learned = calibrate_found(
-                image, located, position, more, more_found=not args.empty_corners
-            )
-            return learned.calibration, learned.turn, learned.colours_only
-        return calibrate(image, located.homography, located.layout, position, more), 0, False
+        return learning.learn()
     except PositionMismatch as exc:
         more_words = []
         # a trial: the start photo and position were blamed (and ringed) for an --empty photo
         # with pieces on it
-        spoilt = _empty_photo_pieces(args, image, located, position, more, found)
+        spoilt = _empty_photo_pieces(learning)
         if args.view:  # what was refused, to look at: the grid as located, the cells ringed
             picture = (
-                refused_picture(image, located.homography, located.layout, exc.cells)
+                refused_picture(learning.image, located.homography, located.layout, exc.cells)
                 if spoilt is None
                 else refused_picture(
                     spoilt[0].image, spoilt[0].homography, located.layout, spoilt[1]
@@ -558,15 +584,14 @@ def _calibrate(
             )
             write_png(Path(args.view), picture, overwrite=args.force)
             more_words.append(f"see {args.view}" + (": the --empty photo" if spoilt else ""))
-        pieces = None if spoilt is None else spoilt[1]
-        if pieces is not None:
-            shows = f"pieces on {', '.join(pieces)}" if pieces else "pieces"
+        if spoilt is not None:
+            shows = f"pieces on {', '.join(spoilt[1])}" if spoilt[1] else "pieces"
             more_words.append(
                 f"without the --empty photo {args.empty} it calibrates: that photo shows "
                 f"{shows} or another board - give a photo of this board empty, from where "
                 "the camera stands"
             )
-        elif found:
+        elif learning.found:
             corners = [_corner_words(turned(located, t)) for t in untold_turns(located.layout)]
             more_words.append(
                 f"it fits the grid found neither with a1 at the {', '.join(corners[:-1])} nor "
@@ -578,34 +603,24 @@ def _calibrate(
         raise PositionMismatch(f"{exc} ({'; '.join(more_words)})", exc.cells) from None
 
 
-def _empty_photo_pieces(
-    args: argparse.Namespace,
-    image: np.ndarray,
-    located: Located,
-    position: dict[str, str],
-    more: tuple[Photo, ...],
-    found: bool,
-) -> tuple[Photo, tuple[str, ...]] | None:
+def _empty_photo_pieces(learning: _Learning) -> tuple[Photo, tuple[str, ...]] | None:
     """When the photo calibrates without the --empty photo (`more`), that photo is what
     spoilt it: that photo (its homography turned as calibration turns it) and the cells the
     photo's own calibration reads as pieces there; None when it does not calibrate without
     it either (or there is none)."""
-    if not more:
+    if not learning.more:
         return None
     try:
-        if found:
-            learned = calibrate_found(image, located, position, ())
-            calibration, board = learned.calibration, turned(located, learned.turn)
-        else:
-            calibration = calibrate(image, located.homography, located.layout, position, ())
-            board = located
+        calibration, turn, _ = learning.learn(more=())
     except UserError:  # PositionMismatch among them
         return None
-    empty = more[0]
-    if found and not args.empty_corners:  # the way round calibration takes it
-        turn = nearest_turn(located.layout, empty.homography, board.board_corners_px())
-        empty = replace(empty, homography=turned_homography(located.layout, empty.homography, turn))
-    reading = read_standing(empty.image, empty.homography, located.layout, calibration)
+    layout = learning.located.layout
+    empty = learning.more[0]
+    if learning.found and not learning.args.empty_corners:  # the way round calibration takes it
+        corners = turned(learning.located, turn).board_corners_px()
+        turn = nearest_turn(layout, empty.homography, corners)
+        empty = replace(empty, homography=turned_homography(layout, empty.homography, turn))
+    reading = read_standing(empty.image, empty.homography, layout, calibration)
     return empty, tuple(c for c, v in reading.cells.items() if v not in (EMPTY, UNKNOWN))
 
 
