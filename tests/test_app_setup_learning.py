@@ -393,6 +393,50 @@ def test_the_learning_screen_fits(size, language, tmp_path, monkeypatch):
         assert model.text == "Die Kamera lernt die Farben eurer Figuren …"
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_records_check_screen_fits(size, language, tmp_path, monkeypatch):
+    """The setup screen waiting for the records' start-up check (a large file just after
+    boot), in both languages at both sizes: every text whole, on screen and clear of the
+    buttons, every button but Back off."""
+    import companion.records as records_module
+
+    release = threading.Event()
+    quick_check = records_module._damage_found
+
+    def slow_check(conn, table=""):  # the start-up check, until the test has looked
+        if threading.current_thread().name == "records-check":
+            release.wait(30)
+        return quick_check(conn, table)
+
+    monkeypatch.setattr(records_module, "_damage_found", slow_check)
+    init_pygame(headless=True)
+    screen = HeadlessScreen(size)
+    app = mat_app(screen, tmp_path)
+    app.settings.language = language
+    i18n.set_language(language)
+    try:
+        set_up(app)
+        app.button("done")
+        finish(app)
+        assert app.pages.setup.starting
+        app.render(force=True)
+        screen.save(tmp_path / f"setup-records-check-{language}-{size[0]}x{size[1]}.png")
+        _, model = app.page_model()
+        assert model.text in app.painter.texts and model.status in " ".join(app.painter.texts)
+        assert app.painter.cut == [] and app.painter.left_out == []
+        assert text_overlaps(app.painter) == []
+        bounds = screen.canvas.get_rect()
+        assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
+        assert [kind for _, kind, state in model.buttons if state != "disabled"] == ["back"]
+    finally:
+        release.set()
+        i18n.set_language("en")
+    app.records.damage(wait=True)
+    app.tick()
+    assert app.page == "play"
+
+
 @pytest.mark.parametrize("taken_away", [True, False])
 def test_a_hand_over_the_mat_at_done_is_said_near_its_cell(screen, tmp_path, taken_away):
     """DONE with a hand over the mat (from the right, resting on the mat's near corner, its
