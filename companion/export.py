@@ -194,9 +194,10 @@ def _frames_and_rows(
         player = board.turn
         text = board.move_text(move)
         label = board.move_label  # as the game counts its moves (Arimaa's turns: "2g")
+        opening = " to see who starts" if board.in_opening_roll else ""  # (Aranea)
         board.push(move)
         after = board.cells()
-        caption = f"{label}. {_player(player)}: {_shown_move(text)}"
+        caption = f"{label}. {_player(player)}: {_shown_move(text)}{opening}"
         svg = position_svg(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
@@ -208,7 +209,11 @@ def _frames_and_rows(
         if number == len(record.moves):  # the end of the record: how the game stands
             detail = f"{detail} - {result}" if detail else result
         frames.append(_frame(number, caption, svg, photo, detail))
-        change = change_words(cells, after, order, turn_over=turns) if changes else None
+        change = (
+            (change_words(cells, after, order, turn_over=turns) or opening.strip())
+            if changes
+            else None
+        )
         rows.append(
             f'<tr><td><a href="#p{number}" data-step="{number}">{escape(label)}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"

@@ -184,7 +184,8 @@ def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, 
         assert f'data-step="{number}">{number}</a>' in out and f"<code>{move.text}</code>" in out
     # the caption over the board says a roll's dice in words ("2-5" reads like the cell r2-5)
     first = record.moves[0].text
-    assert first.startswith("roll ") and f"1. Amber: roll {first[5]} and {first[7]}<" in out
+    caption = f"1. Amber: roll {first[5]} and {first[7]} to see who starts<"  # (the opening)
+    assert first.startswith("roll ") and caption in out
     assert "not finished" in out
 
 
@@ -791,6 +792,7 @@ def test_html_move_list_says_what_each_move_changed_on_the_board(db_path, capsys
     odd = [change for change in placed if not re.match(r"\+r\d-\d+|r\d-\d+ taken", change)]
     assert placed and not odd, odd
     assert not any("turned" in change for _, change in rows["aranea"])
+    assert rows["aranea"][0][1] == "to see who starts"  # the opening roll (a trial)
     assert any(change.endswith(" turned") for _, change in rows["arinama"])
     # where a move's text names every change (Arimaa's steps and captures, Sensei's actions)
     # the colours alone would guess wrong (a review: a push read "e4 taken"): no column
