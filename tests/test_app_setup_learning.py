@@ -91,6 +91,31 @@ def labels(app, style=None):
     return [label for label, _kind, s in model.buttons if style is None or s == style]
 
 
+def app_in(size, language, tmp_path):
+    """A headless screen of `size` and the app on it, the table speaking `language`
+    (conftest's `_english_again` sets English after the test)."""
+    init_pygame(headless=True)
+    screen = HeadlessScreen(size)
+    app = mat_app(screen, tmp_path)
+    app.settings.language = language
+    i18n.set_language(language)
+    return screen, app
+
+
+def drawn_whole(app, screen, shot):
+    """The page drawn (and saved to `shot` to look at): its text and status on screen, every
+    text whole, clear of the others and inside the screen; its model."""
+    app.render(force=True)
+    screen.save(shot)
+    _, model = app.page_model()
+    assert model.text in app.painter.texts and model.status in " ".join(app.painter.texts)
+    assert app.painter.cut == [] and app.painter.left_out == []
+    assert text_overlaps(app.painter) == []
+    bounds = screen.canvas.get_rect()
+    assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
+    return model
+
+
 def finish(app):
     """Let the calibration thread end and the page take its result, as the event loop does."""
     assert app.vision.wait_for_calibration(timeout=60)
@@ -369,23 +394,12 @@ def test_a_board_found_turned_round_is_confirmed_by_done_again_in_the_background
 def test_the_learning_screen_fits(size, language, tmp_path, monkeypatch):
     """The setup screen while learning, in both languages at both sizes: every text whole,
     on screen and clear of the buttons."""
-    init_pygame(headless=True)
-    screen = HeadlessScreen(size)
-    app = mat_app(screen, tmp_path)
-    app.settings.language = language
-    i18n.set_language(language)
+    screen, app = app_in(size, language, tmp_path)
     set_up(app)
     held = Held(monkeypatch)
     app.button("done")
     try:
-        app.render(force=True)
-        screen.save(tmp_path / f"setup-learning-{language}-{size[0]}x{size[1]}.png")
-        _, model = app.page_model()
-        assert model.text in app.painter.texts and model.status in " ".join(app.painter.texts)
-        assert app.painter.cut == [] and app.painter.left_out == []
-        assert text_overlaps(app.painter) == []
-        bounds = screen.canvas.get_rect()
-        assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
+        model = drawn_whole(app, screen, tmp_path / f"setup-learning-{language}-{size}.png")
     finally:
         held.release.set()
         app.vision.wait_for_calibration(timeout=60)
@@ -410,24 +424,13 @@ def test_the_records_check_screen_fits(size, language, tmp_path, monkeypatch):
         return quick_check(conn, table)
 
     monkeypatch.setattr(records_module, "_damage_found", slow_check)
-    init_pygame(headless=True)
-    screen = HeadlessScreen(size)
-    app = mat_app(screen, tmp_path)
-    app.settings.language = language
-    i18n.set_language(language)
+    screen, app = app_in(size, language, tmp_path)
     try:
         set_up(app)
         app.button("done")
         finish(app)
         assert app.pages.setup.starting
-        app.render(force=True)
-        screen.save(tmp_path / f"setup-records-check-{language}-{size[0]}x{size[1]}.png")
-        _, model = app.page_model()
-        assert model.text in app.painter.texts and model.status in " ".join(app.painter.texts)
-        assert app.painter.cut == [] and app.painter.left_out == []
-        assert text_overlaps(app.painter) == []
-        bounds = screen.canvas.get_rect()
-        assert all(bounds.contains(rect) for _text, rect in app.painter.drawn)
+        model = drawn_whole(app, screen, tmp_path / f"setup-records-{language}-{size}.png")
         assert [kind for _, kind, state in model.buttons if state != "disabled"] == ["back"]
     finally:
         release.set()
@@ -471,11 +474,7 @@ def test_a_hand_over_the_mat_at_done_is_said_near_its_cell(screen, tmp_path, tak
 def test_a_hand_at_done_is_said_whole(size, language, tmp_path):
     """The words for a hand over the mat at DONE, in both languages at both sizes: whole and
     on screen, the cell marked."""
-    init_pygame(headless=True)
-    screen = HeadlessScreen(size)
-    app = mat_app(screen, tmp_path)
-    app.settings.language = language
-    i18n.set_language(language)
+    screen, app = app_in(size, language, tmp_path)
     try:
         table, want, _ = set_up(app)
         hand = table.hand_towards(tuple(table.mat_quad()[3]), reach=0.65)
