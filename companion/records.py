@@ -943,14 +943,7 @@ class Records:
         :raises RecordError: the list of them is damaged - saying that the game's moves read
             without them (an export without photos)."""
         try:
-            ids = [
-                row[0]
-                for row in conn.execute(
-                    "SELECT i.move_id FROM images i JOIN moves m ON m.id = i.move_id"
-                    " WHERE m.game_id=?",
-                    (game_id,),
-                )
-            ]
+            ids = _photo_move_ids(conn, game_id)
         except sqlite3.DatabaseError as exc:
             if not _is_damage(exc):
                 raise
@@ -977,14 +970,7 @@ class Records:
         """The ids of a game's moves stored with a board photo (the photos not read); none
         when the pages they lie on are damaged - the moves read without them."""
         try:
-            return {
-                row[0]
-                for row in conn.execute(
-                    "SELECT i.move_id FROM images i JOIN moves m ON m.id = i.move_id"
-                    " WHERE m.game_id=?",
-                    (game_id,),
-                )
-            }
+            return set(_photo_move_ids(conn, game_id))
         except sqlite3.DatabaseError as exc:
             if not _is_damage(exc):
                 raise
@@ -1189,6 +1175,19 @@ def _loaded(text: Any, game_id: int, what: str, kind: type | None = None) -> Any
     if kind is not None and not isinstance(value, kind):
         raise _UnreadableRow(game_id, what)
     return value
+
+
+def _photo_move_ids(conn: sqlite3.Connection, game_id: int) -> list[int]:
+    """The ids of a game's moves stored with a board photo (the photos not read).
+
+    :raises sqlite3.DatabaseError: the pages of that list are damaged."""
+    return [
+        row[0]
+        for row in conn.execute(
+            "SELECT i.move_id FROM images i JOIN moves m ON m.id = i.move_id WHERE m.game_id=?",
+            (game_id,),
+        )
+    ]
 
 
 def _summary(row: tuple[Any, ...]) -> GameSummary:
