@@ -126,12 +126,12 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
     board = final.root()
     geometry = board_geometry(board.name, board.options)
     ref = "board"
-    title = f"{board.title} - game {summary.id}"
+    title = f"{board.full_title} - game {summary.id}"
 
     result = _result(record, final)
     frames, rows = _frames_and_rows(record, final, board, ref, images, result)
     facts = [
-        ("Game", board.title),
+        ("Game", board.full_title),
         ("Players", _players(summary.players)),
         ("Started", _when(summary.started_at)),
         ("Ended", _when(summary.ended_at) if summary.ended_at else ""),

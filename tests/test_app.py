@@ -1336,3 +1336,29 @@ def test_after_a_roll_in_a_game_the_dice_page_offers_play_not_a_roll_that_does_n
     app.render(force=True)
     labels = {t.label for t in app.painter.targets}
     assert "Play" in labels and "Roll" not in labels  # drawn greyed, nothing to tap
+
+
+def test_a_sensei_game_is_headed_with_its_version(screen, tmp_path):
+    """A trial of the review: Sensei's page title and the games list did not say Arashi or
+    Shizukana, whose stones move differently. The play screen, the review list and the page
+    head a game with its version (`Position.title_for`); options that are not the game's
+    (a record changed by hand) head it "Sensei"."""
+    from companion import games
+    from companion.referee import Referee
+
+    Sensei = games.get("sensei")
+    assert Sensei.title_for({"movement": "shizukana"}) == "Sensei Shizukana"
+    assert Sensei.title_for({"bogus": 1}) == "Sensei"
+    settings = Settings(game="sensei")
+    settings.options["sensei"] = {"movement": "shizukana"}
+    records = Records(tmp_path / "r.sqlite3")
+    app = App(screen, settings, records=records)
+    position = Sensei.new(settings.options["sensei"])
+    app.referee = Referee(position.copy(), records=records)
+    app.position = app.referee.position
+    app.go("play")
+    app.render(force=True)
+    assert "Sensei Shizukana · move 1" in app.painter.texts
+    app.pages.review_list.open()
+    app.render(force=True)
+    assert any(t.startswith("#1 Sensei Shizukana") for t in app.painter.texts)

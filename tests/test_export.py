@@ -165,8 +165,10 @@ def test_html_export_shows_every_position_and_needs_nothing_from_the_network(
     assert [f["highlights"] for f in page.figures] == changes
     assert [f["photo"] for f in page.figures] == [False] + [True] * len(pos.move_stack)
     assert [f["id"] for f in page.figures] == [f"p{i}" for i in range(len(page.figures))]
-    title = games.get(name).title
+    title = pos.full_title  # Sensei's version named ("Sensei Arashi")
     assert f"<title>{title} - game {game_id}</title>" in html
+    plain = games.get(name).title
+    assert title.startswith(plain) and (title != plain) == (name == "sensei")
 
 
 def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, capsys):

@@ -142,6 +142,25 @@ class Position(ABC, Generic[MoveT]):
         return options
 
     @classmethod
+    def title_for(cls, options: Any = None) -> str:
+        """The game's title with the version its `options` make, as the rules name it
+        ("Sensei Shizukana"): what a screen or a page heads a game with. The title alone for
+        a game of one version. `options` as `options_of` takes them.
+
+        >>> from companion import games
+        >>> games.get("sensei").title_for({"movement": "shizukana"})
+        'Sensei Shizukana'
+        >>> games.get("arimaa").title_for()
+        'Arimaa'
+        """
+        return cls.title
+
+    @property
+    def full_title(self) -> str:
+        """`title_for` this position's options."""
+        return self.title_for(self.options)
+
+    @classmethod
     def options_from(cls, data: dict[str, Any] | None) -> Any:
         """Options from a plain dict (JSON, CLI).
 

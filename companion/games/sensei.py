@@ -272,6 +272,16 @@ class SenseiPosition(Position[Turn]):
     )
 
     @classmethod
+    def title_for(cls, options: Any = None) -> str:
+        """ "Sensei Arashi" or "Sensei Shizukana": the versions move stones differently
+        ("Sensei" for options that are not the game's: a record's, changed by hand)."""
+        try:
+            movement = cls.options_of(options).movement
+        except OptionError:
+            return cls.title
+        return f"{cls.title} {movement.capitalize()}"
+
+    @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
         return sensei_geometry(options)
 

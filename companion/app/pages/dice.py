@@ -105,7 +105,7 @@ class DicePage(Page):
             _("A 3 and a 4 count as 1") if read_so and d.dice and sorted(d.dice) == [3, 4] else ""
         )
         title = (
-            _("{game} · dice").format(game=app.position.title)
+            _("{game} · dice").format(game=app.position.full_title)
             if d.in_game and app.position
             else _("Dice")
         )

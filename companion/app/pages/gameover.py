@@ -34,7 +34,7 @@ class GameOverPage(Page):
         outcome = position.outcome()
         instruction = referee.instruction
         model = gameover.GameOverModel(
-            title=position.title,
+            title=position.full_title,
             geometry=board_geometry(position.name, position.options),
             cells=referee.board if referee.board is not None else position.cells(),
             headline=instruction.text,

@@ -85,7 +85,7 @@ class HomePage(Page):
                     summary.id,
                     _("#{id} {game}, move {number}").format(
                         id=summary.id,
-                        game=games.get(summary.game).title,
+                        game=games.get(summary.game).title_for(summary.options),
                         number=summary.moves + 1,
                     ),
                 )

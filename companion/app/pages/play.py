@@ -97,7 +97,7 @@ class PlayPage(Page):
         else:
             instruction = self.arimaa_setup.offer(instruction)
         model = play.PlayModel(
-            title=position.title,
+            title=position.full_title,
             geometry=board_geometry(position.name, position.options),
             cells=board,
             instruction=instruction,

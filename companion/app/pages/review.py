@@ -48,7 +48,7 @@ class ReviewListPage(Page):
             return []
         rows = []
         for summary in summaries:
-            title = f"#{summary.id} {games.get(summary.game).title}"
+            title = f"#{summary.id} {games.get(summary.game).title_for(summary.options)}"
             if summary.meta.get("demo"):
                 # played by the synthetic table, not at this table
                 title = _("{game} (demo)").format(game=title)
@@ -118,7 +118,7 @@ class ReviewGamePage(Page):
         boards = [position.cells() for position in positions]
         options = start.options
         self.review = review.ReviewGameModel(
-            title=f"#{record.id} {cls.title}",
+            title=f"#{record.id} {start.full_title}",
             geometry=board_geometry(record.game, options),
             boards=boards,
             moves=[shown_move(m.text) for m in record.moves],

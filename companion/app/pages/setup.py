@@ -264,7 +264,7 @@ class SetupPage(Page):
         markers, grid = vision.overlay()
         found = vision.located is not None
         model = setup.SetupModel(
-            title=_("Set up {game}").format(game=position.title),
+            title=_("Set up {game}").format(game=position.full_title),
             geometry=board_geometry(position.name, position.options),
             start_cells=want,
             wrong={cell: ERROR for cell in self.mismatch},
