@@ -130,6 +130,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
 
     result = _result(record, final)
     frames, rows = _frames_and_rows(record, final, board, ref, images, result)
+    columns = 4 if board.move_text_names_every_change else 5
     facts = [
         ("Game", board.full_title),
         ("Players", _players(summary.players)),
@@ -159,7 +160,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th>'
         + ("" if board.move_text_names_every_change else "<th>On the board</th>")
         + "<th>Time (UTC)</th>"
-        f"</tr></thead><tbody>{''.join(rows) or '<tr><td colspan=5>No moves.</td></tr>'}"
+        f"</tr></thead><tbody>{''.join(rows) or f'<tr><td colspan={columns}>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
     sections.extend(_record_tables(record))

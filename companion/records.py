@@ -718,11 +718,7 @@ class Records:
         if image is None:
             return False
         with self._write(durable=False) as c:
-            row = c.execute(
-                "SELECT id FROM moves WHERE game_id = ? AND taken_back_at IS NULL"
-                " ORDER BY ply DESC LIMIT 1",
-                (game_id,),
-            ).fetchone()
+            row = _last_live_move(c, game_id)
             if row is None:
                 return False
             c.execute(
@@ -804,11 +800,7 @@ class Records:
             status = self._game_row(c, game_id)[0]
             if status == ABANDONED:
                 raise RecordError(f"game {game_id} was abandoned: nothing to take back")
-            row = c.execute(
-                "SELECT id, ply, move FROM moves WHERE game_id=? AND taken_back_at IS NULL"
-                " ORDER BY ply DESC LIMIT 1",
-                (game_id,),
-            ).fetchone()
+            row = _last_live_move(c, game_id)
             if row is None:
                 raise RecordError(f"game {game_id} has no move to take back")
             move_id, ply, text = row
@@ -1175,6 +1167,16 @@ def _loaded(text: Any, game_id: int, what: str, kind: type | None = None) -> Any
     if kind is not None and not isinstance(value, kind):
         raise _UnreadableRow(game_id, what)
     return value
+
+
+def _last_live_move(conn: sqlite3.Connection, game_id: int) -> tuple[int, int, str] | None:
+    """The game's last move not taken back: (id, ply, text), or None before the first."""
+    row = conn.execute(
+        "SELECT id, ply, move FROM moves WHERE game_id=? AND taken_back_at IS NULL"
+        " ORDER BY ply DESC LIMIT 1",
+        (game_id,),
+    ).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
 
 def _photo_move_ids(conn: sqlite3.Connection, game_id: int) -> list[int]:

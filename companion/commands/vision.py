@@ -329,6 +329,14 @@ def check_files(
             raise UserError(f"cannot write {name}: {write_problem(name, exc)}") from None
 
 
+def _something_to_read(image: np.ndarray, located: Located, name: str) -> None:
+    """:raises UserError: the board's part of the picture `name` shows nothing to read (all
+    but black, one flat colour: `nothing_to_read`), naming it."""
+    unseen = nothing_to_read(image, located)
+    if unseen:
+        raise UserError(f"{name}: {unseen}" if name else unseen)
+
+
 def load_image(path: str) -> np.ndarray:
     """A photo as a BGR array; UserError naming the file when it cannot be read."""
     file = Path(path)
@@ -451,9 +459,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
-    unseen = nothing_to_read(image, located)
-    if unseen:
-        raise UserError(f"{args.image}: {unseen}")
+    _something_to_read(image, located, args.image)
     if not layout.has_markers:  # its corners are kept beside the calibration
         check_corners_place(args.output)
     position = load_position(args.position, layout)
@@ -464,9 +470,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corners = args.empty_corners or args.corners
         try:
             empty_at = _locate(empty, layout.name, corners)
-            unseen = nothing_to_read(empty, empty_at)
-            if unseen:
-                raise UserError(unseen)
+            _something_to_read(empty, empty_at, "")
         except UserError as exc:  # say which picture: the start photo was found
             raise UserError(f"the --empty photo {args.empty}: {exc}") from None
         more = (Photo(empty, empty_at.homography, {}),)
@@ -739,9 +743,7 @@ def run_read(args: argparse.Namespace) -> int:
     located = locate(image, wanted.name if wanted else "auto", corners, near=near)
     layout = located.layout
     calibration.check_layout(layout)
-    unseen = nothing_to_read(image, located)
-    if unseen:
-        raise UserError(f"{args.image}: {unseen}")
+    _something_to_read(image, located, args.image)
     if corners is not None:
         _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
     # the board lies a quarter turn from the saved corners, neither way round nearer them

@@ -336,9 +336,10 @@ class Referee(Generic[P]):
 
         DONE and ROLL pressed while the camera cannot see the board as it is - a hand over it,
         cells unclear, or (`view_settling`, from the front end: `protocol.view_settling`) the
-        view still moving after a hand left, the board not found or moved - are held (`held`, the event "held") and taken on the next still board
-        read in full: a player who makes the turn's last step and presses DONE at once ends
-        the turn with that step, not without it. The front end asks its camera for that board
+        view still moving after a hand left, the board not found or moved - are held
+        (`held`, the event "held") and taken on the next still board read in full: a player
+        who makes the turn's last step and presses DONE at once ends the turn with that step,
+        not without it. The front end asks its camera for that board
         even if nothing changed. Any other input drops a press held."""
         kind = player_input.kind
         if kind not in INPUT_KINDS:
