@@ -9,6 +9,7 @@ import json
 import pytest
 from test_display import text_overlaps
 
+from companion import i18n
 from companion.app import App, Settings, TableVision
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
@@ -113,8 +114,6 @@ def test_sensei_on_an_own_7x7_board_is_refereed_from_the_camera(tmp_path):
 def test_the_own_board_setup_with_every_button_fits_in_german(size, tmp_path):
     """Tapped corners: Back, Corners, Printed mat, Find, Empty board, Done - in German, every
     label and text whole and clear of the others."""
-    from companion import i18n
-
     init_pygame(headless=True)
     screen = HeadlessScreen(size)
     settings = Settings(game="sensei", boards={"sensei": "own"}, language="de")
@@ -176,6 +175,9 @@ def test_a_tapped_board_that_moved_is_said_on_the_screen_and_tapped_again(tmp_pa
     now = watch(board, 4.0, now)
     assert app.vision.lost and app.vision_status == "board-moved"
     assert "tap its corners again" in app.message
+    i18n.set_language("de")  # chosen while it is said: said again in German
+    assert app.message.startswith("Das Brett wurde verschoben")
+    i18n.set_language("en")
     app.render(force=True)
     screen.save(tmp_path / "moved.png")
     assert any("tap its corners again" in t for t in app.painter.texts)

@@ -165,6 +165,14 @@ def test_a_position_that_does_not_fit_arrives_as_marked_cells(screen, tmp_path):
     assert "marked" in app.message and "a1" not in app.message
     _, model = app.page_model()
     assert set(model.wrong) == set(app.pages.setup.mismatch)
+    # a language chosen meanwhile says it too (it stayed English until the next problem)
+    count = len(app.pages.setup.mismatch)
+    i18n.set_language("de")
+    assert app.message == (
+        f"{count} markierte Felder passen nicht zur Stellung: prüf sie, dann drück noch einmal "
+        "FERTIG"
+    )
+    i18n.set_language("en")
     assert "Done" not in labels(app, "disabled")  # DONE again, once the board is right
     app.vision.look(table.render(want), now=101.0)
     app.button("done")

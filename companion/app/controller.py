@@ -50,6 +50,13 @@ from display.theme import Metrics
 Words = Callable[[], str]  # a line for the screen, made in the table's language when shown
 
 
+def board_moved() -> str:
+    """The play page's problem when a board of tapped corners moved (`App.on_vision_status`)."""
+    return _(
+        "The board moved: put it back where it was, or tap its corners again (Menu, then Continue)"
+    )
+
+
 class App:
     """See the module docstring."""
 
@@ -88,7 +95,9 @@ class App:
         self._page: Page = self.pages.home
         self.dirty = True
         self.painter: Painter | None = None  # the last frame's (targets, texts)
-        self.message = ""  # a one-line problem to show (setup, play)
+        # a one-line problem to show (setup, play): the app's own words are made in the
+        # table's language whenever shown (`message`); an error's text stays as it was said
+        self._message: str | Words = ""
         # a one-line note on the home page (why a game could not be continued), made in the
         # table's language whenever it is shown (`notice`, `tell`)
         self._notice: Words | None = None
@@ -175,6 +184,16 @@ class App:
     def notice(self) -> str:
         """The home page's one-line note ("" for none), in the table's language now."""
         return self._notice() if self._notice is not None else ""
+
+    @property
+    def message(self) -> str:
+        """The setup or play page's one-line problem ("" for none), in the table's language
+        now where the app made it (`Words`); an error's own text as it was said."""
+        return self._message() if callable(self._message) else self._message
+
+    @message.setter
+    def message(self, words: str | Words) -> None:
+        self._message = words
 
     def tell(self, words: Words | None) -> None:
         """Say `words` on the home page until another note or a game replaces them (None:
@@ -401,7 +420,7 @@ class App:
     def language_changed(self) -> None:
         """The language or the colour words were just chosen: what stays on the screen is
         made again in them - the instruction, the records' and the camera's problems (the
-        notice and the status line are made whenever drawn)."""
+        notice, the status line and the app's own `message` are made whenever drawn)."""
         if self.referee is not None:
             self.referee._update()
         if self.records_problem:
@@ -459,13 +478,9 @@ class App:
         if status == self.vision_status:
             return
         self.vision_status = status
-        moved = _(
-            "The board moved: put it back where it was, or tap its corners again (Menu, then "
-            "Continue)"
-        )
         if self.vision is not None and self.vision.lost:
-            self.message = moved  # a board of tapped corners: no markers to find it again
-        elif self.message == moved:
+            self.message = board_moved  # a board of tapped corners: no markers to find it again
+        elif self._message is board_moved:
             self.message = ""
         hands = status in ("hands", "covered")  # either way: nothing is read
         if self.page in ("play", "setup") and (status == "covered") != self.covered:

@@ -130,12 +130,12 @@ class SetupPage(Page):
             self.corner_index = (self.corner_index + 1) % 4
         elif kind in ("corners-use", "confirm-setup"):
             if any(c is None for c in edit):
-                app.message = _("Tap all four corners first")
+                app.message = lambda: _("Tap all four corners first")
                 return
             try:
                 app.vision.set_corners(edit)
             except UserError:  # the corners cross, or lie far outside: not a board
-                app.message = _(
+                app.message = lambda: _(
                     "These corners do not go round the board: tap them top-left, top-right, "
                     "bottom-right, bottom-left as the first player sees the board"
                 )
@@ -199,7 +199,7 @@ class SetupPage(Page):
             # The diagram marks the cells; a list of them would be a wall of text.
             self.mismatch = error.cells
             count = len(error.cells)
-            app.message = ngettext(
+            app.message = lambda: ngettext(
                 "{count} marked cell does not look like the position: check it, then press "
                 "DONE again",
                 "{count} marked cells do not look like the position: check them, then press "
