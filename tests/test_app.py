@@ -1082,13 +1082,14 @@ def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_t
         assert app.page == page
 
 
-@pytest.mark.parametrize("status", ["moving", "searching", "board-moved"])
+@pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
 def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen, status):
     """A player puts the stone down and presses DONE at once: the tracker says "moving"
     until the view has been still half a second, and the board the referee last saw lacks
     that action. The press waits for the still board and ends the turn with it. So it does
-    while the camera looks for the board again (bumped: "searching") or reads a mat that
-    moved ("board-moved") - a review found those taken against the board before."""
+    while the camera looks for the board again (bumped: "searching"), reads a mat that
+    moved ("board-moved") - a review found those taken against the board before - or sees
+    nothing at all (the lens covered, the light off: "dark")."""
     from companion import games
     from companion.observation import Observation
     from companion.referee import Referee
@@ -1362,3 +1363,28 @@ def test_a_sensei_game_is_headed_with_its_version(screen, tmp_path):
     app.pages.review_list.open()
     app.render(force=True)
     assert any(t.startswith("#1 Sensei Shizukana") for t in app.painter.texts)
+
+
+def test_a_black_picture_is_said_on_the_play_page_until_the_board_shows_again(screen):
+    """The tracker's "dark" (the lens covered, the light off): the play page says why nothing
+    is read, in the table's language, and stops saying it once the camera sees again."""
+    from companion import games, i18n
+    from companion.referee import Referee
+
+    app = App(screen, Settings(game="sensei"))
+    app.referee = Referee(games.get("sensei").new())
+    app.position = app.referee.position
+    app.go("play")
+    app.on_vision_status("dark")
+    app.render(force=True)
+    said = "The camera's picture is all but black: is the lens covered, or the light off?"
+    assert any(t.startswith(said) for t in app.painter.texts)
+    assert "camera: dark" in " ".join(app.painter.texts)
+    i18n.set_language("de")
+    try:
+        assert app.message.startswith("Das Kamerabild ist fast schwarz")
+    finally:
+        i18n.set_language("en")
+    app.on_vision_status("moving")
+    app.render(force=True)
+    assert app.message == "" and not any(t.startswith(said) for t in app.painter.texts)

@@ -529,9 +529,17 @@ def test_a_hand_at_done_is_asked_about_again_in_a_new_setup(screen, tmp_path):
 def test_a_camera_that_does_not_see_the_board_is_said_at_once(screen, tmp_path):
     app = mat_app(screen, tmp_path)
     app.start_game("arinama")
-    app.vision.latest = np.zeros((360, 640, 3), np.uint8)
+    app.vision.latest = np.full((360, 640, 3), 90, np.uint8)  # a table, no mat
     with pytest.raises(UserError, match="does not see the mat"):
         app.vision.start_calibration({})
+    assert not app.vision.calibrating
+    # a black picture (the lens covered, the light off) says so: no mat is its reason
+    app.vision.look(np.zeros((360, 640, 3), np.uint8), now=1.0)
+    assert app.vision.problem.startswith("the camera's picture is all but black")
+    with pytest.raises(UserError, match="is the lens covered, or the light off"):
+        app.vision.start_calibration({})
+    with pytest.raises(UserError, match="is the lens covered, or the light off"):
+        app.vision.take_empty_photo()
     assert not app.vision.calibrating
     pygame.event.clear()
 

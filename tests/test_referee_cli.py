@@ -677,4 +677,9 @@ def test_the_referee_s_unsettled_views_are_the_tracker_s_own_states():
     from companion.referee.protocol import UNSETTLED_VIEWS
     from vision import tracker
 
-    assert set(UNSETTLED_VIEWS) == {tracker.MOVING, tracker.SEARCHING, tracker.BOARD_MOVED}
+    assert set(UNSETTLED_VIEWS) == {
+        tracker.MOVING,
+        tracker.SEARCHING,
+        tracker.BOARD_MOVED,
+        tracker.DARK,
+    }

@@ -170,6 +170,28 @@ def test_faults_on_the_way_dropped_black_frames_lingering_hand_vanishing_camera(
     assert game.referee.position.move_stack == ["c3", "e3"]
 
 
+def test_a_covered_lens_is_said_once_and_done_waits_for_the_board_it_hid():
+    """The lens covered (or the light off) while White places a stone and presses DONE: one
+    line says why nothing is read, and DONE waits for the board the camera sees again - it
+    was taken against the last board read before the dark ("nothing moved")."""
+    game = SimGame(
+        "arinama5", games.get("arinama").new({"rows": 5, "cols": 5}), calibration_cells=ARINAMA_CAL
+    )
+    game.move({"c3": "black"})
+    game.settle()
+    assert game.referee.position.move_stack == ["c3"]
+    for _ in range(2 * FPS):
+        game.session.feed_frame(game.table.black_frame())
+    dark = "(the camera's picture is all but black: is the lens covered, or the light off?)"
+    assert game.lines.count(dark) == 1 and game.tracker.status == "dark"
+    game.press("done")
+    assert game.referee.held is not None
+    game.move({"c3": "black", "e3": "white"})
+    game.settle(2 * STILL)
+    assert game.referee.position.move_stack == ["c3", "e3"]
+    assert game.lines.count(dark) == 1
+
+
 def test_a_hand_resting_beside_the_stone_it_just_placed_is_not_read():
     """The tracker promises never to read a frame with a hand in it; here the hand stays
     after putting the stone down, so the stone is not yet a move."""
@@ -197,10 +219,10 @@ def test_something_left_on_the_mat_s_edge_is_read_past_when_the_players_type_cle
     hand = game.table.hand_towards(game.table.cell_pixel("e3"), 1.0)
     for _ in range(5 * FPS):
         game.session.feed_frame(game.table.render({"c3": "black"}, hand))
-    assert game.session.covered and game.referee.position.move_stack == []
+    assert game.session.said_state == "covered" and game.referee.position.move_stack == []
     game.cells = {"c3": "black"}
     game.settle(2 * STILL)  # the hand goes: the stone it put down counts
-    assert game.referee.position.move_stack == ["c3"] and not game.session.covered
+    assert game.referee.position.move_stack == ["c3"] and game.session.said_state == ""
     for _ in range(5 * FPS):
         game.session.feed_frame(with_cup(game.table.render({"c3": "black", "e3": "white"})))
     assert (

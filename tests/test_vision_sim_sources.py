@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from companion.errors import UserError
+from vision.exposure import is_black
 from vision.sources import (
     CameraSource,
     FrameSource,
     ImageDirSource,
     VideoFileSource,
-    is_black,
     is_camera,
     open_source,
 )

@@ -33,6 +33,8 @@ from vision.tracker import (
     BOARD_MOVED,
     COVERED,
     COVERED_SECONDS,
+    DARK,
+    DARK_SECONDS,
     HANDS,
     SEARCHING,
     STILL,
@@ -160,6 +162,33 @@ def test_dropped_black_and_garbage_frames_never_crash_and_restart_the_window(ari
     # The black frame restarted the window: a full half second of stillness is needed again.
     seen = feed_all(tracker, [(frame, False)] * 30)
     assert len(seen) == 1 and seen[0][0] >= 14
+
+
+def test_a_covered_lens_is_said_after_a_while_and_the_board_is_read_once_it_shows(arimaa):
+    """A trial's find: with the lens covered or the light off, the tracker went on saying
+    "still" with no problem, so DONE took the last board read before the dark (the app and
+    `companion referee` hold DONE on "dark"). A glitch's black frame keeps the status."""
+    table, calibration = arimaa
+    cells = {"b2": "gold"}
+    tracker = Tracker(table.layout, calibration, fps=30)
+    frame, black = table.render(cells), table.black_frame()
+    assert len(feed_all(tracker, [(frame, False)] * 30)) == 1
+    tracker.feed(black)  # one frame: a camera's glitch
+    assert tracker.status == STILL and tracker.problem == ""
+    dark = round(DARK_SECONDS * 30) + 1
+    for _ in range(dark):
+        assert tracker.feed(black) is None
+    assert tracker.status == DARK
+    assert tracker.problem.startswith("the camera's picture is all but black")
+    # the light back on a move made in the dark: read
+    moved = table.render({"b3": "gold"})
+    seen = feed_all(tracker, [(moved, False)] * 30)
+    assert tracker.status == STILL and tracker.problem == ""
+    assert [(obs.cells["b2"], obs.cells["b3"]) for _, obs, _ in seen] == [(EMPTY, "gold")]
+    # a dim room's picture whose board still shows is no dark (once "black": its mean under 12)
+    dim = (moved.astype(np.float32) * 0.12).astype(np.uint8)
+    feed_all(tracker, [(dim, False)] * 60)
+    assert tracker.status == STILL and tracker.problem == ""
 
 
 def test_nothing_but_table_keeps_searching_without_raising():

@@ -14,6 +14,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.i18n import _
+from vision.exposure import all_but_black
 from vision.layouts import Layout
 
 # --corners whose cells come out narrower than this in the picture are a slip, or a board too
@@ -67,11 +68,6 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     )
 
 
-# The brightest part of the board's region at most this (of 255): a covered lens or the light
-# off. (A real chess photo darkened to 5 % is still read: its brightest squares about 11.)
-BLACK_LEVEL = 8
-
-
 def nothing_to_read(image: np.ndarray, located: Located) -> str:
     """Why nothing of the board can be read in `image` where `located` puts it - "" when
     something can: its region all but black (a covered lens, the light off), or one flat
@@ -93,12 +89,12 @@ def nothing_to_read(image: np.ndarray, located: Located) -> str:
     seen = grey[mask > 0]
     if seen.size == 0:
         return ""
-    low, high, brightest = np.percentile(seen, (5, 95, 99))
-    if brightest <= BLACK_LEVEL:
+    if all_but_black(seen):
         return (
             "the board's part of the picture is all but black (is the lens covered, or the "
             "light off?): light the board and take the picture again"
         )
+    low, high = np.percentile(seen, (5, 95))
     if high - low < 1:
         return (
             "the board's part of the picture is one flat colour - nothing of the board shows: "

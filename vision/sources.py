@@ -159,12 +159,6 @@ def quiet_opencv() -> Iterator[None]:
             os.environ["OPENCV_FFMPEG_LOGLEVEL"] = ffmpeg
 
 
-def is_black(frame: np.ndarray, level: float = 12.0) -> bool:
-    """A frame with (almost) no light in it: a covered lens or a camera glitch."""
-    small = frame[::8, ::8]
-    return float(small.mean()) < level
-
-
 # -- cameras ----------------------------------------------------------------------------------------
 class CameraSource(_Source):
     """A webcam (``usb:N``) or a video device path, through OpenCV's VideoCapture.

@@ -37,8 +37,10 @@ tell from a hand there. Nothing is read until it goes or the players say the boa
 (`read_as_it_is`: the app's BOARD CLEAR, `clear` typed to `companion referee`); then the view
 is read as it is and what lay there is left out of the checks until a still board no longer
 shows it (`vision.stillness.OccluderCheck.accept`).
-Dropped frames (None) are skipped; black frames (a glitching camera) restart the stillness
-window, since the board may have changed while the camera was blind. Neither ever raises.
+Dropped frames (None) are skipped; black frames (a glitching camera, a covered lens, the light
+off: `vision.exposure.is_black`) restart the stillness window, since the board may have changed
+while the camera was blind - after DARK_SECONDS of them the status is ``"dark"`` and `problem`
+asks whether the lens is covered or the light off. Neither ever raises.
 
 Boards whose corners were tapped or typed (`corners`, no markers, not found from the grid):
 the grid as tapped is checked where it was (`vision.find.grid_still_there`, checkered or lined)
@@ -68,12 +70,12 @@ import numpy as np
 from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
+from vision.exposure import is_black
 from vision.find import board_kind, grid_still_there
 from vision.layouts import Layout, Marker, layout_or_auto
 from vision.locate import Located, corner_shift, locate, relocate
 from vision.reader import read_cells
 from vision.relearn import learn_from_board, refit_due, refit_to_board, with_refit
-from vision.sources import is_black
 from vision.standing import StandingCalibration
 from vision.stillness import MotionMeter, StillnessClock, colour_view, gray_of
 from vision.top_view import (
@@ -93,6 +95,10 @@ HANDS = "hands"  # something is over the board: a hand, an arm, its shadow
 COVERED = "covered"
 STILL = "still"  # still and uncovered: what the last observation says is on the board
 BOARD_MOVED = "board-moved"  # the mat itself moved on the table; re-located
+# every frame all but black for DARK_SECONDS: a covered lens or the light off (`problem` says
+# so); nothing is read until the board shows again. Shorter (a camera's glitch) keeps the status.
+DARK = "dark"
+DARK_SECONDS = 1.0
 
 COLOUR_EVERY = 4  # frames between colour checks, unless the board is about to be read
 MOVED_PX = 2.5  # the board's corners moved more than this (image px): the board moved
@@ -102,6 +108,14 @@ TAPPED_LOST_SECONDS = 2.0  # tapped corners: grid not there, view changed, still
 TAPPED_CHECK_SECONDS = 0.5  # how often a tapped board's grid is looked for meanwhile
 COVERED_SECONDS = 3.0  # still and covered this long: "covered" (see COVERED)
 PHOTO_WIDTH_PX = 480  # the board photo kept with each move (the records cap its bytes)
+
+
+def dark_problem() -> str:
+    """The tracker's `problem` while its status is DARK."""
+    return _(
+        "the camera's picture is all but black: is the lens covered, or the light off? Nothing "
+        "is read until the board shows again"
+    )
 
 
 class Tracker:
@@ -148,6 +162,7 @@ class Tracker:
         self.status = SEARCHING
         self.located: Located | None = None
         self.problem = ""  # why the board is not found, for the screen / log
+        self._dark_since: float | None = None  # the first of the black frames in a row
         self.frame_index = -1
         self.last_observation: Observation | None = None
         self.board_moves = 0  # how often the board was found moved on the table
@@ -298,7 +313,16 @@ class Tracker:
             return None
         if is_black(frame):
             self._restart_window()
+            if self._dark_since is None:
+                self._dark_since = now
+            elif now - self._dark_since >= DARK_SECONDS and self.status != DARK:
+                self.status = DARK
+                self.problem = dark_problem()
             return None
+        self._dark_since = None
+        if self.status == DARK:  # light again: as before the dark, until this frame says
+            self.status = SEARCHING if self.located is None else MOVING
+            self.problem = ""
         if self.located is not None and _size_changed(self.located, frame):
             self.located = None  # the camera came back at another resolution: find it again
             self.near = None  # (in the old picture's pixels)

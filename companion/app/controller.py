@@ -35,7 +35,7 @@ from companion.app.words import play_name
 from companion.dice import Dice
 from companion.errors import RecordError, ReplayError, UserError
 from companion.games.base import Outcome, Position
-from companion.i18n import _
+from companion.i18n import _, capitalise
 from companion.observation import Observation
 from companion.records import FINISHED, Records
 from companion.referee import Referee
@@ -46,6 +46,7 @@ from display.layout import message_bar
 from display.paint import Painter
 from display.screens.play import say
 from display.theme import Metrics
+from vision.tracker import dark_problem
 
 Words = Callable[[], str]  # a line for the screen, made in the table's language when shown
 
@@ -55,6 +56,11 @@ def board_moved() -> str:
     return _(
         "The board moved: put it back where it was, or tap its corners again (Menu, then Continue)"
     )
+
+
+def camera_dark() -> str:
+    """The play page's problem while the camera's picture is black (the tracker's "dark")."""
+    return capitalise(dark_problem())
 
 
 class App:
@@ -480,7 +486,9 @@ class App:
         self.vision_status = status
         if self.vision is not None and self.vision.lost:
             self.message = board_moved  # a board of tapped corners: no markers to find it again
-        elif self._message is board_moved:
+        elif status == "dark":
+            self.message = camera_dark  # nothing is read until the board shows again
+        elif self._message in (board_moved, camera_dark):
             self.message = ""
         hands = status in ("hands", "covered")  # either way: nothing is read
         if self.page in ("play", "setup") and (status == "covered") != self.covered:

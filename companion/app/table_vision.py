@@ -12,12 +12,13 @@ from companion.errors import UserError
 from companion.i18n import _
 from companion.observation import Observation
 from vision.calibration import calibrate, calibrate_found
+from vision.exposure import is_black
 from vision.find import turned
 from vision.layouts import Layout, get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
 from vision.standing import Photo, StandingCalibration
-from vision.tracker import Tracker, something_over_the_mat
+from vision.tracker import Tracker, dark_problem, something_over_the_mat
 
 Polygon = list[list[float]]  # image points [x, y]
 
@@ -173,6 +174,10 @@ class TableVision:
             if now - self._last_find < 0.25:
                 return
             self._last_find = now
+            if is_black(frame):  # (a grid or markers are not found in it, for this reason)
+                self.located = None if self.corners is None else self.located
+                self.problem = dark_problem()
+                return
             try:
                 self.located = locate(frame, self.layout, self.corners, near=self._near(frame))
                 self.problem = ""
@@ -282,6 +287,8 @@ class TableVision:
 
         :raises UserError: the camera does not see the board (yet)."""
         with self._lock:
+            if self.latest is not None and is_black(self.latest):
+                raise UserError(dark_problem())
             if self.latest is None or self.located is None:
                 raise UserError(
                     self.problem or _("the camera does not see the mat yet: is all of it in view?")
@@ -354,6 +361,8 @@ class TableVision:
 
         :raises UserError: the camera does not see the board yet."""
         with self._lock:
+            if self.latest is not None and is_black(self.latest):
+                raise UserError(dark_problem())
             if self.latest is None or self.located is None:
                 raise UserError(
                     self.problem

@@ -31,3 +31,4 @@ def _mark_states() -> None:  # pragma: no cover - never called, only read by the
     pgettext("camera state", "covered")
     pgettext("camera state", "searching")
     pgettext("camera state", "board-moved")
+    pgettext("camera state", "dark")

@@ -55,7 +55,7 @@ from vision.reader import read_cells, top_view
 from vision.sim import SimSource
 from vision.standing import Photo, StandingCalibration, read_standing
 from vision.top_view import covered_cells
-from vision.tracker import Tracker, something_over_the_mat
+from vision.tracker import DARK, Tracker, something_over_the_mat
 
 EXAMPLES = """examples:
   companion vision snapshot sim:arimaa -o photo.png --position start.json   no camera? a photo
@@ -1002,7 +1002,7 @@ def run_track(args: argparse.Namespace) -> int:
     found = False
     said = ""
     moves_said = 0
-    covered = False  # the tracker's "covered" was said (once a spell)
+    covered = dark = False  # the tracker's "covered", "dark" was said (once a spell)
     # vision.sources.FrameSource does not declare the context manager every source is
     with sources.open_source(args.source) as source:
         while not args.max_frames or frames < args.max_frames:
@@ -1013,7 +1013,11 @@ def run_track(args: argparse.Namespace) -> int:
             frames += 1
             observation = tracker.feed(frame, index / args.fps)
             found = found or tracker.located is not None
-            problem = "" if tracker.located is not None else tracker.problem
+            if (tracker.status == DARK) != dark:
+                dark = not dark
+                if dark:
+                    print(f"companion: {tracker.problem} (frame {index})", file=sys.stderr)
+            problem = "" if tracker.located is not None or dark else tracker.problem
             if problem and problem != said:
                 print(f"companion: board not found (frame {index}): {problem}", file=sys.stderr)
             said = problem

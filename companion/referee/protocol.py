@@ -33,10 +33,10 @@ BOARD_RIGHT: Final = "board-right"
 
 # The camera's states (a tracker's `status`, vision.tracker) in which its last board may not
 # be the board as it is: something on it still changing after a hand left, the board not
-# found (yet, or again: the camera bumped, the light gone), the mat moved and not yet read
-# again. DONE or ROLL pressed then is held for the next still board (`Referee.handle`'s
-# `view_settling`); both front ends ask `view_settling`.
-UNSETTLED_VIEWS: Final = ("moving", "searching", "board-moved")
+# found (yet, or again: the camera bumped), the mat moved and not yet read again, the picture
+# black (the lens covered, the light off). DONE or ROLL pressed then is held for the next
+# still board (`Referee.handle`'s `view_settling`); both front ends ask `view_settling`.
+UNSETTLED_VIEWS: Final = ("moving", "searching", "board-moved", "dark")
 
 
 def view_settling(camera_status: str) -> bool:

@@ -70,6 +70,12 @@ INPUT_HELP = (
 # the tracker's states (vision.tracker) in which nothing is read: something is over the board
 # ("covered": it has lain there for a while - perhaps no hand; `clear` reads past it)
 OVER_THE_BOARD = ("hands", "covered")
+# the tracker's states said once a spell, as they begin: nothing is read until they end
+SAID_STATES = {
+    "covered": "(something has lain on the board for a while: take it away, or type clear if "
+    "nothing does)",
+    "dark": "(the camera's picture is all but black: is the lens covered, or the light off?)",
+}
 
 
 def parse_input(line: str) -> PlayerInput:
@@ -207,7 +213,7 @@ class Session:
         self.pending: list[Event] = []
         self.shown: Instruction | None = None
         self.latencies: list[float] = []  # seconds from an observation to its instruction line
-        self.covered = False  # the tracker said "covered" (said once a spell, see feed_frame)
+        self.said_state = ""  # the tracker's state of SAID_STATES said last (see feed_frame)
 
     # -- the streams --------------------------------------------------------------------------------
     def start(self, *, resumed: bool = False) -> None:
@@ -236,14 +242,14 @@ class Session:
         observation: Observation | None = self.tracker.feed(frame, t)
         status = self.tracker.status
         self.pending += self.referee.hands(status in OVER_THE_BOARD)
-        if (status == "covered") != self.covered:
-            self.covered = status == "covered"
-            if self.covered:
+        state = status if status in SAID_STATES else ""
+        if state != self.said_state:
+            self.said_state = state
+            if state:
                 self.emit(
                     json.dumps({"type": "camera", "status": status})
                     if self.json_lines
-                    else "(something has lain on the board for a while: take it away, or type "
-                    "clear if nothing does)"
+                    else SAID_STATES[state]
                 )
         if observation is not None:
             self.observe(observation)
