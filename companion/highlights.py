@@ -9,5 +9,7 @@ FLIP = "flip"  # turn this stone over
 REMOVE = "remove"  # take this piece off the board
 RESTORE = "restore"  # put the board back as it was here
 ERROR = "error"  # the cell that makes the move illegal
+UNCLEAR = "unclear"  # the camera cannot see this cell (a hand, a shadow, glare over it)
+ASKED = "asked"  # the piece a question is about ("Which gold piece is on g2 now?")
 
-ROLES = (TARGET, FROM, TO, FLIP, REMOVE, RESTORE, ERROR)
+ROLES = (TARGET, FROM, TO, FLIP, REMOVE, RESTORE, ERROR, UNCLEAR, ASKED)

@@ -55,6 +55,8 @@ HIGHLIGHTS: dict[str, tuple[str, str]] = {
     "remove": ("#D55E00", "1.5 1.5"),
     "restore": ("#CC79A7", "4 1.5 1 1.5"),
     "error": ("#D55E00", ""),
+    "unclear": ("#F0E442", "1 2"),
+    "asked": ("#56B4E9", ""),
 }
 
 

@@ -289,7 +289,8 @@ def _draw_highlight_under(
     layer = pygame.Surface(box.size, pygame.SRCALPHA)
     local = [(x - box.left, y - box.top) for x, y in points]
     # A light tint: "target" may mark most of the board (every legal cell), so it stays faint.
-    pygame.draw.polygon(layer, (*style.colour, 55 if style.pattern == "ring" else 110), local)
+    faint = style.pattern in ("ring", "circle")
+    pygame.draw.polygon(layer, (*style.colour, 55 if faint else 110), local)
     stroke = max(2, round(view.scale * 1.6))
     if style.pattern == "stripes":  # dark-edged stripes: visible on the wood
         step = max(8, round(view.scale * 7))
@@ -344,6 +345,22 @@ def _draw_highlight_over(
         _dashed_circle(surface, style.outline, centre, ring + (dark_w - width) // 2, dark_w)
         _dashed_circle(surface, style.colour, centre, ring, width)
         pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
+    elif style.pattern == "circle":  # whole, where "ring" is dashed
+        ring = round(r * 0.9)
+        pygame.draw.circle(surface, style.outline, centre, ring + (dark_w - width) // 2, dark_w)
+        pygame.draw.circle(surface, style.colour, centre, ring, width)
+        pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
+    elif style.pattern == "corners":  # a viewfinder's brackets: what the camera cannot see
+        pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
+        for colour, w in ((style.outline, dark_w), (style.colour, width)):
+            for i, corner in enumerate(points):
+                for other in (points[i - 1], points[(i + 1) % len(points)]):
+                    end = (
+                        round(corner[0] + (other[0] - corner[0]) * 0.3),
+                        round(corner[1] + (other[1] - corner[1]) * 0.3),
+                    )
+                    pygame.draw.line(surface, colour, corner, end, w)
+                pygame.draw.circle(surface, colour, corner, max(1, w // 2 - 1))
     elif style.pattern in ("cross", "hatch"):
         outline(style.outline, dark_w)
         outline(style.colour, width)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from companion.highlights import ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO
+from companion.highlights import ASKED, ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO, UNCLEAR
 from companion.i18n import N_
 from display.fonts import font_for_cap
 
@@ -92,7 +92,8 @@ def dark_shade(colour: Colour, against: Colour = BOARD, ratio: float = 4.5) -> C
 @dataclass(frozen=True)
 class HighlightStyle:
     colour: Colour  # the Okabe-Ito hue: fill tint, pattern and the middle of every stroke
-    pattern: str  # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch"
+    # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch", "corners", "circle"
+    pattern: str
     label: str  # shown in the legend (English; translated where it is drawn)
 
     @property
@@ -109,6 +110,8 @@ HIGHLIGHTS: dict[str, HighlightStyle] = {
     REMOVE: HighlightStyle(VERMILLION, "cross", N_("take off")),
     RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", N_("put back")),
     ERROR: HighlightStyle(VERMILLION, "hatch", N_("not allowed")),
+    UNCLEAR: HighlightStyle(YELLOW, "corners", N_("cannot see")),
+    ASKED: HighlightStyle(SKY_BLUE, "circle", N_("asked about")),
 }
 
 # Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).

@@ -270,3 +270,32 @@ def test_on_a_chess_set_the_play_screen_names_the_letters_as_chess_pieces(screen
     app.render(force=True)
     key = next(t for t in app.painter.texts if "\u00a0" in t)
     assert "H\u00a0Turm" in key and "Pferd" not in key
+
+
+def test_arimaa_s_diagram_writes_no_letter_the_camera_cannot_vouch_for(screen):
+    """A trial: asked "Which gold piece is on a1 now?", the diagram still wrote the pieces'
+    letters where they stood before the steps - a "C" on an empty square, and the letter of
+    one of the two pieces asked about on a1, which the answer is to say."""
+    from companion.games.arimaa import ArimaaPosition
+    from companion.observation import Observation
+
+    far = {"a8": "r", "h8": "r", "d7": "e", "e7": "m"}  # Silver's pieces, far from the steps
+    position = ArimaaPosition.from_board({**far, "a1": "D", "b1": "C", "h1": "R"}, side="gold")
+    app = App(screen, Settings(game="arimaa"))
+    app.referee = Referee(position.copy())
+    app.position = app.referee.position
+    app.go("play")
+    empty = dict.fromkeys(position.cell_names(), "empty")
+    board = {**empty, **position.cells()}
+    app.on_observation(Observation(board, frame=1))
+    letters = {"a1": "D", "b1": "C", "h1": "R", "a8": "R", "h8": "R", "d7": "E", "e7": "M"}
+    assert app.pages.play.piece_labels() == letters
+    board.pop("b1")
+    board["a2"] = "gold"  # Da1n Cb1w, or Cb1n Cb2w: the colours are the same
+    app.on_observation(Observation({**empty, **board}, frame=2))
+    assert app.referee.instruction.text == "Which gold piece is on a1 now?"
+    labels = app.pages.play.piece_labels()
+    assert "b1" not in labels and "a1" not in labels and "a2" not in labels
+    assert labels["h1"] == "R" and labels["d7"] == "E"
+    app.act("choose", "cat")
+    assert app.pages.play.piece_labels()["a1"] == "C"

@@ -8,7 +8,7 @@ from companion import games
 from companion.errors import UserError
 from companion.games.arimaa import STANDARD_SETUP, ArimaaPosition
 from companion.referee.core import Referee, observation_of
-from companion.referee.protocol import CHOOSE, DONE, PlayerInput
+from companion.referee.protocol import ASKED, CHOOSE, DONE, PlayerInput
 
 FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
 
@@ -221,6 +221,8 @@ def test_two_pieces_that_could_be_where_are_asked_about():
     assert instruction.kind == "choose"
     assert instruction.text == "Which gold piece is on a1 now?"
     assert instruction.choices == ("cat", "dog")
+    # the piece asked about, not a cell to put something on ("put here": a trial)
+    assert instruction.highlights == {"a1": ASKED}
     with pytest.raises(UserError, match="on a1 the piece can be: cat, dog"):
         table.press(CHOOSE, "horse")
     table.press(CHOOSE, "cat")

@@ -5,7 +5,7 @@ import pytest
 from companion import games
 from companion.errors import UserError
 from companion.referee.core import Referee, observation_of
-from companion.referee.protocol import DONE, ERROR, FLIP, RESTORE, UNDO, PlayerInput
+from companion.referee.protocol import DONE, ERROR, FLIP, RESTORE, UNCLEAR, UNDO, PlayerInput
 
 # A 5x5 game where Black's d4 turns c4 to black and then turns itself white (a self-flip).
 OPENING = ["c3", "e3", "b2", "d3", "b4", "c4"]
@@ -150,6 +150,8 @@ def test_unknown_cells_ask_to_clear_the_view_and_never_guess():
     events = table.referee.observe(observation_of(table.names, board, unknown=("d4",)))
     assert [e.kind for e in events] == ["unclear"]
     assert table.text == "Clear the view: I cannot see d4"
+    # keyed "cannot see", not "not allowed": the players did nothing wrong there (a trial)
+    assert table.referee.instruction.highlights == {"d4": UNCLEAR}
     assert table.referee.position.move_stack == []
     table.show(c3="black")
     assert table.referee.position.move_stack == ["c3"]

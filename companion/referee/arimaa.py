@@ -57,6 +57,7 @@ from companion.observation import Observation
 from companion.referee import phrases
 from companion.referee.core import Referee
 from companion.referee.protocol import (
+    ASKED,
     CHOOSE,
     DONE,
     ERROR,
@@ -620,7 +621,7 @@ class ArimaaReferee(Referee[ArimaaPosition]):
                 ),
                 kind="choose",
                 player=side,
-                highlights={square: TARGET},
+                highlights={square: ASKED},
                 expected=None,
                 choices=choices,
                 detail=_("Two pieces could have moved there; the camera sees only colours")

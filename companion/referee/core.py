@@ -48,6 +48,7 @@ from companion.records import Records
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text
 from companion.referee.protocol import (
+    ASKED,
     BOARD_RIGHT,
     CANCEL,
     CHOOSE,
@@ -58,6 +59,7 @@ from companion.referee.protocol import (
     RESTORE,
     ROLL,
     TARGET,
+    UNCLEAR,
     UNDO,
     Event,
     EventKind,
@@ -885,7 +887,7 @@ class Referee(Generic[P]):
         role = self.instruction.highlights.get(cell)
         if role is None:
             return False
-        return role not in (TARGET, FROM) or self.instruction.kind == "setup"
+        return role not in (TARGET, FROM, ASKED) or self.instruction.kind == "setup"
 
     def _update(self, events: list[Event] | None = None) -> list[Event]:
         """Derive the instruction from the state; log the events, then the instruction (when
@@ -959,7 +961,7 @@ class Referee(Generic[P]):
                     cells=phrases.cell_list(self.unclear)
                 ),
                 kind="wait",
-                highlights={c: ERROR for c in self.unclear},
+                highlights={c: UNCLEAR for c in self.unclear},
                 detail=_("Move hands, shadows or glare away from the board"),
             )
         if self.board is None:

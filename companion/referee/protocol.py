@@ -12,6 +12,7 @@ from typing import Any, Final, Literal
 
 # The highlight roles (Instruction.highlights values) live in companion.highlights, where the
 # display finds them without the referee; the referee's modules import them from here.
+from companion.highlights import ASKED as ASKED
 from companion.highlights import ERROR as ERROR
 from companion.highlights import FLIP as FLIP
 from companion.highlights import FROM as FROM
@@ -19,6 +20,7 @@ from companion.highlights import REMOVE as REMOVE
 from companion.highlights import RESTORE as RESTORE
 from companion.highlights import TARGET as TARGET
 from companion.highlights import TO as TO
+from companion.highlights import UNCLEAR as UNCLEAR
 
 # PlayerInput.kind
 InputKind = Literal["done", "roll", "undo", "choose", "cancel", "board-right"]

@@ -10,6 +10,7 @@ from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
 from companion.i18n import _, pgettext
 from companion.referee.protocol import (
+    ASKED,
     BOARD_RIGHT,
     CANCEL,
     CHOOSE,
@@ -68,9 +69,24 @@ class PlayPage(Page):
 
     def piece_labels(self) -> dict[str, str]:
         """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
-        position - or, during the setup, from the setup being put down."""
+        position - or, during the setup, from the setup being put down. Only where the
+        diagram shows the piece the position has there: the camera sees colours, so a cell
+        it shows otherwise (a piece moved, one taken off) has no letter it can vouch for -
+        nor has the piece a question is about (`ASKED`: the answer is the letter)."""
         referee = self.app.referee
-        return referee.shown_position().piece_labels() if referee is not None else {}
+        if referee is None:
+            return {}
+        shown = referee.shown_position()
+        labels = shown.piece_labels()
+        if referee.board is None:
+            return labels
+        cells = shown.cells()
+        asked = {c for c, role in referee.instruction.highlights.items() if role == ASKED}
+        return {
+            c: letter
+            for c, letter in labels.items()
+            if referee.board.get(c) == cells.get(c) and c not in asked
+        }
 
     def header_state(self) -> str:
         """The header's right side: the camera's state, and that the game is not recorded."""
