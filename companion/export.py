@@ -129,7 +129,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
     title = f"{board.full_title} - game {summary.id}"
 
     result = _result(record, final)
-    frames, rows = _frames_and_rows(record, final, board, ref, images, result)
+    frames, rows, labels = _frames_and_rows(record, final, board, ref, images, result)
     columns = 4 if board.move_text_names_every_change else 5
     facts = [
         ("Game", board.full_title),
@@ -163,7 +163,7 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
         f"</tr></thead><tbody>{''.join(rows) or f'<tr><td colspan={columns}>No moves.</td></tr>'}"
         "</tbody></table>",
     ]
-    sections.extend(_record_tables(record))
+    sections.extend(_record_tables(record, labels))
     sections.append(
         f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
         "</footer>"
@@ -173,12 +173,13 @@ def game_html(record: GameRecord, *, images: bool = True) -> str:
 
 def _frames_and_rows(
     record: GameRecord, final: Any, board: Any, ref: str, images: bool, result: str
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], dict[int, str]]:
     """The page's position frames (start, then after every move; the last says the game's
-    `result`) and the rows of its move table; plays the game on `board` (its start
-    position)."""
+    `result`), the rows of its move table and each move's label as the game counts its
+    moves (ply -> "2g", Aranea's turns); plays the game on `board` (its start position)."""
     frames: list[str] = []
     rows: list[str] = []
+    labels: dict[int, str] = {}
     cells = board.cells()
     order, turns = board.cell_names(), board.stones_turn_over
     changes = not board.move_text_names_every_change  # (else its text says them all)
@@ -195,6 +196,7 @@ def _frames_and_rows(
         player = board.turn
         text = board.move_text(move)
         label = board.move_label  # as the game counts its moves (Arimaa's turns: "2g")
+        labels[number] = label
         opening = " to see who starts" if board.in_opening_roll else ""  # (Aranea)
         board.push(move)
         after = board.cells()
@@ -222,16 +224,18 @@ def _frames_and_rows(
             + f"<td>{escape(_clock(stored.played_at))}</td></tr>"
         )
         cells = after
-    return frames, rows
+    return frames, rows, labels
 
 
-def _record_tables(record: GameRecord) -> list[str]:
-    """The sections for what the record holds besides the moves: dice rolls, moves taken back,
-    what the referee said."""
+def _record_tables(record: GameRecord, labels: dict[int, str]) -> list[str]:
+    """The sections for what the record holds besides the moves: dice rolls (each linked to
+    its move, `labels` as the move table numbers them), moves taken back, what the referee
+    said."""
     tables: list[str] = []
     if record.rolls:
         roll_rows = "".join(
-            f'<tr><td><a href="#p{r.for_ply}" data-step="{r.for_ply}">{r.for_ply}</a></td>'
+            f'<tr><td><a href="#p{r.for_ply}" data-step="{r.for_ply}">'
+            f"{escape(labels.get(r.for_ply, str(r.for_ply)))}</a></td>"
             f"<td>{escape(' + '.join(map(str, r.dice)))}</td>"
             f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
             for r in record.rolls

@@ -299,3 +299,31 @@ def test_arimaa_s_diagram_writes_no_letter_the_camera_cannot_vouch_for(screen):
     assert labels["h1"] == "R" and labels["d7"] == "E"
     app.act("choose", "cat")
     assert app.pages.play.piece_labels()["a1"] == "C"
+
+
+def test_aranea_s_turns_are_numbered_as_one_roll_and_its_use(screen, tmp_path):
+    """A trial: the header said "move 28" after 14 turns - each roll counted as a move, the
+    opening rolls too. A roll and its use are one turn, the opening rolls belong to the
+    first; the play screen's header and the review number them alike."""
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_records import play_recorded
+
+    records = Records(tmp_path / "r.sqlite3")
+    game_id, position = play_recorded(records, "aranea", seed=2, max_moves=12)
+    texts = [m.text for m in records.game(game_id).moves]
+    app = App(screen, Settings(game="aranea"), records=records)
+    app.pages.review_game.open(game_id)
+    labels = app.pages.review_game.review.move_labels
+    turn, expected = 1, []
+    for text in texts:
+        expected.append(str(turn))
+        turn += not text.startswith("roll ")
+    assert labels == expected and labels[:3] == ["1", "1", "1"]  # two opening rolls, a roll
+    assert position.move_label == str(turn)
+    app.referee = Referee(position)
+    app.position = position
+    app.go("play")
+    app.render(force=True)
+    assert f"Aranea · move {turn}" in app.painter.texts

@@ -417,6 +417,9 @@ def test_unreadable_moves_are_notation_errors(text):
         {"opening_rolls": ["1-1", "2-2", "3-3"]},  # only Amber's roll waits for Blue's
         {"opening_rolls": ["1-1"], "turn": "amber"},
         {"opening_rolls": ["1-1"], "turn": "blue", "phase": "roll", "first_player": "blue"},
+        {"turn_number": 0},
+        {"turn_number": "2"},
+        {"turn_number": True},
     ],
 )
 def test_malformed_positions_are_record_errors(data):

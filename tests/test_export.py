@@ -180,10 +180,16 @@ def test_html_export_lists_moves_rolls_result_and_can_leave_photos_out(db_path, 
     page = parse(out)
     assert not any(f["photo"] for f in page.figures)
     assert "<h2>Dice rolls</h2>" in out and "In stock: Amber" in out
-    for r in record.rolls:
-        assert f"<td>{' + '.join(map(str, r.dice))}</td><td>{r.value}</td>" in out
+    # a turn is a roll and its use, numbered as one; the opening rolls belong to the first (a
+    # trial: the play screen's header said "move 28" after 14 turns)
+    turn, labels = 1, {}
     for number, move in enumerate(record.moves, 1):
-        assert f'data-step="{number}">{number}</a>' in out and f"<code>{move.text}</code>" in out
+        labels[number] = str(turn)
+        assert f'data-step="{number}">{turn}</a>' in out and f"<code>{move.text}</code>" in out
+        turn += not move.text.startswith("roll ")
+    for r in record.rolls:  # the dice table's links say the same
+        dice = f"<td>{' + '.join(map(str, r.dice))}</td><td>{r.value}</td>"
+        assert f'data-step="{r.for_ply}">{labels[r.for_ply]}</a></td>{dice}' in out
     # the caption over the board says a roll's dice in words ("2-5" reads like the cell r2-5)
     first = record.moves[0].text
     caption = f"1. Amber: roll {first[5]} and {first[7]} to see who starts<"  # (the opening)

@@ -182,3 +182,20 @@ def test_the_win_is_announced():
     assert table.text == f"{outcome.winner.capitalize()} wins"
     assert table.referee.instruction.detail == outcome.detail
     assert board != table.board
+
+
+def test_after_the_opening_rolls_the_screen_says_who_starts_and_why():
+    """A trial: after the roll-off the screen went on to "Blue: press ROLL" and nothing said
+    who had won it, nor with what."""
+    table = Table(games.get("aranea").new(), seed=3)  # the opening roll decides who starts
+    assert table.text == "Amber: press ROLL to see who starts"
+    rolls = []
+    while table.referee.position.in_opening_roll:
+        rolls.append(table.press(ROLL)[0].data["value"])
+    amber, blue = rolls[-2:]
+    starter = "Amber" if amber > blue else "Blue"
+    assert table.text == f"{starter}: press ROLL"
+    won, lost = (amber, blue) if starter == "Amber" else (blue, amber)
+    assert table.referee.instruction.detail == f"{starter} starts: {won} against {lost}"
+    table.press(ROLL)
+    assert "starts" not in table.referee.instruction.detail

@@ -243,6 +243,8 @@ class AraneaPosition(Position[AraneaMove]):
     rule_reasons: ClassVar[frozenset[str]] = frozenset({"three-in-line", "five-in-centre"})
     has_dice: ClassVar[bool] = True
     pieces_are_stones: ClassVar[bool] = True
+    # a turn is a roll and its use, numbered as one; the opening rolls belong to the first
+    turn_labels: ClassVar[bool] = True
 
     @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:
@@ -262,6 +264,7 @@ class AraneaPosition(Position[AraneaMove]):
             self._turn = options.first
         self.roll: Roll | None = None  # the roll to use (phase "use")
         self.opening_rolls: list[Roll] = []  # this round of the opening: Amber's, then Blue's
+        self.turn_number = 1  # the turn to play or being played (`move_label`)
         self.move_stack: list[AraneaMove] = []
         self._undo: list[dict[str, Any]] = []
         self._outcome_cache: tuple[Any, Outcome | None] | None = None
@@ -481,6 +484,24 @@ class AraneaPosition(Position[AraneaMove]):
         self.roll = None
         self.phase = AWAIT_ROLL
         self._turn = other(self._turn)
+        self.turn_number += 1
+
+    @property
+    def move_label(self) -> str:
+        """The turn to play, or being played: a roll and its use are one turn, and the
+        opening rolls that decide who starts belong to the first (a header said "move 28"
+        after 14 turns).
+
+            >>> position = AraneaPosition.new()
+            >>> for text in ("roll 6-6", "roll 1-1", "roll 2-5"):
+            ...     position.push(position.parse_move(text))
+            >>> position.move_label
+            '1'
+            >>> position.push(position.parse_move("place"))
+            >>> position.move_label
+            '2'
+        """
+        return str(self.turn_number)
 
     def _snapshot(self) -> dict[str, Any]:
         return {
@@ -491,6 +512,7 @@ class AraneaPosition(Position[AraneaMove]):
             "turn": self._turn,
             "roll": self.roll,
             "opening_rolls": list(self.opening_rolls),
+            "turn_number": self.turn_number,
         }
 
     def pop(self) -> AraneaMove:
@@ -504,6 +526,7 @@ class AraneaPosition(Position[AraneaMove]):
         self._turn = state["turn"]
         self.roll = state["roll"]
         self.opening_rolls = state["opening_rolls"]
+        self.turn_number = state["turn_number"]
         return self.move_stack.pop()
 
     def outcome(self) -> Outcome | None:
@@ -630,6 +653,7 @@ class AraneaPosition(Position[AraneaMove]):
             "first_player": self.first_player,
             "roll": self.rolled.text if self.roll else None,
             "opening_rolls": [r.text for r in self.opening_rolls],
+            "turn_number": self.turn_number,
             "stones": {c: self.stones[c] for c in WEB if c in self.stones},
             "stock": dict(self.stock),
         }
@@ -679,6 +703,10 @@ class AraneaPosition(Position[AraneaMove]):
                 '"opening_rolls" holds Amber\'s opening roll while Blue rolls (phase "opening", '
                 "turn blue), and nothing else"
             )
+        number = data.get("turn_number", 1)  # (records written before it was kept: 1)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise RecordError('"turn_number" must be a whole number from 1')
+        pos.turn_number = number
         if "stones" not in data:  # as Sensei and Arimaa: {} is no position (not the start)
             raise RecordError(
                 'an Aranea position needs a "stones" object of square -> "amber" or "blue" '

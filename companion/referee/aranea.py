@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from companion.dice import move_dice_words
 from companion.errors import IllegalMoveError
 from companion.games.aranea import (
+    AMBER,
     PASS,
     PLACE,
     RING_MOVE,
@@ -225,7 +226,17 @@ class AraneaReferee(Referee[AraneaPosition]):
         )
 
     def _last_turn_detail(self) -> str:
+        """What the turn before the roll asked for came to: a roll that could not be used,
+        or - after the opening rolls - who starts and why (the screen went on to "Amber:
+        press ROLL" without a word on who had won the roll-off)."""
         stack = self.position.move_stack
+        if len(stack) >= 2 and stack[-1].kind == ROLL:  # (only the opening's last roll ends so)
+            starter = self.position.turn
+            first, second = stack[-2].rolled.value, stack[-1].rolled.value  # Amber's, Blue's
+            won, lost = (first, second) if starter == AMBER else (second, first)
+            return _("{player} starts: {won} against {lost}").format(
+                player=player_name(starter), won=won, lost=lost
+            )
         roll = stack[-2].roll if len(stack) >= 2 and stack[-1].kind == PASS else None
         if roll is not None:  # a roll (only rolls have one) that could not be used
             who = [p for p in self.position.players if p != self.position.turn][0]
