@@ -54,12 +54,14 @@ OPTION_VALUES: dict[str, str] = {
 }
 
 
-def colour_name_label(piece: str) -> str:
-    """The Settings row that names a colour's pieces at this table: "Black pieces are called"
-    ("Die Steine von Schwarz heißen")."""
-    return i18n.capitalise(
-        i18n._("{colour} pieces are called").format(colour=i18n.colour_noun(piece, False))
-    )
+def colour_name_label(piece: str, stones: bool) -> str:
+    """The Settings row that names a colour's pieces at this table, in the game's word for
+    them (`Position.pieces_are_stones`): "Black stones are called" ("Die Steine von Schwarz
+    heißen"), "Gold pieces are called" ("Die Figuren von Gold heißen")."""
+    colour = i18n.colour_noun(piece, False)
+    if stones:
+        return i18n.capitalise(i18n._("{colour} stones are called").format(colour=colour))
+    return i18n.capitalise(i18n._("{colour} pieces are called").format(colour=colour))
 
 
 def option_label(name: str) -> str:

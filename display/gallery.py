@@ -255,13 +255,13 @@ def settings_example() -> tuple[Callable, object]:
         settings.SettingRow(_("Speech"), _("Volume"), "80 %", "volume"),
         settings.SettingRow(
             colours,
-            colour_name_label("black"),
+            colour_name_label("black", stones=True),
             i18n.colour_noun("black", False),
             "colour:black",
         ),
         settings.SettingRow(
             colours,
-            colour_name_label("white"),
+            colour_name_label("white", stones=True),
             i18n.colour_noun("white", False),
             "colour:white",
         ),

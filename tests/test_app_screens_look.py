@@ -72,8 +72,35 @@ def test_the_colour_names_rows_read_as_sentences_in_english(screen):
     app = App(screen, Settings(game="arinama", language="en"))
     app.act("settings")
     labels = {row.key: row.label for row in app.pages.settings.rows()}
-    assert labels["colour:black"] == "Black pieces are called"
-    assert labels["colour:white"] == "White pieces are called"
+    assert labels["colour:black"] == "Black stones are called"
+    assert labels["colour:white"] == "White stones are called"
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_colour_names_rows_say_the_game_s_word_for_its_pieces(screen, language):
+    """A trial: German Settings called Arimaa's figures "Steine", as the one message had it for
+    every game; Arinama's and Aranea's stones were "pieces" in English."""
+    from companion import i18n
+
+    words = {
+        "en": {"arinama": "Black stones", "aranea": "Amber stones", "arimaa": "Gold pieces"},
+        "de": {
+            "arinama": "Die Steine von Schwarz",
+            "aranea": "Die Steine von Bernstein",
+            "arimaa": "Die Figuren von Gold",
+        },
+    }
+    i18n.set_language(language)
+    try:
+        for game, said in words[language].items():
+            app = App(screen, Settings(game=game, language=language))
+            app.act("settings")
+            labels = [
+                row.label for row in app.pages.settings.rows() if row.key.startswith("colour:")
+            ]
+            assert labels[0].startswith(said), labels
+    finally:
+        i18n.set_language("en")
 
 
 def test_every_game_option_on_the_settings_screen_is_named_in_the_table_s_words():
@@ -327,3 +354,18 @@ def test_aranea_s_turns_are_numbered_as_one_roll_and_its_use(screen, tmp_path):
     app.go("play")
     app.render(force=True)
     assert f"Aranea · move {turn}" in app.painter.texts
+
+
+def test_the_settings_header_says_saved_then_the_page_again(screen):
+    """A trial: after one change, "Saved" stood in the header instead of "page 2 of 4" on every
+    page turned to after, and the players could not tell where they were."""
+    app = App(screen, Settings(game="arinama", language="en"))
+    app.act("settings")
+    app.act("setting-up", "rotation")
+    app.act("setting-down", "rotation")
+    app.render(force=True)
+    assert "Saved" in app.painter.texts
+    app.act("page", 1)
+    app.render(force=True)
+    assert "Saved" not in app.painter.texts
+    assert any(t.startswith("page 2 of ") for t in app.painter.texts), app.painter.texts

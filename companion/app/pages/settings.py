@@ -48,6 +48,8 @@ class SettingsPage(Page):
         if kind == "page":
             self.number = max(0, int(value))
             self.focus = ""  # paged by hand from where it opened
+            self.note = ""  # (it said what became of a change on the page before; the header
+            # says which page this is again - "Saved" stood there on every page after)
         elif kind == "back":
             self.app.go("home")
         elif kind in ("setting-up", "setting-down"):
@@ -72,7 +74,7 @@ class SettingsPage(Page):
             rows.append(
                 SettingRow(
                     _("Colour names"),
-                    colour_name_label(piece),
+                    colour_name_label(piece, cls.pieces_are_stones),
                     i18n.colour_noun(s.colour_names.get(piece, piece), False),
                     f"colour:{piece}",
                 )
