@@ -369,3 +369,24 @@ def test_the_settings_header_says_saved_then_the_page_again(screen):
     app.render(force=True)
     assert "Saved" not in app.painter.texts
     assert any(t.startswith("page 2 of ") for t in app.painter.texts), app.painter.texts
+
+
+def test_aranea_offers_no_roll_while_the_calibration_stones_are_still_to_come_off(screen):
+    """A trial: while the screen asked to take the calibration's stones off, Roll (and Done)
+    stood there as usual and did nothing. Roll is offered once a roll can be made."""
+    from companion.observation import Observation
+
+    position = games.get("aranea").new({"first": "amber"})
+    app = App(screen, Settings(game="aranea"))
+    app.referee = Referee(position.copy(), clear_first=True)
+    app.position = app.referee.position
+    app.go("play")
+    empty = dict.fromkeys(position.cell_names(), "empty")
+    app.on_observation(Observation({**empty, "r1-5": "amber", "r2-11": "blue"}, frame=1))
+    assert app.referee.calibration_pieces
+    app.render(force=True)
+    assert "Roll" not in [t.label for t in app.painter.targets]
+    app.on_observation(Observation(empty, frame=2))
+    assert app.referee.instruction.text == "Amber: press ROLL"
+    app.render(force=True)
+    assert "Roll" in [t.label for t in app.painter.targets]
