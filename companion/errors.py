@@ -43,7 +43,12 @@ class RecordsDamaged(RecordError):
 class ReplayError(RecordError):
     """A stored game whose moves its engine does not replay to the stored positions (a file
     edited by hand, two programs writing one game, rules changed since): the records file is
-    sound, this game cannot be continued from its moves."""
+    sound, this game cannot be continued from its moves. `ply`: the first move that does not
+    replay (0: the start position cannot be read; None: not known)."""
+
+    def __init__(self, message: str, ply: int | None = None) -> None:
+        super().__init__(message)
+        self.ply = ply
 
 
 class UnknownGame(UserError, LookupError):

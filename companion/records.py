@@ -1119,18 +1119,19 @@ def replay(record: GameRecord) -> Any:
     try:
         position = cls.from_json(record.start)
     except UserError as exc:
-        raise ReplayError(f"{where}: the start position cannot be read: {exc}") from None
+        raise ReplayError(f"{where}: the start position cannot be read: {exc}", 0) from None
     for move in record.moves:
         try:
             position.push(position.parse_move(move.text))
         except UserError as exc:
             raise ReplayError(
-                f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}"
+                f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}", move.ply
             ) from None
         if _canonical(position.to_json()) != _canonical(move.position):
             raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}): the engine's position differs from "
-                "the stored one (was the file edited, or did the rules change?)"
+                "the stored one (was the file edited, or did the rules change?)",
+                move.ply,
             )
     return position
 

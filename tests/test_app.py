@@ -1388,3 +1388,34 @@ def test_a_black_picture_is_said_on_the_play_page_until_the_board_shows_again(sc
     app.on_vision_status("moving")
     app.render(force=True)
     assert app.message == "" and not any(t.startswith(said) for t in app.painter.texts)
+
+
+def test_the_review_of_a_game_whose_moves_do_not_replay_says_so(screen, tmp_path):
+    """A trial: a record changed after it was written (two move texts overwritten) was
+    refused by Continue, but the review stepped through it without a word - "move 3: a1" under
+    a board where b2 had changed. It now says from which move the texts do not replay."""
+    import sqlite3
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_records import play_recorded
+
+    path = tmp_path / "r.sqlite3"
+    records = Records(path)
+    game, _ = play_recorded(records, "arinama", seed=4, max_moves=8)
+    sound, _ = play_recorded(records, "arinama", seed=5, max_moves=8)
+    app = App(screen, Settings(), records=records)
+    app.pages.review_game.open(sound)
+    assert app.pages.review_game.problem == ""
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET move = 'a1' WHERE game_id = ? AND ply = 3", (game,))
+    app.pages.review_game.open(game)
+    assert app.page == "review-game"
+    assert app.pages.review_game.problem.startswith(
+        "From move 3 on, the recorded moves do not replay by the rules"
+    )
+    app.render(force=True)
+    assert any(t.startswith("From move 3 on") for t in app.painter.texts), app.painter.texts
+    app.pages.review_game.open(sound)
+    app.render(force=True)
+    assert not any(t.startswith("From move") for t in app.painter.texts)

@@ -552,6 +552,8 @@ class App:
             message_bar(painter, self.notice, top=True)
         elif self.pages.review_list.problem and self.page == "review-list":
             message_bar(painter, self.pages.review_list.problem, top=True)
+        elif self.pages.review_game.problem and self.page == "review-game":
+            message_bar(painter, self.pages.review_game.problem, top=True)
         elif self.records_problem and self.page not in ("play", "dice"):
             # (in a game the header says "not recorded": the move number stays in sight)
             message_bar(painter, self.records_problem, top=True)

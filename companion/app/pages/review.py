@@ -8,9 +8,10 @@ from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import result_text
 from companion.dice import move_dice_words
-from companion.errors import RecordError
+from companion.errors import RecordError, ReplayError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
+from companion.records import replay
 from companion.referee.protocol import FLIP, FROM, TO
 from display.screens import review
 
@@ -90,6 +91,19 @@ class ReviewGamePage(Page):
         super().__init__(app)
         self.review: review.ReviewGameModel | None = None
         self.turns_over = False  # the game reviewed turns stones over (`stones_turn_over`)
+        # the first move whose recorded text does not replay (the record changed after it was
+        # written): the page says so over the game; None when every move replays
+        self.not_replayed: int | None = None
+
+    @property
+    def problem(self) -> str:
+        """The line said over the game ("" for none), in the table's language now."""
+        if self.not_replayed is None:
+            return ""
+        return _(
+            "From move {number} on, the recorded moves do not replay by the rules: the record "
+            "was changed after it was written. The boards are shown as stored"
+        ).format(number=max(1, self.not_replayed))
 
     def open(self, game_id: int) -> None:
         """A recorded game, at its last move. One game whose record cannot be read is said
@@ -115,6 +129,11 @@ class ReviewGamePage(Page):
             app.go("review-list")
             return
         app.pages.review_list.problem = ""
+        try:  # the move texts against the boards (Continue refuses such a game; here it is shown)
+            replay(record)
+            self.not_replayed = None
+        except ReplayError as exc:
+            self.not_replayed = exc.ply if exc.ply is not None else 1
         boards = [position.cells() for position in positions]
         options = start.options
         self.review = review.ReviewGameModel(
