@@ -135,6 +135,10 @@ def test_the_own_board_setup_with_every_button_fits_in_german(size, tmp_path):
     _, model = app.page_model()
     assert app.painter.left_out in ([], [model.detail])
     assert model.text in app.painter.texts
+    # the start position to put down is big enough to read: beside six buttons the panel
+    # left it about 75 px at 800x480 (a trial) - it takes the room under the picture then
+    view = app.painter.board_view
+    assert min(view.rect.size) / app.metrics.px_per_mm >= 25, view.rect
     i18n.set_language("en")
 
 

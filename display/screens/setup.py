@@ -60,19 +60,6 @@ def draw(p: Painter, model: SetupModel) -> None:
     draw_header(p, f.header, model.title, model.status)
 
     view = f.board
-    if model.frame is not None:
-        _camera_view(p, view, model)
-    else:
-        p.panel(view, theme.PANEL)
-        p.wrapped(
-            _("No camera picture yet"),
-            view.inflate(-m.mm(4), -m.mm(4)),
-            m.font_body,
-            theme.MUTED,
-            align="center",
-            valign="middle",
-        )
-
     panel = f.panel
     buttons = [
         (_("Back"), Action("back"), "normal"),
@@ -89,12 +76,32 @@ def draw(p: Painter, model: SetupModel) -> None:
     words = _words_height(p, model, panel.width)
     diagram_h = min(panel.width, max(room // 3, room - words - m.gap))
     diagram = pygame.Rect(panel.left, panel.top, panel.width, diagram_h)
+    below = _room_below_picture(p, view, model)
+    if below is not None and min(below.size) > diagram_h:
+        # Landscape, a wide picture: the diagram goes in the room the picture leaves under
+        # it, larger than the panel could give it beside the buttons (a board of your own has
+        # up to six of them: the diagram was a postage stamp), and the words get the panel.
+        view = pygame.Rect(view.left, view.top, view.width, below.top - m.gap - view.top)
+        diagram = below
+        words_top = panel.top
+    else:
+        words_top = diagram.bottom + m.gap
+    if model.frame is not None:
+        _camera_view(p, view, model)
+    else:
+        p.panel(view, theme.PANEL)
+        p.wrapped(
+            _("No camera picture yet"),
+            view.inflate(-m.mm(4), -m.mm(4)),
+            m.font_body,
+            theme.MUTED,
+            align="center",
+            valign="middle",
+        )
     p.board_view = draw_board(
         p.surface, diagram, model.geometry, model.start_cells, model.wrong, labels=False
     )
-    text_box = pygame.Rect(
-        panel.left, diagram.bottom + m.gap, panel.width, top_of_buttons - diagram.bottom - 2 * m.gap
-    )
+    text_box = pygame.Rect(panel.left, words_top, panel.width, top_of_buttons - words_top - m.gap)
     size = _instruction_size(p, model, text_box)
     used = p.wrapped(model.text, text_box, size, bold=True, min_size=m.font_body)
     p.instruction_rect = used
@@ -112,6 +119,19 @@ def draw(p: Painter, model: SetupModel) -> None:
             p.left_out.append(model.detail)
     for box, (label, action, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, action, style=style)
+
+
+def _room_below_picture(p: Painter, view: pygame.Rect, model: SetupModel) -> pygame.Rect | None:
+    """Landscape: the part of the picture's column that the camera picture, fitted to its
+    width and put at the top, leaves free below it (None: portrait, or no room)."""
+    if p.m.portrait:
+        return None
+    iw, ih = (16, 9) if model.frame is None else frame_surface(model.frame).get_size()
+    picture_h = min(view.height, round(view.width * ih / iw))
+    top = view.top + picture_h + p.m.gap
+    if view.bottom - top <= 0:
+        return None
+    return pygame.Rect(view.left, top, view.width, view.bottom - top)
 
 
 def _instruction_size(p: Painter, model: SetupModel, box: pygame.Rect) -> int:
