@@ -77,7 +77,7 @@ class PlayPage(Page):
         if referee is None:
             return {}
         shown = referee.shown_position()
-        labels = shown.piece_labels()
+        labels: dict[str, str] = shown.piece_labels()
         if referee.board is None:
             return labels
         cells = shown.cells()
