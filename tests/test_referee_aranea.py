@@ -199,3 +199,14 @@ def test_after_the_opening_rolls_the_screen_says_who_starts_and_why():
     assert table.referee.instruction.detail == f"{starter} starts: {won} against {lost}"
     table.press(ROLL)
     assert "starts" not in table.referee.instruction.detail
+
+
+def test_a_pass_chosen_with_a_usable_roll_is_not_said_as_could_not_use():
+    """A trial: with -o must_use_roll=false, Amber rolled 7, could place a stone and passed -
+    and the screen said "Amber could not use the 7"."""
+    table = Table(games.get("aranea").new({"first": "amber", "must_use_roll": False}), seed=1)
+    table.press(ROLL)
+    assert "press DONE to pass" in table.text
+    table.press(DONE)
+    assert table.text == "Blue: press ROLL"
+    assert table.referee.instruction.detail == "Amber passed with the 7"

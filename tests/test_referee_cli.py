@@ -351,7 +351,7 @@ def test_a_board_the_camera_does_not_find_is_said_with_why(
     [
         (["--still-seconds", "-1"], "--still-seconds must be 0 or more, not -1.0"),
         (["--still-seconds", "nan"], "--still-seconds must be 0 or more, not nan"),
-        (["--max-frames", "-5"], "--max-frames must be 0 or more, not -5"),
+        (["--max-frames", "-5"], "--max-frames must be 0 (never stop) or more, not -5"),
     ],
 )
 def test_camera_settings_out_of_range_are_refused_before_anything_starts(
@@ -453,8 +453,8 @@ def test_a_file_that_is_not_observations_is_one_line_and_touches_no_game(
     assert "truncated.json is not an observations file (line 1: an observation line is" in err
     assert 'JSON lines such as {"cells": {"a1": "black", ...}}' in err and "done, roll" in err
     assert not db.exists()
-    # an unfinished game is not "continued" by it either
-    code, _out, _err = run(capsys, monkeypatch, [*argv, "-"], [])
+    # an unfinished game is not "continued" by it either (one line taken: a game was played)
+    code, _out, _err = run(capsys, monkeypatch, [*argv, "-"], ["hands off"])
     assert code == 0 and [g.moves for g in Records(db, readonly=True).games()] == [0]
     whole = tmp_path / "whole.json"  # a JSON document over several lines, not JSON lines
     whole.write_text(json.dumps({"cells": {"a1": "black"}}, indent=1), encoding="utf-8")
@@ -570,7 +570,7 @@ def test_an_unfinished_game_that_does_not_replay_says_to_start_a_new_one(
     assert code == 2 and "Traceback" not in err
     assert "the unfinished Arinama game 1 cannot be continued (game 1, move 2" in err
     assert "start a new game with --new (it stays in the records as it is)" in err
-    code, out, _err = run(capsys, monkeypatch, [*args, "--new"], [])
+    code, out, _err = run(capsys, monkeypatch, [*args, "--new"], ["hands off"])
     assert code == 0 and "New Arinama game 2" in out[0]
 
 
@@ -683,3 +683,48 @@ def test_the_referee_s_unsettled_views_are_the_tracker_s_own_states():
         tracker.BOARD_MOVED,
         tracker.DARK,
     }
+
+
+def test_observations_need_no_printed_mat_and_an_empty_input_plays_no_game(
+    tmp_path, capsys, monkeypatch
+):
+    """A trial: `-o rows=4 -o cols=4 --observations -` was refused for want of a printed mat
+    (no camera reads it; --layout grid:4x4 worked); an empty observations file, or standard
+    input closed at once, left a game "playing" that no line was taken for."""
+    db = tmp_path / "r.sqlite3"
+    small = ["--game", "arinama", "-o", "rows=4", "-o", "cols=4", "--db", str(db)]
+    code, out, _ = run(capsys, monkeypatch, [*small, "--observations", "-"], ['{"cells": {}}'])
+    assert code == 0 and out[:2] == ["New Arinama game 1", "[0] Black: place a stone"]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n# nothing yet\n")
+    code, out, err = run(capsys, monkeypatch, [*small, "--observations", str(empty), "--new"], [])
+    assert code == 2 and out == [] and "holds no observation or input line" in err
+    code, out, err = run(capsys, monkeypatch, [*small, "--observations", "-", "--new"], [])
+    assert (
+        code == 2 and "standard input gave no observation or input line: no game was played" in err
+    )
+    statuses = [g.status for g in Records(db, readonly=True).games()]
+    assert sorted(statuses) == ["abandoned", "playing"]  # the first game, and stdin's
+
+
+def test_max_frames_0_reads_frames_until_the_source_ends_as_vision_track_does(
+    tmp_path, capsys, monkeypatch, arinama5_calibration
+):
+    """A trial: `referee --max-frames 0` read no frame and recorded an abandoned game, where
+    `vision track --max-frames 0` reads every frame (its default)."""
+    args = [
+        "--game",
+        "arinama",
+        "--source",
+        "sim:arinama5?size=640x360&moves=0&still=20",
+        "--calibration",
+        arinama5_calibration,
+        "--max-frames",
+        "0",
+        "--db",
+        str(tmp_path / "r.sqlite3"),
+    ]
+    code, out, err = run(capsys, monkeypatch, args, [])
+    assert code == 0, err
+    assert out[0] == "New Arinama game 1" and len(out) >= 2
+    assert Records(tmp_path / "r.sqlite3", readonly=True).games()[0].status == "playing"

@@ -96,7 +96,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     parser.add_argument(
-        "--max-frames", type=int, metavar="N", help="stop after N camera frames (for tests)"
+        "--max-frames",
+        type=int,
+        default=0,
+        metavar="N",
+        help="stop after N camera frames (for tests; default 0: never, as `vision track`)",
     )
     parser.add_argument(
         "--language",
@@ -152,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
     i18n.set_language(getattr(args, "language", None) or "en")
     if not args.still_seconds >= 0:  # (NaN too)
         raise UserError(f"--still-seconds must be 0 or more, not {args.still_seconds}")
-    if args.max_frames is not None and args.max_frames < 0:
-        raise UserError(f"--max-frames must be 0 or more, not {args.max_frames}")
+    if args.max_frames < 0:
+        raise UserError(f"--max-frames must be 0 (never stop) or more, not {args.max_frames}")
 
     cls = games.get(args.game)
     options = _options(args)
@@ -165,7 +169,10 @@ def run(args: argparse.Namespace) -> int:
         if not set(fixed) & set(options):
             options.update(fixed)
     position = cls.new(cls.options_from(options))
-    layout_name = layout_given or cls.mat_layout(position.options)
+    # the board the camera reads (observations name cells: any size the rules allow will do)
+    layout_name = layout_given or (
+        cls.mat_layout(position.options) if calibration is not None else ""
+    )
     if args.setup and not cls.referee_class().typed_setup:
         raise UserError("--setup is for Arimaa's setup turns only")
     if len(args.setup) > 2:
@@ -284,6 +291,8 @@ def _check_observations(lines: list[str], path: str, position: Position[Any]) ->
             except ValueError:
                 pass
         raise UserError(f"{path} is not an observations file ({why}): give {OBSERVATIONS_FILE}")
+    # nothing but empty lines and comments: there is nothing to referee, and no game to start
+    raise UserError(f"{path} holds no observation or input line: give {OBSERVATIONS_FILE}")
 
 
 class _Inputs:
@@ -315,10 +324,18 @@ class _Inputs:
         """UserError (exit status 2) naming the lines not taken, if any. A game this run
         `started` that no line was taken for is abandoned: a pipe's lines, unlike a file's,
         cannot be checked before it starts, and an empty game would be continued next time."""
-        if not self.refused:
-            return
         referee = session.referee
-        if started and not self.taken and not referee.position.move_stack and referee.records:
+        unplayed = (
+            started and not self.taken and not referee.position.move_stack and referee.records
+        )
+        if not self.refused:
+            if unplayed:  # (standard input closed at once: a file is checked before it starts)
+                referee.records.abandon(referee.game_id)
+                raise UserError(
+                    f"{self.name} gave no observation or input line: no game was played"
+                )
+            return
+        if unplayed:
             referee.records.abandon(referee.game_id)
             raise UserError(f"{lines_not_taken(self.name, self.refused)}: no game was played")
         raise UserError(
@@ -435,7 +452,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace, inputs: _In
     searching: tuple[int, bool] | None = None  # see _say_searching
     found = False  # the board was located in some frame
     while not source.ended:
-        if args.max_frames is not None and frames >= args.max_frames:
+        if args.max_frames and frames >= args.max_frames:
             break
         stdin_open = stdin_open and _read_ready_lines(session, inputs)
         frame = source.read()
@@ -462,8 +479,7 @@ def _run_camera(session: Any, source: Any, args: argparse.Namespace, inputs: _In
         if frames:
             why = session.tracker.problem or "no frame showed it"
             raise UserError(f"the board was never found in {frames} frames: {why}")
-        if args.max_frames != 0:  # (--max-frames 0 asked for none)
-            raise UserError(f"no frames came from {args.source}")
+        raise UserError(f"no frames came from {args.source}")
     return 0
 
 

@@ -238,12 +238,18 @@ class AraneaReferee(Referee[AraneaPosition]):
                 player=player_name(starter), won=won, lost=lost
             )
         roll = stack[-2].roll if len(stack) >= 2 and stack[-1].kind == PASS else None
-        if roll is not None:  # a roll (only rolls have one) that could not be used
-            who = [p for p in self.position.players if p != self.position.turn][0]
-            return _("{player} could not use the {value}: the turn passed").format(
+        if roll is None:
+            return ""
+        who = [p for p in self.position.players if p != self.position.turn][0]
+        before = self.position.copy()
+        before.pop()  # (the pass: the roll as it was to be used)
+        if any(m.kind != PASS for m in before.legal_moves()):  # (-o must_use_roll=false)
+            return _("{player} passed with the {value}").format(
                 player=player_name(who), value=roll.value
             )
-        return ""
+        return _("{player} could not use the {value}: the turn passed").format(
+            player=player_name(who), value=roll.value
+        )
 
     def _board_instruction(self, board: dict[str, str]) -> Instruction:
         position = self.position
