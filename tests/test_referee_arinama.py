@@ -312,3 +312,23 @@ def test_the_last_move_s_flips_are_asked_for_before_the_game_over():
     referee.observe(observation_of(names, board))  # the flips made
     assert referee.instruction.kind == "game-over"
     assert last.detail.endswith(f"Then: {referee.instruction.text}")  # "Black wins"
+
+
+def test_a_stone_turned_by_mistake_is_not_given_the_last_flip_s_reason():
+    """A trial: the right stone turned, and another turned too - "Turn d4 back to white (The
+    white stone on c4 touches exactly three black stones now)", the reason for c4, not d4."""
+    table = Table(OPENING)
+    table.show(d4="black")  # c4 turns to black, d4 itself to white
+    table.show(c4="black")
+    assert table.text == "Turn d4 to white"
+    assert table.referee.instruction.detail == (
+        "The black stone on d4 touches exactly three white stones"
+    )
+    table.show(d4="white")
+    assert table.text == "White: place a stone"
+    # White places e5, which turns nothing; a black stone turned as well by mistake
+    table.show(e5="white", c3="white")
+    assert table.text == "Turn c3 back to black"
+    assert table.referee.instruction.detail == (
+        "Only stones that touch exactly three white stones turn over"
+    )

@@ -130,32 +130,39 @@ class ArinamaReferee(Referee[ArinamaPosition]):
                 player=self.position.turn if self.position.move_stack else None,
                 highlights={c: FLIP for c in diff.changed},
                 expected=instruction.expected,
-                detail=self._flip_detail(),
+                detail=self._flip_detail(set(diff.changed)),
             )
         return instruction
 
-    def _flip_detail(self) -> str:
-        """Why the stones turn, in the rule's words: "The white stones on d4 and e5 each touch
-        exactly three black stones now", "The black stone on d3 touches exactly three white
-        stones"."""
+    def _flip_detail(self, cells: set[str]) -> str:
+        """Why the stones on `cells` (those still to turn) turn, in the rule's words: "The
+        white stones on d4 and e5 each touch exactly three black stones now", "The black stone
+        on d3 touches exactly three white stones" - or, when none of them is one the last
+        stone turns (a stone turned by mistake, the right ones done), that only those turn (it
+        gave the last flip's reason for a stone that no rule turns)."""
         effects = self._last_effects()
         if effects is None:
             return ""
         mover, rival = effects.mover, other(effects.mover)
+        if not cells & self._last_flips():
+            return _("Only stones that touch exactly three {mover} stones turn over").format(
+                mover=colour_adj(mover)
+            )
         reasons = []
-        if effects.flipped:
+        flipped = [c for c in effects.flipped if c in cells]  # (the others are turned already)
+        if flipped:
             reasons.append(
                 ngettext(
                     "The {rival} stone on {cells} touches exactly three {mover} stones now",
                     "The {rival} stones on {cells} each touch exactly three {mover} stones now",
-                    len(effects.flipped),
+                    len(flipped),
                 ).format(
                     rival=colour_adj(rival),
-                    cells=phrases.cell_list(list(effects.flipped)),
+                    cells=phrases.cell_list(flipped),
                     mover=colour_adj(mover),
                 )
             )
-        if effects.self_flip:
+        if effects.self_flip and effects.cell in cells:
             reasons.append(
                 _("The {mover} stone on {cell} touches exactly three {rival} stones").format(
                     mover=colour_adj(mover), cell=effects.cell, rival=colour_adj(rival)
