@@ -309,13 +309,17 @@ class ClosedAfter(io.StringIO):
         return super().write(text)
 
 
-def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch):
+def test_play_piped_into_head_still_saves_the_game_so_far(tmp_path, monkeypatch, capsys):
     """`companion play aranea --auto --save g.json | head -2` ended at exit status 0 with
-    nothing saved."""
+    nothing saved; then saved, still at 0 and without a word (a trial) - as `companion run`
+    it now says the game stopped and where it is, with SIGPIPE's status."""
     target = tmp_path / "g.json"
     monkeypatch.setattr(sys, "stdout", ClosedAfter(3))
     code = main(["play", "aranea", "--auto", "--seed", "1", "--save", str(target)])
-    assert code == 0
+    assert code == 141
+    assert capsys.readouterr().err == (
+        f"companion: the game stopped: its output was closed: the game so far is saved to {target}\n"
+    )
     record = json.loads(target.read_text())
     assert 2 <= len(record["moves"]) <= 3 and record["outcome"] is None
 

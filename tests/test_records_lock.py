@@ -77,11 +77,13 @@ def holder(tmp_path):
     process.stdout.close()
 
 
-def test_a_second_writer_is_refused_naming_the_file_and_the_other_companion(holder):
+def test_a_second_writer_is_refused_naming_the_file_and_the_other_companion(holder, tmp_path):
     db, process, close = holder
+    observations = tmp_path / "seen.jsonl"  # (an empty file is refused before the records)
+    observations.write_text('{"cells": {}}\n')
     for command in (
         ["run", "--headless", "--moves", "1", "--db", str(db)],
-        ["referee", "--game", "arinama", "--observations", os.devnull, "--db", str(db)],
+        ["referee", "--game", "arinama", "--observations", str(observations), "--db", str(db)],
     ):
         line = in_use_line(companion(*command), db)
         assert f"(process {process.pid})" in line

@@ -74,7 +74,7 @@ def test_games_refuses_an_empty_db_name():
     "command",
     [
         ["run", "--headless", "--moves", "1"],
-        ["referee", "--game", "arinama", "--observations", os.devnull],
+        ["referee", "--game", "arinama", "--observations", "OBSERVATIONS"],
     ],
 )
 def test_a_db_in_a_folder_that_does_not_exist_is_refused_not_made(tmp_path, command):
@@ -82,6 +82,9 @@ def test_a_db_in_a_folder_that_does_not_exist_is_refused_not_made(tmp_path, comm
     (the games seemed lost), while `games` and `export` said there were none. Only the
     default folder is made; a --db folder must exist."""
     db = tmp_path / "typo" / "r.sqlite3"
+    observations = tmp_path / "seen.jsonl"  # (an empty file is refused before the records)
+    observations.write_text('{"cells": {}}\n')
+    command = [str(observations) if word == "OBSERVATIONS" else word for word in command]
     result = companion(*command, "--db", str(db))
     one_line_error(result, f"there is no folder {db.parent} for the game records {db}")
     assert "check the --db path" in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Callable
 
 SEED_MAX = 2**32 - 1  # numpy's generators take 0..SEED_MAX (as sim:LAYOUT?seed=N does)
@@ -32,6 +33,28 @@ def as_typed(text: str) -> str:
     """
     name = command_name()
     return text if name == "companion" else text.replace("`companion ", f"`{name} ")
+
+
+def silence_stdout() -> None:
+    """Standard output to /dev/null once it was closed (`| head`): nothing more to write
+    there, nor to flush at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # no file under it (io.UnsupportedOperation is both)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for as long as the process runs
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
+
+def say_on_stderr(text: str) -> None:
+    """`text` on standard error, if it can still be written (`2>&1 | head`: it was standard
+    output too, and is closed)."""
+    try:
+        print(text, file=sys.stderr)
+    except OSError:
+        pass
 
 
 def seed_number(text: str) -> int:

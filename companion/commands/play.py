@@ -26,7 +26,14 @@ from types import FrameType
 from typing import Any
 
 from companion import games
-from companion.commands import as_typed, lines_not_taken, not_empty, seed_number
+from companion.commands import (
+    as_typed,
+    lines_not_taken,
+    not_empty,
+    say_on_stderr,
+    seed_number,
+    silence_stdout,
+)
 from companion.dice import Dice, move_dice_words
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
@@ -182,7 +189,12 @@ def run(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # `| head` has read enough: stop, but keep the game played so far
             if target is not None and not saved:
                 save(position, target, announce=False)
-            raise
+            silence_stdout()
+            if position.is_game_over():
+                return 0
+            kept = f": the game so far is saved to {target}" if target is not None else ""
+            say_on_stderr(f"companion: the game stopped: its output was closed{kept}")
+            return 128 + signal.SIGPIPE
         if target is not None and (not saved or stopped):
             save(position, target, announce=False)  # first: the terminal may be gone
     try:

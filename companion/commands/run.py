@@ -36,7 +36,7 @@ from companion.app import (
     run_table,
     unfinished_demo,
 )
-from companion.commands import command_name, seed_number
+from companion.commands import command_name, say_on_stderr, seed_number, silence_stdout
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
 from companion.errors import OptionError, RecordError, UserError
@@ -207,20 +207,6 @@ def _last_written(records: Records) -> str | None:
         return None
 
 
-def _silence_stdout() -> None:
-    """Standard output to /dev/null: nothing more to write there, nor to flush at exit."""
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, sys.stdout.fileno())
-    os.close(null)
-
-
-def _say_on_stderr(text: str) -> None:
-    try:
-        print(text, file=sys.stderr)
-    except OSError:  # `2>&1 | head`: standard error was that output too
-        pass
-
-
 def _output_closed(
     records: Records, game: str, options: dict[str, Any] | None, before: str | None
 ) -> int:
@@ -228,7 +214,7 @@ def _output_closed(
     game it played ended and is recorded (written since `before`); else it stopped, is said
     so where that can still be read, and 141 (as SIGPIPE) - the next demo continues its game
     when one is waiting (`unfinished_demo`)."""
-    _silence_stdout()
+    silence_stdout()
     cls = games.get(game)
     layout = cls.mat_layout(cls.options_from(options))
     waiting = unfinished_demo(records, game, layout)
@@ -237,7 +223,7 @@ def _output_closed(
         if written and all(g.status != PLAYING for g in written):
             return 0
     then = f" - the next demo continues its unfinished game #{waiting}" if waiting else ""
-    _say_on_stderr(f"companion: the demo stopped: its output was closed{then}")
+    say_on_stderr(f"companion: the demo stopped: its output was closed{then}")
     return 128 + signal.SIGPIPE
 
 
@@ -384,7 +370,7 @@ def _demo_on(
         try:
             return _output_closed(records, game, played_with, before)
         except RecordError as exc:  # the records cannot be read to tell
-            _say_on_stderr(f"companion: the demo stopped: its output was closed ({exc})")
+            say_on_stderr(f"companion: the demo stopped: its output was closed ({exc})")
             return 128 + signal.SIGPIPE
     finally:
         if speaker is not None:
@@ -392,9 +378,9 @@ def _demo_on(
     try:
         return _say_result(args, records, game, options, folder, result)
     except BrokenPipeError:  # closed while the result was said: the game is as it ended
-        _silence_stdout()
+        silence_stdout()
         if not result.recorded:
-            _say_on_stderr("companion: error: this game was NOT recorded")
+            say_on_stderr("companion: error: this game was NOT recorded")
         return 0 if result.recorded else 1
 
 
