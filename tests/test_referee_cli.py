@@ -5,8 +5,10 @@ import json
 import pytest
 
 from companion import cli, games
+from companion.errors import UserError
 from companion.records import Records
-from companion.referee.runner import parse_input
+from companion.referee import Referee
+from companion.referee.runner import Session, parse_input
 
 
 def observation(occupied, game="arinama", options=None):
@@ -645,15 +647,13 @@ def test_done_typed_while_a_hand_is_over_the_board_waits_for_the_next_board(
     assert [m.text for m in Records(db, readonly=True).game(1).moves] == ["b1-b4 f1-f4"]
 
 
-@pytest.mark.parametrize("status", ["moving", "searching", "board-moved"])
+@pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
 def test_a_done_held_asks_the_camera_for_the_next_still_board(status):
     """The tracker passes on a board only when it changed: `companion referee` with a camera
     asks it for the next still board when a typed done is held (a review found that leaving
     the request out failed no test) - held while a hand just left, and while the camera
     looks for the board again or reads a mat that moved."""
-    from companion.referee import Referee
     from companion.referee.protocol import DONE, PlayerInput
-    from companion.referee.runner import Session
 
     class Tracker:
         requests = 0
@@ -728,3 +728,26 @@ def test_max_frames_0_reads_frames_until_the_source_ends_as_vision_track_does(
     assert code == 0, err
     assert out[0] == "New Arinama game 1" and len(out) >= 2
     assert Records(tmp_path / "r.sqlite3", readonly=True).games()[0].status == "playing"
+
+
+def test_with_a_camera_typed_boards_and_hands_are_refused_and_the_help_says_what_is_taken():
+    """A trial: with --source, the help for a mistyped line still offered `hands on/off` and
+    "an observation as JSON" - and such lines were taken over what the camera saw."""
+
+    class Tracker:
+        status = "still"
+
+    session = Session(
+        Referee(games.get("arinama").new()), emit=lambda line: None, tracker=Tracker()
+    )
+    for line, said in [
+        ("hands on", "'hands on' is for --observations"),
+        ('{"cells": {"c3": "black"}}', "an observation is for --observations"),
+        ("dance", "unknown input 'dance': type done, roll"),
+    ]:
+        with pytest.raises(UserError) as raised:
+            session.handle_line(line)
+        message = str(raised.value)
+        assert message.startswith(said) and "the camera sees the board and the hands" in message
+        assert "hands on/off" not in message and "as JSON" not in message
+    assert session.referee.board is None  # nothing typed was taken as the board

@@ -67,6 +67,11 @@ INPUT_HELP = (
     "type done, roll, undo, cancel, choose X, right (the board is right: the camera is wrong), "
     "hands on/off, clear, show, or an observation as JSON"
 )
+# ... with a camera (`--source`), which says what is on the board and where hands are
+CAMERA_INPUT_HELP = (
+    "type done, roll, undo, cancel, choose X, right (the board is right: the camera is wrong), "
+    "clear or show - the camera sees the board and the hands"
+)
 # the tracker's states (vision.tracker) in which nothing is read: something is over the board
 # ("covered": it has lain there for a while - perhaps no hand; `clear` reads past it)
 OVER_THE_BOARD = ("hands", "covered")
@@ -287,9 +292,21 @@ class Session:
 
     def handle_line(self, line: str) -> None:
         """One input line: a word, ``hands on|off`` or an observation as JSON."""
-        item = parse_line(line)
+        try:
+            item = parse_line(line)
+        except UserError as exc:
+            if self.tracker is not None and INPUT_HELP in str(exc):
+                raise UserError(str(exc).replace(INPUT_HELP, CAMERA_INPUT_HELP)) from None
+            raise
         if item is None:
             return
+        if self.tracker is not None and (
+            isinstance(item, Observation) or item in ("hands on", "hands off")
+        ):
+            # a typed board or hand would be taken over what the camera sees (`--help`: they
+            # are --observations' lines)
+            what = "an observation" if isinstance(item, Observation) else repr(item)
+            raise UserError(f"{what} is for --observations: {CAMERA_INPUT_HELP}")
         if isinstance(item, Observation):
             self.observe(item)
         elif isinstance(item, PlayerInput):
