@@ -1416,6 +1416,10 @@ def test_the_review_of_a_game_whose_moves_do_not_replay_says_so(screen, tmp_path
     )
     app.render(force=True)
     assert any(t.startswith("From move 3 on") for t in app.painter.texts), app.painter.texts
+    # unfinished, it is listed as never to be continued, and Continue no longer offers it
+    listed = {number: line for number, _title, line in app.pages.review_list.games()}
+    assert listed[game].startswith("cannot be continued") and listed[sound].startswith("playing")
+    assert game in app.unreplayable
     app.pages.review_game.open(sound)
     app.render(force=True)
     assert not any(t.startswith("From move") for t in app.painter.texts)

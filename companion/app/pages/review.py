@@ -11,7 +11,7 @@ from companion.dice import move_dice_words
 from companion.errors import RecordError, ReplayError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
-from companion.records import replay
+from companion.records import PLAYING, replay
 from companion.referee.protocol import FLIP, FROM, TO
 from display.screens import review
 
@@ -57,6 +57,8 @@ class ReviewListPage(Page):
                 count=summary.moves
             )
             status = pgettext("game status", summary.status)
+            if summary.id in self.app.unreplayable:  # unfinished, and never to be continued
+                status = _("cannot be continued")
             line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
             if summary.outcome:
                 line = f"{status} · {moves} · {result_text(summary, short=True)}"
@@ -134,6 +136,8 @@ class ReviewGamePage(Page):
             self.not_replayed = None
         except ReplayError as exc:
             self.not_replayed = exc.ply if exc.ply is not None else 1
+            if record.summary.status == PLAYING:
+                app.unreplayable.add(game_id)  # (as Continue finds it: not offered, listed so)
         boards = [position.cells() for position in positions]
         options = start.options
         self.review = review.ReviewGameModel(
