@@ -1110,8 +1110,11 @@ def _lock_file_error(db: Path, path: Path, exc: OSError) -> RecordError:
 
 
 # -- replay ----------------------------------------------------------------------------------------
-def replay(record: GameRecord) -> Any:
-    """Replay a stored game with its engine, checking every move against the stored positions.
+def replay(record: GameRecord, labels: list[str] | None = None) -> Any:
+    """Replay a stored game with its engine, checking every move against the stored positions
+    (a field a position gained since it was stored - Aranea's `turn_number` - is not held
+    against it). `labels`: filled with each move's label as the game counts its moves
+    (`Position.move_label`, from the history: "2g", Aranea's turns), as far as it replays.
 
     :raises ReplayError: a move that does not replay, or gives another position."""
     cls = games.get(record.game)
@@ -1121,13 +1124,15 @@ def replay(record: GameRecord) -> Any:
     except UserError as exc:
         raise ReplayError(f"{where}: the start position cannot be read: {exc}", 0) from None
     for move in record.moves:
+        if labels is not None:
+            labels.append(position.move_label)
         try:
             position.push(position.parse_move(move.text))
         except UserError as exc:
             raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}", move.ply
             ) from None
-        if _canonical(position.to_json()) != _canonical(move.position):
+        if _canonical(_as_stored(position.to_json(), move.position)) != _canonical(move.position):
             raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}): the engine's position differs from "
                 "the stored one (was the file edited, or did the rules change?)",
@@ -1147,6 +1152,19 @@ def _dumps(data: Any) -> str:
 
 def _canonical(data: Any) -> str:
     return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
+
+
+def _as_stored(engine: dict[str, Any], stored: Any) -> dict[str, Any]:
+    """The engine's position JSON without the fields the stored one lacks: fields a game's
+    position gained after the record was written (Aranea's `turn_number`) - those records
+    replayed as changed, and could be neither continued nor exported.
+
+        >>> _as_stored({"stones": {}, "turn_number": 3}, {"stones": {}})
+        {'stones': {}}
+    """
+    if not isinstance(stored, dict):
+        return engine
+    return {key: value for key, value in engine.items() if key in stored}
 
 
 class _UnreadableRow(Exception):

@@ -1412,7 +1412,7 @@ def test_the_review_of_a_game_whose_moves_do_not_replay_says_so(screen, tmp_path
     app.pages.review_game.open(game)
     assert app.page == "review-game"
     assert app.pages.review_game.problem.startswith(
-        "From move 3 on, the recorded moves do not replay by the rules"
+        "From move 3 on, the recorded moves do not replay by this version's rules"
     )
     app.render(force=True)
     assert any(t.startswith("From move 3 on") for t in app.painter.texts), app.painter.texts

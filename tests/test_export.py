@@ -643,7 +643,7 @@ def test_choices_are_taken_in_any_case(db_path, capsys, tmp_path):
     code, _, _ = run_cli(capsys, "mat", "arinama5", "--paper", "a4", "-o", out)
     assert code == 0 and out.read_bytes().startswith(b"%PDF")
     observations = tmp_path / "none.jsonl"
-    observations.write_text("")
+    observations.write_text("hands off\n")  # (a file with no line at all is refused)
     argv = ["referee", "--game", "ARINAMA", "--language", "DE", "--observations", observations]
     code, out_lines, _ = run_cli(capsys, *argv, "--db", tmp_path / "r.sqlite3")
     assert code == 0 and "Arinama" in out_lines and "Schwarz" in out_lines

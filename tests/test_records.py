@@ -708,3 +708,35 @@ def test_an_integrity_check_stopped_by_damage_found_it_by_anything_else_did_not(
             with pytest.raises(RecordError) as raised:  # (exit 2: could not check)
                 db.check()
             assert "could not check" in str(raised.value) or "is busy" in str(raised.value)
+
+
+def test_aranea_records_written_before_turn_numbers_were_kept_still_replay(tmp_path):
+    """A review: Aranea's positions gained `turn_number`, and every record written before no
+    longer replayed - not continued, not exported, reviewed as "changed". A field the stored
+    position lacks is not held against it, and the turns are counted from the history."""
+    path = tmp_path / "r.sqlite3"
+    db = Records(path)
+    game_id, position = play_recorded(db, "aranea", seed=3, max_moves=14)
+    db.close()
+    with sqlite3.connect(path) as conn:  # as the version before wrote them
+        conn.execute("UPDATE games SET start = json_remove(start, '$.turn_number')")
+        conn.execute("UPDATE moves SET position = json_remove(position, '$.turn_number')")
+    record = Records(path, readonly=True).game(game_id)
+    assert all("turn_number" not in m.position for m in record.moves)
+    labels: list[str] = []
+    again = records.replay(record, labels)
+    assert again.to_json() == position.to_json()
+    texts = [m.text for m in record.moves]
+    turn, expected = 1, []
+    for text in texts:
+        expected.append(str(turn))
+        turn += not text.startswith("roll ")
+    assert labels == expected
+    # a field it does have is still checked: a changed stone is a changed record
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE moves SET position = json_set(position, '$.stock.amber', 0) WHERE ply = 5"
+        )
+    with pytest.raises(records.ReplayError) as raised:
+        records.replay(Records(path, readonly=True).game(game_id))
+    assert raised.value.ply == 5

@@ -103,8 +103,9 @@ class ReviewGamePage(Page):
         if self.not_replayed is None:
             return ""
         return _(
-            "From move {number} on, the recorded moves do not replay by the rules: the record "
-            "was changed after it was written. The boards are shown as stored"
+            "From move {number} on, the recorded moves do not replay by this version's rules "
+            "(the record or the rules changed after it was written). The boards are shown as "
+            "stored"
         ).format(number=max(1, self.not_replayed))
 
     def open(self, game_id: int) -> None:
@@ -131,8 +132,9 @@ class ReviewGamePage(Page):
             app.go("review-list")
             return
         app.pages.review_list.problem = ""
+        replayed: list[str] = []  # each move's label as the game counts them, from its history
         try:  # the move texts against the boards (Continue refuses such a game; here it is shown)
-            replay(record)
+            replay(record, replayed)
             self.not_replayed = None
         except ReplayError as exc:
             self.not_replayed = exc.ply if exc.ply is not None else 1
@@ -148,9 +150,12 @@ class ReviewGamePage(Page):
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
             piece_labels=[position.piece_labels() for position in positions],
-            # a position read back knows no history: the plain count is the ply's
+            # the labels from the replay; past a move that does not replay, a stored position's
+            # own (it knows no history: the plain count is the ply's)
             move_labels=[
-                position.move_label if cls.turn_labels else str(ply)
+                replayed[ply - 1]
+                if ply <= len(replayed)
+                else (position.move_label if cls.turn_labels else str(ply))
                 for ply, position in enumerate(positions[:-1], 1)
             ],
         )
