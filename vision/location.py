@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.errors import UserError
 from companion.i18n import _
-from vision.exposure import all_but_black
+from vision.exposure import BLOCK, all_but_black
 from vision.layouts import Layout
 
 # --corners whose cells come out narrower than this in the picture are a slip, or a board too
@@ -89,7 +89,7 @@ def nothing_to_read(image: np.ndarray, located: Located) -> str:
     seen = grey[mask > 0]
     if seen.size == 0:
         return ""
-    if all_but_black(seen):
+    if all_but_black(cv2.blur(grey, (BLOCK, BLOCK))[mask > 0]):  # (local means: noise aside)
         return (
             "the board's part of the picture is all but black (is the lens covered, or the "
             "light off?): light the board and take the picture again"

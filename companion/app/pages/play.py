@@ -78,8 +78,8 @@ class PlayPage(Page):
             return {}
         shown = referee.shown_position()
         labels: dict[str, str] = shown.piece_labels()
-        if referee.board is None:
-            return labels
+        if referee.board is None or shown is not referee.position:
+            return labels  # (a setup to put down: where each piece goes, not yet on the board)
         cells = shown.cells()
         asked = {c for c, role in referee.instruction.highlights.items() if role == ASKED}
         return {
