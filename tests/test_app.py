@@ -12,6 +12,7 @@ import pygame
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from test_records import play_recorded
 
 from companion.app import (
     App,
@@ -1399,10 +1400,6 @@ def test_the_review_of_a_game_whose_moves_do_not_replay_says_so(screen, tmp_path
     refused by Continue, but the review stepped through it without a word - "move 3: a1" under
     a board where b2 had changed. It now says from which move the texts do not replay."""
     import sqlite3
-    import sys
-
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from test_records import play_recorded
 
     path = tmp_path / "r.sqlite3"
     records = Records(path)

@@ -7,6 +7,7 @@ import random
 
 import pygame
 import pytest
+from test_records import play_recorded
 
 from companion import games
 from companion.app import App, Settings
@@ -332,11 +333,6 @@ def test_aranea_s_turns_are_numbered_as_one_roll_and_its_use(screen, tmp_path):
     """A trial: the header said "move 28" after 14 turns - each roll counted as a move, the
     opening rolls too. A roll and its use are one turn, the opening rolls belong to the
     first; the play screen's header and the review number them alike."""
-    import sys
-
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from test_records import play_recorded
-
     records = Records(tmp_path / "r.sqlite3")
     game_id, position = play_recorded(records, "aranea", seed=2, max_moves=12)
     texts = [m.text for m in records.game(game_id).moves]
@@ -385,8 +381,10 @@ def test_aranea_offers_no_roll_while_the_calibration_stones_are_still_to_come_of
     app.on_observation(Observation({**empty, "r1-5": "amber", "r2-11": "blue"}, frame=1))
     assert app.referee.calibration_pieces
     app.render(force=True)
-    assert "Roll" not in [t.label for t in app.painter.targets]
+    labels = [t.label for t in app.painter.targets]
+    assert "Roll" not in labels and "Done" not in labels
     app.on_observation(Observation(empty, frame=2))
     assert app.referee.instruction.text == "Amber: press ROLL"
     app.render(force=True)
-    assert "Roll" in [t.label for t in app.painter.targets]
+    labels = [t.label for t in app.painter.targets]
+    assert "Roll" in labels and "Done" in labels

@@ -533,8 +533,13 @@ def test_a_camera_that_does_not_see_the_board_is_said_at_once(screen, tmp_path):
     with pytest.raises(UserError, match="does not see the mat"):
         app.vision.start_calibration({})
     assert not app.vision.calibrating
-    # a black picture (the lens covered, the light off) says so: no mat is its reason
-    app.vision.look(np.zeros((360, 640, 3), np.uint8), now=1.0)
+    # a black picture (the lens covered, the light off) says so, once it lasts a second: no
+    # mat is its reason (a camera's single black frame is no covered lens - a review)
+    black = np.zeros((360, 640, 3), np.uint8)
+    app.vision.look(black, now=1.0)
+    assert not app.vision.dark and app.vision.latest is not black
+    app.vision.look(black, now=2.1)
+    assert app.vision.dark
     assert app.vision.problem.startswith("the camera's picture is all but black")
     with pytest.raises(UserError, match="is the lens covered, or the light off"):
         app.vision.start_calibration({})
@@ -564,3 +569,15 @@ def test_the_first_board_is_judged_against_the_setup_photo():
             seen.append(observation.cells)
     assert seen == [bench_vision.truth_of(table.layout, board) for board in script]
     assert vision.status == "still"
+
+
+def test_a_single_black_frame_at_done_learns_from_the_picture_before_it(screen, tmp_path):
+    """A review: one glitching black frame just before DONE refused it with "is the lens
+    covered, or the light off?" - the last picture that showed the mat is learned from."""
+    app = mat_app(screen, tmp_path)
+    set_up(app)
+    app.vision.look(np.zeros((360, 640, 3), np.uint8), now=100.1)  # the glitch
+    assert not app.vision.dark
+    app.button("done")
+    finish(app)
+    assert app.page == "play" and app.message == ""

@@ -182,7 +182,10 @@ def test_a_covered_lens_is_said_once_and_done_waits_for_the_board_it_hid():
     assert game.referee.position.move_stack == ["c3"]
     for _ in range(2 * FPS):
         game.session.feed_frame(game.table.black_frame())
-    dark = "(the camera's picture is all but black: is the lens covered, or the light off?)"
+    dark = (
+        "(the camera's picture is all but black: is the lens covered, or the light off? Nothing "
+        "is read until the board shows again)"
+    )
     assert game.lines.count(dark) == 1 and game.tracker.status == "dark"
     game.press("done")
     assert game.referee.held is not None

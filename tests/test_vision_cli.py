@@ -543,3 +543,18 @@ def test_mat_to_a_folder_a_device_or_a_name_too_long_writes_nothing_beside_it(tm
     assert [p.name for p in tmp_path.iterdir()] == ["shots"]
     assert list((tmp_path / "shots").iterdir()) == []
     assert not list(Path("/dev").glob("full.*"))
+
+
+def test_vision_track_says_once_that_the_picture_is_black(tmp_path, capsys):
+    """The lens covered from the first frame: one line says so (with the frame), and the end
+    says the board was never found and why - not "no markers" over and over."""
+    cal = _sim_calibration(tmp_path)
+    dark = "sim:arimaa?size=640x360&moves=0&still=100&black=1"
+    assert main(["vision", "track", dark, "--calibration", cal, "--max-frames", "60"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    said = (
+        "companion: the camera's picture is all but black: is the lens covered, or the light off?"
+    )
+    assert sum(line.startswith(said) for line in err) == 1, err
+    assert "no markers" not in " ".join(err)
+    assert err[-1].startswith("companion: error: the arimaa board was never found in 60 frames: ")

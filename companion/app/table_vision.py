@@ -18,7 +18,7 @@ from vision.layouts import Layout, get_layout
 from vision.locate import from_corners, locate
 from vision.location import Located
 from vision.standing import Photo, StandingCalibration
-from vision.tracker import Tracker, dark_problem, something_over_the_mat
+from vision.tracker import DARK_SECONDS, Tracker, dark_problem, something_over_the_mat
 
 Polygon = list[list[float]]  # image points [x, y]
 
@@ -115,8 +115,12 @@ class TableVision:
         self.background = background
         self.located: Located | None = None
         self.tracker: Tracker | None = None
-        self.latest: np.ndarray | None = None  # the last usable frame
+        self.latest: np.ndarray | None = None  # the last usable frame (black ones aside)
         self.problem = ""
+        # black frames in a row since (`look`); `dark` once they lasted DARK_SECONDS, as the
+        # tracker's status says it: a camera's single glitch is no covered lens
+        self._dark_since: float | None = None
+        self.dark = False
         self.corners: list[list[float]] | None = (
             None  # boards without markers: tapped corners (image px, TL TR BR BL)
         )
@@ -170,14 +174,22 @@ class TableVision:
         if frame is None:
             return
         with self._lock:
+            if is_black(frame):  # (kept out of `latest`: what is learned from is a picture)
+                self._dark_since = now if self._dark_since is None else self._dark_since
+                if now - self._dark_since >= DARK_SECONDS and not self.dark:
+                    self.dark = True  # (a grid or markers are not found in it, for this reason)
+                    self.located = None if self.corners is None else self.located
+                    self.problem = dark_problem()
+                return
+            self._dark_since = None
+            if self.dark:  # light again: the board is looked for at once
+                self.dark = False
+                self.problem = ""
+                self._last_find = -1e9
             self.latest = frame
             if now - self._last_find < 0.25:
                 return
             self._last_find = now
-            if is_black(frame):  # (a grid or markers are not found in it, for this reason)
-                self.located = None if self.corners is None else self.located
-                self.problem = dark_problem()
-                return
             try:
                 self.located = locate(frame, self.layout, self.corners, near=self._near(frame))
                 self.problem = ""
@@ -282,17 +294,23 @@ class TableVision:
                 if job is self._asked:
                     self._learned = (job, learned)
 
+    def _check_seen(self, not_seen: str) -> None:
+        """Under the lock: that there is a picture to learn from and the board in it.
+
+        :raises UserError: the picture is black (for a second: `look`), or the board is not
+            seen - why (`problem`), else `not_seen`."""
+        if self.dark:
+            raise UserError(dark_problem())
+        if self.latest is None or self.located is None:
+            raise UserError(self.problem or not_seen)
+
     def _job(self, cells: dict[str, str]) -> _Job:
         """What a calibration learns from, now.
 
         :raises UserError: the camera does not see the board (yet)."""
         with self._lock:
-            if self.latest is not None and is_black(self.latest):
-                raise UserError(dark_problem())
-            if self.latest is None or self.located is None:
-                raise UserError(
-                    self.problem or _("the camera does not see the mat yet: is all of it in view?")
-                )
+            self._check_seen(_("the camera does not see the mat yet: is all of it in view?"))
+            assert self.latest is not None and self.located is not None  # (`_check_seen`)
             more: tuple[Photo, ...] = ()
             if self.empty_photo is not None:
                 frame, homography = self.empty_photo
@@ -361,13 +379,8 @@ class TableVision:
 
         :raises UserError: the camera does not see the board yet."""
         with self._lock:
-            if self.latest is not None and is_black(self.latest):
-                raise UserError(dark_problem())
-            if self.latest is None or self.located is None:
-                raise UserError(
-                    self.problem
-                    or _("the camera does not see the board yet: is all of it in view?")
-                )
+            self._check_seen(_("the camera does not see the board yet: is all of it in view?"))
+            assert self.latest is not None and self.located is not None  # (`_check_seen`)
             self.empty_photo = (self.latest.copy(), self.located.homography.copy())
             self._to_confirm = None  # (learned without it)
             self._epoch += 1  # (as is a calibration running)

@@ -325,19 +325,17 @@ class _Inputs:
         `started` that no line was taken for is abandoned: a pipe's lines, unlike a file's,
         cannot be checked before it starts, and an empty game would be continued next time."""
         referee = session.referee
-        unplayed = (
-            started and not self.taken and not referee.position.move_stack and referee.records
-        )
-        if not self.refused:
-            if unplayed:  # (standard input closed at once: a file is checked before it starts)
-                referee.records.abandon(referee.game_id)
+        records = referee.records
+        unplayed = started and not self.taken and not referee.position.move_stack
+        if unplayed and records is not None:
+            records.abandon(referee.game_id)
+            if not self.refused:  # (standard input closed at once: a file is checked before)
                 raise UserError(
                     f"{self.name} gave no observation or input line: no game was played"
                 )
-            return
-        if unplayed:
-            referee.records.abandon(referee.game_id)
             raise UserError(f"{lines_not_taken(self.name, self.refused)}: no game was played")
+        if not self.refused:
+            return
         raise UserError(
             f"{lines_not_taken(self.name, self.refused)}; the moves of the others are recorded "
             f"in game {referee.game_id}"

@@ -76,10 +76,11 @@ CAMERA_INPUT_HELP = (
 # ("covered": it has lain there for a while - perhaps no hand; `clear` reads past it)
 OVER_THE_BOARD = ("hands", "covered")
 # the tracker's states said once a spell, as they begin: nothing is read until they end
+# ("dark": in the tracker's own words, its `problem`)
 SAID_STATES = {
     "covered": "(something has lain on the board for a while: take it away, or type clear if "
     "nothing does)",
-    "dark": "(the camera's picture is all but black: is the lens covered, or the light off?)",
+    "dark": "",
 }
 
 
@@ -254,7 +255,7 @@ class Session:
                 self.emit(
                     json.dumps({"type": "camera", "status": status})
                     if self.json_lines
-                    else SAID_STATES[state]
+                    else SAID_STATES[state] or f"({self.tracker.problem})"
                 )
         if observation is not None:
             self.observe(observation)

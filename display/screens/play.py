@@ -37,6 +37,8 @@ class PlayModel:
     camera: str = ""  # short camera state for the header ("still", "moving", "no camera")
     last_move: str = ""
     can_roll: bool = False
+    # DONE does something now: not while the pieces the camera learned from are to come off
+    can_done: bool = True
     # the players may say the board is right and the camera wrong (BOARD IS RIGHT)
     can_say_board_right: bool = False
     colour_names: dict[str, str] = field(default_factory=dict)  # class -> the table's word
@@ -241,7 +243,8 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
         buttons.append((_("Board is right"), Action("board-right"), "normal"))
     # The instructions name the button in capitals ("press DONE", "drück FERTIG").
     wants_done = kind == "confirm" or _("DONE") in model.instruction.text
-    buttons.append((_("Done"), Action("done"), "primary" if wants_done else "normal"))
+    if model.can_done or wants_done:
+        buttons.append((_("Done"), Action("done"), "primary" if wants_done else "normal"))
     return buttons
 
 
@@ -323,7 +326,13 @@ def _legend(p: Painter, roles: list[str], rect: pygame.Rect) -> None:
                 pygame.draw.circle(p.surface, style.outline, inner.center, max(2, box // 6))
             if style.pattern == "ring":
                 pygame.draw.circle(p.surface, style.outline, inner.center, box // 3, 2)
-            pygame.draw.rect(p.surface, style.outline, swatch, 3)
+            if style.pattern == "circle":  # whole, and wider than the ring's
+                pygame.draw.circle(p.surface, style.outline, inner.center, box // 3, 3)
+            if style.pattern == "corners":  # the board's brown between the brackets
+                pygame.draw.rect(p.surface, theme.BOARD, swatch)
+                _brackets(p.surface, style, swatch)  # (they are its edge: no outline round it)
+            else:
+                pygame.draw.rect(p.surface, style.outline, swatch, 3)
             if style.pattern == "dotted":
                 pygame.draw.rect(p.surface, style.colour, swatch.inflate(-2, -2), 1)
             left = swatch.right + p.m.gap
@@ -337,6 +346,20 @@ def _legend(p: Painter, roles: list[str], rect: pygame.Rect) -> None:
             )
             x += w + p.m.gap * 3
         y += row_h + p.m.gap // 2
+
+
+def _brackets(surface: pygame.Surface, style: theme.HighlightStyle, swatch: pygame.Rect) -> None:
+    """The "corners" pattern on a key's swatch: a viewfinder's four brackets."""
+    arm = max(3, swatch.width // 3)
+    for cx, cy, dx, dy in (
+        (swatch.left, swatch.top, 1, 1),
+        (swatch.right - 1, swatch.top, -1, 1),
+        (swatch.right - 1, swatch.bottom - 1, -1, -1),
+        (swatch.left, swatch.bottom - 1, 1, -1),
+    ):
+        for colour, width in ((style.outline, 4), (style.colour, 2)):
+            pygame.draw.line(surface, colour, (cx, cy), (cx + dx * arm, cy), width)
+            pygame.draw.line(surface, colour, (cx, cy), (cx, cy + dy * arm), width)
 
 
 def name(piece_class: str, colour_names: dict[str, str]) -> str:

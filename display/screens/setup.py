@@ -53,7 +53,7 @@ def draw(p: Painter, model: SetupModel) -> None:
     p.surface.fill(theme.BACKGROUND)
     extent = None
     if m.portrait:  # the camera picture as tall as its own shape needs, the rest below it
-        iw, ih = (16, 9) if model.frame is None else frame_surface(model.frame).get_size()
+        iw, ih = _frame_size(model.frame)
         body_w = w - 2 * m.gap
         extent = min(round(body_w * ih / iw), round((h - m.mm(9.5)) * 0.45))
     f = frame((w, h), p, board_share=0.55, board_extent=extent)
@@ -126,7 +126,7 @@ def _room_below_picture(p: Painter, view: pygame.Rect, model: SetupModel) -> pyg
     width and put at the top, leaves free below it (None: portrait, or no room)."""
     if p.m.portrait:
         return None
-    iw, ih = (16, 9) if model.frame is None else frame_surface(model.frame).get_size()
+    iw, ih = _frame_size(model.frame)
     picture_h = min(view.height, round(view.width * ih / iw))
     top = view.top + picture_h + p.m.gap
     if view.bottom - top <= 0:
@@ -161,6 +161,17 @@ def _words_height(p: Painter, model: SetupModel, width: int) -> int:
         lines = len(wrap(model.detail, font(m.font_small), width))
         height += m.gap + text_height(lines, m.font_small)
     return height
+
+
+def _frame_size(image: object) -> tuple[int, int]:
+    """A camera frame's (width, height) - 16:9 when there is none yet - without making it a
+    Surface (a copy of every pixel: on a Pi, at every drawing of the page)."""
+    if image is None:
+        return (16, 9)
+    if isinstance(image, pygame.Surface):
+        return image.get_size()
+    height, width = image.shape[:2]  # type: ignore[attr-defined]
+    return (width, height)
 
 
 def frame_surface(image: object) -> pygame.Surface:

@@ -123,9 +123,10 @@ class PlayPage(Page):
             covered=app.covered,
             covered_near=app.covered_near,
             camera=self.header_state(),
-            # (not while the calibration's pieces are still to be taken off: ROLL waits for
-            # that, and a Roll button that did nothing was a trial's find)
+            # (not while the calibration's pieces are still to be taken off: ROLL and DONE wait
+            # for that, and buttons that did nothing were a trial's find)
             can_roll=position.awaiting_roll and not referee.calibration_pieces,
+            can_done=not referee.calibration_pieces,
             can_say_board_right=cell_action == "" and referee.may_say_board_right(),
             colour_names=app.settings.colour_names,
             piece_labels=labels,
