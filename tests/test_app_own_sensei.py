@@ -224,3 +224,44 @@ def test_a_game_that_starts_empty_learns_its_colours_on_an_own_board_too(tmp_pat
     assert sorted(want.values()) == ["black", "black", "white", "white"]
     six = games.get("arinama").new(games.get("arinama").options_from({"rows": 6, "cols": 6}))
     assert sorted(six.calibration_cells(("empty",)).values()) == ["black"] * 2 + ["white"] * 2
+
+
+def test_an_empty_board_photo_with_the_pieces_on_is_named_and_forgotten(tmp_path):
+    """A trial: Empty board pressed with the start position's pieces still on Sensei's mat -
+    every DONE then said "2 marked cells do not look like the position" of a board set up
+    as shown, even after Back and Start. DONE says the photo showed pieces (marked where),
+    forgets it, and DONE again learns without it."""
+    init_pygame(headless=True)
+    app = sensei_app(HeadlessScreen((800, 480)), tmp_path)
+    app.start_game("sensei")
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
+    frame = SimTable("sensei", seed=3, size=(960, 540)).render(want)
+    app.vision.look(frame, now=100.0)
+    app.on_setup_frame(frame)
+    app.act("empty-photo")  # the pieces are on the mat
+    app.render(force=True)
+    assert "empty board photographed" in " ".join(app.painter.texts)
+    app.button("done")
+    assert app.page == "setup"
+    assert app.message.startswith("The empty board photo shows pieces on ")
+    assert app.pages.setup.mismatch and set(app.pages.setup.mismatch) <= set(want)
+    assert app.vision.empty_photo is None
+    app.button("done")
+    assert app.page == "play" and app.message == ""
+
+
+def test_an_empty_board_photo_on_a_board_of_your_own_is_said(tmp_path):
+    """A trial: on a board of your own, Empty board changed nothing on the screen (on a
+    printed mat the header says the photo was taken)."""
+    init_pygame(headless=True)
+    settings = Settings(game="sensei", boards={"sensei": "own"})
+    app = sensei_app(HeadlessScreen((800, 480)), tmp_path, settings)
+    app.start_game("sensei")
+    table = own_table()
+    frame = table.render({})
+    app.vision.latest = frame
+    app.on_setup_frame(frame)
+    app.vision.set_corners(table.board_corners_px().tolist())
+    app.act("empty-photo")
+    app.render(force=True)
+    assert "tapped corners; empty board photographed" in app.painter.texts

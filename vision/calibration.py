@@ -356,6 +356,25 @@ def calibrate_found(
     raise refusals[0]  # the finder's own way round: what a --view or a screen draws
 
 
+def pieces_in(
+    photo: Photo,
+    calibration: Calibration | StandingCalibration,
+    layout: Layout,
+    board_corners: np.ndarray | None = None,
+) -> tuple[Photo, tuple[str, ...]]:
+    """An empty board's photo as `calibration` reads it: the photo (turned, see below) and
+    the cells read as pieces there. A calibration that learns without the photo but not with
+    it was spoilt by it - a photo taken with pieces still on the board, or of another board -
+    and these cells say where (the command line's `--empty`, the setup screen's Empty board).
+    `board_corners`: where (px) the board was learned on a grid found by the companion - the
+    photo is turned the way that lies nearest, as `calibrate_found` turns it."""
+    if board_corners is not None:
+        turn = nearest_turn(layout, photo.homography, board_corners)
+        photo = replace(photo, homography=turned_homography(layout, photo.homography, turn))
+    reading = read_cells(photo.image, photo.homography, layout, calibration, covered=())
+    return photo, tuple(c for c, v in reading.cells.items() if v not in (EMPTY, UNKNOWN))
+
+
 def calibrate_flat_stones(
     image: np.ndarray, homography: np.ndarray, layout: Layout, position: dict[str, str]
 ) -> Calibration:

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.errors import UserError
+from companion.errors import PositionMismatch, UserError
 from companion.i18n import _
 from companion.observation import Observation
-from vision.calibration import calibrate, calibrate_found
+from companion.referee import phrases
+from vision.calibration import calibrate, calibrate_found, pieces_in
 from vision.exposure import is_black
 from vision.find import turned
 from vision.layouts import Layout, get_layout
@@ -50,6 +51,30 @@ class SomethingOnTheMat(UserError):
             else _("Something lies on the mat - a hand? Take it away, then press DONE again")
         )
         self.cell = cell
+
+
+class EmptyPhotoShowsPieces(UserError):
+    """DONE with an Empty board photo that spoilt the calibration: it learns without it, and
+    the photo's cells `cells` read as pieces (taken with the pieces still on the board, or of
+    another board). The photo is forgotten (`TableVision._install`): DONE again learns
+    without it, and Empty board takes it again with nothing on the board. A trial's find: the
+    photo was kept, and every DONE said "2 marked cells do not look like the position" of a
+    board set up as shown - even after Back and Start."""
+
+    def __init__(self, cells: tuple[str, ...]) -> None:
+        where = phrases.cell_list(list(cells)) if cells else ""
+        super().__init__(
+            _(
+                "The empty board photo shows pieces on {cells}: it is forgotten. Press DONE to "
+                "learn without it, or take Empty board again with nothing on the board"
+            ).format(cells=where)
+            if where
+            else _(
+                "The empty board photo does not show this board empty: it is forgotten. Press "
+                "DONE to learn without it, or take Empty board again with nothing on the board"
+            )
+        )
+        self.cells = cells
 
 
 @dataclass(frozen=True)
@@ -331,6 +356,8 @@ class TableVision:
     def _install(self, job: _Job, learned: _Learned) -> None:
         """What `job` learned becomes the table's: the board turned the way the position fits
         (kept from then on: `near`), the turn to confirm, the tracker. The lock is held."""
+        if isinstance(learned.error, EmptyPhotoShowsPieces):
+            self.empty_photo = None  # (DONE again learns without it)
         if isinstance(learned.error, SomethingOnTheMat):
             self._over_the_mat_said = job.epoch
         elif learned.calibration is not None:
@@ -436,7 +463,15 @@ def _learn(layout: Layout, job: _Job) -> _Learned:
                 return _Learned(error=SomethingOnTheMat(near))
         if not layout.has_markers and job.corners is None:  # a grid found
             return _learn_found(job)
-        calibration = calibrate(job.frame, job.located.homography, layout, job.cells, job.more)
+        try:
+            calibration = calibrate(job.frame, job.located.homography, layout, job.cells, job.more)
+        except PositionMismatch:
+            if not job.more:
+                raise
+            # the empty board's photo may be what spoilt it: learned without it, it says
+            without = calibrate(job.frame, job.located.homography, layout, job.cells)
+            _, cells = pieces_in(job.more[0], without, layout)
+            return _Learned(error=EmptyPhotoShowsPieces(cells))
         return _Learned(calibration)
     except Exception as exc:
         return _Learned(error=exc)
@@ -453,7 +488,15 @@ def _learn_found(job: _Job) -> _Learned:
         confirmed, at = job.to_confirm
         if float(np.abs(corners - at).max()) <= CONFIRM_PX:
             return _Learned(confirmed)  # the players saw the turn and said DONE
-    found = calibrate_found(job.frame, job.located, job.cells, job.more)
+    try:
+        found = calibrate_found(job.frame, job.located, job.cells, job.more)
+    except PositionMismatch:
+        if not job.more:
+            raise
+        without = calibrate_found(job.frame, job.located, job.cells)  # (as `_learn`)
+        corners = turned(job.located, without.turn).board_corners_px()
+        _, cells = pieces_in(job.more[0], without.calibration, job.located.layout, corners)
+        return _Learned(error=EmptyPhotoShowsPieces(cells))
     located = turned(job.located, found.turn)
     if not found.colours_only:
         return _Learned(found.calibration, located)

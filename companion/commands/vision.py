@@ -8,7 +8,7 @@ import json
 import shlex
 import sys
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from companion.commands import as_typed, not_empty
 from companion.errors import PositionMismatch, UserError, read_problem, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
-from companion.observation import EMPTY, UNKNOWN, Observation
+from companion.observation import Observation
 from vision import sources
 from vision.calibration import (
     FEN_START,
@@ -32,6 +32,7 @@ from vision.calibration import (
     learned_picture,
     load_calibration,
     load_position,
+    pieces_in,
     refused_picture,
 )
 from vision.cell_views import cells_outside
@@ -40,10 +41,8 @@ from vision.find import (
     board_kind,
     draw_grid,
     grid_still_there,
-    nearest_turn,
     turn_told,
     turned,
-    turned_homography,
     untold_turns,
 )
 from vision.image_files import read_photo
@@ -53,7 +52,7 @@ from vision.location import nothing_to_read
 from vision.mat import write_png
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
-from vision.standing import Photo, StandingCalibration, read_standing
+from vision.standing import Photo, StandingCalibration
 from vision.top_view import covered_cells
 from vision.tracker import DARK, Tracker, something_over_the_mat
 
@@ -618,14 +617,9 @@ def _empty_photo_pieces(learning: _Learning) -> tuple[Photo, tuple[str, ...]] | 
         calibration, turn, _ = learning.learn(more=())
     except UserError:  # PositionMismatch among them
         return None
-    layout = learning.located.layout
-    empty = learning.more[0]
-    if learning.found and not learning.args.empty_corners:  # the way round calibration takes it
-        corners = turned(learning.located, turn).board_corners_px()
-        turn = nearest_turn(layout, empty.homography, corners)
-        empty = replace(empty, homography=turned_homography(layout, empty.homography, turn))
-    reading = read_standing(empty.image, empty.homography, layout, calibration)
-    return empty, tuple(c for c, v in reading.cells.items() if v not in (EMPTY, UNKNOWN))
+    found = learning.found and not learning.args.empty_corners  # (turned as calibration turns it)
+    corners = turned(learning.located, turn).board_corners_px() if found else None
+    return pieces_in(learning.more[0], calibration, learning.located.layout, corners)
 
 
 def _say_where_a1_is(

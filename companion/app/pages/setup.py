@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from companion.app.pages.base import Draw, Page
-from companion.app.table_vision import SomethingOnTheMat, TableVision, TurnToConfirm
+from companion.app.table_vision import (
+    EmptyPhotoShowsPieces,
+    SomethingOnTheMat,
+    TableVision,
+    TurnToConfirm,
+)
 from companion.errors import PositionMismatch, UserError
 from companion.games.base import Position
 from companion.geometry import board_geometry
@@ -208,6 +213,11 @@ class SetupPage(Page):
             ).format(count=count)
             app.signal()
             return
+        if isinstance(error, EmptyPhotoShowsPieces):  # forgotten: DONE again learns without it
+            self.mismatch = error.cells  # (where the photo showed pieces, marked)
+            app.message = str(error)
+            app.signal()
+            return
         if isinstance(error, SomethingOnTheMat):  # (a hand by the mat): marked, DONE again
             self.mismatch = (error.cell,) if error.cell else ()
             app.message = str(error)
@@ -388,6 +398,8 @@ class SetupPage(Page):
             model.buttons.append((_("Find"), "find-grid", "normal"))
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
         model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
+        if vision.empty_photo is not None and located is not None:  # (as on a printed mat)
+            model.status += "; " + _("empty board photographed")
 
     def _mark_first_cell(self, model: setup.SetupModel) -> None:
         """The first player's corner cell, outlined on the camera picture."""
