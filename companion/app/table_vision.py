@@ -470,7 +470,7 @@ def _learn(layout: Layout, job: _Job) -> _Learned:
                 raise
             # the empty board's photo may be what spoilt it: learned without it, it says
             without = calibrate(job.frame, job.located.homography, layout, job.cells)
-            _, cells = pieces_in(job.more[0], without, layout)
+            cells = pieces_in(job.more[0], without, layout)[1]
             return _Learned(error=EmptyPhotoShowsPieces(cells))
         return _Learned(calibration)
     except Exception as exc:
@@ -495,7 +495,7 @@ def _learn_found(job: _Job) -> _Learned:
             raise
         without = calibrate_found(job.frame, job.located, job.cells)  # (as `_learn`)
         corners = turned(job.located, without.turn).board_corners_px()
-        _, cells = pieces_in(job.more[0], without.calibration, job.located.layout, corners)
+        cells = pieces_in(job.more[0], without.calibration, job.located.layout, corners)[1]
         return _Learned(error=EmptyPhotoShowsPieces(cells))
     located = turned(job.located, found.turn)
     if not found.colours_only:
