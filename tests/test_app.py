@@ -1424,3 +1424,25 @@ def test_the_review_of_a_game_whose_moves_do_not_replay_says_so(screen, tmp_path
     app.pages.review_game.open(sound)
     app.render(force=True)
     assert not any(t.startswith("From move") for t in app.painter.texts)
+
+
+def test_undo_that_takes_nothing_back_is_said_until_something_happens(screen):
+    """A trial: Undo at the start of a game, or in Aranea once the dice were rolled, changed
+    nothing on the screen. The play page says why, until the next thing happens."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+    from companion.referee.protocol import UNDO, PlayerInput
+
+    position = games.get("arinama").new({"rows": 5, "cols": 5})
+    app = App(screen, Settings(game="arinama"))
+    app.referee = Referee(position.copy())
+    app.position = app.referee.position
+    app.go("play")
+    empty = dict.fromkeys(position.cell_names(), "empty")
+    app.on_observation(Observation(empty, frame=1))
+    app.player_input(PlayerInput(UNDO))
+    app.render(force=True)
+    assert "There is no move to take back yet" in app.painter.texts
+    app.on_observation(Observation({**empty, "c3": "black"}, frame=2))  # a move: said no more
+    assert app.message == ""

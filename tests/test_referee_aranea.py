@@ -210,3 +210,19 @@ def test_a_pass_chosen_with_a_usable_roll_is_not_said_as_could_not_use():
     table.press(DONE)
     assert table.text == "Blue: press ROLL"
     assert table.referee.instruction.detail == "Amber passed with the 7"
+
+
+def test_undo_that_takes_nothing_back_says_why():
+    """A trial: Undo after the next player had rolled (or before the first move) changed
+    nothing, without a word. `nothing_to_undo` says why; the app and `companion referee` say
+    it."""
+    table = Table(seed=1)
+    assert table.referee.nothing_to_undo() == "There is no move to take back yet"
+    table.press(ROLL)
+    table.show(r1_7="amber")
+    assert table.referee.nothing_to_undo() == ""  # the placement may be taken back
+    table.press(ROLL)
+    assert table.press(UNDO) == []
+    assert table.referee.nothing_to_undo() == (
+        "The dice are rolled: a roll is never taken back, nor the move before it"
+    )

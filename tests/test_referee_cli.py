@@ -407,11 +407,11 @@ def test_an_input_that_does_not_apply_now_is_said_so(tmp_path, capsys, monkeypat
     argv = ["--game", "sensei", "--observations", "-", "--db", str(db)]
     code, out, _ = run(capsys, monkeypatch, argv, ["roll", "choose dog", "undo", "right"])
     assert code == 0
-    said = [line.strip() for line in out if "nothing to do with that now" in line]
+    said = [line.strip() for line in out if line.strip().startswith("(")]
     assert said == [
         "(roll: nothing to do with that now)",
         "(choose dog: nothing to do with that now)",
-        "(undo: nothing to do with that now)",
+        "(undo: there is no move to take back yet)",  # why (`Referee.nothing_to_undo`)
         "(right: nothing to do with that now)",  # as typed, not its kind (board-right)
     ]
     code, out, _ = run(capsys, monkeypatch, [*argv, "--json"], ["roll"])

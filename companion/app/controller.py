@@ -39,7 +39,7 @@ from companion.i18n import _, capitalise
 from companion.observation import Observation
 from companion.records import FINISHED, Records
 from companion.referee import Referee
-from companion.referee.protocol import Event, PlayerInput, view_settling
+from companion.referee.protocol import UNDO, Event, PlayerInput, view_settling
 from companion.speech import Speaker
 from display.device import Screen
 from display.layout import message_bar
@@ -395,6 +395,8 @@ class App:
         except UserError as exc:
             self.message = str(exc)
             events = []
+        if player_input.kind == UNDO and not events and self.referee.nothing_to_undo():
+            self.message = self.referee.nothing_to_undo  # (said until something happens)
         if self.referee.held is not None and self.vision is not None:
             self.vision.request_board()  # the still board, even if nothing changed
         self._teach_camera()  # e.g. BOARD IS RIGHT: the board the players said is right
@@ -403,6 +405,8 @@ class App:
     def _after(self, events: list[Event]) -> None:
         if not events and self.referee is None:
             return
+        if events and self.referee is not None and self._message == self.referee.nothing_to_undo:
+            self.message = ""  # (something happened since UNDO did nothing)
         self.events += events
         self._speak(events)
         for event in events:

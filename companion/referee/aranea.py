@@ -101,6 +101,15 @@ class AraneaReferee(Referee[AraneaPosition]):
                 return [self._accept(AraneaMove(PASS))]
         return []
 
+    def nothing_to_undo(self) -> str:
+        said = super().nothing_to_undo()
+        stack = self.position.move_stack
+        if said and stack and stack[-1].kind == ROLL:
+            return _("The dice are rolled: a roll is never taken back, nor the move before it")
+        if said and stack and stack[-1].kind == PASS:
+            return _("A turn that passed is not taken back")
+        return said
+
     def _last_move_text(self) -> str | None:
         # Rolls are never taken back (no rolling again), and nor are automatic passes.
         stack = self.position.move_stack

@@ -859,6 +859,15 @@ class Referee(Generic[P]):
         {move}"): the notation itself in most games."""
         return move
 
+    def nothing_to_undo(self) -> str:
+        """Why UNDO takes nothing back now, in the table's language - "" when it does (a move
+        to take back, or a take-back asked for already). A front end says it where UNDO did
+        nothing (a trial: Undo tapped at the start of a game changed nothing, without a
+        word)."""
+        if self.undo_request is not None or self._last_move_text() is not None:
+            return ""
+        return _("There is no move to take back yet")
+
     def _request_undo(self, by: str | None) -> list[Event]:
         text = self._last_move_text()
         if text is None:

@@ -279,10 +279,15 @@ class Session:
             # (a button at the table shows it by nothing changing; a typed line would not)
             word = TYPED.get(player_input.kind, player_input.kind)  # as the player typed it
             said = " ".join(str(x) for x in (word, player_input.value) if x)
+            why = self.referee.nothing_to_undo() if player_input.kind == UNDO else ""
+            why = why[:1].lower() + why[1:]  # (after the input's word and a colon)
+            line: dict[str, Any] = {"type": "input", "input": said, "applies": False}
+            if why:
+                line["why"] = why
             self.emit(
-                json.dumps({"type": "input", "input": said, "applies": False})
+                json.dumps(line)
                 if self.json_lines
-                else f"    ({said}: nothing to do with that now)"
+                else f"    ({said}: {why or 'nothing to do with that now'})"
             )
 
     def _teach_camera(self) -> None:
