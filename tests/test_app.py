@@ -277,6 +277,20 @@ def test_unfinished_games_are_offered_on_the_home_screen(screen, tmp_path):
     assert app.setup_position.to_json() == referee.position.to_json()
 
 
+def test_continue_names_the_move_as_the_game_counts_it(screen, tmp_path):
+    """A trial: Continue said "#1 Arimaa, move 7" where the play screen says "move 4g", and
+    "#2 Aranea, move 9" for its turn 4 - the count of plies, not the game's own."""
+    records = Records(tmp_path / "r.sqlite3")
+    arimaa, position = play_recorded(records, "arimaa", seed=1, max_moves=6)
+    aranea, turns = play_recorded(records, "aranea", seed=2, max_moves=8)
+    app = App(screen, Settings(), records=records)
+    app.render()
+    offered = " | ".join(t.label for t in app.painter.targets if t.action.kind == "resume")
+    assert f"#{arimaa} Arimaa, move {position.move_label}" in offered
+    assert f"#{aranea} Aranea, move {turns.move_label}" in offered
+    assert position.move_label != "7" and turns.move_label != "9"
+
+
 def test_the_review_list_marks_the_demo_s_games(screen, tmp_path):
     from companion import games
 

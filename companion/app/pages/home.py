@@ -25,6 +25,8 @@ class HomePage(Page):
         super().__init__(app)
         self.recognised: str | None = None  # the game of the mat the camera sees
         self.recognised_mat: str | None = None  # and that mat (its layout)
+        # (game id, moves) -> the move to play as the game counts it ("4g"): read once
+        self._labels: dict[tuple[int, int], str] = {}
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         # DONE pressed out of habit after BACK held (the menu) must not end the game in hand:
@@ -65,6 +67,21 @@ class HomePage(Page):
         settings.options[game] = {**settings.options.get(game, {}), **fixed}
         return True
 
+    def _move_label(self, summary: Any) -> str:
+        """The move to play in an unfinished game as its play screen heads it ("4g", Aranea's
+        turn) - the count of its moves said "move 7" where the game said "move 4g" (a trial);
+        the plain count where the game counts so, or its last position cannot be read."""
+        plain = str(summary.moves + 1)
+        if not games.get(summary.game).turn_labels or self.app.records is None:
+            return plain
+        key = (summary.id, summary.moves)
+        if key not in self._labels:
+            try:
+                self._labels[key] = self.app.records.last_position(summary.id).move_label
+            except RecordError:
+                self._labels[key] = plain
+        return self._labels[key]
+
     def model(self) -> tuple[Draw, object]:
         app = self.app
         s = app.settings
@@ -86,7 +103,7 @@ class HomePage(Page):
                     _("#{id} {game}, move {number}").format(
                         id=summary.id,
                         game=games.get(summary.game).title_for(summary.options),
-                        number=summary.moves + 1,
+                        number=self._move_label(summary),
                     ),
                 )
             )
