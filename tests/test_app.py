@@ -1101,6 +1101,35 @@ def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_t
         assert app.page == page
 
 
+def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen):
+    """A trial: the game-over screen had no Undo (BACK went home), though the referee takes a
+    move back after the end: a misread or regretted winning move could not be. Undo there
+    asks as on the play screen, which takes over; DONE agrees and the game goes on."""
+    from companion import games
+    from companion.observation import Observation
+    from companion.referee import Referee
+    from companion.referee.protocol import DONE, PlayerInput
+
+    position = games.get("arimaa").from_board({"a7": "R", "e2": "E", "h2": "r", "d7": "e"})
+    app = App(screen, Settings(game="arimaa"))
+    app.referee = Referee(position)
+    app.position = app.referee.position
+    app.go("play")
+    cells = dict.fromkeys(position.cell_names(), "empty")
+    app.on_observation(
+        Observation({**cells, "a8": "gold", "e2": "gold", "h2": "silver", "d7": "silver"}, frame=1)
+    )
+    app.player_input(PlayerInput(DONE))
+    assert app.page == "gameover"
+    app.render(force=True)
+    (undo,) = [t for t in app.painter.targets if t.label == "Undo"]
+    app.tap(undo.rect.center)
+    assert app.page == "play" and app.referee.instruction.kind == "confirm"
+    app.player_input(PlayerInput(DONE))
+    assert not app.referee.position.is_game_over()
+    assert app.referee.position.move_stack == []
+
+
 @pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
 def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen, status):
     """A player puts the stone down and presses DONE at once: the tracker says "moving"

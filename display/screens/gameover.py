@@ -45,7 +45,13 @@ def draw(p: Painter, model: GameOverModel) -> None:
         r = m.mm(6)
         p.swatch((panel.centerx, y + r), r, theme.PLAYER_CLASS.get(model.winner, model.winner))
         y += 2 * r + m.gap * 2
-    boxes = button_bar(p, panel, 3)
+    buttons = [
+        (_("Home"), "home", "normal"),
+        (_("Undo"), "undo", "normal"),  # the last move taken back: the game goes on
+        (_("Review"), "review", "normal"),
+        (_("New game"), "new-game", "primary"),
+    ]
+    boxes = button_bar(p, panel, len(buttons))
     text_box = pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y - m.gap)
     used = p.wrapped(model.headline, text_box, m.font_huge, bold=True, align="center")
     p.instruction_rect = used
@@ -61,13 +67,5 @@ def draw(p: Painter, model: GameOverModel) -> None:
             align="center",
             min_size=m.font_small,
         )
-    for box, (label, kind, style) in zip(
-        boxes,
-        [
-            (_("Home"), "home", "normal"),
-            (_("Review"), "review", "normal"),
-            (_("New game"), "new-game", "primary"),
-        ],
-        strict=True,
-    ):
+    for box, (label, kind, style) in zip(boxes, buttons, strict=True):
         p.button(box, label, Action(kind), style=style)

@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
+from companion.referee.protocol import UNDO, PlayerInput
 from display.screens import gameover
 
 
@@ -26,6 +27,12 @@ class GameOverPage(Page):
                 app.go("review-list")
         elif kind == "home":
             app.go("home")
+        elif kind == "undo" and app.referee is not None:
+            # the last move taken back (a misread or regretted winning move), as on the play
+            # screen: both players agree there - so the play screen takes over (a trial: BACK
+            # here went home, and the finished game could not be continued)
+            app.player_input(PlayerInput(UNDO))
+            app.go(app.game_page())
 
     def model(self) -> tuple[Draw, object]:
         referee = self.app.referee
