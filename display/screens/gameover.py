@@ -51,7 +51,7 @@ def draw(p: Painter, model: GameOverModel) -> None:
         (_("Review"), "review", "normal"),
         (_("New game"), "new-game", "primary"),
     ]
-    boxes = button_bar(p, panel, len(buttons))
+    boxes = button_bar(p, panel, len(buttons), min_width_mm=16.0)  # (one row when upright)
     text_box = pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y - m.gap)
     used = p.wrapped(model.headline, text_box, m.font_huge, bold=True, align="center")
     p.instruction_rect = used
