@@ -8,7 +8,7 @@ from companion import games
 from companion.errors import UserError
 from companion.games.arimaa import STANDARD_SETUP, ArimaaPosition
 from companion.referee.core import Referee, observation_of
-from companion.referee.protocol import ASKED, CHOOSE, DONE, PlayerInput
+from companion.referee.protocol import ASKED, CHOOSE, DONE, UNDO, PlayerInput
 
 FAR = {"h1": "R", "h8": "r", "g8": "e"}  # rabbits for both sides far away: no game-over
 
@@ -489,3 +489,25 @@ def test_a_press_held_leaves_the_setup_s_notation_as_it_was():
     table.referee.hands(True)
     assert [e.kind for e in table.press(DONE)] == ["held"]
     assert table.instruction.detail.startswith(silver + ". DONE is taken as soon as")
+
+
+def test_undo_takes_back_a_chosen_setup_not_yet_put_down():
+    """A trial: after choosing Standard, Undo (and BACK) changed nothing - the choice could
+    not be changed - and Silver's Undo, its setup chosen, offered to take back Gold's whole
+    setup. UNDO on "set up as shown" asks "which setup?" again; Gold's setup stays."""
+    table = Table(games.get("arimaa").new())
+    table.press(CHOOSE, "standard")
+    assert table.instruction.text == "Gold: set up your pieces as shown"
+    assert table.referee.nothing_to_undo() == ""
+    table.press(UNDO)
+    assert table.instruction.text == "Gold: which setup?"
+    table.press(CHOOSE, "standard")
+    for cell in table.instruction.expected:
+        table.board[cell] = "gold"
+    table.show()
+    assert table.referee.position.turn == "silver"
+    table.press(CHOOSE, "standard")
+    assert table.instruction.text == "Silver: set up your pieces as shown"
+    table.press(UNDO)
+    assert table.instruction.text == "Silver: which setup?"
+    assert table.referee.undo_request is None and len(table.referee.position.move_stack) == 1

@@ -489,6 +489,22 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         self.answers = {}
         return super()._undo_last()
 
+    def _request_undo(self, by: str | None) -> list[Event]:
+        """UNDO while a side's chosen setup is still to be put down takes the choice back: the
+        side is asked "which setup?" again (a trial: the choice could not be changed, and
+        Silver's UNDO offered to take back Gold's whole setup instead)."""
+        position = self.position
+        side = position.turn
+        if position.in_setup and self.setups.get(side) is not None:
+            was = self.setups.pop(side)
+            return [Event("answer", {"setup": None, "was": was, "player": side})]
+        return super()._request_undo(by)
+
+    def nothing_to_undo(self) -> str:
+        if self.position.in_setup and self.setups.get(self.position.turn) is not None:
+            return ""  # (the choice is taken back)
+        return super().nothing_to_undo()
+
     def _last_move_text(self) -> str | None:
         position = self.position
         if not position.move_stack:
