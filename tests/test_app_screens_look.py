@@ -177,10 +177,11 @@ def test_the_review_says_aranea_s_rolls_and_a_pass_in_the_table_s_language(scree
     from companion import i18n
     from companion.app.pages.review import shown_move
 
-    assert shown_move("roll 4-4") == "roll 4 and 4" and shown_move("r3-7") == "r3-7"
+    assert shown_move("roll 4-4") == "roll 4 and 4 = 8" and shown_move("r3-7") == "r3-7"
+    assert shown_move("roll 3-4") == "roll 3 and 4 = 1"  # (the value the review did not say)
     i18n.set_language("de")
     try:
-        assert shown_move("roll 1-4") == "Wurf 1 und 4"
+        assert shown_move("roll 1-4") == "Wurf 1 und 4 = 5"
         assert shown_move("pass") == "aussetzen"
         assert shown_move("d2-d6 b7-c7 @a3-a4") == "d2-d6 b7-c7 @a3-a4"
     finally:
