@@ -11,5 +11,6 @@ RESTORE = "restore"  # put the board back as it was here
 ERROR = "error"  # the cell that makes the move illegal
 UNCLEAR = "unclear"  # the camera cannot see this cell (a hand, a shadow, glare over it)
 ASKED = "asked"  # the piece a question is about ("Which gold piece is on g2 now?")
+PICKED = "picked"  # the piece tapped first, to swap with the next (Arimaa's Arrange)
 
-ROLES = (TARGET, FROM, TO, FLIP, REMOVE, RESTORE, ERROR, UNCLEAR, ASKED)
+ROLES = (TARGET, FROM, TO, FLIP, REMOVE, RESTORE, ERROR, UNCLEAR, ASKED, PICKED)

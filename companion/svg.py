@@ -57,6 +57,7 @@ HIGHLIGHTS: dict[str, tuple[str, str]] = {
     "error": ("#D55E00", ""),
     "unclear": ("#F0E442", "1 2"),
     "asked": ("#56B4E9", ""),
+    "picked": ("#E69F00", ""),
 }
 
 

@@ -350,6 +350,13 @@ def _draw_highlight_over(
         pygame.draw.circle(surface, style.outline, centre, ring + (dark_w - width) // 2, dark_w)
         pygame.draw.circle(surface, style.colour, centre, ring, width)
         pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
+    elif style.pattern == "double":  # two outlines, one inside the other
+        outline(style.outline, dark_w)
+        outline(style.colour, width)
+        cx, cy = centre
+        inner = [(round(cx + (x - cx) * 0.72), round(cy + (y - cy) * 0.72)) for x, y in points]
+        pygame.draw.polygon(surface, style.outline, inner, dark_w)
+        pygame.draw.polygon(surface, style.colour, inner, width)
     elif style.pattern == "corners":  # a viewfinder's brackets: what the camera cannot see
         pygame.draw.polygon(surface, style.outline, points, max(2, width // 2 + 1))
         for colour, w in ((style.outline, dark_w), (style.colour, width)):

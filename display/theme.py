@@ -30,7 +30,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from companion.highlights import ASKED, ERROR, FLIP, FROM, REMOVE, RESTORE, TARGET, TO, UNCLEAR
+from companion.highlights import (
+    ASKED,
+    ERROR,
+    FLIP,
+    FROM,
+    PICKED,
+    REMOVE,
+    RESTORE,
+    TARGET,
+    TO,
+    UNCLEAR,
+)
 from companion.i18n import N_
 from display.fonts import font_for_cap
 
@@ -92,7 +103,8 @@ def dark_shade(colour: Colour, against: Colour = BOARD, ratio: float = 4.5) -> C
 @dataclass(frozen=True)
 class HighlightStyle:
     colour: Colour  # the Okabe-Ito hue: fill tint, pattern and the middle of every stroke
-    # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch", "corners", "circle"
+    # "ring", "dotted", "outline", "stripes", "cross", "dots", "hatch", "corners", "circle",
+    # "double"
     pattern: str
     label: str  # shown in the legend (English; translated where it is drawn)
 
@@ -112,6 +124,7 @@ HIGHLIGHTS: dict[str, HighlightStyle] = {
     ERROR: HighlightStyle(VERMILLION, "hatch", N_("not allowed")),
     UNCLEAR: HighlightStyle(YELLOW, "corners", N_("cannot see")),
     ASKED: HighlightStyle(SKY_BLUE, "circle", N_("asked about")),
+    PICKED: HighlightStyle(ORANGE, "double", N_("picked")),
 }
 
 # Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).

@@ -496,6 +496,8 @@ def test_arimaa_setup_arranged_by_touch(screen):
     _, model = app.page_model()
     assert model.piece_labels["e2"] == "E" and model.piece_labels["a1"] == "R"
     tap("a1")
+    # the piece tapped first is keyed "picked", not "put here" (a trial)
+    assert app.page_model()[1].instruction.highlights == {"a1": "picked"}
     tap("e2")  # the elephant and a rabbit change places
     _, model = app.page_model()
     assert model.piece_labels["a1"] == "E" and model.piece_labels["e2"] == "R"

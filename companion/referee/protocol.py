@@ -16,6 +16,7 @@ from companion.highlights import ASKED as ASKED
 from companion.highlights import ERROR as ERROR
 from companion.highlights import FLIP as FLIP
 from companion.highlights import FROM as FROM
+from companion.highlights import PICKED as PICKED
 from companion.highlights import REMOVE as REMOVE
 from companion.highlights import RESTORE as RESTORE
 from companion.highlights import TARGET as TARGET

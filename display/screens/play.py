@@ -328,6 +328,8 @@ def _legend(p: Painter, roles: list[str], rect: pygame.Rect) -> None:
                 pygame.draw.circle(p.surface, style.outline, inner.center, box // 3, 2)
             if style.pattern == "circle":  # whole, and wider than the ring's
                 pygame.draw.circle(p.surface, style.outline, inner.center, box // 3, 3)
+            if style.pattern == "double":
+                pygame.draw.rect(p.surface, style.outline, inner.inflate(-6, -6), 2)
             if style.pattern == "corners":  # the board's brown between the brackets
                 pygame.draw.rect(p.surface, theme.BOARD, swatch)
                 _brackets(p.surface, style, swatch)  # (they are its edge: no outline round it)

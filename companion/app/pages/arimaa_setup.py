@@ -13,7 +13,7 @@ from companion.games.arimaa import STANDARD_SETUP
 from companion.i18n import _
 from companion.referee import phrases
 from companion.referee.arimaa import ArimaaReferee, chess_mapping
-from companion.referee.protocol import CHOOSE, TARGET, Instruction, PlayerInput
+from companion.referee.protocol import CHOOSE, PICKED, Instruction, PlayerInput
 
 if TYPE_CHECKING:
     from companion.app.controller import App
@@ -121,7 +121,7 @@ class ArimaaSetup:
             text=_("{player}: tap two pieces to swap them").format(player=i18n.player(a.side)),
             kind="choose",
             player=a.side,
-            highlights={a.picked: TARGET} if a.picked else {},
+            highlights={a.picked: PICKED} if a.picked else {},  # (not "put here": a trial)
             detail=phrases.join_sentences(
                 [
                     _("Then put your pieces on the board the same way"),
