@@ -57,18 +57,27 @@ def many_dice_words(values: tuple[int, ...] | list[int]) -> str:
     return dice_words(", ".join(shown[:-1]), shown[-1])
 
 
-def move_dice_words(move: str) -> str | None:
-    """The dice of a roll move's notation in words ("roll 2-5": "2 and 5"); None for any other
-    move (a cell like "r2-5", "place", "pass") and for a roll whose dice are not known ("roll ?").
+def move_roll(move: str) -> Roll | None:
+    """The dice of a roll move's notation ("roll 2-5"); None for any other move (a cell like
+    "r2-5", "place", "pass") and for a roll whose dice are not known ("roll ?").
+
+        >>> move_roll("roll 3-4").value, move_roll("r3-4")
+        (1, None)
     """
     word, _space, dice = move.partition(" ") if isinstance(move, str) else ("", "", "")
     if word != "roll":
         return None
     try:
-        roll = Roll.parse(dice)
+        return Roll.parse(dice)
     except NotationError:
         return None
-    return roll.words
+
+
+def move_dice_words(move: str) -> str | None:
+    """The dice of a roll move's notation in words ("roll 2-5": "2 and 5"); None for any other
+    move and for a roll whose dice are not known (`move_roll`)."""
+    roll = move_roll(move)
+    return None if roll is None else roll.words
 
 
 def aranea_value(a: int, b: int) -> int:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__, games
-from companion.dice import move_dice_words
+from companion.dice import move_roll
 from companion.errors import UserError, write_problem
 from companion.files import write_atomically
 from companion.games.arimaa import ArimaaPosition
@@ -328,10 +328,10 @@ def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str
 
 def _shown_move(text: str) -> str:
     """A move as the caption over its board says it: a roll's dice "2 and 5", not the
-    notation's "2-5", which reads like a cell of Aranea's web ("r2-5") beside it; the move
-    table keeps the notation."""
-    dice = move_dice_words(text)
-    return text if dice is None else f"roll {dice}"
+    notation's "2-5", which reads like a cell of Aranea's web ("r2-5") beside it, and the
+    value they give (a 3 and a 4 count as 1); the move table keeps the notation."""
+    roll = move_roll(text)
+    return text if roll is None else f"roll {roll.words} = {roll.value}"
 
 
 def _player(name: str) -> str:

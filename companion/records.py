@@ -1132,7 +1132,8 @@ def replay(record: GameRecord, labels: list[str] | None = None) -> Any:
             raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}) does not replay: {exc}", move.ply
             ) from None
-        if _canonical(_as_stored(position.to_json(), move.position)) != _canonical(move.position):
+        engine = _as_stored(position.to_json(), move.position, cls.fields_added)
+        if _canonical(engine) != _canonical(move.position):
             raise ReplayError(
                 f"{where}, move {move.ply} ({move.text!r}): the engine's position differs from "
                 "the stored one (was the file edited, or did the rules change?)",
@@ -1154,17 +1155,20 @@ def _canonical(data: Any) -> str:
     return json.dumps(json.loads(json.dumps(data)), sort_keys=True)
 
 
-def _as_stored(engine: dict[str, Any], stored: Any) -> dict[str, Any]:
-    """The engine's position JSON without the fields the stored one lacks: fields a game's
-    position gained after the record was written (Aranea's `turn_number`) - those records
-    replayed as changed, and could be neither continued nor exported.
+def _as_stored(engine: dict[str, Any], stored: Any, added: frozenset[str]) -> dict[str, Any]:
+    """The engine's position JSON without the fields the game's position gained after the
+    record was written (`added`: `Position.fields_added`, Aranea's `turn_number`) that the
+    stored one lacks - those records replayed as changed, and could be neither continued nor
+    exported. Any other field missing still differs.
 
-        >>> _as_stored({"stones": {}, "turn_number": 3}, {"stones": {}})
+        >>> _as_stored({"stones": {}, "turn_number": 3}, {"stones": {}}, frozenset({"turn_number"}))
         {'stones': {}}
+        >>> _as_stored({"stones": {}, "stock": {}}, {"stones": {}}, frozenset({"turn_number"}))
+        {'stones': {}, 'stock': {}}
     """
     if not isinstance(stored, dict):
         return engine
-    return {key: value for key, value in engine.items() if key in stored}
+    return {key: value for key, value in engine.items() if key in stored or key not in added}
 
 
 class _UnreadableRow(Exception):

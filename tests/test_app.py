@@ -289,6 +289,20 @@ def test_continue_names_the_move_as_the_game_counts_it(screen, tmp_path):
     assert f"#{arimaa} Arimaa, move {position.move_label}" in offered
     assert f"#{aranea} Aranea, move {turns.move_label}" in offered
     assert position.move_label != "7" and turns.move_label != "9"
+    # ... also for a record written before Aranea's positions kept their turn (a review: it
+    # read "move 1" from the stored position; the replay counts the turns)
+    import sqlite3
+
+    again = tmp_path / "old.sqlite3"
+    old = Records(again)
+    aranea, turns = play_recorded(old, "aranea", seed=3, max_moves=14)
+    old.close()
+    with sqlite3.connect(again) as conn:
+        conn.execute("UPDATE moves SET position = json_remove(position, '$.turn_number')")
+    app = App(screen, Settings(), records=Records(again))
+    app.render()
+    offered = " | ".join(t.label for t in app.painter.targets if t.action.kind == "resume")
+    assert f"#{aranea} Aranea, move {turns.move_label}" in offered and turns.move_label != "1"
 
 
 def test_the_review_list_marks_the_demo_s_games(screen, tmp_path):
@@ -1103,7 +1117,7 @@ def test_a_hand_over_a_finished_game_s_board_leaves_a_player_in_settings_where_t
         assert app.page == page
 
 
-def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen):
+def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen, tmp_path):
     """A trial: the game-over screen had no Undo (BACK went home), though the referee takes a
     move back after the end: a misread or regretted winning move could not be. Undo there
     asks as on the play screen, which takes over; DONE agrees and the game goes on."""
@@ -1113,8 +1127,9 @@ def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen):
     from companion.referee.protocol import DONE, PlayerInput
 
     position = games.get("arimaa").from_board({"a7": "R", "e2": "E", "h2": "r", "d7": "e"})
-    app = App(screen, Settings(game="arimaa"))
-    app.referee = Referee(position)
+    records = Records(tmp_path / "r.sqlite3")
+    app = App(screen, Settings(game="arimaa"), records=records)
+    app.referee = Referee(position, records=records)
     app.position = app.referee.position
     app.go("play")
     cells = dict.fromkeys(position.cell_names(), "empty")
@@ -1123,6 +1138,7 @@ def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen):
     )
     app.player_input(PlayerInput(DONE))
     assert app.page == "gameover"
+    assert records.game(app.referee.game_id).summary.status == "finished"
     app.render(force=True)
     (undo,) = [t for t in app.painter.targets if t.label == "Undo"]
     app.tap(undo.rect.center)
@@ -1130,6 +1146,14 @@ def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen):
     app.player_input(PlayerInput(DONE))
     assert not app.referee.position.is_game_over()
     assert app.referee.position.move_stack == []
+    assert records.game(app.referee.game_id).summary.status == "playing"  # open again
+    # a game over with nothing to take back offers no Undo (it did nothing, without a word)
+    over = games.get("arimaa").from_board({"a8": "R", "e2": "E", "h2": "r", "d7": "e"})
+    app.referee = Referee(over)
+    app.position = app.referee.position
+    app.go("gameover")
+    app.render(force=True)
+    assert "Undo" not in [t.label for t in app.painter.targets]
 
 
 @pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])

@@ -740,3 +740,9 @@ def test_aranea_records_written_before_turn_numbers_were_kept_still_replay(tmp_p
     with pytest.raises(records.ReplayError) as raised:
         records.replay(Records(path, readonly=True).game(game_id))
     assert raised.value.ply == 5
+    # ... and so is any other field taken out (earlier): only the fields added since are let go
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET position = json_remove(position, '$.stock') WHERE ply = 3")
+    with pytest.raises(records.ReplayError) as raised:
+        records.replay(Records(path, readonly=True).game(game_id))
+    assert raised.value.ply == 3

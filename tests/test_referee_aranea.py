@@ -226,3 +226,13 @@ def test_undo_that_takes_nothing_back_says_why():
     assert table.referee.nothing_to_undo() == (
         "The dice are rolled: a roll is never taken back, nor the move before it"
     )
+
+
+def test_undo_during_the_opening_rolls_says_there_is_no_move_yet():
+    """A review: after the opening rolls (a tie among them) UNDO said "The dice are rolled: a
+    roll is never taken back, nor the move before it" - there was no move before."""
+    table = Table(games.get("aranea").new(), seed=3)  # seed 3: the first opening rolls tie
+    table.press(ROLL)
+    table.press(ROLL)
+    assert table.referee.position.in_opening_roll  # a tie: rolled again
+    assert table.referee.nothing_to_undo() == "There is no move to take back yet"

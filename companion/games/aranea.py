@@ -245,6 +245,7 @@ class AraneaPosition(Position[AraneaMove]):
     pieces_are_stones: ClassVar[bool] = True
     # a turn is a roll and its use, numbered as one; the opening rolls belong to the first
     turn_labels: ClassVar[bool] = True
+    fields_added: ClassVar[frozenset[str]] = frozenset({"turn_number"})  # (7 Dec 2026)
 
     @classmethod
     def board_geometry(cls, options: Any = None) -> BoardGeometry:

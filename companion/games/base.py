@@ -112,6 +112,10 @@ class Position(ABC, Generic[MoveT]):
     # `move_label` is kept in the position itself (Arimaa's turn label, "2g"), so a position
     # read from JSON without its history still tells it; else it counts the history's moves
     turn_labels: ClassVar[bool] = False
+    # Fields the position's JSON gained after records were first written with it: a stored
+    # position without one still replays (`companion.records.replay`); any other field
+    # missing is a changed record
+    fields_added: ClassVar[frozenset[str]] = frozenset()
 
     options: Any
     move_stack: list[MoveT]

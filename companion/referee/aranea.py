@@ -104,6 +104,8 @@ class AraneaReferee(Referee[AraneaPosition]):
     def nothing_to_undo(self) -> str:
         said = super().nothing_to_undo()
         stack = self.position.move_stack
+        if not any(move.kind != ROLL for move in stack):  # (the opening rolls, a first roll)
+            return said
         if said and stack and stack[-1].kind == ROLL:
             return _("The dice are rolled: a roll is never taken back, nor the move before it")
         if said and stack and stack[-1].kind == PASS:

@@ -487,7 +487,10 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         self.push_may_be_done = False
         self.question = ()  # a question about the turn taken back asks nothing now
         self.answers = {}
-        return super()._undo_last()
+        text = super()._undo_last()
+        if self.position.in_setup:  # a setup taken back: that side chooses again (it was
+            self.setups.pop(self.position.turn, None)  # asked to put the same one back)
+        return text
 
     def _request_undo(self, by: str | None) -> list[Event]:
         """UNDO while a side's chosen setup is still to be put down takes the choice back: the

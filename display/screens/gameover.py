@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from companion.geometry import BoardGeometry
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, pgettext
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
@@ -23,6 +23,7 @@ class GameOverModel:
     detail: str  # "Full board: 14 stones to 11"
     winner: str | None  # piece class of the winner for the swatch (None: draw)
     moves: int = 0
+    can_undo: bool = True  # the last move may be taken back (Undo is offered)
     piece_labels: dict[str, str] = field(default_factory=dict)  # Arimaa's types: cell -> "E"
 
 
@@ -47,7 +48,9 @@ def draw(p: Painter, model: GameOverModel) -> None:
         y += 2 * r + m.gap * 2
     buttons = [
         (_("Home"), "home", "normal"),
-        (_("Undo"), "undo", "normal"),  # the last move taken back: the game goes on
+        # the last move taken back: the game goes on ("Undo" beside "Review" must not read as
+        # "back": its own words here)
+        *([(pgettext("game over", "Undo"), "undo", "normal")] if model.can_undo else []),
         (_("Review"), "review", "normal"),
         (_("New game"), "new-game", "primary"),
     ]

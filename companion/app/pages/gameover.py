@@ -48,6 +48,7 @@ class GameOverPage(Page):
             detail=instruction.detail,
             winner=outcome.winner if outcome else None,
             moves=len(position.move_stack),
+            can_undo=not referee.nothing_to_undo(),
             piece_labels=referee.shown_position().piece_labels(),
         )
         return gameover.draw, model

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from companion import games
 from companion.app.pages.base import Draw, Page
-from companion.errors import RecordError
+from companion.errors import RecordError, ReplayError
 from companion.games.base import Position
 from companion.i18n import _
 from companion.option_words import option_label, option_value
+from companion.records import replay
 from display.screens import home
 
 if TYPE_CHECKING:
@@ -76,10 +77,16 @@ class HomePage(Page):
             return plain
         key = (summary.id, summary.moves)
         if key not in self._labels:
-            try:
-                self._labels[key] = self.app.records.last_position(summary.id).move_label
-            except RecordError:
-                self._labels[key] = plain
+            records = self.app.records
+            position = None
+            try:  # replayed: the label from its moves (a record older than a position's field)
+                try:
+                    position = replay(records.game(summary.id, images=False))
+                except ReplayError:  # (not offered once Continue finds it so: as stored)
+                    position = records.last_position(summary.id)
+            except RecordError:  # (a damaged file: said on every page)
+                pass
+            self._labels[key] = plain if position is None else position.move_label
         return self._labels[key]
 
     def model(self) -> tuple[Draw, object]:

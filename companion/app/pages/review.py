@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import result_text
-from companion.dice import Roll, move_dice_words
+from companion.dice import move_roll
 from companion.errors import RecordError, ReplayError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
@@ -210,10 +210,9 @@ def shown_move(text: str) -> str:
     its words in the table's language ("roll 4-4": "Wurf 4 und 4 = 8", "pass": "aussetzen";
     the dice never as "4-4", which reads like a cell beside "r4-4"), a roll with the value it
     gave (a 3 and a 4 count as 1: a trial could not tell from the review)."""
-    dice = move_dice_words(text)
-    if dice is not None:
-        value = Roll.parse(text.partition(" ")[2]).value
-        return _("roll {dice} = {value}").format(dice=dice, value=value)
+    roll = move_roll(text)
+    if roll is not None:
+        return _("roll {dice} = {value}").format(dice=roll.words, value=roll.value)
     if text == "pass":
         return pgettext("move", "pass")
     return text
