@@ -308,12 +308,12 @@ class SetupPage(Page):
             ]
             if type(position).own_board_choice(position.options):
                 model.buttons.insert(2, (_("Own board"), "board-own", "normal"))
-            if vision.empty_photo is not None:
-                model.status += "; " + _("empty board photographed")
         elif self.corner_edit is not None:
             self._tapping_corners(model)
         else:
             self._own_board(model, position)
+        if vision.empty_photo is not None and self.corner_edit is None:  # (mat or own board)
+            model.status += "; " + _("empty board photographed")
         if self.learning is not None:
             self._learning(model)
         elif self.starting:
@@ -398,8 +398,6 @@ class SetupPage(Page):
             model.buttons.append((_("Find"), "find-grid", "normal"))
         model.buttons.append((_("Empty board"), "empty-photo", "normal"))
         model.buttons.append((_("Done"), "confirm-setup", "primary" if located else "disabled"))
-        if vision.empty_photo is not None and located is not None:  # (as on a printed mat)
-            model.status += "; " + _("empty board photographed")
 
     def _mark_first_cell(self, model: setup.SetupModel) -> None:
         """The first player's corner cell, outlined on the camera picture."""
