@@ -198,8 +198,9 @@ class TableVision:
         """Before calibration: remember the frame and find the mat (a few times a second)."""
         if frame is None:
             return
+        black = is_black(frame)  # (judged before the lock: the main thread may wait on it)
         with self._lock:
-            if is_black(frame):  # (kept out of `latest`: what is learned from is a picture)
+            if black:  # (kept out of `latest`: what is learned from is a picture)
                 self._dark_since = now if self._dark_since is None else self._dark_since
                 if now - self._dark_since >= DARK_SECONDS and not self.dark:
                     self.dark = True  # (a grid or markers are not found in it, for this reason)
