@@ -389,3 +389,15 @@ def test_aranea_offers_no_roll_while_the_calibration_stones_are_still_to_come_of
     app.render(force=True)
     labels = [t.label for t in app.painter.targets]
     assert "Roll" in labels and "Done" in labels
+
+
+def test_the_review_header_counts_positions_and_its_title_the_game_s_moves(screen, tmp_path):
+    """A trial: an Aranea review said "move 128 of 128" in the header over "Move 63" in the
+    title. The header counts the positions stepped through, the title the game's moves."""
+    records = Records(tmp_path / "r.sqlite3")
+    game_id, _position = play_recorded(records, "aranea", seed=2, max_moves=12)
+    app = App(screen, Settings(game="aranea"), records=records)
+    app.pages.review_game.open(game_id)
+    app.render(force=True)
+    assert "position 12 of 12" in app.painter.texts
+    assert not [t for t in app.painter.texts if t.startswith("move 12")]

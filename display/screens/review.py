@@ -110,7 +110,9 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         p,
         f.header,
         model.title,
-        _("move {ply} of {count}").format(ply=ply, count=len(model.moves)),
+        # the positions stepped through (a record's entries: Aranea's rolls, Arimaa's setups),
+        # not its moves as the game counts them - the title says that ("Move 63", "2g")
+        _("position {ply} of {count}").format(ply=ply, count=len(model.moves)),
     )
     labels = model.piece_labels[ply] if ply < len(model.piece_labels) else {}
     p.board_view = draw_board(
