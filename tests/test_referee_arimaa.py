@@ -528,3 +528,16 @@ def test_a_setup_taken_back_is_chosen_again():
     table.board = {}
     table.show()
     assert table.instruction.text == "Gold: which setup?"
+
+
+def test_a_take_back_mid_turn_says_this_turn_s_steps_go_too():
+    """A trial: UNDO after one step of Gold's turn asked to take back Silver's turn before, and
+    confirming dropped Gold's step as well, without a word."""
+    table = Table(position({"a2": "R", "e2": "E", "h7": "r", "d7": "e"}, side="silver"))
+    table.step("h7", "h6")
+    table.press(DONE)
+    table.step("e2", "e3")  # Gold's first step
+    table.press(UNDO)
+    instruction = table.instruction
+    assert instruction.kind == "confirm"
+    assert instruction.detail.startswith("The steps made this turn go back too")

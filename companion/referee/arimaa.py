@@ -503,6 +503,13 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             return [Event("answer", {"setup": None, "was": was, "player": side})]
         return super()._request_undo(by)
 
+    def _undone_too(self) -> str:
+        """A take-back mid-turn takes back the turn before: this turn's steps go too (a trial:
+        confirming it dropped them without a word)."""
+        if self.position.steps_this_turn:
+            return _("The steps made this turn go back too")
+        return ""
+
     def nothing_to_undo(self) -> str:
         if self.position.in_setup and self.setups.get(self.position.turn) is not None:
             return ""  # (the choice is taken back)

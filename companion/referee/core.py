@@ -859,6 +859,11 @@ class Referee(Generic[P]):
         {move}"): the notation itself in most games."""
         return move
 
+    def _undone_too(self) -> str:
+        """What a take-back undoes besides the move it names, in the table's language ("":
+        nothing; Arimaa: the steps made this turn)."""
+        return ""
+
     def nothing_to_undo(self) -> str:
         """Why UNDO takes nothing back now, in the table's language - "" when it does (a move
         to take back, or a take-back asked for already). A front end says it where UNDO did
@@ -962,7 +967,12 @@ class Referee(Generic[P]):
                 text=text,
                 kind="confirm",
                 player=other,
-                detail=_("Both players must agree; BACK again also agrees, CANCEL keeps the move"),
+                detail=phrases.join_sentences(
+                    [
+                        self._undone_too(),
+                        _("Both players must agree; BACK again also agrees, CANCEL keeps the move"),
+                    ]
+                ),
             )
         if self.unclear:
             return Instruction(
