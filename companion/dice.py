@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.errors import NotationError, UserError
-from companion.i18n import pgettext
+from companion.i18n import _, pgettext
 
 SIDES = 6
 MAX_DICE = 100
@@ -71,6 +71,23 @@ def move_roll(move: str) -> Roll | None:
         return Roll.parse(dice)
     except NotationError:
         return None
+
+
+def shown_move(text: str) -> str:
+    """A recorded move as the players read it (the review's list, the exported page's
+    captions): cells and steps as the notation writes them, its words in the table's language
+    ("roll 4-4": "Wurf 4 und 4 = 8", "pass": "aussetzen"; the dice never as "4-4", which reads
+    like a cell beside "r4-4"), a roll with the value it gave (a 3 and a 4 count as 1).
+
+        >>> shown_move("roll 3-4"), shown_move("r3-4")
+        ('roll 3 and 4 = 1', 'r3-4')
+    """
+    roll = move_roll(text)
+    if roll is not None:
+        return _("roll {dice} = {value}").format(dice=roll.words, value=roll.value)
+    if text == "pass":
+        return pgettext("move", "pass")
+    return text
 
 
 def move_dice_words(move: str) -> str | None:
@@ -140,7 +157,7 @@ class Dice:
             raise UserError(f"roll 1 to {MAX_DICE} dice, not {n!r}")
         if not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
             raise UserError(f"a die has 2 to {MAX_SIDES} sides, not {sides!r}")
-        return tuple(self._rng.randint(1, sides) for _ in range(n))
+        return tuple(self._rng.randint(1, sides) for _die in range(n))
 
 
 def aranea_distribution() -> dict[int, Fraction]:

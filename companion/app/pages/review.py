@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import result_text
-from companion.dice import move_roll
+from companion.dice import shown_move
 from companion.errors import RecordError, ReplayError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
@@ -203,16 +203,3 @@ class ReviewGamePage(Page):
 def _colour(cls: str) -> str:
     """A camera class's colour: "green" for "green" and "green-character"."""
     return cls.split("-", 1)[0]
-
-
-def shown_move(text: str) -> str:
-    """A recorded move as the review shows it: cells and steps as the notation writes them,
-    its words in the table's language ("roll 4-4": "Wurf 4 und 4 = 8", "pass": "aussetzen";
-    the dice never as "4-4", which reads like a cell beside "r4-4"), a roll with the value it
-    gave (a 3 and a 4 count as 1: a trial could not tell from the review)."""
-    roll = move_roll(text)
-    if roll is not None:
-        return _("roll {dice} = {value}").format(dice=roll.words, value=roll.value)
-    if text == "pass":
-        return pgettext("move", "pass")
-    return text
