@@ -8,7 +8,10 @@
 - ``html``: one self-contained page for reviewing at home: an SVG diagram of every position (the
   cells a move changed outlined), the move list, the result, the dice rolls and the board photos,
   with a step-through control (buttons, a slider and the arrow keys). No network, no external
-  files; with JavaScript off it shows every diagram one under the other.
+  files; with JavaScript off it shows every diagram one under the other. Its words are in one
+  language (`language`: English or German; the table's by default, as the app exports;
+  `companion export --language`), what the referee said in the language it was said in; its
+  times in the device's local time zone, with the offset (the records keep UTC).
 
 Every export replays the game with its engine first (`companion.records.replay`), so a record
 that no longer follows the rules is reported instead of exported.
@@ -19,32 +22,38 @@ from __future__ import annotations
 import base64
 import json
 import os
+from datetime import UTC, datetime, timedelta
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from companion import __version__, games
-from companion.dice import move_roll
+from companion import __version__, games, i18n
+from companion.dice import shown_move
 from companion.errors import UserError, write_problem
 from companion.files import write_atomically
 from companion.games.arimaa import ArimaaPosition
 from companion.games.arimaa_notation import game_to_move_list
 from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
+from companion.i18n import _, pgettext
 from companion.records import GameRecord, is_record_database, replay
+from companion.referee.outcomes import outcome_text
 from companion.svg import board_defs, change_words, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
 
 
-def export_game(record: GameRecord, fmt: str, *, images: bool = True) -> str:
-    """The text of `record` in format `fmt` (one of FORMATS)."""
+def export_game(
+    record: GameRecord, fmt: str, *, images: bool = True, language: str | None = None
+) -> str:
+    """The text of `record` in format `fmt` (one of FORMATS); an HTML page's words in
+    `language` (default: the table's, `i18n.language()`)."""
     if fmt not in FORMATS:
         raise UserError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
     if fmt == "json":
         return json.dumps(game_json(record), indent=2, ensure_ascii=False) + "\n"
     if fmt == "html":
-        return game_html(record, images=images)
+        return game_html(record, images=images, language=language)
     return arimaa_move_list(record)  # the arimaa.com move list
 
 
@@ -119,60 +128,107 @@ def arimaa_move_list(record: GameRecord) -> str:
 
 
 # -- html ------------------------------------------------------------------------------------------
-def game_html(record: GameRecord, *, images: bool = True) -> str:
-    """One self-contained HTML page for reviewing the game (see the module docstring)."""
-    final = replay(record)
+def game_html(record: GameRecord, *, images: bool = True, language: str | None = None) -> str:
+    """One self-contained HTML page for reviewing the game (see the module docstring), its
+    words in `language` (default: the table's language now - the app's)."""
+    final = replay(record)  # (a record that does not replay is said in the command line's words)
+    with i18n.speaking(language or i18n.language()):
+        return _page(record, final, images)
+
+
+def _page(record: GameRecord, final: Any, images: bool) -> str:
+    """`game_html`'s page of `record` replayed (`final`), in the language in use."""
     summary = record.summary
     board = final.root()
     geometry = board_geometry(board.name, board.options)
     ref = "board"
-    title = f"{board.full_title} - game {summary.id}"
+    title = _("{game} - game {number}").format(game=board.full_title, number=summary.id)
+    times = LocalTimes(summary.started_at)
 
     result = _result(record, final)
-    frames, rows, labels = _frames_and_rows(record, final, board, ref, images, result)
+    frames, rows, labels = _frames_and_rows(record, final, board, ref, images, result, times)
     columns = 4 if board.move_text_names_every_change else 5
     facts = [
-        ("Game", board.full_title),
-        ("Players", _players(summary.players)),
-        ("Started", _when(summary.started_at)),
-        ("Ended", _when(summary.ended_at) if summary.ended_at else ""),
-        ("Result", result),
-        ("Moves", str(len(record.moves))),
-        ("Options", ", ".join(f"{k}={_value(v)}" for k, v in sorted(summary.options.items()))),
+        (_("Game"), board.full_title),
+        (_("Players"), _players(summary.players)),
+        (_("Started"), times.when(summary.started_at)),
+        (_("Ended"), times.when(summary.ended_at) if summary.ended_at else ""),
+        (_("Result"), result),
+        (pgettext("exported page", "Moves"), str(len(record.moves))),
+        # the options as the game spells them (`-o key=value`, the record's own), as the
+        # moves keep their notation
+        (_("Options"), ", ".join(f"{k}={_value(v)}" for k, v in sorted(summary.options.items()))),
     ]
     fact_rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in facts if v)
+    words = {  # (outside the f-strings below: the extractor reads no call inside one)
+        "no moves": _("No moves."),
+        "positions": _("Positions"),
+        "first": _("First position (Home)"),
+        "prev": _("Previous (Left arrow)"),
+        "position": _("Position"),
+        "next": _("Next (Right arrow)"),
+        "last": _("Last position (End)"),
+        "moves": pgettext("exported page", "Moves"),
+        "player": _("Player"),
+        "move": pgettext("exported page", "Move"),
+        "on the board": _("On the board"),
+    }
+    say = {key: escape(text) for key, text in words.items()}
+    no_moves = f"<tr><td colspan={columns}>{say['no moves']}</td></tr>"
+    change_head = "" if board.move_text_names_every_change else f"<th>{say['on the board']}</th>"
     sections = [
         f"<h1>{escape(title)}</h1>",
         f'<table class="facts">{fact_rows}</table>',
-        '<section id="viewer" aria-label="Positions">',
+        f'<section id="viewer" aria-label="{say["positions"]}">',
         '<div class="controls" hidden>'
         # Plain characters every font has (U+23EE/U+23ED are empty boxes in common fonts).
-        '<button type="button" data-go="first" title="First position (Home)">&laquo;</button>'
-        '<button type="button" data-go="prev" title="Previous (Left arrow)">&lsaquo;</button>'
-        f'<input type="range" min="0" max="{len(record.moves)}" value="0" aria-label="Position">'
-        '<button type="button" data-go="next" title="Next (Right arrow)">&rsaquo;</button>'
-        '<button type="button" data-go="last" title="Last position (End)">&raquo;</button>'
+        f'<button type="button" data-go="first" title="{say["first"]}">&laquo;</button>'
+        f'<button type="button" data-go="prev" title="{say["prev"]}">&lsaquo;</button>'
+        f'<input type="range" min="0" max="{len(record.moves)}" value="0" '
+        f'aria-label="{say["position"]}">'
+        f'<button type="button" data-go="next" title="{say["next"]}">&rsaquo;</button>'
+        f'<button type="button" data-go="last" title="{say["last"]}">&raquo;</button>'
         '<span class="where" aria-live="polite"></span></div>',
         board_defs(geometry, ref),
         "".join(frames),
         "</section>",
-        "<h2>Moves</h2>",
-        '<table class="moves"><thead><tr><th>#</th><th>Player</th><th>Move</th>'
-        + ("" if board.move_text_names_every_change else "<th>On the board</th>")
-        + "<th>Time (UTC)</th>"
-        f"</tr></thead><tbody>{''.join(rows) or f'<tr><td colspan={columns}>No moves.</td></tr>'}"
-        "</tbody></table>",
+        f"<h2>{say['moves']}</h2>",
+        f'<table class="moves"><thead><tr><th>#</th><th>{say["player"]}</th>'
+        f"<th>{say['move']}</th>{change_head}<th>{escape(times.heading)}</th></tr></thead>"
+        f"<tbody>{''.join(rows) or no_moves}</tbody></table>",
     ]
-    sections.extend(_record_tables(record, labels))
-    sections.append(
-        f"<footer>Written by Tabletop Companion {escape(__version__)} from its game records."
-        "</footer>"
+    sections.extend(_record_tables(record, labels, times))
+    footer = _("Written by Tabletop Companion {version} from its game records.")
+    sections.append(f"<footer>{escape(footer.format(version=__version__))}</footer>")
+    return _PAGE.format(
+        lang=i18n.language(),
+        title=escape(title),
+        css=_CSS,
+        body="\n".join(sections),
+        js=_JS.replace("__WORDS__", _script_words()),
     )
-    return _PAGE.format(title=escape(title), css=_CSS, body="\n".join(sections), js=_JS)
+
+
+def _script_words() -> str:
+    """The words the page's script says ("after move 7 of 125"), in the language in use, as
+    a JavaScript object (no "</script>" can end the script early)."""
+    words = {
+        "start": pgettext("exported page", "start"),
+        "afterMove": _("after move {number} of {count}"),
+        # Arimaa's turns: "after move 4g (7 of 125)"
+        "afterLabel": _("after move {label} ({number} of {count})"),
+    }
+    return json.dumps(words).replace("<", "\\u003c")
 
 
 def _frames_and_rows(
-    record: GameRecord, final: Any, board: Any, ref: str, images: bool, result: str
+    record: GameRecord,
+    final: Any,
+    board: Any,
+    ref: str,
+    images: bool,
+    result: str,
+    times: LocalTimes,
 ) -> tuple[list[str], list[str], dict[int, str]]:
     """The page's position frames (start, then after every move; the last says the game's
     `result`), the rows of its move table and each move's label as the game counts its
@@ -183,37 +239,38 @@ def _frames_and_rows(
     cells = board.cells()
     order, turns = board.cell_names(), board.stones_turn_over
     changes = not board.move_text_names_every_change  # (else its text says them all)
+    start = _("Start position")
     frames.append(
-        _frame(
-            0,
-            "Start position",
-            position_svg(board, title="Start position", board_ref=ref),
-            None,
-            _in_hand(board),
-        )
+        _frame(0, start, position_svg(board, title=start, board_ref=ref), None, _in_hand(board))
     )
     for number, (move, stored) in enumerate(zip(final.move_stack, record.moves, strict=True), 1):
         player = board.turn
         text = board.move_text(move)
         label = board.move_label  # as the game counts its moves (Arimaa's turns: "2g")
         labels[number] = label
-        opening = " to see who starts" if board.in_opening_roll else ""  # (Aranea)
+        opening = board.in_opening_roll  # (Aranea's rolls to see who starts)
         board.push(move)
         after = board.cells()
-        caption = f"{label}. {_player(player)}: {_shown_move(text)}{opening}"
+        shown = shown_move(text)
+        if opening:
+            shown = _("{move} to see who starts").format(move=shown)
+        caption = f"{label}. {_player(player)}: {shown}"
         svg = position_svg(
             board, highlights=changed_cells(cells, after), title=caption, board_ref=ref
         )
         photo = web_photo(stored.image) if images and stored.image else None
         detail = _in_hand(board)
         if images and stored.ply in record.unreadable_photos:
-            lost = "the photo cannot be read: the records file is damaged where it lies"
+            lost = _("the photo cannot be read: the records file is damaged where it lies")
             detail = f"{detail} - {lost}" if detail else lost
         if number == len(record.moves):  # the end of the record: how the game stands
             detail = f"{detail} - {result}" if detail else result
         frames.append(_frame(number, caption, svg, photo, detail))
         change = (
-            (change_words(cells, after, order, turn_over=turns) or opening.strip())
+            (
+                change_words(cells, after, order, turn_over=turns)
+                or (_("to see who starts") if opening else "")
+            )
             if changes
             else None
         )
@@ -221,13 +278,13 @@ def _frames_and_rows(
             f'<tr><td><a href="#p{number}" data-step="{number}">{escape(label)}</a></td>'
             f"<td>{escape(_player(player))}</td><td><code>{escape(text)}</code></td>"
             + ("" if change is None else f"<td>{escape(change)}</td>")
-            + f"<td>{escape(_clock(stored.played_at))}</td></tr>"
+            + f"<td>{escape(times.clock(stored.played_at))}</td></tr>"
         )
         cells = after
     return frames, rows, labels
 
 
-def _record_tables(record: GameRecord, labels: dict[int, str]) -> list[str]:
+def _record_tables(record: GameRecord, labels: dict[int, str], times: LocalTimes) -> list[str]:
     """The sections for what the record holds besides the moves: dice rolls (each linked to
     its move, `labels` as the move table numbers them), moves taken back, what the referee
     said."""
@@ -237,43 +294,49 @@ def _record_tables(record: GameRecord, labels: dict[int, str]) -> list[str]:
             f'<tr><td><a href="#p{r.for_ply}" data-step="{r.for_ply}">'
             f"{escape(labels.get(r.for_ply, str(r.for_ply)))}</a></td>"
             f"<td>{escape(' + '.join(map(str, r.dice)))}</td>"
-            f"<td>{r.value}</td><td>{escape(_clock(r.rolled_at))}</td></tr>"
+            f"<td>{r.value}</td><td>{escape(times.clock(r.rolled_at))}</td></tr>"
             for r in record.rolls
         )
+        heads = (_("For move"), _("Dice"), _("Value"), times.heading)
+        rolled = _("Dice rolls")
         tables.append(
-            "<h2>Dice rolls</h2><table><thead><tr><th>For move</th><th>Dice</th><th>Value</th>"
-            f"<th>Time (UTC)</th></tr></thead><tbody>{roll_rows}</tbody></table>"
+            f"<h2>{escape(rolled)}</h2>{_table_head(heads)}<tbody>{roll_rows}</tbody></table>"
         )
     if record.taken_back:
         back_rows = "".join(
             f"<tr><td>{m.ply}</td><td><code>{escape(m.text)}</code></td>"
-            f"<td>{escape(_clock(m.played_at))}</td><td>{escape(_clock(m.taken_back_at or ''))}"
-            "</td></tr>"
+            f"<td>{escape(times.clock(m.played_at))}</td>"
+            f"<td>{escape(times.clock(m.taken_back_at or ''))}</td></tr>"
             for m in record.taken_back
         )
+        heads = (pgettext("exported page", "Move"), _("Text"), _("Played"), _("Taken back"))
+        back = _("Moves taken back")
         tables.append(
-            "<h2>Moves taken back</h2><table><thead><tr><th>Move</th><th>Text</th><th>Played</th>"
-            f"<th>Taken back</th></tr></thead><tbody>{back_rows}</tbody></table>"
+            f"<h2>{escape(back)}</h2>{_table_head(heads)}<tbody>{back_rows}</tbody></table>"
         )
     if record.instructions:
         items = "".join(
             f"<li{_lang_attribute(i.instruction.get('lang'))}><span class=t>"
-            f"{escape(_clock(i.given_at))}</span> "
+            f"{escape(times.clock(i.given_at))}</span> "
             f"{escape(str(i.instruction.get('text', '')))}</li>"
             for i in record.instructions
         )
-        tables.append(
-            f"<details><summary>What the referee said ({len(record.instructions)})</summary>"
-            f"<ol>{items}</ol></details>"
-        )
+        said = _("What the referee said ({count})").format(count=len(record.instructions))
+        tables.append(f"<details><summary>{escape(said)}</summary><ol>{items}</ol></details>")
     return tables
 
 
+def _table_head(heads: tuple[str, ...]) -> str:
+    """A table's start with its column `heads`."""
+    cells = "".join(f"<th>{escape(head)}</th>" for head in heads)
+    return f"<table><thead><tr>{cells}</tr></thead>"
+
+
 def _lang_attribute(lang: object) -> str:
-    """` lang="de"` for what the referee said in another language than the page's English
-    (the table's language when it was said, kept with the instruction); nothing for English or
-    an older record that did not keep it."""
-    if not isinstance(lang, str) or lang == "en" or not lang.isalpha():
+    """` lang="de"` for what the referee said in another language than the page's (the
+    table's language when it was said, kept with the instruction): ` lang="en"` on a German
+    page; nothing in the page's own language, or for an older record that did not keep it."""
+    if not isinstance(lang, str) or lang == i18n.language() or not lang.isalpha():
         return ""
     return f' lang="{escape(lang)}"'
 
@@ -283,7 +346,8 @@ def _in_hand(position: Position[Any]) -> str:
     stock = position.to_json().get("stock")
     if not isinstance(stock, dict) or not stock:
         return ""
-    return "In stock: " + ", ".join(f"{_player(p)} {n}" for p, n in stock.items())
+    stocks = ", ".join(f"{_player(p)} {n}" for p, n in stock.items())
+    return _("In stock: {stocks}").format(stocks=stocks)
 
 
 PHOTO_WIDTH = 320  # px: enough to see the board; the page shows photos at most 24rem wide
@@ -314,10 +378,8 @@ def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str
     img = ""
     if photo:
         data = base64.b64encode(photo).decode("ascii")
-        img = (
-            f'<img class="photo" alt="The board photographed after move {number}" '
-            f'src="data:image/jpeg;base64,{data}">'
-        )
+        alt = _("The board photographed after move {number}").format(number=number)
+        img = f'<img class="photo" alt="{escape(alt)}" src="data:image/jpeg;base64,{data}">'
     return (
         f'<figure class="step" id="p{number}" data-step="{number}">{svg}{img}'
         f"<figcaption>{escape(caption)}"
@@ -326,16 +388,9 @@ def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str
     )
 
 
-def _shown_move(text: str) -> str:
-    """A move as the caption over its board says it: a roll's dice "2 and 5", not the
-    notation's "2-5", which reads like a cell of Aranea's web ("r2-5") beside it, and the
-    value they give (a 3 and a 4 count as 1); the move table keeps the notation."""
-    roll = move_roll(text)
-    return text if roll is None else f"roll {roll.words} = {roll.value}"
-
-
 def _player(name: str) -> str:
-    return str(name).capitalize()
+    """A player by their colour, in the page's language ("Gold", "Schwarz")."""
+    return i18n.player(str(name))
 
 
 def _players(players: Any) -> str:
@@ -349,15 +404,40 @@ def _players(players: Any) -> str:
 
 
 def _result(record: GameRecord, final: Any) -> str:
+    """How the game stands, in the page's language: "White wins (full-board): the board is
+    full: 30 black, 34 white" ("Weiß gewinnt (volles Brett): Das Brett ist voll: ..."), "not
+    finished", "abandoned"."""
     outcome = final.outcome()
     if outcome is None and record.summary.outcome:
         outcome = Outcome.from_json(record.summary.outcome)
     if outcome is None:
-        return {"playing": "not finished", "abandoned": "abandoned"}.get(
-            record.summary.status, record.summary.status
-        )
-    who = f"{_player(outcome.winner)} wins" if outcome.winner else "Draw"
-    return f"{who} ({outcome.reason})" + (f": {outcome.detail}" if outcome.detail else "")
+        status = record.summary.status
+        return _("not finished") if status == "playing" else pgettext("game status", status)
+    who = _("{player} wins").format(player=_player(outcome.winner)) if outcome.winner else None
+    head = _("{result} ({reason})").format(
+        result=who or pgettext("game result", "Draw"),
+        reason=pgettext("game end", outcome.reason),  # (one the catalogue does not know: as is)
+    )
+    return f"{head}: {outcome_text(outcome)}" if outcome.detail else head
+
+
+# The reasons a game ends for (`Outcome.reason`: the rules' and the players'), as the page
+# names them; one not marked here (a newer game's) is shown as written.
+def _mark_end_reasons() -> None:  # pragma: no cover - never called, only read by the extractor
+    pgettext("game end", "goal")
+    pgettext("game end", "elimination")
+    pgettext("game end", "immobilisation")
+    pgettext("game end", "three-in-line")
+    pgettext("game end", "five-in-centre")
+    pgettext("game end", "character-home")
+    pgettext("game end", "unfair-game")
+    pgettext("game end", "turn-cap")
+    pgettext("game end", "no-action")
+    pgettext("game end", "full-board")
+    pgettext("game end", "no-placement")
+    pgettext("game end", "no-stones")
+    pgettext("game end", "resignation")
+    pgettext("game end", "agreement")
 
 
 def _value(value: Any) -> str:
@@ -368,12 +448,66 @@ def _value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _when(stamp: str | None) -> str:
-    return (stamp or "").replace("T", " ").rstrip("Z")[:16] + (" UTC" if stamp else "")
+def local_time(stamp: str) -> datetime | None:
+    """A stored time (UTC, "2026-11-22T03:05:14.612Z") in the device's local time zone (the
+    TZ environment variable, else the system's); None for text that is no time."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone()
 
 
-def _clock(stamp: str) -> str:
-    return stamp[11:19] if len(stamp) >= 19 else stamp
+def utc_offset(offset: timedelta | None) -> str:
+    """A time zone by its offset from UTC: "UTC" itself, "UTC+01:00", "UTC-03:30".
+
+    >>> utc_offset(timedelta(hours=1)), utc_offset(timedelta(hours=-3, minutes=-30))
+    ('UTC+01:00', 'UTC-03:30')
+    """
+    minutes = round((offset or timedelta(0)).total_seconds() / 60)
+    if not minutes:
+        return "UTC"
+    sign = "+" if minutes > 0 else "-"
+    hours, minutes = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours:02d}:{minutes:02d}"
+
+
+class LocalTimes:
+    """A page's times: the records' UTC in the device's local time zone (a Pi at the table is
+    in the players' zone), with its offset - in the columns' heading ("Time (UTC+01:00)"), the
+    zone the game started in, and at a time in another (a game across the change to summer
+    time: "03:10:07 UTC+02:00")."""
+
+    def __init__(self, started: str | None) -> None:
+        when = local_time(started or "") or datetime.now().astimezone()
+        self.offset = when.utcoffset()
+
+    @property
+    def heading(self) -> str:
+        """A time column's heading: "Time (UTC+01:00)"."""
+        return _("Time ({zone})").format(zone=utc_offset(self.offset))
+
+    def clock(self, stamp: str) -> str:
+        """The time of day of `stamp`, "04:05:14" (its offset added when it is not the
+        page's); text that is no time as it is."""
+        when = local_time(stamp)
+        if when is None:
+            return stamp
+        shown = when.strftime("%H:%M:%S")
+        offset = when.utcoffset()
+        return shown if offset == self.offset else f"{shown} {utc_offset(offset)}"
+
+    def when(self, stamp: str | None) -> str:
+        """The day and time of `stamp` with its offset: "2026-11-22 04:05 UTC+01:00"
+        ("22.11.2026 ..." in German)."""
+        when = local_time(stamp or "")
+        if when is None:
+            return stamp or ""
+        # TRANSLATORS: a day as the page writes it; {day} and {month} have two digits
+        day = pgettext("date", "{year}-{month}-{day}").format(
+            year=when.year, month=f"{when.month:02d}", day=f"{when.day:02d}"
+        )
+        return f"{day} {when.strftime('%H:%M')} {utc_offset(when.utcoffset())}"
 
 
 # -- writing files ---------------------------------------------------------------------------------
@@ -420,7 +554,7 @@ def check_output(given: str | os.PathLike[str], force: bool, option: str = "-o")
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -460,7 +594,7 @@ footer { margin-top: 2rem; color: #777; font-size: .85rem; }
 """
 
 _JS = """
-(function () {
+(function (words) {
   var steps = Array.prototype.slice.call(document.querySelectorAll('figure.step'));
   if (!steps.length) return;
   document.documentElement.classList.add('js');
@@ -480,9 +614,12 @@ _JS = """
     slider.value = current;
     if (history.replaceState) history.replaceState(null, '', '#p' + current);  // a link to this move
     var label = current && rows[current - 1] ? rows[current - 1].cells[0].textContent : '';
-    var of = current + ' of ' + (steps.length - 1);  // Arimaa's turns: "after move 4g (7 of 125)"
-    where.textContent = !current ? 'start' : label && label !== String(current)
-      ? 'after move ' + label + ' (' + of + ')' : 'after move ' + of;
+    var counted = { label: label, number: current, count: steps.length - 1 };
+    where.textContent = !current ? words.start : label && label !== String(current)
+      ? say(words.afterLabel, counted) : say(words.afterMove, counted);
+  }
+  function say(text, values) {  // the page's words with their {names} filled in
+    return text.replace(/\\{(\\w+)\\}/g, function (all, name) { return String(values[name]); });
   }
   var go = { first: function () { show(0); }, prev: function () { show(current - 1); },
              next: function () { show(current + 1); }, last: function () { show(steps.length - 1); } };
@@ -506,5 +643,5 @@ _JS = """
   window.addEventListener('hashchange', fromHash);  // a #p link typed or followed
   fromHash();
   if (opened) controls.scrollIntoView();  // opened at a move: its controls in sight
-})();
+})(__WORDS__);
 """

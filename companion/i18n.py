@@ -6,6 +6,9 @@ is read-only the catalogue is compiled in memory instead. English is the source 
 catalogue needed). Everything the table shows goes through `_`, `ngettext` or `pgettext` at
 the moment it is shown or said, so a language change applies to the next sentence.
 
+A thread can make its words in another language for a while (`speaking("de")`: a page exported
+in the language asked for, while the table goes on in its own); `language()` says the one in use.
+
 Colours and pieces are named per language: `colour_noun("black")` is the player ("Schwarz"),
 `colour_adj("black")` the stem a German text declines ("den {colour}en Stein" -> "den
 schwarzen Stein"); both follow the table's own colour words (Settings -> colour names).
@@ -18,6 +21,8 @@ import io
 import locale
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 LANGUAGES = ("en", "de")
@@ -28,6 +33,7 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 _lock = threading.Lock()
 _translations: dict[str, _gettext.NullTranslations] = {}
 _current = "en"
+_speaking = threading.local()  # a thread's own language for a while (`speaking`)
 _colour_names: dict[str, str] = {}
 
 
@@ -71,7 +77,7 @@ def _load(language: str) -> _gettext.NullTranslations:
 
 
 def translations(language: str | None = None) -> _gettext.NullTranslations:
-    language = language or _current
+    language = language or _in_use()
     with _lock:
         if language not in _translations:
             _translations[language] = _load(language)
@@ -104,7 +110,36 @@ def set_language(language: str) -> None:
 
 
 def language() -> str:
-    return _current
+    """The language words are made in now: the table's, or this thread's for a while
+    (`speaking`)."""
+    return _in_use()
+
+
+def _in_use() -> str:
+    own: str | None = getattr(_speaking, "language", None)
+    return own or _current
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """This thread's words in `language` until the block ends (then as before), every other
+    thread's in the table's: an exported page in the language asked for, made while the table
+    goes on speaking its own. A language not in LANGUAGES is a ValueError (`check_language`).
+
+        >>> with speaking("de"):
+        ...     language(), _("Settings")
+        ('de', 'Einstellungen')
+        >>> language(), _("Settings")
+        ('en', 'Settings')
+    """
+    check_language(language)
+    translations(language)  # compiled before the first word
+    before = getattr(_speaking, "language", None)
+    _speaking.language = language
+    try:
+        yield
+    finally:
+        _speaking.language = before
 
 
 def system_language() -> str:
@@ -190,7 +225,7 @@ def colour_noun(cls: str, renamed: bool | None = None) -> str:
     keeps the class word (the play screen applies the table's words to English text).
     `renamed` (default: in German) applies the table's colour words here."""
     if renamed is None:
-        renamed = _current != "en"
+        renamed = _in_use() != "en"
     word = _table_word(cls, renamed)
     if word not in COLOUR_NOUNS:
         return word
@@ -200,7 +235,7 @@ def colour_noun(cls: str, renamed: bool | None = None) -> str:
 def colour_adj(cls: str, renamed: bool | None = None) -> str:
     """A colour's adjective stem for German declension ("schwarz", "dunkl", "golden")."""
     if renamed is None:
-        renamed = _current != "en"
+        renamed = _in_use() != "en"
     word = _table_word(cls, renamed)
     if word not in COLOUR_NOUNS:
         return word

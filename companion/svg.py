@@ -23,6 +23,7 @@ from typing import Any
 
 from companion.games.base import Position
 from companion.geometry import BoardGeometry, Point, board_geometry
+from companion.i18n import _
 
 MARGIN = 9.0  # mm around the board, room for the coordinates
 
@@ -147,7 +148,8 @@ def change_words(
     ("b1 > b4"), else the cells filled ("+r1-7") and emptied ("-r2-3"), then the cells whose
     piece changed colour - "c4 d5 turned" where stones `turn_over` (`Position.stones_turn_over`),
     else taken by the other side ("r1-8 taken"); cells in `order` (the board's). For the move
-    list, where a notation leaves it out (Aranea's "place", Arinama's turned stones).
+    list, where a notation leaves it out (Aranea's "place", Arinama's turned stones); its words
+    in the language in use ("c4 d5 umgedreht").
 
         >>> change_words({"b1": "red"}, {"b4": "red"}, ["b1", "b4"])
         'b1 > b4'
@@ -164,7 +166,8 @@ def change_words(
     else:
         parts = [f"+{c}" for c in came] + [f"-{c}" for c in gone]
     if turned:
-        parts.append(" ".join(turned) + (" turned" if turn_over else " taken"))
+        cells = " ".join(turned)
+        parts.append((_("{cells} turned") if turn_over else _("{cells} taken")).format(cells=cells))
     return ", ".join(parts)
 
 

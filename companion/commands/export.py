@@ -10,10 +10,12 @@ from companion.commands import not_empty
 from companion.commands.games import add_db_argument
 from companion.errors import ReplayError, UserError
 from companion.export import FORMATS, export_game, write_output
+from companion.i18n import LANGUAGES
 from companion.records import Records
 
 EXAMPLES = """examples:
   companion export 12 --format html -o game12.html    a page to review the game at home
+  companion export 12 -f html --language de -o g12.html   the page in German
   companion export 12 --format json -o game12.json    then: companion replay game12.json
   companion export 7 --format arimaa                   the arimaa.com move list, on stdout
 """
@@ -54,6 +56,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="with --format html: leave the board photos out (smaller page); the other "
         "formats hold none, and refuse it",
     )
+    parser.add_argument(
+        "--language",
+        type=str.lower,
+        choices=LANGUAGES,
+        help="with --format html: the page's language (default en; the command line stays "
+        "English); the other formats hold no words to translate, and refuse it",
+    )
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -64,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
             f"--no-photos is for --format html; a --format {args.format} export holds no "
             "photos: leave --no-photos out, or export --format html"
         )
+    if args.language and args.format != "html":
+        raise UserError(
+            f"--language is for --format html; a --format {args.format} export holds no "
+            "words to translate: leave --language out, or export --format html"
+        )
     if args.force and args.output in (None, "-"):
         raise UserError(
             "--force replaces the -o file, and this export goes to standard output: leave "
@@ -73,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
     try:
-        text = export_game(record, args.format, images=not args.no_photos)
+        text = export_game(
+            record, args.format, images=not args.no_photos, language=args.language or "en"
+        )
     except ReplayError as exc:
         raise ReplayError(f"{exc} - not exported: an export is replayed by the rules") from None
     if args.output in (None, "-"):
