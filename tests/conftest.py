@@ -32,6 +32,29 @@ def pytest_sessionstart(session):
 import pytest  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--first-case-only",
+        action="store_true",
+        help="run each parametrized test with its first case only (`./dev test-pi`: the code "
+        "of every test runs with the Raspberry Pi's numpy and OpenCV, its other cases in .venv)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """`--first-case-only`: of the cases of a parametrized test keep the first collected."""
+    if not config.getoption("--first-case-only"):
+        return
+    seen, kept, dropped = set(), [], []
+    for item in items:
+        test = item.nodeid.split("[", 1)[0]
+        (dropped if test in seen else kept).append(item)
+        seen.add(test)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 @pytest.fixture(autouse=True)
 def _english_again():
     """A test that switches the table to German leaves English behind for the next one."""

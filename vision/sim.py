@@ -174,6 +174,7 @@ class SimTable:
         self._noise_bank = self._make_noise_bank()
         self._sprites: dict[tuple[str, int], np.ndarray] = {}
         self._board_cache: dict[Any, np.ndarray] = {}
+        self._last_lit: tuple[np.ndarray, np.ndarray, float, np.ndarray] | None = None
         self._jitter = {
             c.name: rng.uniform(-0.06, 0.06, size=2) * c.radius for c in self.layout.cells
         }
@@ -720,9 +721,7 @@ class SimTable:
             mat = np.zeros(alpha.shape, np.uint8)
             cv2.fillConvexPoly(mat, self.mat_quad().astype(np.int32), 1)
             over = bool(((alpha > 0.05) & (mat > 0)).any())
-        image = scene * self._gain
-        if self.blur_sigma > 0.2:
-            image = cv2.GaussianBlur(image, (0, 0), self.blur_sigma)
+        image = self._lit(scene, keep=hand is None)
         width, height = self.size
         noise = self._noise_bank[int(self.rng.integers(0, len(self._noise_bank)))]
         ox, oy = (int(v) for v in self.rng.integers(0, 16, size=2))
@@ -730,7 +729,24 @@ class SimTable:
         if shake != (0.0, 0.0):
             move = np.float32([[1, 0, shake[0]], [0, 1, shake[1]]])
             image = cv2.warpAffine(image, move, (width, height), borderMode=cv2.BORDER_REPLICATE)
-        return np.clip(image, 0, 255).astype(np.uint8), over
+        np.clip(image, 0, 255, out=image)  # image is this frame's own (the noise was added)
+        return image.astype(np.uint8), over
+
+    def _lit(self, scene: np.ndarray, *, keep: bool) -> np.ndarray:
+        """The scene under the light, through the lens (before noise). A still board is
+        rendered frame after frame: `keep` remembers the last one (the same scene under the
+        same light and blur gives the same picture)."""
+        last = self._last_lit
+        if keep and last is not None:
+            last_scene, last_gain, last_blur, image = last
+            if last_scene is scene and last_gain is self._gain and last_blur == self.blur_sigma:
+                return image
+        image = scene * self._gain
+        if self.blur_sigma > 0.2:
+            image = cv2.GaussianBlur(image, (0, 0), self.blur_sigma)
+        if keep:
+            self._last_lit = (scene, self._gain, self.blur_sigma, image)
+        return image
 
     def black_frame(self) -> np.ndarray:
         """What a glitching camera sends: a dark frame with a little noise."""
