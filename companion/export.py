@@ -154,7 +154,7 @@ def _page(record: GameRecord, final: Any, images: bool) -> str:
         (_("Started"), times.when(summary.started_at)),
         (_("Ended"), times.when(summary.ended_at) if summary.ended_at else ""),
         (_("Result"), result),
-        (pgettext("exported page", "Moves"), str(len(record.moves))),
+        (pgettext("exported page", "Moves"), str(final.moves_played)),  # (Aranea's turns)
         # the options as the game spells them (`-o key=value`, the record's own), as the
         # moves keep their notation
         (_("Options"), ", ".join(f"{k}={_value(v)}" for k, v in sorted(summary.options.items()))),

@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 from companion import __version__, games
 from companion.dice import Roll
 from companion.errors import RecordError, RecordsDamaged, ReplayError, UserError, excerpt
-from companion.games.base import Outcome, Position, options_to_dict
+from companion.games.base import MoveCount, Outcome, Position, options_to_dict
 from companion.i18n import language
 
 if TYPE_CHECKING:  # the referee records through this module: a type only
@@ -987,6 +987,16 @@ class Records:
         not replay raises RecordError naming the move; `last_position` is the fallback then."""
         return replay(self.game(game_id, images=False))
 
+    def moves_of(self, summary: GameSummary) -> int:
+        """The moves of a listed game as its game counts them (`moves_counted`): its stored
+        moves where each is a move of the game (a game whose label counts its history: not
+        `turn_labels`), else from its record, read and replayed (a list keeps what it found).
+
+        :raises RecordError: the game cannot be read."""
+        if not games.get(summary.game).turn_labels:
+            return summary.moves
+        return moves_counted(self.game(summary.id, images=False))
+
     def last_position(self, game_id: int) -> Any:
         """The stored position after the last accepted move, read as is, WITHOUT replaying.
 
@@ -1140,6 +1150,37 @@ def replay(record: GameRecord, labels: list[str] | None = None) -> Any:
                 move.ply,
             )
     return position
+
+
+def move_labels(record: GameRecord) -> tuple[list[str], ReplayError | None]:
+    """Each recorded move's label as the game counts its moves (`Position.move_label` of the
+    position it was played in: "2g", Aranea's turn) - from the replay; past a move that does
+    not replay, the stored position's own (a game that keeps it there: `turn_labels`) or the
+    move's number - and the replay's error (None when every move replays). What the review
+    titles its moves with, and `moves_counted` counts."""
+    cls = games.get(record.game)
+    labels: list[str] = []
+    error = None
+    try:
+        replay(record, labels)
+    except ReplayError as exc:
+        error = exc
+    before = [record.start] + [move.position for move in record.moves]
+    for ply in range(len(labels) + 1, len(record.moves) + 1):
+        label = str(ply)  # (a stored position knows no history: the plain count is the ply's)
+        if cls.turn_labels:
+            try:
+                label = cls.from_json(before[ply - 1]).move_label
+            except UserError:
+                pass
+        labels.append(label)
+    return labels, error
+
+
+def moves_counted(record: GameRecord) -> int:
+    """How many moves `record` holds as its game counts them (`MoveCount`): "63 moves" where
+    the review's title at its end says "Move 63" - Aranea's 128 rolls and their uses."""
+    return MoveCount(move_labels(record)[0]).moves
 
 
 # -- helpers ---------------------------------------------------------------------------------------

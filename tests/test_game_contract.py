@@ -127,3 +127,32 @@ def test_new_takes_the_options_as_a_dict_as_every_game_does(name):
     assert cls.new().options == cls.Options()
     with pytest.raises(ValueError, match="unknown .* option 'nonsense'"):
         cls.new({"nonsense": 1})
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_moves_played_are_counted_by_the_labels_the_screens_number_them_with(name):
+    """`labels_played` is each move's `move_label` where it was played (the play screen's
+    header and the review's titles), and `moves_played` the moves those labels count: an
+    Aranea game of 120 entries, rolls and their uses, said "120 moves" at its end where the
+    review's last title said "Move 59" (a game's own count: Arinama's and Sensei's moves,
+    Arimaa's turns, Aranea's turns)."""
+    pos = random_game(name, 5, max_moves=120)
+    board, labels = pos.root(), []
+    for move in pos.move_stack:
+        labels.append(board.move_label)
+        board.push(move)
+    assert pos.labels_played() == labels
+    runs = [label for i, label in enumerate(labels) if i == 0 or label != labels[i - 1]]
+    assert pos.moves_played == len(runs) == len(set(labels))
+    if name == "aranea":  # a roll and its use are one move: its turn
+        assert pos.moves_played < len(pos.move_stack)
+        assert pos.moves_played == int(labels[-1])
+    else:  # a placement, a turn of steps or actions, a setup: one entry each
+        assert pos.moves_played == len(pos.move_stack)
+
+
+def test_an_arimaa_turn_in_progress_is_not_a_move_played_yet():
+    pos = random_game("arimaa", 2, max_moves=6)
+    played = pos.moves_played
+    pos.push_step(pos.legal_steps()[0])
+    assert pos.mid_turn and pos.moves_played == played == len(pos.move_stack)

@@ -11,7 +11,7 @@ from companion.commands.games import add_db_argument
 from companion.errors import ReplayError, UserError
 from companion.export import FORMATS, export_game, write_output
 from companion.i18n import LANGUAGES
-from companion.records import Records
+from companion.records import Records, moves_counted
 
 EXAMPLES = """examples:
   companion export 12 --format html -o game12.html    a page to review the game at home
@@ -97,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         _refuse_the_database(args.output, db_path)
         path = write_output(text, args.output, force=args.force)
+        moves = moves_counted(record)  # as the game counts them: Aranea's turns
         print(
-            f"Wrote game {record.id} ({record.game}, {len(record.moves)} "
-            f"move{'' if len(record.moves) == 1 else 's'}) to {path}",
+            f"Wrote game {record.id} ({record.game}, {moves} move{'' if moves == 1 else 's'}) "
+            f"to {path}",
             file=sys.stderr,
         )
     lost = record.unreadable_photos if args.format == "html" and not args.no_photos else ()

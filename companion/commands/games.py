@@ -36,12 +36,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "games",
         help="list the recorded games",
-        description="List the recorded games, newest first: id, game, date, status, moves and "
-        "result (games the synthetic-table demo played are marked as demos). Use the id with "
-        "`companion export`.",
+        description="List the recorded games, newest first: id, game, date, status, moves (as "
+        "the game counts them: an Aranea turn is a roll and its use) and result (games the "
+        "synthetic-table demo played are marked as demos). Use the id with `companion export`.",
     )
     add_db_argument(parser)
-    parser.add_argument("--json", action="store_true", help="one JSON object per game, a line each")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='one JSON object per game, a line each (its "moves": the stored moves, each of '
+        "Aranea's rolls one)",
+    )
     parser.add_argument(
         "--unfinished",
         action="store_true",
@@ -71,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 as_typed(f"{exc} - `{_export(args)}` may still save the games it can read")
             ) from None
         problems = db.check() if args.check else []
+        moves = [] if args.json else [_moves(db, game) for game in games]
     if args.json:
         for game in games:
             print(json.dumps(game.to_json(), ensure_ascii=False))
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             else f"No games recorded in {path}."
         )
     else:
-        print(_table(games))
+        print(_table(games, moves))
     if problems:  # on stderr: --json output stays one JSON object a line
         found = "; ".join(" ".join(p.split()) for p in problems[:5])
         print(
@@ -97,7 +103,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(games: list[Any]) -> str:
+def _moves(db: Records, game: Any) -> int:
+    """A game's moves as the game counts them (Aranea: turns, a roll and its use), as its
+    review and the exported page say them; its stored moves where its record cannot be read
+    (`--check` and `export` say what is wrong with it)."""
+    try:
+        return db.moves_of(game)
+    except RecordError:
+        return int(game.moves)
+
+
+def _table(games: list[Any], moves: list[int]) -> str:
+    """The games as a table; `moves`: each one's as the game counts them (`Records.moves_of`)."""
     header = ("ID", "GAME", "STARTED (UTC)", "STATUS", "MOVES", "RESULT")
     rows = [
         (
@@ -105,10 +122,10 @@ def _table(games: list[Any]) -> str:
             f"{g.game} (demo)" if g.meta.get("demo") else g.game,
             g.started_at[:16].replace("T", " "),
             g.status,
-            str(g.moves),
+            str(count),
             g.result if g.outcome else "",
         )
-        for g in games
+        for g, count in zip(games, moves, strict=True)
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     lines = []

@@ -504,6 +504,11 @@ class AraneaPosition(Position[AraneaMove]):
         """
         return str(self.turn_number)
 
+    def labels_played(self) -> list[str]:
+        """Each move's turn, from the state kept to take it back: the roll and its use share
+        it (`move_label`)."""
+        return [str(state["turn_number"]) for state in self._undo]
+
     def _snapshot(self) -> dict[str, Any]:
         return {
             "stones": dict(self.stones),

@@ -649,6 +649,15 @@ class ArimaaPosition(Position[Turn]):
     def move_label(self) -> str:
         return self.turn_label
 
+    def labels_played(self) -> list[str]:
+        """The label of each turn of `move_stack` (``1g``, ``1s``, ``2g``: one a turn)."""
+        board = self.turn_start_position()  # (a turn in progress is not in move_stack)
+        labels = []
+        while board.move_stack:
+            board.pop()
+            labels.append(board.turn_label)
+        return labels[::-1]
+
     @property
     def in_setup(self) -> bool:
         """True while a side still has to place its pieces."""

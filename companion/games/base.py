@@ -30,7 +30,7 @@ import json
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
@@ -385,6 +385,27 @@ class Position(ABC, Generic[MoveT]):
         """
         return str(len(self.move_stack) + 1)
 
+    def labels_played(self) -> list[str]:
+        """The label of each move of `move_stack`: the `move_label` of the position it was
+        played in (Aranea's roll and its use: "5", "5"). A game that overrides `move_label`
+        overrides this too (tests/test_game_contract.py checks the two agree).
+
+            >>> from companion import games
+            >>> position = games.get("arinama").new()
+            >>> position.push(position.parse_move("c3"))
+            >>> position.labels_played()
+            ['1']
+        """
+        return [str(number) for number in range(1, len(self.move_stack) + 1)]
+
+    @property
+    def moves_played(self) -> int:
+        """How many moves led here (`move_stack`) as the game counts its moves (`MoveCount`
+        of `labels_played`): "after 63 moves" where the play screen's header and the review
+        said "move 63" - Aranea's 128 entries of rolls and their uses; a turn in progress
+        (Arimaa's steps, Sensei's actions) is not among them."""
+        return MoveCount(self.labels_played()).moves
+
     @abstractmethod
     def move_text(self, move: MoveT) -> str:
         """The standard text of a move (parse_move(move_text(m)) == m)."""
@@ -557,6 +578,42 @@ def _exact_int(value: Any) -> int:
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
         return int(value)
     raise ValueError(value)
+
+
+class MoveCount:
+    """A game's moves as the game counts them, from the label of each entry of its record in
+    turn (`Position.move_label` of the position it was played in: `labels_played`, or
+    `companion.records.move_labels`): the entries of one move share its label - Aranea's roll
+    and its use, its opening rolls with the first turn - so the moves are the runs of equal
+    labels. The one count behind every "N moves" a player reads (the game-over screen, the
+    review's list, `companion play`, the demo, `companion games`, the exported page), so that
+    each agrees with the play screen's "move 63" and the review's.
+
+        >>> MoveCount(["1", "1", "1", "1", "2", "2"]).moves  # Aranea: 3 opening rolls, a place...
+        2
+        >>> MoveCount(["1g", "1s", "2g"]).moves  # Arimaa: a turn is one entry
+        3
+        >>> count = MoveCount(["7", "7"])
+        >>> count.starts_a_move("7"), count.starts_a_move("8")
+        (False, True)
+    """
+
+    def __init__(self, labels: Iterable[str] = ()) -> None:
+        self.moves = 0
+        self.last: str | None = None  # the label of the last entry counted
+        for label in labels:
+            self.add(label)
+
+    def starts_a_move(self, label: str) -> bool:
+        """Would an entry labelled `label` begin another move (else it goes on with the last:
+        the move counted so far is not over)?"""
+        return label != self.last
+
+    def add(self, label: str) -> None:
+        """The next entry, played in a position labelled `label`."""
+        if self.starts_a_move(label):
+            self.moves += 1
+            self.last = label
 
 
 # -- whole games as JSON --------------------------------------------------------------------------
