@@ -85,7 +85,7 @@ def test_json_export_reads_back_as_the_same_game_with_the_tables_log(
     again = game_from_json(data)
     assert again.to_json() == pos.to_json()
     code, replayed, _ = run_cli(capsys, "replay", out)
-    assert code == 0 and f"{len(pos.move_stack)} moves, all legal" in replayed
+    assert code == 0 and f"{pos.moves_played} moves, all legal" in replayed  # (Aranea: turns)
     if pos.is_game_over():
         assert str(pos.outcome()) in replayed
     assert len(again.move_stack) == len(pos.move_stack) == len(data["plies"])

@@ -7,8 +7,10 @@ and the exported page - "after 128 moves" of a game whose review ended on "Move 
 
 import json
 import random
+import re
 import sqlite3
 
+import pytest
 from test_records import play_recorded, recorded_whole_game
 
 from companion import cli, games
@@ -66,6 +68,35 @@ def test_a_record_written_before_aranea_kept_its_turn_is_counted_from_its_replay
 
 
 # -- the command line ----------------------------------------------------------------------------
+def test_companion_play_counts_and_stops_at_aranea_s_turns(capsys):
+    """`--max-moves 5` stopped after five rolls ("2. blue roll"), said "5 moves"; it plays five
+    turns, each roll used, and says so."""
+    code, out, _ = run_cli(capsys, "play", "aranea", "--auto", "--seed", "1", "--max-moves", "5")
+    played = [line.split() for line in out.splitlines() if re.match(r" *\d+\. ", line)]
+    assert code == 0 and len(played) > 5 and played[-1][0] == "5."
+    assert played[-1][2] != "roll"  # the last turn's roll was used
+    assert out.strip().splitlines()[-1] == "no result: stopped after 5 moves (--max-moves)"
+
+
+def test_companion_play_s_result_counts_the_turns_the_moves_were_numbered_with(capsys):
+    code, out, _ = run_cli(capsys, "play", "aranea", "--auto", "--seed", "1")
+    numbered = [line.split()[0] for line in out.splitlines() if re.match(r" *\d+\. ", line)]
+    last = out.strip().splitlines()[-1]
+    assert code == 0 and last.startswith("result: ")
+    assert last.endswith(f" after {numbered[-1].rstrip('.')} moves"), (numbered[-3:], last)
+    assert len(numbered) > int(numbered[-1].rstrip("."))  # the rolls are not moves
+
+
+def test_companion_replay_counts_aranea_s_turns(tmp_path, capsys):
+    position = finished("aranea", seed=4)
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(games.base.game_to_json(position)))
+    code, out, _ = run_cli(capsys, "replay", record)
+    assert code == 0, out
+    assert f"Aranea: {last_title(position)} moves, all legal." in out
+    assert position.moves_played < len(position.move_stack)
+
+
 def test_companion_games_export_and_the_exported_page_count_the_game_s_moves(tmp_path, capsys):
     db_path = tmp_path / "r.sqlite3"
     with Records(db_path) as db:
@@ -84,3 +115,41 @@ def test_companion_games_export_and_the_exported_page_count_the_game_s_moves(tmp
     )
     assert code == 0 and f"Wrote game {game_id} (aranea, {turns} moves) to " in err
     assert f"<th>Moves</th><td>{turns}</td>" in page.read_text()
+
+
+def test_the_referee_s_lines_count_aranea_s_turns(tmp_path, capsys, monkeypatch):
+    """Three opening rolls are the first turn, begun: "[1]", "Continuing ... at move 1"."""
+    import io
+    import sys
+
+    argv = ["referee", "--game", "aranea", "--observations", "-", "--db", tmp_path / "r.sqlite3"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("roll\n" * 3))
+    code, out, _ = run_cli(capsys, *argv, "--seed", "3")
+    numbers = re.findall(r"^\[(\d+)\]", out, flags=re.MULTILINE)
+    assert code == 0 and numbers == ["0", "1", "1", "1"], out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run_cli(capsys, *argv)
+    assert out.splitlines()[0] == "Continuing Aranea game 1 at move 1"
+
+
+def test_the_demo_stops_after_and_says_aranea_s_turns(tmp_path):
+    """`companion run --moves 2` stopped after two opening rolls and said "after 2 moves"; it
+    plays two turns, each roll used, and its lines count them."""
+    from companion.app.demo import run_demo
+
+    lines = []
+    with Records(tmp_path / "r.sqlite3") as records:
+        result = run_demo("aranea", seed=1, records=records, max_moves=2, log=lines.append)
+        record = records.game(result.game_id, images=False)
+    position = record.position()
+    assert result.moves == position.moves_played == 2 < len(record.moves)
+    assert position.labels_played()[-1] == "2" and position.move_label == "3"  # over
+    assert re.findall(r"^ +(\d+)  ", "\n".join(lines), flags=re.MULTILINE)[-1] == "2"
+
+
+@pytest.mark.parametrize(("command", "option"), [("play", "--max-moves"), ("run", "--moves")])
+def test_the_limits_on_moves_say_they_count_as_the_game_does(capsys, command, option):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert re.search(rf"{option} N .*as the game counts them \(Aranea: turns", text), text

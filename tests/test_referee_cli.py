@@ -391,7 +391,7 @@ def test_dice_rolled_while_the_instruction_stays_are_shown_too(tmp_path, capsys,
     run(capsys, monkeypatch, argv, ["roll"] * 3)
     argv[-1] = "5"
     code, out, _ = run(capsys, monkeypatch, argv, ["roll", "roll"])
-    assert code == 0 and out[0] == "Continuing Aranea game 1 at move 3"
+    assert code == 0 and out[0] == "Continuing Aranea game 1 at move 1"  # 3 opening rolls
     rolled = [line.strip() for line in out if "rolled" in line]
     with Records(db, readonly=True) as records:
         stored = records.game(1).rolls[3:]

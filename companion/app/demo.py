@@ -27,6 +27,7 @@ from companion.app.settings import Settings
 from companion.app.table_vision import TableVision
 from companion.dice import Dice
 from companion.errors import NoPrintedMat, RecordError, UserError
+from companion.games.base import MoveCount
 from companion.i18n import _
 from companion.records import Records
 from companion.referee import Referee
@@ -250,7 +251,7 @@ class Demo:
             game=self.game,
             game_id=referee.game_id,
             recorded=referee.records is not None,
-            moves=len(referee.position.move_stack),
+            moves=referee.position.moves_played,  # as the game counts them: Aranea's turns
             outcome=str(outcome) if outcome else "unfinished",
             screenshots=self.shots,
             frames=self.frame_no,
@@ -317,7 +318,7 @@ class Demo:
     def play(self) -> None:
         """Frame by frame until the game is over (or the demo's limits, or the window closes)."""
         app = self.app
-        moves_before = len(self.referee.position.move_stack)
+        moves_before = self.referee.position.moves_played
         while self.frame_no < self.max_frames and not app.quit:
             frame = self._next_frame()
             self.frame_no += 1
@@ -338,13 +339,13 @@ class Demo:
                 self.last_instruction = instruction
                 self.stalled = 0
                 self.progress_at = self.frame_no
-                self.log(f"  {len(referee.position.move_stack):3d}  {instruction.text}")
+                self.log(f"  {referee.position.moves_played:3d}  {instruction.text}")
                 self.shot(f"play-{instruction.kind}")
             if app.hands:
                 self.shot("play-hands")
             if app.page == "gameover" or instruction.kind == "game-over":
                 break  # (after the last move's own changes: its flips, a capture)
-            if len(referee.position.move_stack) - moves_before >= self.max_moves:
+            if self._played_enough(moves_before):
                 break
             if self.frame_no - self.progress_at > STALL_FRAMES:
                 raise self._stalled()
@@ -365,8 +366,15 @@ class Demo:
         kept = ""
         if self.records is not None:  # every move accepted was saved before it was shown
             kept = " (its moves so far are in the records: the next demo continues the game)"
-        moves = len(referee.position.move_stack)
+        moves = referee.position.moves_played
         return UserError(f"the demo stopped after move {moves}: {problem}{kept}")
+
+    def _played_enough(self, before: int) -> bool:
+        """This run made its `max_moves` moves (`before`: the game's when it began), counted as
+        the game counts them (Aranea: turns), and the last of them is over (its roll used)."""
+        position = self.referee.position
+        played = MoveCount(position.labels_played())
+        return played.moves - before >= self.max_moves and played.starts_a_move(position.move_label)
 
     def _next_frame(self) -> np.ndarray | None:
         """The camera's next picture: the hands at work, else the still board."""

@@ -37,7 +37,7 @@ from companion.commands import (
 from companion.dice import Dice, move_dice_words
 from companion.errors import OptionError, UserError, write_problem
 from companion.export import check_output, write_output
-from companion.games.base import Position, game_to_json, options_to_dict
+from companion.games.base import MoveCount, Position, game_to_json, options_to_dict
 
 EXAMPLES = """examples:
   companion play arinama                          8x8, Black first (the rulebook's Decisions)
@@ -83,7 +83,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--max-moves",
         type=int,
         metavar="N",
-        help=f"--auto: stop a game that has not ended after N moves (default {DEFAULT_MAX_MOVES})",
+        help="--auto: stop a game that has not ended after N moves, as the game counts them "
+        f"(Aranea: turns, a roll and its use) (default {DEFAULT_MAX_MOVES})",
     )
     parser.add_argument(
         "--save",
@@ -345,8 +346,12 @@ def play_auto(
     before_result: Any = lambda: None,
 ) -> None:
     print(f"{position.title}: random players{_options_note(position)}")
-    while not position.is_game_over() and len(position.move_stack) < max_moves:
+    played = MoveCount(position.labels_played())  # max_moves counts as the game counts moves
+    while not position.is_game_over():
         player, label = position.turn, position.move_label
+        if played.moves >= max_moves and played.starts_a_move(label):
+            break  # (Aranea's last turn used its roll)
+        played.add(label)
         if position.awaiting_roll:
             move = position.roll_move(dice)
         else:
@@ -502,7 +507,7 @@ def _print_moves(position: Position[Any]) -> None:
 
 def _print_result(position: Position[Any], stopped_after: int | None = None) -> None:
     outcome = position.outcome()
-    moves = len(position.move_stack)
+    moves = position.moves_played  # as the game counts them: Aranea's turns, not its rolls
     if outcome is not None:
         print(f"result: {outcome} after {_plural(moves, 'move')}")
     elif stopped_after is not None and moves >= stopped_after:

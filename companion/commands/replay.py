@@ -195,15 +195,18 @@ def _names_another_game(record: dict[str, Any]) -> bool:
 
 def report_one(result: Replay[Any], show_board: bool) -> int:
     position, error = result.position, result.error
-    moves = len(position.move_stack)
     _print_notes(result)
     if error is not None:
+        # the record's moves before the one the error numbers (its place in the file: Aranea's
+        # rolls among them)
+        played = len(position.move_stack)
         print(f"{position.title}: illegal {error}")
-        print(f"the position before it ({_plural(moves, 'legal move')} played):")
+        print(f"the position before it ({_plural(played, 'legal move')} played):")
         print(position.diagram())
         return 1
     if show_board:
         print(position.diagram())
+    moves = position.moves_played  # as the game counts them: Aranea's turns, not its rolls
     print(f"{position.title}: {_plural(moves, 'move')}, all legal. {_result_text(result)}")
     return 1 if _disagreement(result) else 0
 

@@ -16,9 +16,10 @@ Input lines (`handle_line`), as typed at a terminal or piped in:
 - a JSON object - an Observation, as `companion vision track --json` prints it
   (``{"frame": 12, "cells": {"a1": "black", ...}}``).
 
-Output: text lines ``[3] White: place a stone`` (the number is the count of accepted moves),
-or with `json_lines` one JSON object per line: ``{"type": "instruction", "ply": 3,
-"instruction": {...}, "events": [...]}``.
+Output: text lines ``[3] White: place a stone`` (the number is the count of accepted moves as
+the game counts them: Aranea's turns, a roll and its use), or with `json_lines` one JSON object
+per line: ``{"type": "instruction", "ply": 3, "instruction": {...}, "events": [...]}`` (the
+record's entries: Aranea's rolls too).
 """
 
 from __future__ import annotations
@@ -237,7 +238,8 @@ class Session:
                 )
             )
         else:
-            where = f" at move {len(referee.position.move_stack)}" if resumed else ""
+            # the moves played, as the game counts them (Aranea: its turns, not its rolls)
+            where = f" at move {referee.position.moves_played}" if resumed else ""
             number = f" {referee.game_id}" if referee.game_id is not None else ""
             verb = "Continuing" if resumed else "New"
             self.emit(f"{verb} {referee.position.title} game{number}{where}")
@@ -364,7 +366,9 @@ class Session:
                         value=f"{event.data.get('value')} ({dice})",
                     )
                     self.emit(f"    {rolled}")
-            text = f"[{ply}] {instruction.text}"
+            # the moves accepted as the game counts them (Aranea: turns; the one being made
+            # counted from its roll); the JSON's "ply" counts the record's entries
+            text = f"[{self.referee.position.moves_played}] {instruction.text}"
             if instruction.detail:
                 text += f" ({instruction.detail})"
             if instruction.choices:
