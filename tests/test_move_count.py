@@ -153,3 +153,42 @@ def test_the_limits_on_moves_say_they_count_as_the_game_does(capsys, command, op
         cli.main([command, "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert re.search(rf"{option} N .*as the game counts them \(Aranea: turns", text), text
+
+
+# -- the touchscreen -----------------------------------------------------------------------------
+@pytest.fixture
+def app_for():
+    """An App on a headless 800x480 screen, for a game (and records)."""
+    from companion.app import App, Settings
+    from display.device import HeadlessScreen, init_pygame
+
+    init_pygame(headless=True)
+    return lambda game, records=None: App(
+        HeadlessScreen((800, 480)), Settings(game=game), records=records
+    )
+
+
+def test_the_game_over_screen_counts_the_moves_the_review_titles(app_for):
+    from companion.referee import Referee
+
+    position = finished("aranea", seed=6)
+    app = app_for("aranea")
+    app.referee = Referee(position)
+    app.go("gameover")
+    _, model = app.page_model()
+    assert model.moves == int(last_title(position)) < len(position.move_stack)
+    app.render(force=True)
+    assert f"{model.moves} moves" in app.painter.texts
+
+
+def test_the_review_list_counts_the_moves_the_review_titles(app_for, tmp_path):
+    records = Records(tmp_path / "r.sqlite3")
+    aranea, turns = play_recorded(records, "aranea", seed=2, max_moves=30)
+    arinama, _position = play_recorded(records, "arinama", seed=2, max_moves=7)
+    app = app_for("aranea", records)
+    lines = {game_id: line for game_id, _title, line in app.pages.review_list.games()}
+    assert f" · {turns.moves_played} moves · " in lines[aranea] and turns.moves_played < 30
+    assert " · 7 moves · " in lines[arinama]
+    app.pages.review_game.open(aranea)
+    review = app.pages.review_game.review
+    assert review.label(len(review.moves)) == str(turns.moves_played)  # its last title

@@ -47,7 +47,7 @@ class GameOverPage(Page):
             headline=instruction.text,
             detail=instruction.detail,
             winner=outcome.winner if outcome else None,
-            moves=len(position.move_stack),
+            moves=position.moves_played,  # as the game counts them (Aranea's turns)
             can_undo=not referee.nothing_to_undo(),
             piece_labels=referee.shown_position().piece_labels(),
         )

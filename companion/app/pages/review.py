@@ -8,10 +8,10 @@ from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import result_text
 from companion.dice import shown_move
-from companion.errors import RecordError, ReplayError
+from companion.errors import RecordError
 from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
-from companion.records import PLAYING, replay
+from companion.records import PLAYING, GameSummary, Records, move_labels
 from companion.referee.protocol import FLIP, FROM, TO
 from display.screens import review
 
@@ -26,6 +26,9 @@ class ReviewListPage(Page):
         super().__init__(app)
         self.number = 0  # the page of the list shown
         self.problem = ""  # a game of the list that could not be shown, said over the list
+        # (id, stored moves) -> its moves as the game counts them (`Records.moves_of`: Aranea's
+        # and Arimaa's records are replayed for it, once)
+        self.counted: dict[tuple[int, int], int] = {}
 
     def open(self) -> None:
         self.number = 0
@@ -53,9 +56,8 @@ class ReviewListPage(Page):
             if summary.meta.get("demo"):
                 # played by the synthetic table, not at this table
                 title = _("{game} (demo)").format(game=title)
-            moves = ngettext("{count} move", "{count} moves", summary.moves).format(
-                count=summary.moves
-            )
+            count = self._moves(records, summary)
+            moves = ngettext("{count} move", "{count} moves", count).format(count=count)
             status = pgettext("game status", summary.status)
             if summary.id in self.app.unreplayable:  # unfinished, and never to be continued
                 status = _("cannot be continued")
@@ -64,6 +66,18 @@ class ReviewListPage(Page):
                 line = f"{status} · {moves} · {result_text(summary, short=True)}"
             rows.append((summary.id, title, line))
         return rows
+
+    def _moves(self, records: Records, summary: GameSummary) -> int:
+        """A listed game's moves as the game counts them, as its review's title and the
+        game-over screen count them (its stored moves said "128 moves" where the review ended
+        on "Move 63": Aranea's rolls); the stored moves where its record cannot be read."""
+        key = (summary.id, summary.moves)
+        if key not in self.counted:
+            try:
+                self.counted[key] = records.moves_of(summary)
+            except RecordError:  # (a damaged file is said on every page)
+                return summary.moves
+        return self.counted[key]
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         mapping: dict[str, tuple[str, Any]] = {"back": ("back", None)}
@@ -132,11 +146,11 @@ class ReviewGamePage(Page):
             app.go("review-list")
             return
         app.pages.review_list.problem = ""
-        replayed: list[str] = []  # each move's label as the game counts them, from its history
-        try:  # the move texts against the boards (Continue refuses such a game; here it is shown)
-            replay(record, replayed)
-            self.not_replayed = None
-        except ReplayError as exc:
+        # each move's label as the game counts them; the move texts replayed against the boards
+        # (Continue refuses a game that does not replay; here it is shown)
+        labels, exc = move_labels(record)
+        self.not_replayed = None
+        if exc is not None:
             self.not_replayed = exc.ply if exc.ply is not None else 1
             if record.summary.status == PLAYING:
                 app.unreplayable.add(game_id)  # (as Continue finds it: not offered, listed so)
@@ -150,14 +164,7 @@ class ReviewGamePage(Page):
             ply=len(boards) - 1,
             result=result_text(record.summary) if record.summary.outcome else "",
             piece_labels=[position.piece_labels() for position in positions],
-            # the labels from the replay; past a move that does not replay, a stored position's
-            # own (it knows no history: the plain count is the ply's)
-            move_labels=[
-                replayed[ply - 1]
-                if ply <= len(replayed)
-                else (position.move_label if cls.turn_labels else str(ply))
-                for ply, position in enumerate(positions[:-1], 1)
-            ],
+            move_labels=labels,
         )
         self.turns_over = cls.stones_turn_over
         self.review.highlights = self._highlights()
