@@ -192,3 +192,22 @@ def test_the_review_list_counts_the_moves_the_review_titles(app_for, tmp_path):
     app.pages.review_game.open(aranea)
     review = app.pages.review_game.review
     assert review.label(len(review.moves)) == str(turns.moves_played)  # its last title
+
+
+def test_the_review_names_a_move_that_does_not_replay_as_its_title_does(app_for, tmp_path):
+    """The review said "From move 11 on, the recorded moves do not replay" (the record's 11th
+    entry) over the title "Move 5: pass": the move's number as the title has it."""
+    path = tmp_path / "r.sqlite3"
+    records = Records(path)
+    game_id, turns = play_recorded(records, "aranea", seed=2, max_moves=12)
+    ply = len(turns.move_stack) - 1  # (12 entries: turn 5 or so)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET move = 'pass' WHERE game_id = ? AND ply = ?", (game_id, ply))
+    app = app_for("aranea", records)
+    app.pages.review_game.open(game_id)
+    label = turns.labels_played()[ply - 1]
+    assert label != str(ply)
+    assert app.pages.review_game.problem.startswith(f"From move {label} on, "), (ply, label)
+    app.pages.review_game.act("ply", ply)
+    app.render(force=True)
+    assert any(t.startswith(f"Move {label}: ") for t in app.painter.texts), app.painter.texts

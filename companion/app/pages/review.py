@@ -116,11 +116,12 @@ class ReviewGamePage(Page):
         """The line said over the game ("" for none), in the table's language now."""
         if self.not_replayed is None:
             return ""
+        ply = max(1, self.not_replayed)
         return _(
             "From move {number} on, the recorded moves do not replay by this version's rules "
             "(the record or the rules changed after it was written). The boards are shown as "
             "stored"
-        ).format(number=max(1, self.not_replayed))
+        ).format(number=self.review.label(ply) if self.review else ply)  # as its title says
 
     def open(self, game_id: int) -> None:
         """A recorded game, at its last move. One game whose record cannot be read is said
