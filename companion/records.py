@@ -988,13 +988,39 @@ class Records:
         return replay(self.game(game_id, images=False))
 
     def moves_of(self, summary: GameSummary) -> int:
-        """The moves of a listed game as its game counts them (`moves_counted`): its stored
-        moves where each is a move of the game (a game whose label counts its history: not
-        `turn_labels`), else from its record, read and replayed (a list keeps what it found).
+        """The moves of a listed game as its game counts them (`moves_counted`), without
+        replaying it: its stored moves where each is a move of the game (not `turn_labels`),
+        else from the positions its first and last moves were played in
+        (`Position.moves_before`) - a list of a year's games stays quick on a Pi. A record
+        whose stored positions do not say it (written before a field its game now keeps:
+        `fields_added`) is read and replayed.
 
         :raises RecordError: the game cannot be read."""
-        if not games.get(summary.game).turn_labels:
+        cls = games.get(summary.game)
+        if not cls.turn_labels or summary.moves == 0:
             return summary.moves
+        with self._read() as c:
+            self._game_row(c, summary.id)
+            texts = [c.execute("SELECT start FROM games WHERE id=?", (summary.id,)).fetchone()[0]]
+            if summary.moves > 1:  # the last move was played in the position the one before left
+                row = c.execute(
+                    "SELECT position FROM moves WHERE game_id=? AND ply=? AND taken_back_at IS NULL",
+                    (summary.id, summary.moves - 1),
+                ).fetchone()
+                texts.append(row[0] if row else "")
+        stored = []
+        for text in (texts[0], texts[-1]):
+            try:
+                stored.append(json.loads(text))
+            except (TypeError, ValueError):  # (a row changed by hand: read whole, it is said)
+                stored.append(None)
+        if all(isinstance(data, dict) and not cls.fields_added - set(data) for data in stored):
+            try:
+                first, last = (cls.from_json(data) for data in stored)
+            except UserError:
+                pass
+            else:
+                return last.moves_before - first.moves_before + 1
         return moves_counted(self.game(summary.id, images=False))
 
     def last_position(self, game_id: int) -> Any:

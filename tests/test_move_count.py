@@ -15,6 +15,7 @@ from test_records import play_recorded, recorded_whole_game
 
 from companion import cli, games
 from companion.dice import Dice
+from companion.errors import RecordError
 from companion.records import Records, move_labels, moves_counted
 
 
@@ -65,6 +66,51 @@ def test_a_record_written_before_aranea_kept_its_turn_is_counted_from_its_replay
         conn.execute("UPDATE moves SET position = json_remove(position, '$.turn_number')")
     with Records(path, readonly=True) as db:
         assert moves_counted(db.game(game_id, images=False)) == turns.moves_played > 1
+
+
+@pytest.mark.parametrize("name", ["arinama", "arimaa", "aranea", "sensei"])
+def test_a_list_counts_each_game_s_moves_without_replaying_them_as_its_replay_does(
+    tmp_path, name, monkeypatch
+):
+    """`Records.moves_of` reads two stored positions, not the record: a list of a year's
+    Aranea games took seconds on a Pi. It counts as the replay does - whole games, games
+    stopped mid-way, a move taken back."""
+    with Records(tmp_path / "r.sqlite3") as db:
+        ids = [recorded_whole_game(db, name, seed)[0] for seed in (1, 2)]
+        ids += [
+            play_recorded(db, name, seed=seed, max_moves=moves)[0]
+            for seed, moves in ((3, 1), (4, 2), (5, 23))
+        ]
+        db.undo_move(ids[-1])
+        expected = {i: moves_counted(db.game(i, images=False)) for i in ids}
+        monkeypatch.setattr(
+            "companion.records.replay", lambda *args: pytest.fail("a list replayed a game")
+        )
+        assert {s.id: db.moves_of(s) for s in db.games()} == expected
+
+
+def test_a_list_counts_an_older_record_and_a_damaged_position_by_reading_the_record(tmp_path):
+    """A stored position without a field its game keeps now (Aranea's turn) cannot say the
+    count: the record is read and replayed; a position changed by hand into no JSON is said
+    as the record's damage, as opening the game says it."""
+    path = tmp_path / "r.sqlite3"
+    with Records(path) as db:
+        older, turns = play_recorded(db, "aranea", seed=3, max_moves=14)
+        damaged, _position = play_recorded(db, "aranea", seed=4, max_moves=9)
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE moves SET position = json_remove(position, '$.turn_number') WHERE game_id=?",
+            (older,),
+        )
+        conn.execute("UPDATE moves SET position = '{oops' WHERE game_id=? AND ply=8", (damaged,))
+    with Records(path, readonly=True) as db:
+        summaries = {s.id: s for s in db.games()}
+        assert db.moves_of(summaries[older]) == turns.moves_played > 1
+        with pytest.raises(RecordError) as raised:
+            db.moves_of(summaries[damaged])
+        with pytest.raises(RecordError) as opened:
+            db.game(damaged, images=False)
+        assert str(raised.value) == str(opened.value)
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -9,9 +9,24 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _collected(*args: str) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
-         "-p", "no:xdist", *args, "tests/test_vision_occlusion.py"],
-        cwd=REPO, capture_output=True, text=True, timeout=120, check=True,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "--collect-only",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            *args,
+            "tests/test_vision_occlusion.py",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     return [line for line in done.stdout.splitlines() if "::" in line]
 

@@ -504,6 +504,11 @@ class AraneaPosition(Position[AraneaMove]):
         """
         return str(self.turn_number)
 
+    @property
+    def moves_before(self) -> int:
+        """The turns played before the one to play or being played (`move_label` less one)."""
+        return self.turn_number - 1
+
     def labels_played(self) -> list[str]:
         """Each move's turn, from the state kept to take it back: the roll and its use share
         it (`move_label`)."""

@@ -649,6 +649,11 @@ class ArimaaPosition(Position[Turn]):
     def move_label(self) -> str:
         return self.turn_label
 
+    @property
+    def moves_before(self) -> int:
+        """The turns played before this position, setups included (``2g``: 2)."""
+        return self._ply_offset + len(self.move_stack)
+
     def labels_played(self) -> list[str]:
         """The label of each turn of `move_stack` (``1g``, ``1s``, ``2g``: one a turn)."""
         board = self.turn_start_position()  # (a turn in progress is not in move_stack)

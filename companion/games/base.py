@@ -399,6 +399,21 @@ class Position(ABC, Generic[MoveT]):
         return [str(number) for number in range(1, len(self.move_stack) + 1)]
 
     @property
+    def moves_before(self) -> int:
+        """How many moves, as the game counts them, were played before this position: from
+        its history here, from the position itself in a game that keeps its labels there
+        (`turn_labels`; Aranea's turn, Arimaa's turn label). What a list counts a stored
+        game's moves by without replaying it (`companion.records.Records.moves_of`).
+
+            >>> from companion import games
+            >>> position = games.get("arinama").new()
+            >>> position.push(position.parse_move("c3"))
+            >>> position.moves_before
+            1
+        """
+        return len(self.move_stack)
+
+    @property
     def moves_played(self) -> int:
         """How many moves led here (`move_stack`) as the game counts its moves (`MoveCount`
         of `labels_played`): "after 63 moves" where the play screen's header and the review

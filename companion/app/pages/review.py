@@ -26,8 +26,8 @@ class ReviewListPage(Page):
         super().__init__(app)
         self.number = 0  # the page of the list shown
         self.problem = ""  # a game of the list that could not be shown, said over the list
-        # (id, stored moves) -> its moves as the game counts them (`Records.moves_of`: Aranea's
-        # and Arimaa's records are replayed for it, once)
+        # (id, stored moves) -> its moves as the game counts them (`Records.moves_of`: read
+        # once a game)
         self.counted: dict[tuple[int, int], int] = {}
 
     def open(self) -> None:
