@@ -23,7 +23,8 @@ from typing import Any
 
 from companion.games.base import Position
 from companion.geometry import BoardGeometry, Point, board_geometry
-from companion.i18n import _
+from companion.highlights import WORDS
+from companion.i18n import _, colour_noun
 
 MARGIN = 9.0  # mm around the board, room for the coordinates
 
@@ -236,7 +237,6 @@ def _piece(geometry: BoardGeometry, name: str, cls: str, label: str) -> str:
     fill, stroke, ink = PIECE_COLOURS.get(owner, OTHER_PIECE)
     x, y = cell.center
     r = cell.radius * 0.78
-    tip = f"<title>{escape(name)}: {escape(cls)}{' ' + escape(label) if label else ''}</title>"
     if kind == "character":  # Sensei: a diamond, unlike the round stones
         shape = (
             f'<polygon points="{_points(((x, y - r), (x + r, y), (x, y + r), (x - r, y)))}" '
@@ -248,6 +248,9 @@ def _piece(geometry: BoardGeometry, name: str, cls: str, label: str) -> str:
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" fill="{fill}" stroke="{stroke}" '
             'stroke-width="0.8"/>'
         )
+    # the owner as the page's language names it ("r1-4: Blau", "a2: Gold E")
+    words = colour_noun(owner) + (f" {label}" if label else "")
+    tip = f"<title>{escape(name)}: {escape(words)}</title>"
     text = ""
     if label:
         text = (
@@ -267,7 +270,7 @@ def _highlight(geometry: BoardGeometry, name: str, role: str) -> str:
         f'<polygon class="highlight highlight-{escape(role)}" data-cell="{escape(name)}" '
         f'points="{_points(_shrunk(cell.polygon, cell.center, width / 2))}" fill="none" '
         f'stroke="{colour}" stroke-width="{_n(width)}" stroke-linejoin="round"{dash_attr}>'
-        f"<title>{escape(name)}: {escape(role)}</title></polygon>"
+        f"<title>{escape(name)}: {escape(_(WORDS[role]) if role in WORDS else role)}</title></polygon>"
     )
 
 

@@ -41,8 +41,8 @@ from companion.highlights import (
     TARGET,
     TO,
     UNCLEAR,
+    WORDS,
 )
-from companion.i18n import N_
 from display.fonts import font_for_cap
 
 Colour = tuple[int, int, int]
@@ -115,16 +115,16 @@ class HighlightStyle:
 
 
 HIGHLIGHTS: dict[str, HighlightStyle] = {
-    TARGET: HighlightStyle(BLUE, "ring", N_("put here")),
-    FROM: HighlightStyle(SKY_BLUE, "dotted", N_("moved from")),
-    TO: HighlightStyle(BLUISH_GREEN, "outline", N_("just moved")),
-    FLIP: HighlightStyle(ORANGE, "stripes", N_("turn over")),
-    REMOVE: HighlightStyle(VERMILLION, "cross", N_("take off")),
-    RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", N_("put back")),
-    ERROR: HighlightStyle(VERMILLION, "hatch", N_("not allowed")),
-    UNCLEAR: HighlightStyle(YELLOW, "corners", N_("cannot see")),
-    ASKED: HighlightStyle(SKY_BLUE, "circle", N_("asked about")),
-    PICKED: HighlightStyle(ORANGE, "double", N_("picked")),
+    TARGET: HighlightStyle(BLUE, "ring", WORDS[TARGET]),
+    FROM: HighlightStyle(SKY_BLUE, "dotted", WORDS[FROM]),
+    TO: HighlightStyle(BLUISH_GREEN, "outline", WORDS[TO]),
+    FLIP: HighlightStyle(ORANGE, "stripes", WORDS[FLIP]),
+    REMOVE: HighlightStyle(VERMILLION, "cross", WORDS[REMOVE]),
+    RESTORE: HighlightStyle(REDDISH_PURPLE, "dots", WORDS[RESTORE]),
+    ERROR: HighlightStyle(VERMILLION, "hatch", WORDS[ERROR]),
+    UNCLEAR: HighlightStyle(YELLOW, "corners", WORDS[UNCLEAR]),
+    ASKED: HighlightStyle(SKY_BLUE, "circle", WORDS[ASKED]),
+    PICKED: HighlightStyle(ORANGE, "double", WORDS[PICKED]),
 }
 
 # Cell names on the diagram ("d4"): small, so dark enough to read on the wood (4.5:1).

@@ -241,6 +241,35 @@ def test_a_german_page_says_every_word_in_german(db_path, tmp_path, capsys):
     assert any(change.endswith(" umgedreht") for change in changes), changes
 
 
+def test_the_boards_tooltips_name_the_pieces_and_highlights_in_the_page_s_language(
+    db_path, tmp_path, capsys
+):
+    """Each board's pieces and highlighted cells carry a tooltip (an SVG <title>): "r1-4:
+    blue" and "r1-4: to" on the German page before; the owner and the highlight as the
+    display's key says them ("moved from", "just moved")."""
+    aranea, _arinama = _recorded_games(db_path)
+    titles = {}
+    for language in ("de", "en"):
+        out = tmp_path / f"{language}.html"
+        run_cli(
+            capsys,
+            "export",
+            aranea,
+            "-f",
+            "html",
+            "--language",
+            language,
+            "-o",
+            out,
+            "--db",
+            db_path,
+        )
+        tips = re.findall(r"<title>(r\d-\d+|c\d+): ([^<]+)</title>", out.read_text("utf-8"))
+        titles[language] = {words for _cell, words in tips}
+    assert titles["de"] == {"Bernstein", "Blau", "weg von", "gerade gezogen"}, titles["de"]
+    assert titles["en"] == {"amber", "blue", "moved from", "just moved"}, titles["en"]
+
+
 def test_the_english_page_keeps_its_words_and_is_the_default(db_path, capsys):
     """The command line's page is English unless asked: the same words as before the page
     could be German (`--language en` is the same page)."""
