@@ -271,7 +271,7 @@ def _draw_piece_label(
     light = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2] > 140
     colour = (20, 20, 20) if light else (250, 250, 250)
     r = max(3, round(cell.radius * view.scale * view.piece_scale))
-    image = font(max(10, round(r * 1.3)), True).render(text, True, colour)
+    image = font(max(10, round(r * 1.3))).render(text, True, colour)
     surface.blit(image, image.get_rect(center=view.to_px(cell.center)))
 
 

@@ -75,7 +75,6 @@ def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = ""
         (inner.left, rect.centery),
         inner.width - right_w,
         m.font_body,
-        bold=True,
         anchor="midleft",
     )
 

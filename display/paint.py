@@ -35,21 +35,21 @@ class Target:
 ELLIPSIS = "\u2026"
 
 
-def text_height(lines: int, size: int, bold: bool = False) -> int:
+def text_height(lines: int, size: int) -> int:
     """Pixels that `lines` lines of text take (a rendered line is one line spacing tall)."""
-    return max(0, lines) * font(size, bold).get_linesize()
+    return max(0, lines) * font(size).get_linesize()
 
 
 def fit(
-    text: str, width: int, height: int, size: int, min_size: int, bold: bool = False
+    text: str, width: int, height: int, size: int, min_size: int
 ) -> tuple[int, list[str]] | None:
     """The largest size from `size` down to `min_size` at which `text`, wrapped to `width`,
     fits `width` x `height` whole (every line, every word); with its lines. None: it does not."""
     size = max(size, min_size)
     while True:
-        f = font(size, bold)
+        f = font(size)
         lines = wrap(text, f, width)
-        if text_height(len(lines), size, bold) <= height and all(
+        if text_height(len(lines), size) <= height and all(
             f.size(line)[0] <= width for line in lines
         ):
             return size, lines
@@ -97,10 +97,9 @@ class Painter:
         size: int,
         colour: Colour = theme.TEXT,
         *,
-        bold: bool = False,
         anchor: str = "topleft",
     ) -> pygame.Rect:
-        image = font(size, bold).render(text, True, colour)
+        image = font(size).render(text, True, colour)
         rect = image.get_rect(**{anchor: pos})
         self.surface.blit(image, rect)
         self.texts.append(text)
@@ -115,20 +114,19 @@ class Painter:
         size: int,
         colour: Colour = theme.TEXT,
         *,
-        bold: bool = False,
         min_size: int | None = None,
         anchor: str = "topleft",
     ) -> pygame.Rect:
         """One line no wider than `width`: shrunk down to `min_size`, then cut with an
         ellipsis (recorded as drawn, and in `cut`)."""
         min_size = min(size, min_size or max(8, size * 2 // 3))
-        while size > min_size and font(size, bold).size(text)[0] > width:
+        while size > min_size and font(size).size(text)[0] > width:
             size -= 1
         shown = text
-        if font(size, bold).size(text)[0] > width:
-            shown = shorten(text, font(size, bold), width)
+        if font(size).size(text)[0] > width:
+            shown = shorten(text, font(size), width)
             self.cut.append(text)
-        return self.text(shown, pos, size, colour, bold=bold, anchor=anchor)
+        return self.text(shown, pos, size, colour, anchor=anchor)
 
     def wrapped(
         self,
@@ -137,7 +135,6 @@ class Painter:
         size: int,
         colour: Colour = theme.TEXT,
         *,
-        bold: bool = False,
         min_size: int | None = None,
         align: str = "left",
         valign: str = "top",
@@ -148,16 +145,16 @@ class Painter:
         short with an ellipsis on its last line - never silently: `texts` records what was
         drawn and `cut` the whole text."""
         min_size = min(size, min_size or max(8, size * 2 // 3))
-        fitted = fit(text, rect.width, rect.height, size, min_size, bold)
+        fitted = fit(text, rect.width, rect.height, size, min_size)
         if fitted is not None:
             size, lines = fitted
             drawn = text
         else:
             size = min_size
-            f = font(size, bold)
+            f = font(size)
             lines = wrap(text, f, rect.width)
             room = 0
-            while room < len(lines) and text_height(room + 1, size, bold) <= rect.height:
+            while room < len(lines) and text_height(room + 1, size) <= rect.height:
                 room += 1
             if room:
                 last = " ".join(lines[room - 1 :])
@@ -170,9 +167,9 @@ class Painter:
                 lines = []
             drawn = " ".join(lines)
             self.cut.append(text)
-        f = font(size, bold)
+        f = font(size)
         line_h = f.get_linesize()
-        total = text_height(len(lines), size, bold)
+        total = text_height(len(lines), size)
         y = rect.top if valign == "top" else rect.top + max(0, (rect.height - total) // 2)
         used = pygame.Rect(rect.left, y, 0, 0)
         for line in lines:
@@ -236,7 +233,6 @@ class Painter:
                 inner.width,
                 label_size,
                 text_colour,
-                bold=True,
                 min_size=min(label_size, self.m.font_small * 2 // 3),
                 anchor="center",
             )

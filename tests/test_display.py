@@ -11,7 +11,7 @@ import pytest
 from companion import games, i18n
 from companion.geometry import board_geometry
 from companion.referee.protocol import FLIP, FROM, REMOVE, RESTORE, TARGET, TO, Instruction
-from display import gallery, theme
+from display import fonts, gallery, theme
 from display.board import draw_board
 from display.device import HeadlessScreen, logical_size, panel_to_logical
 from display.paint import ELLIPSIS, Painter, font
@@ -160,10 +160,10 @@ def test_instruction_capitals_are_five_millimetres_on_the_official_panel():
         # "H" drawn in the instruction's font on the page's background, measured on its ink
         surface = pygame.Surface((400, 200))
         surface.fill(theme.BACKGROUND)
-        surface.blit(font(m.font_huge, True).render("H", True, theme.TEXT), (10, 10))
+        surface.blit(font(m.font_huge).render("H", True, theme.TEXT), (10, 10))
         assert m.cap_mm(first_glyph_ink(surface, surface.get_rect()).height) >= 5.0, size
         surface.fill(theme.BACKGROUND)  # and it is no bigger than it needs to be
-        surface.blit(font(m.font_huge - 2, True).render("H", True, theme.TEXT), (10, 10))
+        surface.blit(font(m.font_huge - 2).render("H", True, theme.TEXT), (10, 10))
         assert m.cap_mm(first_glyph_ink(surface, surface.get_rect()).height) < 5.0, size
 
 
@@ -679,3 +679,22 @@ def test_fonts_made_before_a_pygame_quit_are_made_anew():
     pygame.quit()
     init_pygame(headless=True)
     assert font(21).render("after", True, (0, 0, 0)).get_width() > 0
+
+
+@pytest.mark.parametrize("language", ["de"], indirect=True)
+def test_no_screen_emboldens_the_bundled_bold_face_whose_umlauts_it_fused(language):
+    """A trial's find: text drawn bold was emboldened on top of the bundled face (FreeSans
+    Bold), and the two dots of an umlaut fused into a bar at nearly every size ("Zurūck",
+    "gewūrfelt"): every screen, in German, draws with the face as it is."""
+    fonts.forget()
+    for name in gallery.EXAMPLES:
+        for size in ((800, 480), (720, 1280)):
+            gallery.render(name, size)
+    assert fonts._fonts and not [f for f in fonts._fonts.values() if f.bold]
+    face = pygame.font.Font(None, 41)
+    body = fonts.font(41).render("Zurück", True, (255, 255, 255))
+    assert pygame.image.tobytes(body, "RGBA") == pygame.image.tobytes(
+        face.render("Zurück", True, (255, 255, 255)), "RGBA"
+    )
+    dots = pygame.mask.from_surface(fonts.font(41).render("ü", True, (255, 255, 255)), 127)
+    assert len(dots.connected_components()) == 3  # two dots and the u

@@ -116,7 +116,6 @@ def _draw_result(p: Painter, panel: pygame.Rect, model: DiceModel, buttons_top: 
         (panel.centerx, top),
         m.mm(16),  # the value: capitals of 7 to 8 mm
         theme.TEXT,
-        bold=True,
         anchor="midtop",
     )
     p.value_rect = value_rect
@@ -137,7 +136,6 @@ def _draw_result(p: Painter, panel: pygame.Rect, model: DiceModel, buttons_top: 
             rule_box.inflate(-m.mm(3), -m.mm(2)),
             m.font_large,
             theme.ORANGE,
-            bold=True,
             align="center",
             valign="middle",
         )

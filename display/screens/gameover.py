@@ -56,7 +56,7 @@ def draw(p: Painter, model: GameOverModel) -> None:
     ]
     boxes = button_bar(p, panel, len(buttons), min_width_mm=16.0)  # (one row when upright)
     text_box = pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y - m.gap)
-    used = p.wrapped(model.headline, text_box, m.font_huge, bold=True, align="center")
+    used = p.wrapped(model.headline, text_box, m.font_huge, align="center")
     p.instruction_rect = used
     if model.detail:
         detail_box = pygame.Rect(

@@ -100,7 +100,7 @@ def draw(p: Painter, model: PlayModel) -> None:
     plan = _plan(p, instruction, detail, roles, key, panel.width, bottom - y)
 
     text_box = pygame.Rect(panel.left, y, panel.width, plan.instruction_h)
-    used = p.wrapped(instruction, text_box, plan.size, bold=True, min_size=plan.min_size)
+    used = p.wrapped(instruction, text_box, plan.size, min_size=plan.min_size)
     p.instruction_rect = used
     if plan.detail_size:
         detail_top = used.bottom + m.gap
@@ -163,7 +163,7 @@ def _whose_turn(p: Painter, model: PlayModel, panel: pygame.Rect) -> int:
         _("{player} to play").format(player=who) if model.instruction.kind != "game-over" else who
     )
     left = panel.left + 2 * r + m.gap * 2
-    p.line(label, (left, y + r + 2), panel.right - left, m.font_body, bold=True, anchor="midleft")
+    p.line(label, (left, y + r + 2), panel.right - left, m.font_body, anchor="midleft")
     return y + 2 * r + m.gap * 2
 
 
@@ -199,10 +199,10 @@ def _plan(
             continue
         room = height - (legend_h + m.gap if with_legend else 0)
         for size in range(m.font_huge, m.font_large - 1, -1):
-            fitted = fit(text, width, room, size, size, bold=True)
+            fitted = fit(text, width, room, size, size)
             if fitted is None:
                 continue
-            used = text_height(len(fitted[1]), size, bold=True)
+            used = text_height(len(fitted[1]), size)
             if not with_detail:
                 return _Plan(size, size, used, legend=with_legend)
             rest = room - used - m.gap
@@ -214,7 +214,7 @@ def _plan(
 
 def _button_mm(p: Painter, buttons: list[tuple[str, Action, str]]) -> float:
     """The narrowest a button may be: its label at body size with a margin, 15 mm at least."""
-    widest = max((font(p.m.font_body, True).size(label)[0] for label, _, _ in buttons), default=0)
+    widest = max((font(p.m.font_body).size(label)[0] for label, _, _ in buttons), default=0)
     return max(15.0, (widest + p.m.mm(5)) / p.m.px_per_mm)
 
 
@@ -264,7 +264,6 @@ def _hands_banner(p: Painter, rect: pygame.Rect, text: str | None = None) -> Non
         inner.width - p.m.gap,
         p.m.font_body,
         (0, 0, 0),
-        bold=True,
         anchor="center",
     )
 

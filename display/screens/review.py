@@ -66,7 +66,7 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     ):
         target = p.button(box, "", Action("open-game", game_id))
         inner = target.rect.inflate(-m.mm(4), -m.mm(1.5))
-        p.text(title, inner.topleft, m.font_body, bold=True)
+        p.text(title, inner.topleft, m.font_body)
         p.text(line, inner.bottomleft, m.font_small, theme.MUTED, anchor="bottomleft")
     p.button(boxes[0], _("Back"), Action("back"))
     p.button(
@@ -129,9 +129,7 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         line = _("Start position")
     else:
         line = _("Move {ply}: {move}").format(ply=model.label(ply), move=model.moves[ply - 1])
-    used = p.wrapped(
-        line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge, bold=True
-    )
+    used = p.wrapped(line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge)
     p.instruction_rect = used
     y = used.bottom + m.gap
     around = [  # a no-break space: a move's number never ends a line without its move

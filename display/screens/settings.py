@@ -60,7 +60,7 @@ def draw(p: Painter, model: SettingsModel) -> None:
     step = min(m.mm(14), area.width // 7)
     # The value column: as wide as the widest value on the page needs (a quarter at least,
     # a third at most); the label column gets the rest, up to the - button.
-    widest = max((font(m.font_body, True).size(row.value)[0] for row in shown), default=0) + m.mm(3)
+    widest = max((font(m.font_body).size(row.value)[0] for row in shown), default=0) + m.mm(3)
     value_w = max(min(m.mm(28), area.width // 4), min(widest, area.width // 3))
     small = m.font_small * 3 // 4
     for box, setting in zip(column(area, len(shown), m.gap, row_h), shown, strict=True):
@@ -90,7 +90,6 @@ def draw(p: Painter, model: SettingsModel) -> None:
             value.inflate(-m.mm(1), 0),
             m.font_body,
             theme.TEXT,
-            bold=True,
             align="center",
             valign="middle",
             min_size=small,

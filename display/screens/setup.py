@@ -103,7 +103,7 @@ def draw(p: Painter, model: SetupModel) -> None:
     )
     text_box = pygame.Rect(panel.left, words_top, panel.width, top_of_buttons - words_top - m.gap)
     size = _instruction_size(p, model, text_box)
-    used = p.wrapped(model.text, text_box, size, bold=True, min_size=m.font_body)
+    used = p.wrapped(model.text, text_box, size, min_size=m.font_body)
     p.instruction_rect = used
     if model.detail:
         detail_box = pygame.Rect(
@@ -143,10 +143,10 @@ def _instruction_size(p: Painter, model: SetupModel, box: pygame.Rect) -> int:
     if not model.detail:
         return m.font_large
     for size in range(m.font_large, m.font_body - 1, -1):
-        fitted = fit(model.text, box.width, box.height, size, size, bold=True)
+        fitted = fit(model.text, box.width, box.height, size, size)
         if fitted is None:
             continue
-        rest = box.height - text_height(len(fitted[1]), size, True) - m.gap
+        rest = box.height - text_height(len(fitted[1]), size) - m.gap
         if rest > 0 and fit(model.detail, box.width, rest, m.font_small, m.font_small):
             return size
     return m.font_large
@@ -155,8 +155,8 @@ def _instruction_size(p: Painter, model: SetupModel, box: pygame.Rect) -> int:
 def _words_height(p: Painter, model: SetupModel, width: int) -> int:
     """The instruction and the detail under the diagram, at their full sizes."""
     m = p.m
-    lines = len(wrap(model.text, font(m.font_large, True), width))
-    height = text_height(lines, m.font_large, True)
+    lines = len(wrap(model.text, font(m.font_large), width))
+    height = text_height(lines, m.font_large)
     if model.detail:
         lines = len(wrap(model.detail, font(m.font_small), width))
         height += m.gap + text_height(lines, m.font_small)
@@ -221,7 +221,6 @@ def _camera_view(p: Painter, rect: pygame.Rect, model: SetupModel) -> None:
             radius * 2,
             size,
             theme.BACKGROUND,
-            bold=True,
             min_size=size,
             anchor="center",
         )
