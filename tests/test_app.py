@@ -1405,12 +1405,57 @@ def test_after_a_roll_in_a_game_the_dice_page_offers_play_not_a_roll_that_does_n
     app.go("play")
     while app.referee.instruction.kind == "roll":  # the opening rolls, then the first turn's
         app.render(force=True)
+        assert app.page == "play"
         assert "Roll" in {t.label for t in app.painter.targets}  # a roll is due: it rolls
         app.player_input(PlayerInput(ROLL))
         assert app.page == "dice"
-    app.render(force=True)
-    labels = {t.label for t in app.painter.targets}
-    assert "Play" in labels and "Roll" not in labels  # drawn greyed, nothing to tap
+        app.render(force=True)
+        labels = {t.label for t in app.painter.targets}
+        assert "Play" in labels and "Roll" not in labels  # drawn greyed, nothing to tap
+        app.act("dice-close")  # (the next roll is the play page's: this one shows first)
+
+
+def test_a_second_roll_pressed_while_a_game_s_dice_tumble_rolls_nothing(screen):
+    """A trial: ROLL pressed twice 0.25 s apart in Aranea's roll-off rolled the next
+    player's dice too, and after a roll with no use (the turn passed) rolled the next turn's,
+    so the passed turn was never seen. A game's dice land and show first; the next roll is
+    the play page's (or DONE, Play, goes there at once)."""
+    from companion import games
+    from companion.referee import Referee
+
+    now = [100.0]
+    app = App(screen, Settings(game="aranea"), clock=lambda: now[0])
+    app.referee = Referee(games.get("aranea").new())
+    app.position = app.referee.position
+    app.go("play")
+    app.act("roll")
+    assert app.page == "dice" and len(app.referee.position.move_stack) == 1
+    for seconds in (0.25, 1.0, 2.0):  # tumbling, landed, shown
+        now[0] = 100.0 + seconds
+        app.tick(now[0])
+        app.act("roll")
+        assert len(app.referee.position.move_stack) == 1
+    now[0] = 103.0
+    app.tick(now[0])
+    assert app.page == "play"
+    app.act("roll")
+    assert len(app.referee.position.move_stack) == 2
+
+
+def test_the_landed_dice_are_drawn_however_late_the_loop_comes_round(screen):
+    """A trial: with frames slower than a Pi's usual (the camera thread busy), no pass of the
+    loop fell in the one frame after the tumble, and the dice stayed on "Rolling..." with
+    the tumbling faces."""
+    now = [50.0]
+    app = App(screen, Settings(game="arinama"), clock=lambda: now[0])
+    app.pages.dice.open()
+    app.act("roll")
+    app.tick(now[0])
+    app.render()
+    now[0] += 0.8  # the next pass comes after the tumble and its frame
+    app.dirty = False
+    app.tick(now[0])
+    assert app.dirty  # the landed dice are drawn
 
 
 def test_a_sensei_game_is_headed_with_its_version(screen, tmp_path):

@@ -10,7 +10,7 @@ from companion import games
 from companion.app.pages.base import Draw, Page
 from companion.app.words import play_name
 from companion.i18n import _
-from companion.referee.protocol import ROLL, Event, PlayerInput
+from companion.referee.protocol import Event
 from display.screens import dice
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ class DiceState:
     thrown_at: float = 0.0
     in_game: bool = False
     who: str = ""
+    landed: bool = False  # the landed dice were asked to be drawn (however late a pass came)
 
 
 class DicePage(Page):
@@ -61,8 +62,8 @@ class DicePage(Page):
         app = self.app
         if kind == "roll":
             if self.state.in_game:
-                if app.referee is not None and app.referee.instruction.kind == "roll":
-                    app.player_input(PlayerInput(ROLL))
+                # A roll in a game lands and shows before anyone rolls again: a second press
+                # while it tumbled rolled for the next player, and hid a turn passed.
                 return
             roll = app.dice.roll()
             # The home screen's roller is a plain one (the sum), but for a game that reads
@@ -79,9 +80,12 @@ class DicePage(Page):
         if self.state.dice is None:
             return None
         age = now - self.state.thrown_at
-        if age < DICE_ANIMATION + FRAME_INTERVAL:
+        if age < DICE_ANIMATION:
             app.dirty = True
             return FRAME_INTERVAL
+        if not self.state.landed:  # once, however late this pass comes (a slow Pi's frames
+            self.state.landed = True  # missed a window of one frame, and "Rolling..." stayed)
+            app.dirty = True
         if self.state.in_game:
             if age >= DICE_ANIMATION + DICE_SHOW - 1e-3:  # (float sums never quite get there)
                 app.go(app.game_page())
@@ -114,9 +118,7 @@ class DicePage(Page):
             if d.who
             else ""
         )
-        rolls = not d.in_game or (
-            app.referee is not None and app.referee.instruction.kind == "roll"
-        )
+        rolls = not d.in_game  # (a game's next roll is on its own page, once this one shows)
         model = dice.DiceModel(
             d.dice,
             d.value,
