@@ -43,16 +43,21 @@ fetch() {
   fi
 }
 
-# The unit runs ExecStart= and names Documentation= unquoted, and ProtectHome=yes hides /home,
-# /root and /run/user from the service: a PREFIX there could never start.
+# The unit runs ExecStart= and names Documentation= unquoted, ProtectHome=yes hides /home,
+# /root and /run/user from the service and PrivateTmp=yes gives it a /tmp and /var/tmp of its
+# own: a PREFIX there could never start. A trailing slash (tab completion's) is dropped.
+while [ "$PREFIX" != / ] && [ "${PREFIX%/}" != "$PREFIX" ]; do PREFIX="${PREFIX%/}"; done
 case "$PREFIX" in
   *[[:space:]]*)
     echo "install.sh: PREFIX '$PREFIX' holds a space: choose a path without one" >&2; exit 2 ;;
   /home|/home/*|/root|/root/*|/run/user|/run/user/*)
     echo "install.sh: PREFIX $PREFIX is under /home, /root or /run/user, which the service" \
       "cannot see (ProtectHome=yes): choose one like /opt/tabletop-companion" >&2; exit 2 ;;
+  /tmp/*|/var/tmp/*)
+    echo "install.sh: PREFIX $PREFIX is under /tmp or /var/tmp, which the service sees as its" \
+      "own empty folders (PrivateTmp=yes): choose one like /opt/tabletop-companion" >&2; exit 2 ;;
   /|/*/|/bin|/boot|/dev|/etc|/lib|/lib64|/media|/mnt|/opt|/proc|/run|/sbin|/srv|/sys|/tmp|/usr|\
-  /usr/*|/var|/var/lib|/var/log)
+  /usr/*|/var|/var/lib|/var/log|/var/tmp)
     # rsync --delete makes PREFIX a copy of the checkout: a system folder would be wiped
     echo "install.sh: PREFIX $PREFIX is a system folder that the install would replace" \
       "(rsync --delete): choose a folder of its own, like /opt/tabletop-companion" >&2; exit 2 ;;

@@ -224,9 +224,21 @@ def test_install_script_refuses_a_prefix_the_service_could_not_run_from():
         ("/", "a system folder that the install would replace"),
         ("/opt", "a system folder that the install would replace"),
         ("/usr/local", "a system folder that the install would replace"),
+        ("/tmp/tc", "own empty folders (PrivateTmp=yes)"),  # a trial: accepted, never started
+        ("/var/tmp/tc", "own empty folders (PrivateTmp=yes)"),
+        ("/var/tmp", "a system folder that the install would replace"),
     ):
         result = install("--dry-run", env={"PREFIX": prefix})
         assert result.returncode == 2 and said in result.stderr, (prefix, result.stderr)
+
+
+def test_install_script_takes_a_prefix_with_a_trailing_slash_as_the_folder():
+    """A trial: the default typed with tab completion's slash (/opt/tabletop-companion/) was
+    refused as "a system folder that the install would replace"."""
+    result = install("--dry-run", env={"PREFIX": "/opt/tabletop-companion/"})
+    assert result.returncode == 0, result.stderr
+    assert "ExecStart=/opt/tabletop-companion/.venv/bin/companion run" in result.stdout
+    assert "tabletop-companion//" not in result.stdout
 
 
 def test_install_script_starts_the_service_before_the_console_goes_and_keeps_a_user_drop_in():
