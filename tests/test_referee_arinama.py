@@ -184,10 +184,14 @@ def test_undo_needs_both_players_and_then_the_board_restored(second):
     assert table.text == "Black: place a stone"
 
 
-def test_undo_can_be_refused():
+@pytest.mark.parametrize("press", ["cancel", "roll"])
+def test_undo_can_be_refused(press):
+    """On the screen by Cancel; at the table by ROLL (a trial: the buttons had no way to keep
+    the move, though the instruction named CANCEL)."""
     table = Table(["c3"])
     table.referee.handle(PlayerInput(UNDO))
-    table.referee.handle(PlayerInput("cancel"))
+    assert "ROLL or CANCEL keeps the move" in table.referee.instruction.detail
+    table.referee.handle(PlayerInput(press))
     assert table.referee.position.move_stack == ["c3"]
     assert table.text == "White: place a stone"
 

@@ -45,7 +45,7 @@ def test_text_lines_from_observations_and_inputs(tmp_path, capsys, monkeypatch):
         "[1] White: place a stone",
         "[2] Black: place a stone (Next to one of your stones)",
         "[2] Press DONE to take back d4 (Both players must agree; BACK again also agrees, "
-        "CANCEL keeps the move)",
+        "ROLL or CANCEL keeps the move)",
         "[1] Take the white stone off d4 (Put the board back as it was)",
     ]
     assert "companion: standard input line 8: unknown input 'nonsense'" in err

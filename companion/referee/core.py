@@ -354,7 +354,7 @@ class Referee(Generic[P]):
         if self.undo_request is not None:
             if kind in (DONE, UNDO) and self._agrees(player_input.player):
                 return self._update(self._perform_undo())
-            if kind == CANCEL:
+            if kind in (CANCEL, ROLL):  # ROLL: the table's buttons have no CANCEL
                 self.undo_request = None
                 events = [Event("undo", {"state": "refused"})]
                 if self.board is not None and not self.position.is_game_over():
@@ -970,7 +970,10 @@ class Referee(Generic[P]):
                 detail=phrases.join_sentences(
                     [
                         self._undone_too(),
-                        _("Both players must agree; BACK again also agrees, CANCEL keeps the move"),
+                        _(
+                            "Both players must agree; BACK again also agrees, ROLL or CANCEL "
+                            "keeps the move"
+                        ),
                     ]
                 ),
             )
