@@ -87,6 +87,8 @@ def shown_move(text: str) -> str:
         return _("roll {dice} = {value}").format(dice=roll.words, value=roll.value)
     if text == "pass":
         return pgettext("move", "pass")
+    if text == "place":  # Aranea: a stone from the stock onto the board
+        return pgettext("move", "place")
     return text
 
 

@@ -183,6 +183,7 @@ def test_the_review_says_aranea_s_rolls_and_a_pass_in_the_table_s_language(scree
     try:
         assert shown_move("roll 1-4") == "Wurf 1 und 4 = 5"
         assert shown_move("pass") == "aussetzen"
+        assert shown_move("place") == "einsetzen"  # (a review: the German page said "place")
         assert shown_move("d2-d6 b7-c7 @a3-a4") == "d2-d6 b7-c7 @a3-a4"
     finally:
         i18n.set_language("en")
