@@ -48,6 +48,9 @@ fetch() {
 # own: a PREFIX there could never start. A trailing slash (tab completion's) is dropped.
 while [ "$PREFIX" != / ] && [ "${PREFIX%/}" != "$PREFIX" ]; do PREFIX="${PREFIX%/}"; done
 case "$PREFIX" in
+  /*) PREFIX="$(realpath -m -- "$PREFIX")" ;;  # /opt/../tmp/x is /tmp/x: judged as that
+esac
+case "$PREFIX" in
   *[[:space:]]*)
     echo "install.sh: PREFIX '$PREFIX' holds a space: choose a path without one" >&2; exit 2 ;;
   /home|/home/*|/root|/root/*|/run/user|/run/user/*)
@@ -56,8 +59,9 @@ case "$PREFIX" in
   /tmp/*|/var/tmp/*)
     echo "install.sh: PREFIX $PREFIX is under /tmp or /var/tmp, which the service sees as its" \
       "own empty folders (PrivateTmp=yes): choose one like /opt/tabletop-companion" >&2; exit 2 ;;
-  /|/*/|/bin|/boot|/dev|/etc|/lib|/lib64|/media|/mnt|/opt|/proc|/run|/sbin|/srv|/sys|/tmp|/usr|\
-  /usr/*|/var|/var/lib|/var/log|/var/tmp)
+  /|/*/|/bin|/boot|/dev|/dev/*|/etc|/etc/*|/lib|/lib64|/media|/mnt|/opt|/proc|/proc/*|/run|/sbin|\
+  /srv|/sys|/sys/*|/tmp|/usr|/usr/*|/var|/var/lib|/var/lib/*|/var/log|/var/log/*|/var/tmp)
+    # (/var/lib/*: the records' own folder, /var/lib/tabletop-companion, among others)
     # rsync --delete makes PREFIX a copy of the checkout: a system folder would be wiped
     echo "install.sh: PREFIX $PREFIX is a system folder that the install would replace" \
       "(rsync --delete): choose a folder of its own, like /opt/tabletop-companion" >&2; exit 2 ;;

@@ -227,6 +227,11 @@ def test_install_script_refuses_a_prefix_the_service_could_not_run_from():
         ("/tmp/tc", "own empty folders (PrivateTmp=yes)"),  # a trial: accepted, never started
         ("/var/tmp/tc", "own empty folders (PrivateTmp=yes)"),
         ("/var/tmp", "a system folder that the install would replace"),
+        # a review: rsync --delete into the records' own folder, or another system one
+        ("/var/lib/tabletop-companion", "a system folder that the install would replace"),
+        ("/var/lib/dpkg", "a system folder that the install would replace"),
+        ("/proc/x", "a system folder that the install would replace"),
+        ("/opt/../tmp/x", "own empty folders (PrivateTmp=yes)"),
     ):
         result = install("--dry-run", env={"PREFIX": prefix})
         assert result.returncode == 2 and said in result.stderr, (prefix, result.stderr)
