@@ -174,13 +174,16 @@ def _page(record: GameRecord, final: Any, images: bool) -> str:
         "on the board": _("On the board"),
     }
     say = {key: escape(text) for key, text in words.items()}
+    labelled = any(label != str(number) for number, label in labels.items())
     no_moves = f"<tr><td colspan={columns}>{say['no moves']}</td></tr>"
     change_head = "" if board.move_text_names_every_change else f"<th>{say['on the board']}</th>"
     sections = [
         f"<h1>{escape(title)}</h1>",
         f'<table class="facts">{fact_rows}</table>',
         f'<section id="viewer" aria-label="{say["positions"]}">',
-        '<div class="controls" hidden>'
+        # a game that numbers its moves otherwise than the positions (Aranea's turns,
+        # Arimaa's 2g) says both, at position 1 too, where its label may be "1"
+        f'<div class="controls" data-labelled="{"yes" if labelled else "no"}" hidden>'
         # Plain characters every font has (U+23EE/U+23ED are empty boxes in common fonts).
         f'<button type="button" data-go="first" title="{say["first"]}">&laquo;</button>'
         f'<button type="button" data-go="prev" title="{say["prev"]}">&lsaquo;</button>'
@@ -197,7 +200,7 @@ def _page(record: GameRecord, final: Any, images: bool) -> str:
         f"<th>{say['move']}</th>{change_head}<th>{escape(times.heading)}</th></tr></thead>"
         f"<tbody>{''.join(rows) or no_moves}</tbody></table>",
     ]
-    sections.extend(_record_tables(record, labels, times))
+    sections.extend(_record_tables(record, labels, final.move_label, times))
     footer = _("Written by Tabletop Companion {version} from its game records.")
     sections.append(f"<footer>{escape(footer.format(version=__version__))}</footer>")
     return _PAGE.format(
@@ -265,7 +268,7 @@ def _frames_and_rows(
             detail = f"{detail} - {lost}" if detail else lost
         if number == len(record.moves):  # the end of the record: how the game stands
             detail = f"{detail} - {result}" if detail else result
-        frames.append(_frame(number, caption, svg, photo, detail))
+        frames.append(_frame(number, caption, svg, photo, detail, label))
         change = (
             (
                 change_words(cells, after, order, turn_over=turns)
@@ -284,15 +287,30 @@ def _frames_and_rows(
     return frames, rows, labels
 
 
-def _record_tables(record: GameRecord, labels: dict[int, str], times: LocalTimes) -> list[str]:
+def _record_tables(
+    record: GameRecord, labels: dict[int, str], next_label: str, times: LocalTimes
+) -> list[str]:
     """The sections for what the record holds besides the moves: dice rolls (each linked to
-    its move, `labels` as the move table numbers them), moves taken back, what the referee
-    said."""
+    its move, `labels` as the move table numbers them; `next_label` the move to play after
+    the last), moves taken back (numbered as the move played in their place, or the next),
+    what the referee said."""
     tables: list[str] = []
+
+    def label_of(ply: int) -> str:
+        """The record's entry `ply` as the move table numbers it (one taken back and not
+        played again: as the move to play after the last)."""
+        if ply in labels:
+            return labels[ply]
+        return next_label if ply == len(labels) + 1 else str(ply)
+
+    def numbered(ply: int) -> str:
+        """`label_of`, linked to its position where the page has one."""
+        text = escape(label_of(ply))
+        return f'<a href="#p{ply}" data-step="{ply}">{text}</a>' if ply in labels else text
+
     if record.rolls:
         roll_rows = "".join(
-            f'<tr><td><a href="#p{r.for_ply}" data-step="{r.for_ply}">'
-            f"{escape(labels.get(r.for_ply, str(r.for_ply)))}</a></td>"
+            f"<tr><td>{numbered(r.for_ply)}</td>"
             f"<td>{escape(' + '.join(map(str, r.dice)))}</td>"
             f"<td>{r.value}</td><td>{escape(times.clock(r.rolled_at))}</td></tr>"
             for r in record.rolls
@@ -304,7 +322,7 @@ def _record_tables(record: GameRecord, labels: dict[int, str], times: LocalTimes
         )
     if record.taken_back:
         back_rows = "".join(
-            f"<tr><td>{m.ply}</td><td><code>{escape(m.text)}</code></td>"
+            f"<tr><td>{escape(label_of(m.ply))}</td><td><code>{escape(m.text)}</code></td>"
             f"<td>{escape(times.clock(m.played_at))}</td>"
             f"<td>{escape(times.clock(m.taken_back_at or ''))}</td></tr>"
             for m in record.taken_back
@@ -374,11 +392,15 @@ def web_photo(jpeg: bytes) -> bytes:
     return bytes(data) if ok and len(data) < len(jpeg) else jpeg
 
 
-def _frame(number: int, caption: str, svg: str, photo: bytes | None, detail: str = "") -> str:
+def _frame(
+    number: int, caption: str, svg: str, photo: bytes | None, detail: str = "", label: str = ""
+) -> str:
+    """Position `number` of the page (0: the start), its move numbered `label` as the game
+    counts its moves."""
     img = ""
     if photo:
         data = base64.b64encode(photo).decode("ascii")
-        alt = _("The board photographed after move {number}").format(number=number)
+        alt = _("The board photographed after move {number}").format(number=label or number)
         img = f'<img class="photo" alt="{escape(alt)}" src="data:image/jpeg;base64,{data}">'
     return (
         f'<figure class="step" id="p{number}" data-step="{number}">{svg}{img}'
@@ -615,7 +637,7 @@ _JS = """
     if (history.replaceState) history.replaceState(null, '', '#p' + current);  // a link to this move
     var label = current && rows[current - 1] ? rows[current - 1].cells[0].textContent : '';
     var counted = { label: label, number: current, count: steps.length - 1 };
-    where.textContent = !current ? words.start : label && label !== String(current)
+    where.textContent = !current ? words.start : label && controls.dataset.labelled === 'yes'
       ? say(words.afterLabel, counted) : say(words.afterMove, counted);
   }
   function say(text, values) {  // the page's words with their {names} filled in

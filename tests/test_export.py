@@ -822,11 +822,51 @@ def test_html_last_move_says_the_result_and_the_rolls_link_to_their_moves(db_pat
         game_id, _ = recorded_whole_game(db, "aranea", 3)
         rolled = db.new_game(games.get("aranea").new())
         db.add_roll(rolled, (2, 5))
+        played, _pos = play_recorded(db, "aranea", seed=5, max_moves=12)
     code, page, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
     assert code == 0
     result = re.search(r"<th>Result</th><td>([^<]+)</td>", page).group(1)
     last = page.split('<figure class="step"')[-1]
     assert '<span class="detail">' in last and result.split(" (")[0] in last
+    code, page, _ = run_cli(capsys, "export", played, "-f", "html", "--db", db_path)
+    dice = page.split("<h2>Dice rolls</h2>")[1].split("</table>")[0]
+    links = re.findall(r'<td><a href="#p(\d+)" data-step="\1">(\d+)</a></td>', dice)
+    assert len(links) > 3
+    positions = {int(n) for n in re.findall(r'<figure class="step" id="p(\d+)"', page)}
+    assert {int(ply) for ply, _turn in links} <= positions  # every link has its position
+    # a review: a roll for a move not made yet linked to a position the page does not have
     code, page, _ = run_cli(capsys, "export", rolled, "-f", "html", "--db", db_path)
     dice = page.split("<h2>Dice rolls</h2>")[1].split("</table>")[0]
-    assert re.search(r'<td><a href="#p(\d+)" data-step="\1">\1</a></td>', dice)
+    assert "<a " not in dice and "<td>1</td><td>2 + 5</td>" in dice
+
+
+def test_the_page_numbers_photos_taken_back_moves_and_its_steps_as_the_game_counts_moves(
+    db_path, capsys
+):
+    """A review: on an Aranea page the photo of move 4's board said "after move 9" (the
+    record's entry), a move taken back was "Move 19" in a game of 8 moves, and the script
+    said "after move 1 of 18" at position 1 - the entry count as moves."""
+    import re
+
+    with Records(db_path) as db:
+        aranea, _pos = play_recorded(db, "aranea", seed=1, max_moves=20, image=_board_photo(64)(70))
+        db.undo_move(aranea)
+        arinama, _pos = play_recorded(db, "arinama", seed=2, max_moves=6)
+    code, page, _ = run_cli(capsys, "export", aranea, "-f", "html", "--db", db_path)
+    assert code == 0
+    figures = re.findall(r'<figure class="step" id="p(\d+)"[^>]*>(.*?)</figure>', page)
+    photographed = 0
+    for _number, figure in figures[1:]:
+        label = re.search(r"<figcaption>([^.]+)\.", figure).group(1)
+        alt = re.search(r'alt="The board photographed after move ([^"]+)"', figure)
+        if alt:
+            photographed += 1
+            assert alt.group(1) == label
+    assert photographed > 3
+    labels = [re.search(r"<figcaption>([^.]+)\.", f).group(1) for _n, f in figures[1:]]
+    back = page.split("<h2>Moves taken back</h2>")[1].split("</table>")[0]
+    taken = re.search(r"<tbody><tr><td>([^<]+)</td>", back).group(1)
+    assert taken in labels + [str(int(labels[-1]) + 1)] and int(taken) <= int(labels[-1]) + 1
+    assert 'data-labelled="yes"' in page  # the script says "after move 1 (1 of 18)"
+    code, page, _ = run_cli(capsys, "export", arinama, "-f", "html", "--db", db_path)
+    assert 'data-labelled="no"' in page  # "after move 3 of 6": one count
