@@ -993,7 +993,15 @@ class Records:
         else from the positions its first and last moves were played in
         (`Position.moves_before`) - a list of a year's games stays quick on a Pi. A record
         whose stored positions do not say it (written before a field its game now keeps:
-        `fields_added`) is read and replayed.
+        `fields_added`) is read and replayed; one that cannot be read is listed with its
+        stored moves (the list says the file is damaged, `check`; opening the game says what)."""
+        try:
+            return self._moves_of(summary)
+        except RecordError:
+            return summary.moves
+
+    def _moves_of(self, summary: GameSummary) -> int:
+        """`moves_of`.
 
         :raises RecordError: the game cannot be read."""
         cls = games.get(summary.game)
@@ -1197,8 +1205,8 @@ def move_labels(record: GameRecord) -> tuple[list[str], ReplayError | None]:
         if cls.turn_labels:
             try:
                 label = cls.from_json(before[ply - 1]).move_label
-            except UserError:
-                pass
+            except UserError:  # damaged: the move before's (a ply's number is not a turn's)
+                label = labels[-1] if labels else "1"
         labels.append(label)
     return labels, error
 

@@ -11,7 +11,7 @@ from companion.commands.games import add_db_argument
 from companion.errors import ReplayError, UserError
 from companion.export import FORMATS, export_game, write_output
 from companion.i18n import LANGUAGES
-from companion.records import Records, moves_counted
+from companion.records import Records
 
 EXAMPLES = """examples:
   companion export 12 --format html -o game12.html    a page to review the game at home
@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     with Records(args.db, readonly=True) as db:
         record = db.game(args.id, images=args.format == "html" and not args.no_photos)
         db_path = db.path
+        moves = db.moves_of(record.summary)  # as the game counts them: Aranea's turns
     try:
         text = export_game(
             record, args.format, images=not args.no_photos, language=args.language or "en"
@@ -97,7 +98,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         _refuse_the_database(args.output, db_path)
         path = write_output(text, args.output, force=args.force)
-        moves = moves_counted(record)  # as the game counts them: Aranea's turns
         print(
             f"Wrote game {record.id} ({record.game}, {moves} move{'' if moves == 1 else 's'}) "
             f"to {path}",

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 as_typed(f"{exc} - `{_export(args)}` may still save the games it can read")
             ) from None
         problems = db.check() if args.check else []
-        moves = [] if args.json else [_moves(db, game) for game in games]
+        moves = [] if args.json else [db.moves_of(game) for game in games]
     if args.json:
         for game in games:
             print(json.dumps(game.to_json(), ensure_ascii=False))
@@ -101,16 +101,6 @@ def run(args: argparse.Namespace) -> int:
     if args.check and not args.json:
         print(f"{path}: integrity check ok")
     return 0
-
-
-def _moves(db: Records, game: Any) -> int:
-    """A game's moves as the game counts them (Aranea: turns, a roll and its use), as its
-    review and the exported page say them; its stored moves where its record cannot be read
-    (`--check` and `export` say what is wrong with it)."""
-    try:
-        return db.moves_of(game)
-    except RecordError:
-        return int(game.moves)
 
 
 def _table(games: list[Any], moves: list[int]) -> str:

@@ -70,13 +70,10 @@ class ReviewListPage(Page):
     def _moves(self, records: Records, summary: GameSummary) -> int:
         """A listed game's moves as the game counts them, as its review's title and the
         game-over screen count them (its stored moves said "128 moves" where the review ended
-        on "Move 63": Aranea's rolls); the stored moves where its record cannot be read."""
+        on "Move 63": Aranea's rolls), read once (`Records.moves_of`)."""
         key = (summary.id, summary.moves)
         if key not in self.counted:
-            try:
-                self.counted[key] = records.moves_of(summary)
-            except RecordError:  # (a damaged file is said on every page)
-                return summary.moves
+            self.counted[key] = records.moves_of(summary)
         return self.counted[key]
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
