@@ -255,3 +255,20 @@ def test_the_review_names_a_move_that_does_not_replay_as_its_title_does(app_for,
     app.pages.review_game.act("ply", ply)
     app.render(force=True)
     assert any(t.startswith(f"Move {label}: ") for t in app.painter.texts), app.painter.texts
+
+
+def test_a_damaged_stored_position_is_no_turn_of_its_own(tmp_path):
+    """A review: past a move that does not replay, a stored Aranea position that cannot be
+    read was labelled with the record's entry number, which counted as one more turn."""
+    path = tmp_path / "r.sqlite3"
+    with Records(path) as db:
+        game_id, turns = play_recorded(db, "aranea", seed=3, max_moves=20)
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "UPDATE moves SET position = '{\"stones\": 5}' WHERE game_id=? AND ply=17", (game_id,)
+        )
+    with Records(path, readonly=True) as db:
+        record = db.game(game_id, images=False)
+        labels, error = move_labels(record)
+        assert error is not None and len(labels) == 20
+        assert moves_counted(record) <= turns.moves_played
