@@ -37,7 +37,7 @@ from companion.games.base import Outcome, Position, game_to_json
 from companion.geometry import board_geometry
 from companion.i18n import _, pgettext
 from companion.records import GameRecord, is_record_database, replay
-from companion.referee.outcomes import outcome_text
+from companion.referee.outcomes import result_text
 from companion.svg import board_defs, change_words, changed_cells, position_svg
 
 FORMATS = ("json", "arimaa", "html")
@@ -426,40 +426,15 @@ def _players(players: Any) -> str:
 
 
 def _result(record: GameRecord, final: Any) -> str:
-    """How the game stands, in the page's language: "White wins (full-board): the board is
-    full: 30 black, 34 white" ("Weiß gewinnt (volles Brett): Das Brett ist voll: ..."), "not
-    finished", "abandoned"."""
+    """How the game stands, in the page's language and the screens' words
+    (`outcomes.result_text`): "White wins (The board is full: 30 black, 34 white)" ("Weiß
+    gewinnt (Das Brett ist voll: ...)"), "not finished", "abandoned"."""
     outcome = final.outcome()
     if outcome is None and record.summary.outcome:
         outcome = Outcome.from_json(record.summary.outcome)
-    if outcome is None:
-        status = record.summary.status
-        return _("not finished") if status == "playing" else pgettext("game status", status)
-    who = _("{player} wins").format(player=_player(outcome.winner)) if outcome.winner else None
-    head = _("{result} ({reason})").format(
-        result=who or pgettext("game result", "Draw"),
-        reason=pgettext("game end", outcome.reason),  # (one the catalogue does not know: as is)
-    )
-    return f"{head}: {outcome_text(outcome)}" if outcome.detail else head
-
-
-# The reasons a game ends for (`Outcome.reason`: the rules' and the players'), as the page
-# names them; one not marked here (a newer game's) is shown as written.
-def _mark_end_reasons() -> None:  # pragma: no cover - never called, only read by the extractor
-    pgettext("game end", "goal")
-    pgettext("game end", "elimination")
-    pgettext("game end", "immobilisation")
-    pgettext("game end", "three-in-line")
-    pgettext("game end", "five-in-centre")
-    pgettext("game end", "character-home")
-    pgettext("game end", "unfair-game")
-    pgettext("game end", "turn-cap")
-    pgettext("game end", "no-action")
-    pgettext("game end", "full-board")
-    pgettext("game end", "no-placement")
-    pgettext("game end", "no-stones")
-    pgettext("game end", "resignation")
-    pgettext("game end", "agreement")
+    if outcome is None and record.summary.status == "playing":
+        return _("not finished")
+    return result_text(outcome, record.summary.status)
 
 
 def _value(value: Any) -> str:

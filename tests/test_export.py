@@ -223,7 +223,7 @@ def test_html_export_of_a_finished_game_names_the_winner(db_path, capsys):
     code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)
     outcome = pos.outcome()
     assert code == 0
-    assert f"{outcome.winner.capitalize()} wins ({outcome.reason})" in out
+    assert f"{outcome.winner.capitalize()} wins ({outcome.detail})" in out  # as the screens
 
 
 # -- arimaa ------------------------------------------------------------------------------------------
