@@ -706,17 +706,22 @@ def test_a_damaged_games_table_is_said_to_be_damaged_not_to_hold_no_game(db_path
     assert code == 2 and "is damaged (" in err and "its games cannot be listed" in err
 
 
+def said_in_english_and_german(db, game_id, english, german):
+    """The referee's words recorded once with the table in English, then in German."""
+    db.add_instruction(game_id, Instruction(text=english, kind="move"))
+    i18n.set_language("de")
+    try:
+        db.add_instruction(game_id, Instruction(text=german, kind="move"))
+    finally:
+        i18n.set_language("en")
+
+
 def test_html_export_marks_what_the_referee_said_in_the_tables_language(db_path, capsys):
     """A trial: a German game's page said lang="en" over the referee's German words. The page's
     own words are English; each instruction keeps the language it was said in and is marked."""
     with Records(db_path) as db:
         game_id = db.new_game(games.get("arinama").new())
-        db.add_instruction(game_id, Instruction(text="Black to move", kind="move"))
-        i18n.set_language("de")
-        try:
-            db.add_instruction(game_id, Instruction(text="Schwarz ist am Zug", kind="move"))
-        finally:
-            i18n.set_language("en")
+        said_in_english_and_german(db, game_id, "Black to move", "Schwarz ist am Zug")
         said = [i.instruction["lang"] for i in db.game(game_id).instructions]
     assert said == ["en", "de"]
     code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--db", db_path)

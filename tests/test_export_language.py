@@ -15,12 +15,12 @@ from datetime import datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
+from test_export import said_in_english_and_german
 from test_records import _board_photo, play_recorded, recorded_whole_game
 
 from companion import cli, i18n
 from companion.export import export_game
 from companion.records import Records
-from companion.referee.protocol import Instruction
 
 
 @pytest.fixture
@@ -180,12 +180,7 @@ def _recorded_games(db_path):
     with Records(db_path) as db:
         aranea, _pos = play_recorded(db, "aranea", seed=1, max_moves=30, image=_board_photo(64)(70))
         db.undo_move(aranea)
-        db.add_instruction(aranea, Instruction(text="Amber to roll", kind="move"))
-        i18n.set_language("de")
-        try:
-            db.add_instruction(aranea, Instruction(text="Bernstein würfelt", kind="move"))
-        finally:
-            i18n.set_language("en")
+        said_in_english_and_german(db, aranea, "Amber to roll", "Bernstein würfelt")
         arinama, pos = recorded_whole_game(db, "arinama", seed=3)
     assert pos.is_game_over() and pos.outcome().winner
     return aranea, arinama
