@@ -239,8 +239,8 @@ def _action_for(name: str, event: str, deb: Debouncer) -> str | None:
 def open_buttons(
     on_action: Callable[[str], None], pins: ButtonPins | None = None
 ) -> tuple[ButtonPanel | None, str]:
-    """The button panel and "", or None and why not on a machine without usable GPIO (a
-    desktop, a container): the keyboard and the screen stand in then.
+    """The button panel and "", or None and why not ("BadPinFactory: ...") on a machine
+    without usable GPIO (a desktop, a container): the keyboard and the screen stand in then.
 
     Only the *absence* of GPIO is tolerated here; a bad pin setting is the user's to fix.
     """
@@ -251,4 +251,4 @@ def open_buttons(
     except UserError:
         raise
     except Exception as exc:  # gpiozero: BadPinFactory, no /dev/gpiomem, not a Pi, pin in use...
-        return None, f"no GPIO buttons ({type(exc).__name__}: {exc}); keyboard: Enter, R, Backspace"
+        return None, f"{type(exc).__name__}: {exc}"

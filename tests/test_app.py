@@ -22,6 +22,7 @@ from companion.app import (
     run_table,
 )
 from companion.cli import main
+from companion.commands.run import open_table_buttons
 from companion.errors import UserError
 from companion.records import Records
 from display.device import HeadlessScreen, init_pygame
@@ -126,6 +127,32 @@ def test_buttons_drive_the_pages(screen, tmp_path):
         assert app.page == "home"
         press(22, hold=1.5)  # BACK held: the menu (home) - and no extra BACK
         assert app.page == "home"
+        panel.close()
+    finally:
+        Device.pin_factory.close()
+        Device.pin_factory = None
+
+
+def test_buttons_that_do_not_open_at_a_table_are_said_on_the_home_screen(
+    screen, monkeypatch, capsys
+):
+    """A trial: without GPIO access the buttons were dead, and why was said in the journal
+    alone. At a table (a real camera) the home screen says it; the synthetic demo on a
+    desktop does not nag; buttons that open say nothing."""
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    at_table, demo = App(screen, Settings()), App(screen, Settings())
+    assert open_table_buttons(at_table, ButtonPins(), at_table=True) is None
+    assert open_table_buttons(demo, ButtonPins(), at_table=False) is None
+    assert at_table.notice.startswith("The table's buttons do not work (BadPinFactory: ")
+    assert at_table.notice.endswith("): use the screen") and demo.notice == ""
+    err = capsys.readouterr().err
+    assert err.count("companion: no GPIO buttons (BadPinFactory: ") == 2
+    Device.pin_factory = MockFactory()
+    try:
+        fine = App(screen, Settings())
+        panel = open_table_buttons(fine, ButtonPins(), at_table=True)
+        assert panel is not None and fine.notice == ""
         panel.close()
     finally:
         Device.pin_factory.close()

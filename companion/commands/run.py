@@ -50,7 +50,7 @@ from display.device import (
     set_screen_factory,
     window_screen,
 )
-from hardware.buttons import ButtonPins, open_buttons
+from hardware.buttons import ButtonPanel, ButtonPins, open_buttons
 from hardware.sdnotify import Watchdog
 from vision import sources
 
@@ -429,6 +429,27 @@ def _say_result(
     return 1
 
 
+def open_table_buttons(app: App, pins: ButtonPins, *, at_table: bool) -> ButtonPanel | None:
+    """The table's buttons, handing their presses to `app`. Without them (no GPIO access:
+    a desktop, or a Pi whose GPIO the service may not open) the journal says why, and at a
+    table - a real camera - the home screen too: a trial found dead buttons with no reason
+    given anywhere the players look."""
+    panel, why = open_buttons(lambda action: app.post_button(action), pins)
+    if panel is not None:
+        app.signal = panel.signal_illegal
+        if panel.problem:
+            print(f"companion: {panel.problem}", file=sys.stderr)
+        return panel
+    print(f"companion: no GPIO buttons ({why}); keyboard: Enter, R, Backspace", file=sys.stderr)
+    if at_table:
+        app.tell(
+            lambda: i18n._("The table's buttons do not work ({problem}): use the screen").format(
+                problem=why
+            )
+        )
+    return None
+
+
 def _run_table(
     args: argparse.Namespace, source_spec: str, settings: Settings, settings_path: Path | None
 ) -> int:
@@ -476,14 +497,8 @@ def _run_table(
                     ).format(problem=problem)
                 )
                 pins = ButtonPins()
-            panel, why = open_buttons(lambda action: app.post_button(action), pins)
-            if panel is not None:
-                app.signal = panel.signal_illegal
-                if panel.problem:
-                    print(f"companion: {panel.problem}", file=sys.stderr)
-            else:
-                print(f"companion: {why}", file=sys.stderr)
             paced = not source_spec.startswith(("picamera", "usb:", "/dev/"))
+            panel = open_table_buttons(app, pins, at_table=not paced)
             worker = CameraWorker(source, app, paced=paced).start()
             try:
                 print(
