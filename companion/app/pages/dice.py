@@ -62,8 +62,11 @@ class DicePage(Page):
         app = self.app
         if kind == "roll":
             if self.state.in_game:
-                # A roll in a game lands and shows before anyone rolls again: a second press
-                # while it tumbled rolled for the next player, and hid a turn passed.
+                # A roll in a game lands before anyone rolls again: a second press while it
+                # tumbled rolled for the next player, and hid a turn passed. Once landed, ROLL
+                # goes on to play (as Play does), where the next roll is made.
+                if app.clock() - self.state.thrown_at >= DICE_ANIMATION:
+                    app.go(app.game_page())
                 return
             roll = app.dice.roll()
             # The home screen's roller is a plain one (the sum), but for a game that reads
