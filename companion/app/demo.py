@@ -319,6 +319,7 @@ class Demo:
         """Frame by frame until the game is over (or the demo's limits, or the window closes)."""
         app = self.app
         moves_before = self.referee.position.moves_played
+        counted_at = -1  # the record's length when the moves were last counted (once a move)
         while self.frame_no < self.max_frames and not app.quit:
             frame = self._next_frame()
             self.frame_no += 1
@@ -345,8 +346,10 @@ class Demo:
                 self.shot("play-hands")
             if app.page == "gameover" or instruction.kind == "game-over":
                 break  # (after the last move's own changes: its flips, a capture)
-            if self._played_enough(moves_before):
-                break
+            if len(referee.position.move_stack) != counted_at:
+                counted_at = len(referee.position.move_stack)
+                if self._played_enough(moves_before):
+                    break
             if self.frame_no - self.progress_at > STALL_FRAMES:
                 raise self._stalled()
             if not self.pending and self.vision.status == "still":
