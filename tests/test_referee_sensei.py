@@ -58,8 +58,41 @@ def test_a_stone_moved_back_is_no_action():
     table.show(b1=None, b4="green")
     table.show(b4=None, b1="green")
     assert table.referee.position.actions_this_turn == ()
-    assert table.done() == []  # DONE needs an action first
+    assert table.done() == []  # one DONE ends no turn: nothing was seen to move
+    assert table.text == "Green: press DONE again to end your turn with every piece where it was"
+
+
+def test_a_second_done_ends_a_turn_that_left_every_piece_where_it_was(tmp_path):
+    """A stone moved and moved straight back is a legal turn (a stone's second move may be
+    the same stone again); the camera cannot see it, so DONE is asked twice and the turn is
+    the engine's own there-and-back turn."""
+    records = Records(tmp_path / "r.sqlite3")
+    table = Table(records=records)
+    assert table.done() == []
+    instruction = table.referee.instruction
+    assert (instruction.kind, instruction.player) == ("confirm", "green")
+    assert instruction.detail.startswith("Nothing has moved")
+    events = table.done()
+    assert [e.kind for e in events] == ["move"]
+    assert events[0].data["move"] == "a1-a2 a2-a1"
+    assert table.text == "Red: move a stone or your character"
+    assert table.referee.position.cells() == table.board
+    stored = records.game(table.referee.game_id, images=False)
+    assert [m.text for m in stored.moves] == ["a1-a2 a2-a1"]
+    assert records.resume(table.referee.game_id).cells() == table.board
+
+
+def test_a_move_after_the_first_done_withdraws_the_offer():
+    table = Table()
+    table.done()
+    table.show(b1=None, b4="green")
+    table.show(b4=None, b1="green")  # and back: the offer is gone, DONE asks again
     assert table.text == "Green: move a stone or your character"
+    assert table.done() == []
+    assert table.text == "Green: press DONE again to end your turn with every piece where it was"
+    table.show(c1=None, c3="green")
+    assert [e.kind for e in table.done()] == ["move"]
+    assert table.referee.position.move_stack[-1] != ()
 
 
 def test_illegal_actions_are_named():

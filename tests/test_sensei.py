@@ -467,6 +467,44 @@ def test_player_with_no_legal_action_passes():
     assert pos.turn == "red" and pos.move_stack == [()] and pos.outcome() is None
 
 
+@pytest.mark.parametrize("movement, side", [("arashi", "plain"), ("shizukana", "storm")])
+def test_the_empty_turn_is_the_turn_legal_moves_lists_for_the_unchanged_board(movement, side):
+    """`empty_turn` (a stone there and back: what the referee ends on a second DONE) is the
+    very turn `legal_moves` lists for the position it leaves unchanged, in random games."""
+    rng = random.Random(7)
+    pos = SenseiPosition.new(SenseiOptions(movement=movement, side=side))
+    for _turn in range(20):
+        if pos.outcome() is not None:
+            break
+        unchanged = [t for t in pos.legal_moves() if _after(pos, t).board_key() == pos.board_key()]
+        assert unchanged == [pos.empty_turn()]
+        pos.push(pos.random_move(rng))
+
+
+def _after(pos, turn):
+    after = pos.copy()
+    after.push(turn)
+    return after
+
+
+def test_no_empty_turn_once_the_turn_has_begun_or_when_no_stone_can_move():
+    pos = SenseiPosition.new()
+    pos.push_action(stone("b1", "b2"))
+    assert pos.empty_turn() is None
+    stuck = board(
+        """
+        . . . R . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        r . . . . . .
+        G r . . . . .
+        """
+    )
+    assert stuck.empty_turn() is None and stuck.legal_moves() == [()]
+
+
 def test_no_action_lose_option_ends_the_game_instead_of_passing():
     stuck = """
         . . . R . . .

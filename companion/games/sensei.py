@@ -603,6 +603,23 @@ class SenseiPosition(Position[Turn]):
         self._restore(self._action_undo.pop())
         return self._actions.pop()
 
+    def empty_turn(self) -> Turn | None:
+        """A turn that leaves every piece where it was: a stone moved and moved straight back
+        (a stone's second move may be the same stone again, in any direction) - the first
+        stone that can move, as `legal_moves` lists that turn. None when the turn has begun
+        or no stone can move (then the player passes).
+
+            >>> position = SenseiPosition.new()
+            >>> position.move_text(position.empty_turn())
+            'a1-a2 a2-a1'
+        """
+        if self._actions:
+            return None
+        for action in self.legal_actions():
+            if action.piece == STONE:  # its way back is free: it has just come along it
+                return (action, Action(STONE, action.dst, action.src))
+        return None
+
     def can_end_turn(self) -> bool:
         """True when DONE may end the turn: at least one action made, or none possible (pass)."""
         if self._outcome is not None:

@@ -7,7 +7,8 @@ actions made between two looks at the board are both found, and an order that ma
 character landing on a stone that has just arrived) is respected. A board no legal sequence
 explains is an illegal action: the referee names the rule it breaks and what to put back.
 DONE ends the turn (a pass, when no action is possible); a character reaching home ends the
-game at once.
+game at once. DONE on the board as the turn began, when a stone could move, is asked again: a
+stone moved and moved back is a turn the camera cannot see, and a second DONE ends it so.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ class SenseiReferee(Referee[SenseiPosition]):
     game = "sensei"
     piece_word = "stone"
     tall_pieces = True  # the characters stand on their stones
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # DONE was pressed on the board as the turn began: a second DONE ends the turn with
+        # every piece where it was (`SenseiPosition.empty_turn`)
+        self.empty_turn_offered = False
+        super().__init__(*args, **kwargs)
 
     def name_at(self, cell: str, cls: str, count: int = 1) -> str:
         if cls.endswith("-character"):
@@ -78,6 +85,7 @@ class SenseiReferee(Referee[SenseiPosition]):
         return sequence is not None and sequence != self.position.actions_this_turn
 
     def _on_board(self, board: dict[str, str]) -> list[Event]:
+        self.empty_turn_offered = False
         sequence = self.explain(board)
         if sequence is None or sequence == self.position.actions_this_turn:
             return []
@@ -107,12 +115,24 @@ class SenseiReferee(Referee[SenseiPosition]):
         if player_input.kind != DONE or self.board != self.expected():
             return []
         position = self.position
-        if not position.can_end_turn():
-            return []
         player = position.turn
+        if not position.can_end_turn():
+            empty = position.empty_turn()
+            if empty is None:
+                return []
+            if not self.empty_turn_offered:
+                self.empty_turn_offered = True  # the instruction asks for a second DONE
+                return []
+            for action in empty:
+                position.push_action(action)
+        self.empty_turn_offered = False
         text = position.move_text(position.actions_this_turn)
         position.end_turn()
         return [self._commit(player, text)]
+
+    def _undo_last(self) -> str:
+        self.empty_turn_offered = False
+        return super()._undo_last()
 
     # -- instructions ---------------------------------------------------------------------------
     def _turn_instruction(self) -> Instruction:
@@ -131,6 +151,19 @@ class SenseiReferee(Referee[SenseiPosition]):
         for action in actions:
             highlights.setdefault(action.src, FROM)
             highlights[action.dst] = TO
+        if not actions and self.empty_turn_offered:
+            return Instruction(
+                text=_(
+                    "{player}: press DONE again to end your turn with every piece where it was"
+                ).format(player=name),
+                kind="confirm",
+                player=player,
+                expected=self.expected(),
+                detail=_(
+                    "Nothing has moved. A stone moved and moved back is a turn; "
+                    "or move a stone or your character"
+                ),
+            )
         if not actions:
             return Instruction(
                 text=_("{player}: move a stone or your character").format(player=name),
