@@ -272,3 +272,36 @@ def test_a_damaged_stored_position_is_no_turn_of_its_own(tmp_path):
         labels, error = move_labels(record)
         assert error is not None and len(labels) == 20
         assert moves_counted(record) <= turns.moves_played
+
+
+def test_the_review_list_replays_only_the_older_records_it_shows(app_for, tmp_path, monkeypatch):
+    """An Aranea record from before 7 Dec 2026 is replayed to count its moves (about 25 ms a
+    game here, several times that on a Pi): the list replayed all 80 of a year's games before
+    it showed the first four. Now only the rows drawn are counted, each once."""
+    import companion.records
+
+    path = tmp_path / "r.sqlite3"
+    with Records(path) as db:
+        ids = [play_recorded(db, "aranea", seed=seed, max_moves=6)[0] for seed in range(12)]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE moves SET position = json_remove(position, '$.turn_number')")
+        conn.execute("UPDATE games SET start = json_remove(start, '$.turn_number')")
+    replayed = []
+    replay = companion.records.replay
+    monkeypatch.setattr(
+        companion.records,
+        "replay",
+        lambda record, *a: replayed.append(record.id) or replay(record, *a),
+    )
+    app = app_for("aranea", Records(path))
+    app.go("review-list")
+    app.render(force=True)
+    drawn = [int(t[1:].split()[0]) for t in app.painter.texts if re.match(r"#\d+ Aranea", t)]
+    assert sorted(replayed) == sorted(drawn) == sorted(ids[::-1][: len(drawn)])
+    assert 0 < len(drawn) < len(ids)
+    assert sum(" moves · " in t for t in app.painter.texts) == len(drawn)
+    app.render(force=True)
+    assert len(replayed) == len(drawn)  # each counted once
+    app.pages.review_list.act("page", 1)
+    app.render(force=True)
+    assert sorted(replayed) == sorted(ids[::-1][: 2 * len(drawn)])

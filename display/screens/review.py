@@ -7,6 +7,7 @@ without reaching for the screen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pygame
@@ -21,7 +22,9 @@ from display.paint import Action, Painter, column
 
 @dataclass
 class ReviewListModel:
-    games: list[tuple[int, str, str]]  # (id, "#12 Arinama", "finished · 34 moves · white wins")
+    # (id, "#12 Arinama", "finished · 34 moves · white wins"); only a page of them is drawn,
+    # so a row may be made when first asked for (`companion.app.pages.review.Rows`)
+    games: Sequence[tuple[int, str, str]]
     page: int = 0
     per_page: int = 4
     unreadable: bool = False  # the records could not be read (a damaged file)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from companion import games
 from companion.app.pages.base import Draw, Page
@@ -17,6 +18,47 @@ from display.screens import review
 
 if TYPE_CHECKING:
     from companion.app.controller import App
+
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+class Rows(Sequence[R], Generic[S, R]):
+    """The review list's rows, each made by `row` from its game's summary when first asked
+    for: the list draws only a page of them (`display.screens.review.draw_list`).
+
+        >>> made = []
+        >>> rows = Rows(["a", "b", "c"], lambda s: (made.append(s), s.upper())[1])
+        >>> len(rows), rows[1:2], made
+        (3, ['B'], ['b'])
+        >>> rows[-1], rows[1], made
+        ('C', 'B', ['b', 'c'])
+    """
+
+    def __init__(self, summaries: Sequence[S], row: Callable[[S], R]) -> None:
+        self._summaries = summaries
+        self._row = row
+        self._made: dict[int, R] = {}
+
+    def __len__(self) -> int:
+        return len(self._summaries)
+
+    @overload
+    def __getitem__(self, index: int) -> R: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[R]: ...
+
+    def __getitem__(self, index: int | slice) -> R | list[R]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index not in self._made:
+            self._made[index] = self._row(self._summaries[index])
+        return self._made[index]
 
 
 class ReviewListPage(Page):
@@ -39,9 +81,11 @@ class ReviewListPage(Page):
         """Another page: a game that could not be shown is not said over the list again."""
         self.problem = ""
 
-    def games(self) -> list[tuple[int, str, str]]:
+    def games(self) -> Sequence[tuple[int, str, str]]:
         """The recorded games, newest first (`Records.games`): (id, title, a line on its
-        state). DONE opens the first - the game just played."""
+        state), each row made when first asked for - the list shows a page of them, and a
+        row's moves may take its game's replay to count (`Records.moves_of`: an Aranea record
+        from before 7 Dec 2026). DONE opens the first - the game just played."""
         records = self.app.records
         if records is None:
             return []
@@ -50,22 +94,22 @@ class ReviewListPage(Page):
         except RecordError:  # a damaged file: said over the page and in the list
             self.app.records_damaged()
             return []
-        rows = []
-        for summary in summaries:
-            title = f"#{summary.id} {games.get(summary.game).title_for(summary.options)}"
-            if summary.meta.get("demo"):
-                # played by the synthetic table, not at this table
-                title = _("{game} (demo)").format(game=title)
-            count = self._moves(records, summary)
-            moves = ngettext("{count} move", "{count} moves", count).format(count=count)
-            status = pgettext("game status", summary.status)
-            if summary.id in self.app.unreplayable:  # unfinished, and never to be continued
-                status = _("cannot be continued")
-            line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
-            if summary.outcome:
-                line = f"{status} · {moves} · {result_text(summary, short=True)}"
-            rows.append((summary.id, title, line))
-        return rows
+        return Rows(summaries, lambda summary: self._row(records, summary))
+
+    def _row(self, records: Records, summary: GameSummary) -> tuple[int, str, str]:
+        title = f"#{summary.id} {games.get(summary.game).title_for(summary.options)}"
+        if summary.meta.get("demo"):
+            # played by the synthetic table, not at this table
+            title = _("{game} (demo)").format(game=title)
+        count = self._moves(records, summary)
+        moves = ngettext("{count} move", "{count} moves", count).format(count=count)
+        status = pgettext("game status", summary.status)
+        if summary.id in self.app.unreplayable:  # unfinished, and never to be continued
+            status = _("cannot be continued")
+        line = f"{status} · {moves} · {summary.started_at[:16].replace('T', ' ')}"
+        if summary.outcome:
+            line = f"{status} · {moves} · {result_text(summary, short=True)}"
+        return summary.id, title, line
 
     def _moves(self, records: Records, summary: GameSummary) -> int:
         """A listed game's moves as the game counts them, as its review's title and the
