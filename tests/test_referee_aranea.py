@@ -106,6 +106,29 @@ def test_knock_off_and_cascade_together():
     assert table.referee.position.stock["blue"] == position_after(CASCADE_KNOCK).stock["blue"] + 1
 
 
+def test_the_knocked_off_stone_taken_off_first_is_part_of_the_move():
+    """Players often take the opponent's stone off before moving their own onto its cell: the
+    referee called that "not a use of the 4" and asked for the blue stone back (a trial)."""
+    table = Table(position_after(CASCADE_KNOCK))
+    events = table.show(r3_7=None)  # the blue stone first; Amber's stone is still on r1-1
+    assert events == []  # (not "disturbed")
+    instruction = table.referee.instruction
+    assert instruction.text == "Move your stone from r1-1 to r3-7"
+    assert (instruction.kind, instruction.highlights["r1-1"]) == ("move", "from")
+    table.show(r1_1=None)
+    assert table.text == "Your stone goes on inward to r3-7"
+    events = table.show(r3_7="amber")
+    assert events[0].kind == "move" and events[0].data["knocked_off"] == ["r3-7"]
+
+
+def test_a_stone_taken_off_that_no_use_knocks_off_is_put_back():
+    table = Table(position_after(CASCADE_KNOCK))
+    blue = next(c for c, k in table.board.items() if k == "blue" and c != "r3-7")
+    table.show(**{blue.replace("-", "_"): None})
+    assert table.referee.instruction.kind == "restore"
+    assert table.text == f"Put the blue stone back on {blue}"
+
+
 def test_a_void_move_asks_for_another_use():
     table = Table(position_after(VOID))
     table.show(r2_9=None)  # its way inward ends on centre 5, which is taken

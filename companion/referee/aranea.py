@@ -6,7 +6,8 @@ the referee compares the board with what each use of the roll would do (`use_eff
 
 - exactly the board after a legal use: accepted;
 - part of the way there: the rest is said - "Your stone goes on inward to r3-4" (the landing
-  cascade), "Give the blue stone on r2-7 back to Blue" (a knock-off);
+  cascade), "Give the blue stone on r2-7 back to Blue" (a knock-off), "Move your stone from
+  r1-1 to r1-4" (the knocked-off stone taken off first);
 - a use that ends on a taken centre square: "Centre 4 is taken: use the roll another way";
 - anything else: put the board back.
 
@@ -162,8 +163,9 @@ class AraneaReferee(Referee[AraneaPosition]):
         return []
 
     def _partial(self, board: dict[str, str]) -> Use | None:
-        """The use the board is on its way to: its origin lifted, its knock-off taken away,
-        or the stone put down part of the way along its landing path."""
+        """The use the board is on its way to: its origin lifted, its knock-off taken away
+        (before the stone moves, too), or the stone put down part of the way along its
+        landing path."""
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
         if not diff:
@@ -175,9 +177,12 @@ class AraneaReferee(Referee[AraneaPosition]):
             allowed = set(effects.path) | knocked | ({effects.origin} if effects.origin else set())
             if not diff.cells() <= allowed or diff.changed:
                 continue
-            if effects.origin and effects.origin in board:
-                continue  # the stone that moves is still where it was
             placed = [c for c, k in diff.added.items() if k == player]
+            if effects.origin and effects.origin in board:
+                # the stone that moves is still where it was: only the stones it knocks off
+                # may be gone (taken off first, as players often do)
+                if diff.added or not diff.removed or not set(diff.removed) <= knocked:
+                    continue
             if len(placed) > 1 or any(k != player for k in diff.added.values()):
                 continue
             if effects.origin is None and not placed and not (set(diff.removed) & knocked):
@@ -313,7 +318,14 @@ class AraneaReferee(Referee[AraneaPosition]):
                 )
                 highlights[knock.cell] = REMOVE
         if board.get(effects.landing) != player:
-            if len(effects.path) > 1:
+            if effects.origin and board.get(effects.origin) == player:  # (a knock-off first)
+                sentences.append(
+                    _("Move your stone from {origin} to {cell}").format(
+                        origin=effects.origin, cell=effects.final
+                    )
+                )
+                highlights[effects.origin] = FROM
+            elif len(effects.path) > 1:
                 sentences.append(
                     _("Your stone goes on inward to {cell}").format(cell=effects.final)
                 )
