@@ -223,3 +223,31 @@ def test_a_press_held_is_dropped_by_any_other_input():
     table.referee.hands(False)
     table.show()
     assert table.referee.position.move_stack == []  # the turn goes on: DONE not taken
+
+
+def test_a_character_moved_on_its_own_is_named_as_the_figurine():
+    """A trial: a lifted character was "Swap the green stone on d1 for the green stone with its
+    character", and one put on an empty cell gave no rule."""
+    table = Table()
+    table.show(d1="green")  # the figurine lifted off its stone
+    assert table.text == "Put Green's character back on d1"
+    table.show(d4="green-character")  # put down on an empty cell
+    instruction = table.referee.instruction
+    assert (instruction.kind, instruction.text) == (
+        "illegal",
+        "Move Green's character from d4 back to d1",
+    )
+    assert instruction.detail == "A character must land on one of your own stones, and d4 is empty"
+    table.show(d4=None, d1="green-character")
+    assert table.text == "Green: move a stone or your character"
+
+
+def test_a_character_that_jumped_over_an_opponent_stone_is_moved_back():
+    position = SenseiPosition.from_rows(
+        ["...R...", ".......", ".......", ".......", ".....g.", "....r..", "gg.Gggg"]
+    )
+    table = Table(position)
+    table.show(d1="green", f3="green-character")
+    instruction = table.referee.instruction
+    assert instruction.text == "Move Green's character from f3 back to d1"
+    assert instruction.detail == "A red stone blocks the character's way at e2"

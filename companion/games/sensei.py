@@ -174,6 +174,8 @@ class SenseiOptions:
 # -- actions and turns --------------------------------------------------------------------------
 STONE: Final = "stone"
 CHARACTER: Final = "character"
+# the camera's class of a stone carrying its character: "green-character" (`cells`)
+CHARACTER_SUFFIX: Final = "-character"
 
 
 @dataclass(frozen=True, slots=True)
@@ -924,12 +926,12 @@ class SenseiPosition(Position[Turn]):
         for me, player in enumerate(PLAYERS):
             for index in _bits(self._stones[me]):
                 seen[CELLS[index]] = player
-            seen[CELLS[self._characters[me]]] = f"{player}-character"
+            seen[CELLS[self._characters[me]]] = player + CHARACTER_SUFFIX
         return seen
 
     @classmethod
     def cell_classes(cls) -> list[str]:
-        return ["green", "red", "green-character", "red-character"]
+        return [*PLAYERS, *(player + CHARACTER_SUFFIX for player in PLAYERS)]
 
     # -- JSON -------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

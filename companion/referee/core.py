@@ -732,9 +732,7 @@ class Referee(Generic[P]):
         self, board: dict[str, str], *, kind: InstructionKind = "restore"
     ) -> Instruction:
         expected = self.expected()
-        sentences = phrases.fix_sentences(
-            expected, board, name_at=self._fix_name, change_phrase=self.change_phrase
-        )
+        sentences = self._fix_sentences(expected, board)
         diff = phrases.BoardDiff.between(expected, board)
         role = RESTORE if kind == "restore" else ERROR
         highlights = {c: role for c in diff.cells()}
@@ -794,6 +792,13 @@ class Referee(Generic[P]):
 
     def _fix_name(self, cell: str, cls: str, count: int = 1) -> str:
         return self.name_at(cell, cls, count)
+
+    def _fix_sentences(self, expected: dict[str, str], board: dict[str, str]) -> list[str]:
+        """What to do to `board` to make it `expected`, in the game's words
+        (`phrases.fix_sentences`; Sensei names a character moved on its own)."""
+        return phrases.fix_sentences(
+            expected, board, name_at=self._fix_name, change_phrase=self.change_phrase
+        )
 
     def _accept(self, move: Any, **data: Any) -> Event:
         """Play an observed move: records first, then the position; the move event."""

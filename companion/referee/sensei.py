@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.sensei import CHARACTER, STONE, Action, SenseiPosition
+from companion.games.sensei import CHARACTER, CHARACTER_SUFFIX, STONE, Action, SenseiPosition
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
@@ -38,8 +38,8 @@ class SenseiReferee(Referee[SenseiPosition]):
         super().__init__(*args, **kwargs)
 
     def name_at(self, cell: str, cls: str, count: int = 1) -> str:
-        if cls.endswith("-character"):
-            return phrases.piece_phrase("character", cls.removesuffix("-character"), count)
+        if cls.endswith(CHARACTER_SUFFIX):
+            return phrases.piece_phrase("character", cls.removesuffix(CHARACTER_SUFFIX), count)
         return phrases.piece_phrase("stone", cls, count)
 
     # -- explaining a board -------------------------------------------------------------------------
@@ -134,6 +134,14 @@ class SenseiReferee(Referee[SenseiPosition]):
         self.empty_turn_offered = False
         return super()._undo_last()
 
+    def _fix_sentences(self, expected: dict[str, str], board: dict[str, str]) -> list[str]:
+        """As every game's, but a character taken off its stone on its own is named as the
+        figurine it is: "Put Green's character back on d1", "Move Green's character from f3
+        back to d1" - not "Swap the green stone on d1 for the green stone with its character"
+        (a trial). A stone that moved with its character is named as before."""
+        moved, board = _character_fixes(expected, board)
+        return moved + phrases.fix_sentences(expected, board, name_at=self._fix_name)
+
     # -- instructions ---------------------------------------------------------------------------
     def _turn_instruction(self) -> Instruction:
         position = self.position
@@ -193,7 +201,7 @@ class SenseiReferee(Referee[SenseiPosition]):
         action = _single_action(expected, board)
         error = self.position.action_error(action) if action is not None else None
         if action is not None and error:
-            fix = phrases.fix_sentences(expected, board, name_at=self.name_at)
+            fix = self._fix_sentences(expected, board)
             return Instruction(
                 text=phrases.join_sentences(fix),
                 kind="illegal",
@@ -203,6 +211,41 @@ class SenseiReferee(Referee[SenseiPosition]):
                 detail=rule_text(error),
             )
         return self._restore_instruction(board)
+
+
+def _character_fixes(
+    expected: dict[str, str], board: dict[str, str]
+) -> tuple[list[str], dict[str, str]]:
+    """The sentences that put each character lifted off its stone back on it (its stone
+    still there, the figurine gone or on another cell), and the board as it is once they are
+    done - for the plain sentences to fix the rest."""
+    sentences: list[str] = []
+    fixed = dict(board)
+    for cell, cls in expected.items():
+        if not cls.endswith(CHARACTER_SUFFIX):
+            continue
+        colour = cls.removesuffix(CHARACTER_SUFFIX)
+        if board.get(cell) != colour:
+            continue  # there as it was, or its stone gone with it (a stone's move)
+        name = player_name(colour)
+        elsewhere = [c for c, k in board.items() if k == cls and expected.get(c) != cls]
+        if len(elsewhere) == 1 and expected.get(elsewhere[0]) in (colour, None):
+            where = elsewhere[0]  # on another of its stones, or on an empty cell
+            sentences.append(
+                _("Move {player}'s character from {cell} back to {home}").format(
+                    player=name, cell=where, home=cell
+                )
+            )
+            if where in expected:
+                fixed[where] = expected[where]
+            else:
+                del fixed[where]
+        else:
+            sentences.append(
+                _("Put {player}'s character back on {cell}").format(player=name, cell=cell)
+            )
+        fixed[cell] = cls
+    return sentences, fixed
 
 
 def _key(position: SenseiPosition) -> tuple[Any, ...]:
@@ -228,9 +271,13 @@ def _single_action(expected: dict[str, str], board: dict[str, str]) -> Action | 
         (src, was), (dst, now) = next(iter(diff.removed.items())), next(iter(diff.added.items()))
         if was == now:
             return Action(STONE, src, dst)
+    froms = [c for c, (was, now) in diff.changed.items() if was.endswith(CHARACTER_SUFFIX)]
     if len(diff.changed) == 2 and not diff.added and not diff.removed:
-        froms = [c for c, (was, now) in diff.changed.items() if was.endswith("-character")]
-        tos = [c for c, (was, now) in diff.changed.items() if now.endswith("-character")]
+        tos = [c for c, (was, now) in diff.changed.items() if now.endswith(CHARACTER_SUFFIX)]
         if len(froms) == 1 and len(tos) == 1:
             return Action(CHARACTER, froms[0], tos[0])
+    if len(diff.changed) == 1 and len(froms) == 1 and len(diff.added) == 1 and not diff.removed:
+        (dst, now) = next(iter(diff.added.items()))  # the character put on an empty cell
+        if now.endswith(CHARACTER_SUFFIX):
+            return Action(CHARACTER, froms[0], dst)
     return None
