@@ -511,3 +511,39 @@ def test_a_chess_set_s_position_may_be_given_in_fen(tmp_path, capsys):
         "184,215 860,227 984,997 42,978", "--position", fen, "-o", tmp_path / "go.json",
     )  # fmt: skip
     assert code == 2 and "a chess position (FEN) is for an 8x8 board, not layout grid:19x19" in err
+
+
+@pytest.mark.parametrize(
+    "fen, problem",
+    [
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", "rank 6 has 9 squares, not 8"),
+        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR", "it has 7 ranks between slashes, not 8"),
+        ("rnbqkbnr/pppppppp/8/8/3x4/8/PPPPPPPP/RNBQKBNR w - - 0 1", "rank 4 has 'x'"),
+    ],
+)
+def test_a_mistyped_fen_is_said_to_be_one_not_a_missing_file(tmp_path, capsys, fen, problem):
+    """A trial: a FEN with a typo was "position file rnbqkbnr/... not found"."""
+    start = manifest_entry("IMG_4755.jpg")
+    code, _, err = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--corners", corners_of(start), "--position", fen, "-o", tmp_path / "c.json",
+    )  # fmt: skip
+    assert code == 2 and "is not a chess position (FEN) this reads: " + problem in err
+    assert "not found" not in err and not (tmp_path / "c.json").exists()
+
+
+def test_an_empty_photo_whose_board_is_not_found_is_told_its_own_corners_flag(tmp_path, capsys):
+    """A trial: the --empty photo's board not found said "give its corners with --corners",
+    which is the start photo's flag."""
+    import cv2
+
+    start = manifest_entry("IMG_4755.jpg")
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), cv2.imread(str(REAL / start["file"])) * 0 + 128)
+    code, _, err = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--position", position_file(tmp_path, start["cells"]), "-o", tmp_path / "c.json",
+        "--empty", grey,
+    )  # fmt: skip
+    assert code == 2 and f"the --empty photo {grey}: no checkered 8x8 board found" in err
+    assert 'give its corners with --empty-corners "x,y' in err and " --corners" not in err

@@ -191,6 +191,16 @@ def test_a_damaged_or_newer_standing_calibration_is_refused(tmp_path):
     path.write_text(json.dumps(without))
     with pytest.raises(UserError, match=r"is damaged \(bad or missing groups\): calibrate again"):
         load_calibration(path)
+    # a trial: these were "version None / '7' / 7, newer than this companion reads (1)"
+    for key, change, message in (
+        ("version", None, r"is damaged \(its version is missing\): calibrate again$"),
+        (None, {"version": "7"}, r"is damaged \(its version is '7', not a whole number\): calib"),
+        ("model", None, r'is damaged \(its "model" is missing\): calibrate again$'),
+    ):
+        changed = {k: v for k, v in data.items() if k != key}
+        path.write_text(json.dumps({**changed, **(change or {})}))
+        with pytest.raises(UserError, match=message):
+            load_calibration(path)
 
 
 def test_a_file_from_before_the_class_precision_picks_the_class_as_it_did(tmp_path):

@@ -90,7 +90,8 @@ class Calibration:
                 f"{source} is not a calibration file (make one with `companion vision calibrate`)"
             )
         version = data.get("version")
-        if not isinstance(version, int) or version > VERSION:
+        _check_version_written(version, source)
+        if version > VERSION:
             raise UserError(
                 f"{source} is calibration version {version!r}, newer than this companion reads "
                 f"({VERSION}): update the companion or calibrate again"
@@ -125,6 +126,14 @@ class Calibration:
         write_json(path, self.to_json(), overwrite=overwrite)
 
 
+def _check_version_written(version: Any, source: Any) -> None:
+    """:raises UserError: a calibration's version that is no whole number (changed by hand:
+    a trial's file without one was "version None, newer than this companion reads")."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        what = "missing" if version is None else f"{excerpt(repr(version))}, not a whole number"
+        raise UserError(f"{source} is damaged (its version is {what}): calibrate again")
+
+
 def _six(values: Any) -> list[float]:
     out = [float(v) for v in values]
     if len(out) != len(FEATURES) or not all(np.isfinite(out)):
@@ -142,10 +151,8 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
         and data.get("format") == FORMAT
         and data.get("model") == STANDING_MODEL
     ):
-        if (
-            not isinstance(data.get("version"), int)
-            or data["version"] > StandingCalibration.version
-        ):
+        _check_version_written(data.get("version"), path)
+        if data["version"] > StandingCalibration.version:
             raise UserError(
                 f"{path} is calibration version {data.get('version')!r}, newer than this companion "
                 f"reads ({StandingCalibration.version}): update the companion or calibrate again"
@@ -159,6 +166,14 @@ def load_calibration(path: str | Path) -> Calibration | StandingCalibration:
             return StandingCalibration.from_json(data)
         except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             raise UserError(f"{path} is damaged (bad or missing {exc}): calibrate again") from None
+    if (
+        isinstance(data, dict)
+        and data.get("format") == FORMAT
+        and "model" not in data
+        and isinstance(data.get("version"), int)
+        and VERSION < data["version"] <= StandingCalibration.version
+    ):  # a trial: a board of your own's file without its "model" was "newer than (1)"
+        raise UserError(f'{path} is damaged (its "model" is missing): calibrate again')
     if isinstance(data, dict) and data.get("format") == FORMAT and "model" in data:
         # the flat-stone files have no "model": another one is no model this companion knows
         raise UserError(
@@ -173,6 +188,12 @@ def load_position(path: str | Path, layout: Layout) -> dict[str, str]:
     """A position file ``{"cells": {"a1": "gold", ...}}`` checked against the layout - or, on
     an 8 x 8 board, a chess position in FEN given instead of a file (`fen_cells`)."""
     fen = None if Path(path).exists() else fen_cells(str(path))
+    problem = None if Path(path).exists() else fen_problem(str(path))
+    if problem is not None:
+        raise UserError(
+            f"--position {excerpt(str(path))} is not a chess position (FEN) this reads: "
+            f"{problem} - write the board as {FEN_START!r} is written, or give a position file"
+        )
     if fen is not None:
         squares = {f"{file}{rank}" for file in "abcdefgh" for rank in range(1, 9)}
         if set(layout.cell_names()) != squares:
@@ -208,24 +229,54 @@ def fen_cells(text: str) -> dict[str, str] | None:
         >>> fen_cells("start.json") is None, fen_cells("8/8/8/8/8/8/8/9") is None
         (True, True)
     """
+    cells, _problem = _read_fen(text)
+    return cells
+
+
+def fen_problem(text: str) -> str | None:
+    """What is wrong with `text` as a FEN board, when it looks like one (ranks between
+    slashes, no file extension) and is not; None otherwise - a path, or a good FEN.
+
+        >>> fen_problem("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR")
+        'rank 6 has 9 squares, not 8'
+        >>> fen_problem("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR")
+        'it has 7 ranks between slashes, not 8'
+        >>> fen_problem("rnbqkbnr/pppppppp/8/8/3x4/8/PPPPPPPP/RNBQKBNR")
+        "rank 4 has 'x': a piece is one of p n b r q k (upper case for White), empty squares a number"
+        >>> fen_problem(FEN_START) is None, fen_problem("positions/start.json") is None
+        (True, True)
+    """
+    fields = text.split()
+    board = fields[0] if fields else ""
+    if board.count("/") < 3 or "." in board or "\\" in board:
+        return None  # a path
+    return _read_fen(text)[1]
+
+
+def _read_fen(text: str) -> tuple[dict[str, str] | None, str | None]:
+    """(the cells, None) of a FEN board, or (None, what is wrong with it)."""
     fields = text.split()
     ranks = fields[0].split("/") if fields else []
     if len(ranks) != 8:
-        return None
+        return None, f"it has {len(ranks)} ranks between slashes, not 8"
     cells: dict[str, str] = {}
     for row, rank in enumerate(ranks):
         column = 0
         for char in rank:
-            if char in "12345678":
+            if char in "0123456789":
                 column += int(char)
-            elif char.lower() in "pnbrqk" and column < 8:
-                cells[f"{'abcdefgh'[column]}{8 - row}"] = "white" if char.isupper() else "black"
+            elif char.lower() in "pnbrqk":
+                if column < 8:
+                    cells[f"{'abcdefgh'[column]}{8 - row}"] = "white" if char.isupper() else "black"
                 column += 1
             else:
-                return None
+                return None, (
+                    f"rank {8 - row} has {char!r}: a piece is one of p n b r q k (upper case "
+                    "for White), empty squares a number"
+                )
         if column != 8:
-            return None
-    return cells
+            return None, f"rank {8 - row} has {column} squares, not 8"
+    return cells, None
 
 
 def check_position(data: Any, layout: Layout, source: str = "position") -> dict[str, str]:

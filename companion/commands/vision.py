@@ -19,7 +19,13 @@ import numpy as np
 
 from companion import games
 from companion.commands import as_typed, not_empty
-from companion.errors import PositionMismatch, UserError, read_problem, write_problem
+from companion.errors import (
+    BoardNotFound,
+    PositionMismatch,
+    UserError,
+    read_problem,
+    write_problem,
+)
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
 from companion.observation import Observation
@@ -470,6 +476,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
         try:
             empty_at = _locate(empty, layout.name, corners)
             _something_to_read(empty, empty_at, "")
+        except BoardNotFound as exc:  # its own flag for corners (a trial: "--corners")
+            raise UserError(
+                f"the --empty photo {args.empty}: {exc.reason}; give its corners with "
+                '--empty-corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
+                "bottom-left as the first player sees it)"
+            ) from None
         except UserError as exc:  # say which picture: the start photo was found
             raise UserError(f"the --empty photo {args.empty}: {exc}") from None
         more = (Photo(empty, empty_at.homography, {}),)
