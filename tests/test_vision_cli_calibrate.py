@@ -547,3 +547,26 @@ def test_an_empty_photo_whose_board_is_not_found_is_told_its_own_corners_flag(tm
     )  # fmt: skip
     assert code == 2 and f"the --empty photo {grey}: no checkered 8x8 board found" in err
     assert 'give its corners with --empty-corners "x,y' in err and " --corners" not in err
+
+
+def test_saved_corners_that_do_not_fit_a_smaller_picture_name_their_file(tmp_path, capsys):
+    """A trial: the corners saved with a calibration, read on a picture of another size (a
+    camera at another resolution), were "a corner in --corners lies far outside" - a flag
+    the player never typed."""
+    import cv2
+
+    start = manifest_entry("IMG_4755.jpg")
+    cal = tmp_path / "c.json"
+    code, _, _ = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--corners", corners_of(start), "--position", position_file(tmp_path, start["cells"]),
+        "-o", cal,
+    )  # fmt: skip
+    assert code == 0
+    small = tmp_path / "small.jpg"
+    photo = cv2.imread(str(REAL / start["file"]))
+    cv2.imwrite(str(small), cv2.resize(photo, None, fx=0.4, fy=0.4))
+    code, out, err = companion(capsys, "read", small, "--calibration", cal)
+    assert code == 2 and out == ""
+    assert f"a corner saved in {tmp_path / 'c.corners.json'} lies far outside this 360x640" in err
+    assert "another size" in err and "--corners lies" not in err

@@ -180,6 +180,7 @@ def locate(
     *,
     min_markers: int = MIN_MARKERS,
     near: np.ndarray | None = None,
+    saved_in: str = "",
 ) -> Located:
     """Find the board of `layout` in `image` (BGR or grey).
 
@@ -187,7 +188,8 @@ def locate(
     "x,y x,y x,y x,y") locates a board without markers; without them such a board
     (``chessboard``, ``grid:RxC``) is found from its grid (`vision.find.find_board`, which
     raises BoardNotFound; `near`: an earlier location's board corners, which way round to
-    take it). Raises UserError saying what is missing when the board cannot be found.
+    take it; `saved_in`: the file `corners` were saved in, named where they do not fit).
+    Raises UserError saying what is missing when the board cannot be found.
     """
     gray = to_gray(image)
     size = (gray.shape[1], gray.shape[0])
@@ -197,7 +199,7 @@ def locate(
             raise UserError(
                 "layout auto needs markers; with --corners give the layout (e.g. grid:8x8)"
             )
-        return from_corners(chosen, corners, size)
+        return from_corners(chosen, corners, size, saved_in=saved_in)
     if not _is_auto(layout):
         chosen = resolve_layout(layout)
         if not chosen.markers:  # chessboard, grid:RxC: find the grid itself

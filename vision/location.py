@@ -103,9 +103,12 @@ def nothing_to_read(image: np.ndarray, located: Located) -> str:
     return ""
 
 
-def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) -> Located:
+def from_corners(
+    layout: Layout, corners, image_size: tuple[int, int] = (0, 0), *, saved_in: str = ""
+) -> Located:
     """The homography from the playing area's four corners in image pixels: typed (a str, as
-    `--corners` gives them, "x,y x,y x,y x,y"), tapped or found.
+    `--corners` gives them, "x,y x,y x,y x,y"), tapped, found or saved beside a calibration
+    (`saved_in`: that file, named where they do not fit this picture).
 
     :raises UserError: not four points going round the board, a corner far outside the
         picture, or - typed - cells narrower than MIN_CELL_PX (a slip: the reader would read
@@ -129,6 +132,12 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             or np.any(points[:, 1] > 1.5 * h)
         )
     ):
+        if saved_in:  # a trial: corners the player never typed were blamed on --corners
+            raise UserError(
+                f"a corner saved in {saved_in} lies far outside this {w}x{h} picture: were "
+                "they saved from a picture of another size (another camera, or another "
+                "resolution)? Give --corners for this picture, or calibrate again"
+            )
         raise UserError(
             f"a corner in --corners lies far outside the {w}x{h} image: give the corners in "
             "image pixels (a board reaching a little past the picture is fine)"
@@ -154,6 +163,11 @@ def from_corners(layout: Layout, corners, image_size: tuple[int, int] = (0, 0)) 
             "top-right, bottom-right, bottom-left"
         )
     if w and h and _part_in_view(points, (w, h)) < MIN_PART_IN_VIEW:
+        if saved_in:
+            raise UserError(
+                f"the corners saved in {saved_in} put most of the board outside this {w}x{h} "
+                "picture: give --corners for this picture, or calibrate again"
+            )
         raise UserError(
             f"the --corners put most of the board outside the {w}x{h} image: give the "
             "playing area's corners in image pixels (a board reaching a little past the "

@@ -19,13 +19,7 @@ import numpy as np
 
 from companion import games
 from companion.commands import as_typed, not_empty
-from companion.errors import (
-    BoardNotFound,
-    PositionMismatch,
-    UserError,
-    read_problem,
-    write_problem,
-)
+from companion.errors import PositionMismatch, UserError, read_problem, write_problem
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
 from companion.observation import Observation
@@ -44,6 +38,7 @@ from vision.calibration import (
 from vision.cell_views import cells_outside
 from vision.corners import check_corners_place, corners_for, corners_path, save_corners
 from vision.find import (
+    BoardNotFound,
     board_kind,
     draw_grid,
     grid_still_there,
@@ -746,7 +741,10 @@ def run_read(args: argparse.Namespace) -> int:
     corners, said, near = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
-    located = locate(image, wanted.name if wanted else "auto", corners, near=near)
+    saved_in = str(corners_path(args.calibration)) if said and corners is not None else ""
+    located = locate(
+        image, wanted.name if wanted else "auto", corners, near=near, saved_in=saved_in
+    )
     layout = located.layout
     calibration.check_layout(layout)
     _something_to_read(image, located, args.image)
