@@ -18,11 +18,12 @@ import importlib
 import os
 import pkgutil
 import shlex
+import signal
 import sys
 from typing import NoReturn
 
 from companion import __version__, commands
-from companion.commands import as_typed
+from companion.commands import as_typed, silence_stdout
 from companion.errors import UserError, shorten_quotes
 
 # pygame (imported by the commands that draw) greets on stdout unless told not to
@@ -86,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("companion: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `companion ... | head`
-        return 0
+    except BrokenPipeError:  # `companion ... | head`: stopped as by SIGPIPE, the verdict
+        # unwritten (a trial: `replay` of an illegal game through `| head -1` exited 0)
+        silence_stdout()
+        return 128 + signal.SIGPIPE
 
 
 def _commands_along(

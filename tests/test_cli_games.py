@@ -700,7 +700,11 @@ def test_replay_a_file_of_json_lines_cut_short_checks_the_whole_lines(capsys, tm
         ),
         (
             "<!DOCTYPE html>\n<html><body>Arinama</body></html>\n",
-            ["broken.json is neither", "companion export ID --format json"],
+            ["broken.json is a web page", "companion export ID --format json"],
+        ),
+        (  # a trial: an Arimaa game's page holds its turns, and was replayed as a move list
+            "<!DOCTYPE html>\n<html><body>\n<p>2g Ed2n Ed3n</p>\n<p>2s ed7s</p></body></html>\n",
+            ["broken.json is a web page", "--format arimaa"],
         ),
         (
             '{"format": "tabletop-companion/game", "version": "1", "game": "arinama"}',
@@ -1098,3 +1102,22 @@ def test_play_auto_numbers_the_moves_as_the_game_counts_them(capsys):
     assert [line.split()[0] for line in arimaa.splitlines()[1:5]] == ["1g", "1s", "2g", "2s"]
     arinama = run(capsys, "play", "arinama", "--auto", "--seed", "1", "--max-moves", "2")[1]
     assert [line.split()[0] for line in arinama.splitlines()[1:3]] == ["1.", "2."]
+
+
+def test_output_closed_before_the_verdict_is_not_success(capsys, tmp_path, monkeypatch):
+    """A trial: `companion replay bad.txt | head -1` exited 0 in one run of 7 - the pipe closed
+    before the line saying ILLEGAL was written, and the status said "all legal"."""
+    import builtins
+
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(RECORD))
+    real_print = builtins.print
+
+    def closed(*args, **kwargs):
+        if kwargs.get("file") not in (None, sys.stdout):
+            return real_print(*args, **kwargs)
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(builtins, "print", closed)
+    monkeypatch.setattr("companion.cli.silence_stdout", lambda: None)  # (pytest's own stdout)
+    assert main(["replay", str(path)]) == 141

@@ -295,3 +295,29 @@ def test_no_screen_the_service_can_open_is_one_line_not_a_traceback(tmp_path):
         "run", "--fullscreen", "--wait-for-camera", "--db", str(tmp_path / "r.sqlite3"), env=env
     )
     one_line_error(result, "cannot open the screen", "SDL_VIDEODRIVER=kmsdrm", "video and render")
+
+
+def test_a_demo_stopped_with_ctrl_c_says_the_next_demo_continues_it(tmp_path):
+    """A trial: Ctrl-C during the demo printed only "companion: interrupted" - nothing on the
+    game, which is recorded move by move and continued by the next demo."""
+    db = tmp_path / "r.sqlite3"
+    process = subprocess.Popen(
+        [*COMPANION, "run", "--headless", "--moves", "40", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        for line in process.stdout:  # a few instructions in: the game is under way
+            if line.lstrip().startswith(b"2 "):
+                break
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 128 + signal.SIGINT, err
+    assert err.decode().strip().splitlines()[-1] == (
+        "companion: interrupted: the next demo continues its unfinished game #1"
+    )
+    again = companion("run", "--headless", "--moves", "2", "--db", str(db))
+    assert again.returncode == 0 and "demo: continuing the unfinished game #1" in again.stdout

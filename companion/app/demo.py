@@ -327,7 +327,7 @@ class Demo:
             if self.realtime and not _pace(self.started, self.now):
                 break
             if not self.realtime and pygame.event.peek(pygame.QUIT):
-                break  # SIGTERM / Ctrl-C: SDL turns them into a QUIT event
+                break  # SIGTERM: SDL turns it into a QUIT event (Ctrl-C: KeyboardInterrupt)
             observation = self.vision.feed(frame, self.now)
             app.on_vision_status(self.vision.status)
             if observation is not None:

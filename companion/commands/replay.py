@@ -114,6 +114,14 @@ def report_many(records: list[tuple[int, Any]], show_board: bool) -> int:
 def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     """(line number, record) pairs: one JSON document, JSON lines, or one move-list text."""
     stripped = text.lstrip()
+    if stripped[:15].lower().startswith(("<!doctype html", "<html")):
+        # an exported page: an Arimaa game's holds its turns in the page ("2g Ed2n"), and was
+        # replayed as a move list - 95 lines ignored, then its SVG called an illegal turn
+        raise RecordError(
+            f"{name} is a web page (`companion export --format html`), which is for reading: "
+            "give the JSON of `companion export ID --format json` (or `--format arimaa` for an "
+            "Arimaa game)"
+        )
     if not stripped.startswith(("{", "[")):
         try:
             json.loads(text)

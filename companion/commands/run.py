@@ -215,9 +215,7 @@ def _output_closed(
     so where that can still be read, and 141 (as SIGPIPE) - the next demo continues its game
     when one is waiting (`unfinished_demo`)."""
     silence_stdout()
-    cls = games.get(game)
-    layout = cls.mat_layout(cls.options_from(options))
-    waiting = unfinished_demo(records, game, layout)
+    waiting = _waiting_demo(records, game, options)
     if waiting is None and before is not None:
         written = [g for g in records.games() if g.updated_at > before]
         if written and all(g.status != PLAYING for g in written):
@@ -225,6 +223,26 @@ def _output_closed(
     then = f" - the next demo continues its unfinished game #{waiting}" if waiting else ""
     say_on_stderr(f"companion: the demo stopped: its output was closed{then}")
     return 128 + signal.SIGPIPE
+
+
+def _waiting_demo(records: Records, game: str, options: dict[str, Any] | None) -> int | None:
+    """The unfinished demo game the next demo of `game` continues (`unfinished_demo`).
+
+    :raises RecordError: the records cannot be read to tell."""
+    cls = games.get(game)
+    return unfinished_demo(records, game, cls.mat_layout(cls.options_from(options)))
+
+
+def _interrupted(records: Records, game: str, options: dict[str, Any] | None) -> int:
+    """Ctrl-C while the demo played: every move it accepted is recorded (before it was shown),
+    so say that the next demo continues the game - a trial read only "interrupted"; 130."""
+    try:
+        waiting = _waiting_demo(records, game, options)
+    except RecordError:
+        waiting = None
+    then = f": the next demo continues its unfinished game #{waiting}" if waiting else ""
+    say_on_stderr(f"companion: interrupted{then}")
+    return 128 + signal.SIGINT
 
 
 def _default_source() -> str | None:
@@ -366,6 +384,8 @@ def _demo_on(
             language=args.language,
             speaker=speaker,
         )
+    except KeyboardInterrupt:  # Ctrl-C (SIGINT reaches Python before SDL)
+        return _interrupted(records, game, played_with)
     except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE
         try:
             return _output_closed(records, game, played_with, before)
