@@ -83,6 +83,13 @@ class PositionMismatch(VisionError, ValueError):
         self.cells = tuple(cells)
 
 
+class EmptyPhotoNotEmpty(PositionMismatch):
+    """A photo said to show the board empty (the setup screen's Empty board, `--empty`) that
+    shows a piece where the calibration photo shows the board empty: taken with pieces still
+    on the board, or of another board. `cells` names them; the calibration without the photo
+    says what it would learn (the caller's choice: the front ends calibrate again without)."""
+
+
 EXCERPT_CHARS = 60
 
 

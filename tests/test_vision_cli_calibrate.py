@@ -414,12 +414,14 @@ def test_an_empty_board_photo_with_pieces_on_it_is_named_as_the_trouble(tmp_path
         "--empty-corners", corners_of(later), "--view", view,
     ]  # fmt: skip
     code, _, err = companion(capsys, *args)
-    assert code == 2 and "without the --empty photo" in err and "it calibrates" in err
-    # ... naming the pieces on it (a black king on c6, a white one on c4), and --view draws
-    # that photo with them ringed - a trial found the start photo's c6 ringed, where nothing
-    # stands (the logo on h1, never seen empty there, reads as a piece too)
-    named = err.split("that photo shows pieces on ")[1].split(" or another board")[0]
-    assert {"c4", "c6"} <= set(named.split(", ")) and set(later["cells"]) == {"c4", "c6"}
+    assert code == 2 and f"the --empty photo {REAL / later['file']} shows pieces on " in err
+    assert "or leave out --empty" in err and not (tmp_path / "c.json").exists()
+    # ... naming the pieces on it (a black king on c6, a white one on c4) - the cells the start
+    # photo shows empty: the logo on h1, never seen empty there, is not judged - and --view
+    # draws that photo with them ringed (a trial found the start photo's c6 ringed, where
+    # nothing stands)
+    named = err.split("shows pieces on ")[1].split(" (see")[0]
+    assert set(named.split(", ")) == set(later["cells"]) == {"c4", "c6"}
     assert f"see {view}: the --empty photo" in err
     drawn = cv2.imread(str(view)).astype(int)
     photos = [cv2.imread(str(REAL / e["file"])).astype(int) for e in (later, start)]
@@ -570,3 +572,28 @@ def test_saved_corners_that_do_not_fit_a_smaller_picture_name_their_file(tmp_pat
     assert code == 2 and out == ""
     assert f"a corner saved in {tmp_path / 'c.corners.json'} lies far outside this 360x640" in err
     assert "another size" in err and "--corners lies" not in err
+
+
+def test_an_empty_photo_of_the_start_position_again_is_refused_not_learned(tmp_path, capsys):
+    """A trial: `--empty` given the calibration's own position photographed again (the
+    pieces left on the mat) was taken, at a margin of 1.02 - and the board then read every
+    cell empty, the pieces learned as the empty look."""
+    import cv2
+
+    from vision.layouts import get_layout
+    from vision.sim import SimTable, calibration_position
+
+    position = calibration_position(get_layout("arimaa"))
+    table = SimTable("arimaa", seed=1)
+    start, again = tmp_path / "start.png", tmp_path / "again.png"
+    cv2.imwrite(str(start), table.render(position))
+    cv2.imwrite(str(again), table.render(position))
+    cal = tmp_path / "c.json"
+    code, _, err = companion(
+        capsys, "calibrate", start, "--position", position_file(tmp_path, position),
+        "-o", cal, "--empty", again,
+    )  # fmt: skip
+    assert code == 2 and f"the --empty photo {again} shows pieces on " in err
+    assert "or leave out --empty" in err and not cal.exists()
+    named = err.split("shows pieces on ")[1].split(": take it")[0].split(", ")
+    assert named and set(named) <= set(position)

@@ -16,7 +16,7 @@ import pytest
 from shared_data import real_data
 
 import vision.standing
-from companion.errors import PositionMismatch, UserError
+from companion.errors import EmptyPhotoNotEmpty, PositionMismatch, UserError
 from companion.observation import EMPTY
 from vision.calibration import calibrate, calibrate_found, load_calibration
 from vision.cell_features import FEATURE_BLOCKS, FEATURE_COUNT, features, light_direction
@@ -1152,3 +1152,37 @@ def test_the_learned_picture_marks_a_colour_named_class_in_its_colour():
         ]
         brightness = np.median([int(p.astype(int).sum()) for p in ring])
         assert (brightness < 200) == (cls == "black"), (cell, brightness)
+
+
+@pytest.mark.parametrize("name", ["arimaa", "chessboard"])
+def test_a_photo_said_to_show_the_board_empty_is_checked(name):
+    """A trial gave `--empty` a photo of the start position again (every piece still on the
+    board): it was taken, and taught the empty cells every piece's look - the board then read
+    empty whatever stood on it. A photo said to show the board empty (`said_empty`) is read
+    by what the first photo taught: a piece still where it stood, or one on a cell the first
+    photo shows empty, refuses it, naming the cells; the board empty is taken."""
+    layout = get_layout(name)
+    if name == "chessboard":
+        start, figures = chess_start(layout)
+        table = SimTable("grid:8x8", seed=11, realism={"board": "green-cream", "pieces": "chess"})
+        homography = from_corners(layout, table.board_corners_px(), table.size).homography
+    else:
+        start, figures = calibration_position(layout), None
+        table = SimTable(name, seed=11, realism=True)
+        homography = locate(table.render(start), layout).homography
+    frame = table.render(start, figures=figures)
+
+    def said_empty(cells, shown_figures=None):
+        photo = Photo(table.render(cells, figures=shown_figures), homography, {}, said_empty=True)
+        return calibrate(frame, homography, layout, start, (photo,))
+
+    said_empty({})  # taken
+    with pytest.raises(EmptyPhotoNotEmpty) as refused:
+        said_empty(start, figures)
+    assert refused.value.cells and set(refused.value.cells) <= set(start)
+    free = next(c for c in layout.cell_names() if c not in start)
+    moved = {free: start[next(iter(start))]}
+    with pytest.raises(EmptyPhotoNotEmpty) as refused:
+        said_empty(moved, None if figures is None else {free: next(iter(figures.values()))})
+    assert refused.value.cells == (free,)
+    assert f"the empty board's photo shows pieces on {free}: take it" in str(refused.value)

@@ -24,7 +24,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import ColoursSwapped, PositionMismatch, UserError, excerpt
+from companion.errors import (
+    ColoursSwapped,
+    EmptyPhotoNotEmpty,
+    PositionMismatch,
+    UserError,
+    excerpt,
+)
 from companion.observation import EMPTY, UNKNOWN
 from vision import messages
 from vision.copies import AUGMENT_SEED
@@ -375,6 +381,8 @@ def calibrate_found(
         own way has cells out of place (they are named for the board as the finder took it).
     :raises ColoursSwapped: no way fits, and the finder's own way only for white looking
         darker than black.
+    :raises EmptyPhotoNotEmpty: the position fits a way round, and a photo said to show the
+        board empty shows pieces (`calibrate_standing`).
     :raises UserError: another reason calibration refuses the photo (the same every way).
     """
     refusals: list[UserError] = []
@@ -399,6 +407,8 @@ def calibrate_found(
                 image, board.homography, located.layout, position, photos, stream=stream
             )
             refuse_turned_round(calibration)
+        except EmptyPhotoNotEmpty:
+            raise  # the position fits this way; the empty board's photo does not show it empty
         except (PositionMismatch, ColoursSwapped) as exc:
             refusals.append(exc)
             continue

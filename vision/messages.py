@@ -45,6 +45,20 @@ def _and_more(shown: Sequence[str], total: int) -> str:
     return text
 
 
+def empty_photo_not_empty(cells: Sequence[str]) -> str:
+    """The photo said to show the board empty shows pieces (`EmptyPhotoNotEmpty`)."""
+    shown = ", ".join(cells[:SHOWN])
+    if len(cells) > SHOWN:
+        rest = len(cells) - SHOWN
+        shown = ngettext("{cells} and {count} more", "{cells} and {count} more", rest).format(
+            cells=shown, count=rest
+        )
+    return _(
+        "the empty board's photo shows pieces on {cells}: take it with nothing on the "
+        "board, from where the camera stands"
+    ).format(cells=shown)
+
+
 def position_mismatch(looks: Sequence[tuple[str, str, str]], *, corners: bool = True) -> str:
     """The calibration photo does not show its position: (cell, read, position's class)."""
     shown = [

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.errors import PositionMismatch, UserError
+from companion.errors import EmptyPhotoNotEmpty, PositionMismatch, UserError
 from companion.i18n import _
 from companion.observation import Observation
 from companion.referee import phrases
@@ -340,7 +340,7 @@ class TableVision:
             more: tuple[Photo, ...] = ()
             if self.empty_photo is not None:
                 frame, homography = self.empty_photo
-                more = (Photo(frame, homography, {}),)
+                more = (Photo(frame, homography, {}, said_empty=True),)
             to_confirm, self._to_confirm = self._to_confirm, None  # (DONE again: its answer)
             return _Job(
                 cells=dict(cells),
@@ -466,6 +466,8 @@ def _learn(layout: Layout, job: _Job) -> _Learned:
             return _learn_found(job)
         try:
             calibration = calibrate(job.frame, job.located.homography, layout, job.cells, job.more)
+        except EmptyPhotoNotEmpty as exc:  # the position fits; the photo shows pieces
+            return _Learned(error=EmptyPhotoShowsPieces(exc.cells))
         except PositionMismatch:
             if not job.more:
                 raise
@@ -491,6 +493,8 @@ def _learn_found(job: _Job) -> _Learned:
             return _Learned(confirmed)  # the players saw the turn and said DONE
     try:
         found = calibrate_found(job.frame, job.located, job.cells, job.more)
+    except EmptyPhotoNotEmpty as exc:  # (as `_learn`)
+        return _Learned(error=EmptyPhotoShowsPieces(exc.cells))
     except PositionMismatch:
         if not job.more:
             raise

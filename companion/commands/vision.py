@@ -19,7 +19,13 @@ import numpy as np
 
 from companion import games
 from companion.commands import as_typed, not_empty
-from companion.errors import PositionMismatch, UserError, read_problem, write_problem
+from companion.errors import (
+    EmptyPhotoNotEmpty,
+    PositionMismatch,
+    UserError,
+    read_problem,
+    write_problem,
+)
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
 from companion.observation import Observation
@@ -479,7 +485,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             ) from None
         except UserError as exc:  # say which picture: the start photo was found
             raise UserError(f"the --empty photo {args.empty}: {exc}") from None
-        more = (Photo(empty, empty_at.homography, {}),)
+        more = (Photo(empty, empty_at.homography, {}, said_empty=True),)
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     learning = _Learning(args, image, located, position, more, found)
     calibration, turn, colours_only = _calibrate(learning)
@@ -579,6 +585,21 @@ def _calibrate(learning: _Learning) -> tuple[StandingCalibration, int, bool]:
     args, located = learning.args, learning.located
     try:
         return learning.learn()
+    except EmptyPhotoNotEmpty as exc:  # a trial: such a photo was taken, and spoilt the reading
+        where = ""
+        spoilt = _empty_photo_pieces(learning)  # (turned as calibration turns it)
+        if args.view and spoilt is not None:
+            picture = refused_picture(
+                spoilt[0].image, spoilt[0].homography, located.layout, exc.cells
+            )
+            write_png(Path(args.view), picture, overwrite=args.force)
+            where = f" (see {args.view}: the --empty photo)"
+        raise EmptyPhotoNotEmpty(
+            f"the --empty photo {args.empty} shows pieces on {', '.join(exc.cells)}{where}: "
+            "take it with nothing on the board, from where the camera stands - or leave out "
+            "--empty",
+            exc.cells,
+        ) from None
     except PositionMismatch as exc:
         more_words = []
         # a trial: the start photo and position were blamed (and ringed) for an --empty photo
