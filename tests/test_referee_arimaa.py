@@ -530,6 +530,19 @@ def test_a_setup_taken_back_is_chosen_again():
     assert table.instruction.text == "Gold: which setup?"
 
 
+def test_a_setup_to_take_back_is_named_as_the_side_s_setup():
+    """A trial: a take-back asked for during 2g listed Silver's sixteen placements ("take
+    back ra8 rb8 rc8 ... dh7")."""
+    table = Table(games.get("arimaa").new())
+    for _setup in range(2):  # Gold's, then Silver's
+        table.press(CHOOSE, "standard")
+        table.board = dict(table.instruction.expected)
+        table.show()
+    assert table.instruction.text.startswith("Gold: move up to four steps")
+    table.press(UNDO)
+    assert table.instruction.text == "Press DONE to take back Silver's setup"
+
+
 def test_a_take_back_mid_turn_says_this_turn_s_steps_go_too():
     """A trial: UNDO after one step of Gold's turn asked to take back Silver's turn before, and
     confirming dropped Gold's step as well, without a word."""

@@ -109,6 +109,22 @@ def test_wrong_colour_and_second_stone():
     assert table.referee.position.move_stack == ["c3"]
 
 
+def test_a_stone_of_each_colour_at_once_names_the_other_player_s():
+    """A trial: "One stone per turn: take the stones off b5 and c4" named no colour and took
+    the mover's legal stone off too."""
+    table = Table(["c3"])
+    events = table.show(b2="white", d4="black")  # White's move; Black's stone put down too
+    instruction = table.referee.instruction
+    assert (instruction.kind, instruction.text) == (
+        "illegal",
+        "It is White's turn: take the black stone off d4",
+    )
+    assert instruction.highlights == {"d4": "error"} and instruction.expected["b2"] == "white"
+    assert not any(e.kind == "move" for e in events)
+    events = table.show(d4=None)
+    assert [e.kind for e in events] == ["move"] and events[0].data["move"] == "b2"
+
+
 def test_forgotten_flip_then_next_stone_is_not_a_move():
     table = Table(OPENING)
     table.show(d4="black")  # flips not done yet

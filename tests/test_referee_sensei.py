@@ -251,3 +251,16 @@ def test_a_character_that_jumped_over_an_opponent_stone_is_moved_back():
     instruction = table.referee.instruction
     assert instruction.text == "Move Green's character from f3 back to d1"
     assert instruction.detail == "A red stone blocks the character's way at e2"
+
+
+def test_a_take_back_mid_turn_says_this_turn_s_actions_go_too():
+    """A trial: UNDO in the middle of Red's turn asked "Press DONE to take back b1-b3" - not
+    that Red's actions so far go back too (Arimaa's prompt says so of its steps)."""
+    table = Table()
+    table.show(b1=None, b3="green")
+    table.done()
+    table.show(c7=None, c5="red")  # Red's first action
+    table.referee.handle(PlayerInput("undo"))
+    instruction = table.referee.instruction
+    assert (instruction.kind, instruction.text) == ("confirm", "Press DONE to take back b1-b3")
+    assert instruction.detail.startswith("The actions made this turn go back too")

@@ -384,7 +384,11 @@ class AraneaPosition(Position[AraneaMove]):
             if value == RING_SQUARES and self.options.full_circle == "forbidden":
                 raise IllegalMoveError(
                     f"a 12 would bring the stone on {cell} back to its own square: "
-                    "place a stone or pass instead"
+                    + (
+                        "place a stone, or move another"
+                        if self.options.must_use_roll
+                        else "place a stone, move another or pass"
+                    )
                 )
             return self._landings(player, self._target(player, cell, value), cell, value)
         raise IllegalMoveError(f"{move} is not a use of the roll (place or a ring square)")

@@ -503,6 +503,16 @@ class ArimaaReferee(Referee[ArimaaPosition]):
             return [Event("answer", {"setup": None, "was": was, "player": side})]
         return super()._request_undo(by)
 
+    def move_words(self, move: str) -> str:
+        """A setup turn is named as the side's setup: a trial's take-back asked to "take back
+        ra8 rb8 rc8 ..." - sixteen placements (setup pieces are written without a step's
+        direction, "ra8", steps with one, "Ed2n")."""
+        placed = move.split()
+        if placed and all(len(token) == 3 and token[0].isalpha() for token in placed):
+            side = "gold" if placed[0][0].isupper() else "silver"
+            return _("{player}'s setup").format(player=player_name(side))
+        return move
+
     def _undone_too(self) -> str:
         """A take-back mid-turn takes back the turn before: this turn's steps go too (a trial:
         confirming it dropped them without a word)."""

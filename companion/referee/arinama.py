@@ -176,6 +176,27 @@ class ArinamaReferee(Referee[ArinamaPosition]):
         player = self.position.turn
         if diff.changed and not diff.added and not diff.removed:
             return self._unsettled_instruction(board)  # stones to turn over
+        theirs = [c for c, colour in diff.added.items() if colour != player]
+        if len(diff.added) == 2 and len(theirs) == 1 and not diff.removed and not diff.changed:
+            # a stone of each colour (a trial: "One stone per turn: take the stones off b5 and
+            # c4" named no colour and took the mover's legal stone too)
+            mine = next(c for c in diff.added if c != theirs[0])
+            try:
+                self.position.placement_effects(mine)
+            except IllegalMoveError:
+                pass  # the mover's stone may not stay either: both are named below
+            else:
+                return Instruction(
+                    text=_("It is {player}'s turn: take {stone} off {cell}").format(
+                        player=player_name(player),
+                        stone=phrases.piece_phrase("stone", diff.added[theirs[0]]),
+                        cell=theirs[0],
+                    ),
+                    kind="illegal",
+                    player=player,
+                    highlights={theirs[0]: ERROR},
+                    expected={**expected, mine: player},
+                )
         if len(diff.added) > 1 and not diff.removed and not diff.changed:
             cells = list(diff.added)
             return Instruction(

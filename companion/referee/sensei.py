@@ -134,6 +134,13 @@ class SenseiReferee(Referee[SenseiPosition]):
         self.empty_turn_offered = False
         return super()._undo_last()
 
+    def _undone_too(self) -> str:
+        """A take-back mid-turn takes back the turn before: this turn's actions go too (as
+        Arimaa's steps; a trial: the prompt did not say so)."""
+        if self.position.actions_this_turn:
+            return _("The actions made this turn go back too")
+        return ""
+
     def _fix_sentences(self, expected: dict[str, str], board: dict[str, str]) -> list[str]:
         """As every game's, but a character taken off its stone on its own is named as the
         figurine it is: "Put Green's character back on d1", "Move Green's character from f3
