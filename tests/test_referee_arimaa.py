@@ -187,7 +187,7 @@ def test_an_unfinished_push_cannot_end_the_turn():
     table.step("a4", "b4")
     table.step("b4", "c4")
     table.show(c5=None, c6="silver")  # the cat pushed, the elephant not yet in
-    assert table.instruction.text == "Gold: finish the push"
+    assert table.instruction.text == "Gold: finish the push into c5"
     assert table.press(DONE) == []  # no other way to these colours in the steps left
     events = table.show(c4=None, c5="gold")  # the fourth step ends the turn by itself
     assert events[-1].data["move"] == "Ea4e Eb4e cc5n Ec4n"
@@ -198,7 +198,13 @@ def test_done_on_a_half_push_takes_an_equal_complete_turn():
     table = Table(position({"c4": "E", "c5": "c", "d6": "d"}))
     table.show(c5=None, c6="silver")
     # The screen says DONE may end it: players who made the longer turn are not left stuck.
-    assert table.instruction.text == "Gold: finish the push, or press DONE if it is finished"
+    instruction = table.instruction
+    assert instruction.text == "Gold: finish the push into c5, or press DONE if it is finished"
+    assert instruction.detail == (
+        "A stronger gold piece steps into c5; if one already stepped in and away again, the "
+        "push is finished"
+    )  # (a trial: it named no square, and said "The pushing piece may already have ...")
+    assert instruction.highlights["c5"] == "to"
     assert table.press(DONE)[0].data["move"] == "cc5n Ec4n Ec5s"
 
 

@@ -557,19 +557,26 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         done_text = start.move_text(steps)
         error = position.end_turn_error()
         if position.pending_push is not None:
+            # (a trial: "finish the push" named no square, and the detail confused)
+            square = SQUARE_NAMES[position.pending_push.square]
             if self.push_may_be_done:  # the same colours are also a finished turn
                 return Instruction(
-                    text=_("{player}: finish the push, or press DONE if it is finished").format(
-                        player=name
-                    ),
+                    text=_(
+                        "{player}: finish the push into {square}, or press DONE if it is finished"
+                    ).format(player=name, square=square),
                     kind="move",
                     player=player,
-                    highlights=highlights,
+                    highlights={**highlights, square: TO},
                     expected=self.expected(),
-                    detail=_("The pushing piece may already have stepped in and away again"),
+                    detail=_(
+                        "A stronger {colour} piece steps into {square}; if one already stepped "
+                        "in and away again, the push is finished"
+                    ).format(colour=colour_adj(player), square=square),
                 )
             return Instruction(
-                text=_("{player}: finish the push").format(player=name),
+                text=_("{player}: finish the push into {square}").format(
+                    player=name, square=square
+                ),
                 kind="move",
                 player=player,
                 highlights=highlights,
