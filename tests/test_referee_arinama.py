@@ -131,6 +131,11 @@ def test_forgotten_flip_then_next_stone_is_not_a_move():
     events = table.show(e5="white")  # White plays on regardless
     assert not any(e.kind == "move" for e in events)
     assert table.text == "Take the white stone off e5. Turn c4 to black. Turn d4 to white"
+    # (a trial: the detail said "Put the board back as it was" - c4 had never been black)
+    assert table.referee.instruction.detail == (
+        "First the stones the last move turns, as the board must show them; then White "
+        "places a stone"
+    )
     table.show(e5=None, c4="black", d4="white")
     assert table.text == "White: place a stone"
     table.show(e5="white")

@@ -106,6 +106,17 @@ class ArinamaReferee(Referee[ArinamaPosition]):
             return self._unsettled_instruction(board)
         return self._board_instruction(board)
 
+    def _restore_detail(self) -> str:
+        """Before the board has shown the last move's flips, what is wrong is not a board to
+        put back as it was (a trial: "Take the white stone off d4. Turn c3 to black (Put the
+        board back as it was)" - c3 had never been black): the next stone waits for them."""
+        if not self.settled and not self.calibration_pieces and self._last_flips():
+            return _(
+                "First the stones the last move turns, as the board must show them; then "
+                "{player} places a stone"
+            ).format(player=player_name(self.position.turn))
+        return super()._restore_detail()
+
     # -- instructions ---------------------------------------------------------------------------
     def _turn_instruction(self) -> Instruction:
         player = self.position.turn
