@@ -597,3 +597,15 @@ def test_an_empty_photo_of_the_start_position_again_is_refused_not_learned(tmp_p
     assert "or leave out --empty" in err and not cal.exists()
     named = err.split("shows pieces on ")[1].split(": take it")[0].split(", ")
     assert named and set(named) <= set(position)
+
+
+def test_a_calibration_named_as_a_picture_is_refused(tmp_path, capsys):
+    """A trial: `-o cal.png` wrote the calibration's JSON into a .png file, without a word."""
+    start = manifest_entry("IMG_4755.jpg")
+    code, _, err = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--corners", corners_of(start), "--position", position_file(tmp_path, start["cells"]),
+        "-o", tmp_path / "cal.png",
+    )  # fmt: skip
+    assert code == 2 and "-o writes the calibration, a JSON file: name it cal.json" in err
+    assert not (tmp_path / "cal.png").exists()

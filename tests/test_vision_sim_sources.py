@@ -224,7 +224,13 @@ def test_a_sim_chessboard_is_a_checkered_board_with_chess_figures():
             styles.add(conditions.board)
             assert find_board(source.read(), "chessboard").layout.name == "chessboard"
     assert len(styles) == 2
-    with open_source("sim:chessboard?board=go&size=320x180") as source:
+    with open_source("sim:chessboard?board=dark-wood&size=320x180") as source:
+        assert source.table.realism.board == "dark-wood"
+    # a lined board on the checkered layout: a trial's snapshot then suggested a calibrate
+    # that could not find it
+    with pytest.raises(UserError, match="board='go' is a lined board, and layout chessboard"):
+        open_source("sim:chessboard?board=go&size=320x180")
+    with open_source("sim:grid:8x8?board=go&size=320x180") as source:
         assert source.table.realism.board == "go"
 
 

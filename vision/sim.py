@@ -1159,6 +1159,14 @@ def _sim_realism(options: dict[str, str], layout: Layout, realistic: bool, seed:
                 f"sim option board={options['board']!r} must be one of "
                 f"{', '.join(OWN_BOARDS)}, on a layout without markers (chessboard, grid:RxC)"
             )
+        if layout.name == CHESSBOARD and board not in CHECKERED_BOARDS:
+            # (a trial: a lined board drawn for `chessboard`, which the snapshot's suggested
+            # `calibrate --layout chessboard` could then not find)
+            raise UserError(
+                f"sim option board={options['board']!r} is a lined board, and layout "
+                f"{CHESSBOARD} is checkered: give one of {', '.join(CHECKERED_BOARDS)}, or "
+                f"the lined board on a grid (sim:grid:8x8?board={board})"
+            )
         fixed["board"] = board
     if "pieces" in options:
         pieces = options["pieces"].strip().lower()

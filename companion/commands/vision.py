@@ -455,6 +455,9 @@ def run_locate(args: argparse.Namespace) -> int:
     return 0
 
 
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp")
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     check_files(
         {"-o": args.output, "--view": args.view},
@@ -462,6 +465,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         force=args.force,
     )
     check_view(args.view)
+    if Path(args.output).suffix.lower() in PICTURE_SUFFIXES:  # (a trial: JSON in a .png)
+        raise UserError(
+            f"-o writes the calibration, a JSON file: name it {Path(args.output).stem}.json, "
+            f"not {args.output} (--view writes the picture of what was learned)"
+        )
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
@@ -672,10 +680,10 @@ def _say_where_a1_is(
         return
     print(
         f"note: a1 was taken at the {_corner_words(located)} corner of the board in the "
-        "picture, where the position fits: the grid alone looks the same turned round, and a "
-        "position that fits it either way round (symmetric under the turn) is taken so - if "
-        "the first player does not sit there, give --corners (top-left first as the first "
-        "player sees the board) or check with --view",
+        "picture, where the position fits (the grid alone looks the same turned round; a "
+        "position that would fit either way is taken so too) - if the first player does not "
+        "sit there, give --corners (top-left first as the first player sees the board) or "
+        "check with --view",
         file=sys.stderr,
     )
 
