@@ -271,7 +271,7 @@ def _frames_and_rows(
         frames.append(_frame(number, caption, svg, photo, detail, label))
         change = (
             (
-                change_words(cells, after, order, turn_over=turns)
+                change_words(cells, after, order, turn_over=turns, mover=player)
                 or (_("to see who starts") if opening else "")
             )
             if changes

@@ -144,13 +144,16 @@ def change_words(
     order: Sequence[str],
     *,
     turn_over: bool = False,
+    mover: str | None = None,
 ) -> str:
     """What a move changed on the board, in short: a piece gone from one cell to another
     ("b1 > b4"), else the cells filled ("+r1-7") and emptied ("-r2-3"), then the cells whose
     piece changed colour - "c4 d5 turned" where stones `turn_over` (`Position.stones_turn_over`),
-    else taken by the other side ("r1-8 taken"); cells in `order` (the board's). For the move
-    list, where a notation leaves it out (Aranea's "place", Arinama's turned stones); its words
-    in the language in use ("c4 d5 umgedreht").
+    else taken by the other side ("r1-8 taken"); cells in `order` (the board's). A stone the
+    `mover` placed that shows the other colour turned itself, and is said turned too (a trial:
+    Arinama's self-flip read "+e2" alone). For the move list, where a notation leaves it out
+    (Aranea's "place", Arinama's turned stones); its words in the language in use ("c4 d5
+    umgedreht").
 
         >>> change_words({"b1": "red"}, {"b4": "red"}, ["b1", "b4"])
         'b1 > b4'
@@ -158,10 +161,17 @@ def change_words(
         '+d4, c4 turned'
         >>> change_words({"r1-8": "blue"}, {"r1-8": "amber"}, ["r1-8"])
         'r1-8 taken'
+        >>> change_words({}, {"e2": "white"}, ["e2"], turn_over=True, mover="black")
+        '+e2, e2 turned'
     """
     came = [c for c in order if c in after and c not in before]
     gone = [c for c in order if c in before and c not in after]
-    turned = [c for c in order if c in before and c in after and before[c] != after[c]]
+    turned = [
+        c
+        for c in order
+        if (c in before and c in after and before[c] != after[c])
+        or (turn_over and mover is not None and c in came and after[c] != mover)
+    ]
     if len(came) == len(gone) == 1 and before[gone[0]] == after[came[0]]:
         parts = [f"{gone[0]} > {came[0]}"]
     else:

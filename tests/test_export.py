@@ -875,3 +875,27 @@ def test_the_page_numbers_photos_taken_back_moves_and_its_steps_as_the_game_coun
     assert 'data-labelled="yes"' in page  # the script says "after move 1 (1 of 18)"
     code, page, _ = run_cli(capsys, "export", arinama, "-f", "html", "--db", db_path)
     assert 'data-labelled="no"' in page  # "after move 3 of 6": one count
+
+
+def test_the_move_list_says_a_stone_that_turned_itself(db_path, capsys):
+    """A trial: Arinama's self-flip read "+e2" in the move list, as if the stone had stayed
+    the mover's colour (the diagram was right)."""
+    for seed in range(40):
+        with Records(db_path) as db:
+            game_id, final = play_recorded(db, "arinama", seed=seed, max_moves=60)
+        board = games.get("arinama").new(final.options)
+        self_flips = []
+        for number, move in enumerate(final.move_stack, 1):
+            if board.placement_effects(move).self_flip:
+                self_flips.append((number, move))
+            board.push(move)
+        if self_flips:
+            break
+    assert self_flips, "no self-flip in 40 seeded games"
+    code, out, _ = run_cli(capsys, "export", game_id, "-f", "html", "--no-photos", "--db", db_path)
+    assert code == 0
+    for number, cell in self_flips:
+        row = out.split(f'<tr><td><a href="#p{number}" data-step="{number}">')[1]
+        change = row.split("</tr>")[0].split("<td>")[-2].removesuffix("</td>")
+        placed, turned = change.split(", ", 1)
+        assert placed == f"+{cell}" and cell in turned.removesuffix(" turned").split(), change
