@@ -596,7 +596,8 @@ def test_a_record_that_no_longer_replays_is_reported_not_exported(db_path, tmp_p
     code, _, err = run_cli(capsys, "export", game_id, "-f", "html", "-o", out, "--db", db_path)
     assert code == 2 and not out.exists() and len(err.splitlines()) == 1
     assert f"game {game_id}, move 2 ('z99') does not replay" in err
-    assert err.rstrip().endswith("- not exported: an export is replayed by the rules")
+    assert "- not exported: an export is replayed by the rules. The records keep " in err
+    assert err.rstrip().endswith("says from which move on it does not replay")  # what to do
 
 
 def test_html_export_sizes_photos_for_the_page_and_has_plain_buttons(db_path, capsys):

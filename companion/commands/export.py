@@ -92,7 +92,11 @@ def run(args: argparse.Namespace) -> int:
             record, args.format, images=not args.no_photos, language=args.language or "en"
         )
     except ReplayError as exc:
-        raise ReplayError(f"{exc} - not exported: an export is replayed by the rules") from None
+        raise ReplayError(
+            f"{exc} - not exported: an export is replayed by the rules. The records keep the "
+            "game as it was stored; the touchscreen's review shows it so, and says from which "
+            "move on it does not replay"
+        ) from None
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
