@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pygame
 
 from display import theme
+from display.fonts import font
 from display.paint import Painter, fit
 
 
@@ -55,16 +56,26 @@ def frame(
 
 def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = "") -> None:
     """The top bar: the page title on the left, a short status on the right (each shrunk, then
-    cut, rather than run into the other)."""
+    cut, rather than run into the other). Where both do not fit, the bar is shared as each
+    needs it, a third at least to the status (a trial: "4 markers seen; empty board
+    photographed" was cut on a portrait screen, given half the bar beside a shorter title)."""
     pygame.draw.rect(painter.surface, theme.PANEL, rect)
     m = painter.m
     inner = rect.inflate(-m.gap * 4, 0)
     right_w = 0
     if right:
+        title_w = font(m.font_body).size(title)[0]
+        status_w = font(m.font_small).size(right)[0]
+        room = inner.width - m.gap * 2  # shared as each needs it, when both do not fit
+        share = (
+            room - title_w
+            if title_w + status_w <= room
+            else room * status_w // (title_w + status_w)
+        )
         right_rect = painter.line(
             right,
             (inner.right, rect.centery),
-            inner.width // 2,
+            max(inner.width // 3, share),
             m.font_small,
             theme.MUTED,
             anchor="midright",

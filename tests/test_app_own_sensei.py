@@ -243,7 +243,7 @@ def test_an_empty_board_photo_with_the_pieces_on_is_named_and_forgotten(tmp_path
     assert "empty board photographed" in " ".join(app.painter.texts)
     app.button("done")
     assert app.page == "setup"
-    assert app.message.startswith("The empty board photo shows pieces on ")
+    assert app.message.startswith("The empty board photo shows something on ")
     assert app.pages.setup.mismatch and set(app.pages.setup.mismatch) <= set(want)
     assert app.vision.empty_photo is None
     app.button("done")
@@ -265,3 +265,24 @@ def test_an_empty_board_photo_on_a_board_of_your_own_is_said(tmp_path):
     app.act("empty-photo")
     app.render(force=True)
     assert "tapped corners; empty board photographed" in app.painter.texts
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_empty_board_photo_said_in_the_header_fits_a_portrait_screen(tmp_path, language):
+    """A trial: on a portrait screen the header's status "4 markers seen; empty board..." was
+    cut - the only word that Empty board had done anything. The status may take the room
+    the short title leaves."""
+    from companion import i18n
+
+    init_pygame(headless=True)
+    with i18n.speaking(language):
+        app = sensei_app(HeadlessScreen((720, 1280)), tmp_path)
+        app.start_game("sensei")
+        frame = SimTable("sensei", seed=3, size=(960, 540)).render({})
+        app.vision.look(frame, now=100.0)
+        app.on_setup_frame(frame)
+        app.act("empty-photo")
+        app.render(force=True)
+        said = i18n._("empty board photographed")
+        status = next(t for t in app.painter.texts if t.endswith(said))
+        assert status not in app.painter.cut and not any(said in t for t in app.painter.cut)

@@ -99,6 +99,7 @@ def test_knock_off_and_cascade_together():
     assert table.text == (
         "Give the blue stone on r3-7 back to Blue. Your stone goes on inward to r3-7"
     )
+    assert table.referee.instruction.highlights == {"r3-7": "remove"}  # first the blue one
     table.show(r3_7=None)
     assert table.text == "Your stone goes on inward to r3-7"
     events = table.show(r3_7="amber")
@@ -115,10 +116,35 @@ def test_the_knocked_off_stone_taken_off_first_is_part_of_the_move():
     instruction = table.referee.instruction
     assert instruction.text == "Move your stone from r1-1 to r3-7"
     assert (instruction.kind, instruction.highlights["r1-1"]) == ("move", "from")
+    # where it goes is "put here"; the own stones it passes inward stay, and are not marked
+    # (a trial: "moved from" on them, "just moved" on the empty r3-7)
+    assert instruction.highlights == {"r1-1": "from", "r3-7": "target"}
     table.show(r1_1=None)
     assert table.text == "Your stone goes on inward to r3-7"
+    assert table.referee.instruction.highlights == {"r3-7": "target"}
     events = table.show(r3_7="amber")
     assert events[0].kind == "move" and events[0].data["knocked_off"] == ["r3-7"]
+
+
+# a seeded game stopping at a roll of 7 that two of Blue's stones (r1-6, r2-6) could use to
+# land on r2-1 and knock off the amber stone there
+TWO_KNOCK = "roll_4-5 place roll_3-3 place roll_2-2 r1-9 roll_6-1 place roll_3-5 place roll_4-5 r1-7 roll_1-3 place roll_5-5 r1-6 roll_6-1 r1-8 roll_6-4 r1-4 roll_2-6 r1-3 roll_4-6 place roll_4-2 r1-1 roll_2-2 r1-10 roll_1-1 r1-11 roll_2-5 r2-2 roll_5-1 place roll_6-4 r2-9 roll_6-1 r1-7 roll_3-2 place roll_6-2 r1-6 roll_6-4 r2-7 roll_1-3 r2-2 roll_2-4 place roll_3-3 r1-1 roll_1-2 r1-5 roll_6-1 place roll_4-1 place roll_4-4 r1-2 roll_2-1 r2-5 roll_2-4 r2-7 roll_6-1 place roll_5-1 r2-6 roll_1-5 r2-8 roll_2-2 place roll_3-1 r1-6 roll_1-2 r1-4 roll_5-1 r1-5 roll_5-1 r2-12 roll_5-4 place roll_5-2 r2-1 roll_4-1 r1-8 roll_4-2 r2-8 roll_6-1 r1-9 roll_6-5 r2-2 roll_2-2 place roll_5-6 r1-7 roll_1-1 r2-4 roll_3-5 place roll_6-5 r1-10 roll_2-6 place roll_3-6 r1-9 roll_5-1 r2-8 roll_1-6"
+
+
+def test_a_stone_knocked_off_first_that_two_stones_could_land_on_names_both():
+    """A review: the board with the amber stone taken off first was read as the first use
+    that fits, and "Move your stone from r1-6 to r2-1" named one stone as if the board had
+    said which."""
+    table = Table(position_after(TWO_KNOCK))
+    table.show(r2_1=None)
+    instruction = table.referee.instruction
+    assert instruction.text == "Move your stone from r1-6 or r2-6 to r2-1"
+    assert {c: r for c, r in instruction.highlights.items() if r == "from"} == {
+        "r1-6": "from",
+        "r2-6": "from",
+    }
+    events = table.show(r2_6=None, r2_1="blue")  # either is the move
+    assert events[0].kind == "move" and events[0].data["knocked_off"] == ["r2-1"]
 
 
 def test_a_stone_taken_off_that_no_use_knocks_off_is_put_back():
@@ -145,7 +171,7 @@ def test_a_wrong_destination_is_put_back():
     table.show(r1_8=None, r1_10="amber")
     instruction = table.referee.instruction
     assert instruction.kind == "restore"
-    assert instruction.text == "Take the amber stone off r1-10. Put the amber stone back on r1-8"
+    assert instruction.text == "Move the amber stone from r1-10 back to r1-8"
     assert instruction.detail == "That is not a use of the 1"
 
 
@@ -158,7 +184,7 @@ def test_undo_takes_back_the_use_but_never_the_roll():
     assert table.referee.move_words("roll 3-4") == "the roll 3 and 4"
     table.press(DONE, "blue")
     assert table.referee.position.move_stack[-1].kind == "roll"
-    assert table.text == "Take the amber stone off r2-9. Put the amber stone back on r1-8"
+    assert table.text == "Move the amber stone from r2-9 back to r1-8"
     table.show(r2_9=None, r1_8="amber")
     assert table.text.startswith("Amber rolled 1:")
     assert table.press(UNDO) == []  # a roll stands

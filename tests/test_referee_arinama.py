@@ -157,7 +157,7 @@ def test_disturbed_board_shows_what_to_restore():
     assert [e.kind for e in events] == ["disturbed"]
     instruction = table.referee.instruction
     assert instruction.kind == "restore"
-    assert instruction.text == "Take the black stone off d2. Put the black stone back on c3"
+    assert instruction.text == "Move the black stone from d2 back to c3"
     assert instruction.highlights["c3"] == RESTORE
     assert instruction.expected == {"c3": "black", "e3": "white"}
     events = table.show(c3="black", d2=None)

@@ -4,7 +4,7 @@ from companion import games
 from companion.games.sensei import SenseiPosition
 from companion.records import Records
 from companion.referee.core import Referee, observation_of
-from companion.referee.protocol import DONE, ERROR, PlayerInput
+from companion.referee.protocol import CANCEL, DONE, ERROR, PlayerInput
 
 
 class Table:
@@ -80,6 +80,34 @@ def test_a_second_done_ends_a_turn_that_left_every_piece_where_it_was(tmp_path):
     stored = records.game(table.referee.game_id, images=False)
     assert [m.text for m in stored.moves] == ["a1-a2 a2-a1"]
     assert records.resume(table.referee.game_id).cells() == table.board
+    # a take-back names it as what it was (a trial: "take back a1-a2 a2-a1" read as a move
+    # nobody made)
+    table.referee.handle(PlayerInput("undo"))
+    assert table.text == (
+        "Press DONE to take back the turn with every piece where it was (a1-a2 a2-a1)"
+    )
+
+
+def test_a_second_done_held_under_a_hand_is_taken_on_the_same_board():
+    """A review: every still board withdrew the question, the same board too - so a second
+    DONE held while a hand was over the board only asked again once the hand left."""
+    table = Table()
+    table.done()
+    table.referee.hands(True)
+    assert [e.kind for e in table.done()] == ["held"]
+    table.referee.hands(False)
+    events = table.show()  # the same board, read once the hand has gone
+    assert [e.kind for e in events] == ["move"] and events[0].data["move"] == "a1-a2 a2-a1"
+
+
+def test_cancel_withdraws_the_question_of_a_second_done():
+    """A trial: the play screen shows Cancel beside every question, and Cancel left "press
+    DONE again" standing."""
+    table = Table()
+    table.done()
+    table.referee.handle(PlayerInput(CANCEL))
+    assert table.text == "Green: move a stone or your character"
+    assert table.done() == [] and "DONE again" in table.text  # asked again, not taken
 
 
 def test_a_move_after_the_first_done_withdraws_the_offer():
@@ -101,10 +129,9 @@ def test_illegal_actions_are_named():
     assert events[0].kind == "illegal"
     instruction = table.referee.instruction
     assert instruction.detail == "The stone on d1 carries the character and cannot move"
-    assert instruction.text == (
-        "Take the green stone with its character off d3. "
-        "Put the green stone with its character back on d1"
-    )
+    # one piece moved, one sentence (a trial: "Take the green stone with its character off
+    # d3. Put the green stone with its character back on d1")
+    assert instruction.text == "Move the green stone with its character from d3 back to d1"
     assert instruction.highlights == {"d1": ERROR, "d3": ERROR}
     table.show(d3=None, d1="green-character")
     table.show(g1=None, g3="green")
@@ -239,6 +266,10 @@ def test_a_character_moved_on_its_own_is_named_as_the_figurine():
     )
     assert instruction.detail == "A character must land on one of your own stones, and d4 is empty"
     table.show(d4=None, d1="green-character")
+    assert table.text == "Green: move a stone or your character"
+    table.show(d1="green", c7="green-character")  # onto a red stone (a review: "Swap ...")
+    assert table.text == "Move Green's character from c7 back to d1"
+    table.show(d1="green-character", c7="red")
     assert table.text == "Green: move a stone or your character"
 
 

@@ -1186,3 +1186,23 @@ def test_a_photo_said_to_show_the_board_empty_is_checked(name):
         said_empty(moved, None if figures is None else {free: next(iter(figures.values()))})
     assert refused.value.cells == (free,)
     assert f"the empty board's photo shows pieces on {free}: take it" in str(refused.value)
+
+
+def test_a_photo_said_empty_is_judged_on_the_board_the_right_way_round():
+    """A review: on a grid found the wrong way round first, the empty photo was judged on that
+    turn, and a piece left on e5 was named "d4". The turn is settled first (the colours of a
+    chess start), then the photo."""
+    layout = get_layout("chessboard")
+    start, figures = chess_start(layout)
+    table = SimTable("grid:8x8", seed=5, realism={"board": "green-white", "pieces": "chess"})
+    frame = table.render(start, figures=figures)
+    right = from_corners(layout, table.board_corners_px(), table.size)
+    wrong_first = turned(right, 2)  # as a finder that took a1 at the far corner
+    photo = Photo(table.render({"e5": "white"}, figures={"e5": "pawn"}), right.homography, {})
+    with pytest.raises(EmptyPhotoNotEmpty) as refused:
+        calibrate_found(frame, wrong_first, start, (replace(photo, said_empty=True),))
+    assert refused.value.cells == ("e5",)
+    found = calibrate_found(
+        frame, wrong_first, start, (Photo(table.render({}), right.homography, {}, said_empty=True),)
+    )
+    assert found.turn == 2

@@ -404,7 +404,13 @@ def calibrate_found(
         )
         try:
             calibration = calibrate(
-                image, board.homography, located.layout, position, photos, stream=stream
+                image,
+                board.homography,
+                located.layout,
+                position,
+                photos,
+                stream=stream,
+                refuse_swapped=True,
             )
             refuse_turned_round(calibration)
         except EmptyPhotoNotEmpty:

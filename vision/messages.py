@@ -45,14 +45,24 @@ def _and_more(shown: Sequence[str], total: int) -> str:
     return text
 
 
-def empty_photo_not_empty(cells: Sequence[str]) -> str:
-    """The photo said to show the board empty shows pieces (`EmptyPhotoNotEmpty`)."""
+def some_cells(cells: Sequence[str]) -> str:
+    """The first SHOWN of `cells`, and how many more ("a3, b4, c5, d6, e7 and 27 more").
+
+    >>> some_cells(["c4", "c6"]), some_cells([f"a{n}" for n in range(1, 9)])
+    ('c4, c6', 'a1, a2, a3, a4, a5 and 3 more')
+    """
     shown = ", ".join(cells[:SHOWN])
     if len(cells) > SHOWN:
         rest = len(cells) - SHOWN
         shown = ngettext("{cells} and {count} more", "{cells} and {count} more", rest).format(
             cells=shown, count=rest
         )
+    return shown
+
+
+def empty_photo_not_empty(cells: Sequence[str]) -> str:
+    """The photo said to show the board empty shows pieces (`EmptyPhotoNotEmpty`)."""
+    shown = some_cells(cells)
     return _(
         "the empty board's photo shows pieces on {cells}: take it with nothing on the "
         "board, from where the camera stands"

@@ -50,7 +50,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from companion.errors import EmptyPhotoNotEmpty, PositionMismatch, UserError
+from companion.errors import ColoursSwapped, EmptyPhotoNotEmpty, PositionMismatch, UserError
 from companion.observation import DOUBTFUL, EMPTY, UNKNOWN, Observation
 from vision import messages
 from vision.cell_features import FEATURE_COUNT, features, light_direction, measured_features
@@ -674,6 +674,7 @@ def calibrate_standing(
     more: tuple[Photo, ...] = (),
     *,
     stream: int = AUGMENT_SEED,
+    refuse_swapped: bool = False,
 ) -> StandingCalibration:
     """Learn the table from `image` showing `position` (cell -> class; others empty), and from
     `more` photos of known positions if the players have them - an empty board above all:
@@ -681,11 +682,17 @@ def calibrate_standing(
     look learned (a printed logo, a label).
     A `Photo`'s `unlabelled` cells teach nothing (a piece nobody named, a hand over a cell).
     `stream`: the random stream the augmented copies are drawn from (kept in the calibration:
-    a fit to a board of the game draws from it too).
+    a fit to a board of the game draws from it too). `refuse_swapped`: a grid the companion
+    found - a first photo whose white looks darker than its black is taken turned round
+    (`colours_swapped`), and refused before a photo said to be empty is judged on it (a
+    review: the wrong way round named the wrong cells).
 
     :raises UserError: the position leaves no cell empty, or none in view.
     :raises PositionMismatch: the picture does not show the position (a cell clearly another
         class, or a wrongly labelled cell that taught its class its look - `_wrongly_labelled`).
+    :raises EmptyPhotoNotEmpty: a photo said to show the board empty shows pieces.
+    :raises ColoursSwapped: `refuse_swapped`, and the first photo's colours say it is turned
+        round (judged here only with a photo said to be empty; the caller judges the rest).
     """
     if stream < 0:
         raise ValueError(f"a random stream is a number from 0 up, not {stream}")
@@ -710,6 +717,8 @@ def calibrate_standing(
         first = model_from_photos(
             learned[:1], layout, kinds, surface, given=1, stream=stream, rim_look=rim_look
         )
+        if refuse_swapped and colours_swapped(first):
+            raise ColoursSwapped(messages.colours_swapped())
         for photo in said_empty:
             _check_said_empty(photo, first, layout, truth)
     return model_from_photos(

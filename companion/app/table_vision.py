@@ -65,7 +65,7 @@ class EmptyPhotoShowsPieces(UserError):
         where = phrases.cell_list(list(cells)) if cells else ""
         super().__init__(
             _(
-                "The empty board photo shows pieces on {cells}: it is forgotten. Press DONE to "
+                "The empty board photo shows something on {cells}: it is forgotten. Press DONE to "
                 "learn without it, or take Empty board again with nothing on the board"
             ).format(cells=where)
             if where

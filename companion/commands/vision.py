@@ -57,6 +57,7 @@ from vision.layouts import Layout, get_layout, layout_or_auto
 from vision.locate import Located, locate
 from vision.location import nothing_to_read
 from vision.mat import write_png
+from vision.messages import some_cells
 from vision.reader import read_cells, top_view
 from vision.sim import SimSource
 from vision.standing import Photo, StandingCalibration
@@ -458,6 +459,36 @@ def run_locate(args: argparse.Namespace) -> int:
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp")
 
 
+def _check_calibration_name(output: str) -> None:
+    """:raises UserError: `-o` names a picture (a trial: the calibration's JSON went into a
+    .png file)."""
+    if Path(output).suffix.lower() in PICTURE_SUFFIXES:
+        raise UserError(
+            f"-o writes the calibration, a JSON file: name it {Path(output).stem}.json, "
+            f"not {output} (--view writes the picture of what was learned)"
+        )
+
+
+def _empty_photo(args: argparse.Namespace, layout: Layout) -> tuple[Photo, ...]:
+    """The --empty photo, its board located (at --empty-corners, else the start photo's
+    --corners, else found by its grid), said to show the board empty (checked as it teaches).
+
+    :raises UserError: naming that photo - unreadable, its board not found or not in view."""
+    empty = load_image(args.empty)
+    try:
+        empty_at = _locate(empty, layout.name, args.empty_corners or args.corners)
+        _something_to_read(empty, empty_at, "")
+    except BoardNotFound as exc:  # its own flag for corners (a trial: "--corners")
+        raise UserError(
+            f"the --empty photo {args.empty}: {exc.reason}; give its corners with "
+            '--empty-corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
+            "bottom-left as the first player sees it)"
+        ) from None
+    except UserError as exc:  # say which picture: the start photo was found
+        raise UserError(f"the --empty photo {args.empty}: {exc}") from None
+    return (Photo(empty, empty_at.homography, {}, said_empty=True),)
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     check_files(
         {"-o": args.output, "--view": args.view},
@@ -465,11 +496,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         force=args.force,
     )
     check_view(args.view)
-    if Path(args.output).suffix.lower() in PICTURE_SUFFIXES:  # (a trial: JSON in a .png)
-        raise UserError(
-            f"-o writes the calibration, a JSON file: name it {Path(args.output).stem}.json, "
-            f"not {args.output} (--view writes the picture of what was learned)"
-        )
+    _check_calibration_name(args.output)
     image = load_image(args.image)
     located = _locate(image, args.layout, args.corners)
     layout = located.layout
@@ -478,22 +505,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         check_corners_place(args.output)
     position = load_position(args.position, layout)
     _check_classes(position)
-    more: tuple[Photo, ...] = ()
-    if args.empty:
-        empty = load_image(args.empty)
-        corners = args.empty_corners or args.corners
-        try:
-            empty_at = _locate(empty, layout.name, corners)
-            _something_to_read(empty, empty_at, "")
-        except BoardNotFound as exc:  # its own flag for corners (a trial: "--corners")
-            raise UserError(
-                f"the --empty photo {args.empty}: {exc.reason}; give its corners with "
-                '--empty-corners "x,y x,y x,y x,y" (top-left, top-right, bottom-right, '
-                "bottom-left as the first player sees it)"
-            ) from None
-        except UserError as exc:  # say which picture: the start photo was found
-            raise UserError(f"the --empty photo {args.empty}: {exc}") from None
-        more = (Photo(empty, empty_at.homography, {}, said_empty=True),)
+    more = _empty_photo(args, layout) if args.empty else ()
     found = not located.markers_seen and not args.corners  # a grid found: a1 may be turned
     learning = _Learning(args, image, located, position, more, found)
     calibration, turn, colours_only = _calibrate(learning)
@@ -595,15 +607,15 @@ def _calibrate(learning: _Learning) -> tuple[StandingCalibration, int, bool]:
         return learning.learn()
     except EmptyPhotoNotEmpty as exc:  # a trial: such a photo was taken, and spoilt the reading
         where = ""
-        spoilt = _empty_photo_pieces(learning)  # (turned as calibration turns it)
-        if args.view and spoilt is not None:
+        spoilt = _empty_photo_pieces(learning) if args.view else None  # (turned as learned)
+        if spoilt is not None:
             picture = refused_picture(
                 spoilt[0].image, spoilt[0].homography, located.layout, exc.cells
             )
             write_png(Path(args.view), picture, overwrite=args.force)
             where = f" (see {args.view}: the --empty photo)"
         raise EmptyPhotoNotEmpty(
-            f"the --empty photo {args.empty} shows pieces on {', '.join(exc.cells)}{where}: "
+            f"the --empty photo {args.empty} shows pieces on {some_cells(exc.cells)}{where}: "
             "take it with nothing on the board, from where the camera stands - or leave out "
             "--empty",
             exc.cells,
@@ -762,11 +774,13 @@ def _corner_words(located: Located) -> str:
     return f"{'top' if top else 'bottom'}-{'left' if left else 'right'}"
 
 
-def run_read(args: argparse.Namespace) -> int:
-    calibration = load_calibration(args.calibration)
-    image = load_image(args.image)
-    # (checked before looking for it: another board's markers are not sought)
-    wanted = _wanted_layout(args, calibration)
+def _locate_to_read(
+    args: argparse.Namespace, image: np.ndarray, wanted: Layout | None
+) -> tuple[Located, np.ndarray | None, bool]:
+    """The board to read in `image`: at --corners, else at those saved with the calibration
+    (said so; named where they do not fit this picture), else found; the saved corners of a
+    grid found (`near`: which way round to take it), None otherwise; and whether it was
+    read at corners saved with the calibration."""
     corners, said, near = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
@@ -774,11 +788,20 @@ def run_read(args: argparse.Namespace) -> int:
     located = locate(
         image, wanted.name if wanted else "auto", corners, near=near, saved_in=saved_in
     )
+    if corners is not None:
+        _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
+    return located, near, corners is not None and not args.corners
+
+
+def run_read(args: argparse.Namespace) -> int:
+    calibration = load_calibration(args.calibration)
+    image = load_image(args.image)
+    # (checked before looking for it: another board's markers are not sought)
+    wanted = _wanted_layout(args, calibration)
+    located, near, at_saved = _locate_to_read(args, image, wanted)
     layout = located.layout
     calibration.check_layout(layout)
     _something_to_read(image, located, args.image)
-    if corners is not None:
-        _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
     # the board lies a quarter turn from the saved corners, neither way round nearer them
     turn_untold = near is not None and not turn_told(layout, located.homography, near)
     if turn_untold:
@@ -809,7 +832,7 @@ def run_read(args: argparse.Namespace) -> int:
                 " (or check that --corners are the board's corners)"
                 if args.corners
                 else " (or check the corners saved beside the calibration, or give --corners)"
-                if corners is not None
+                if at_saved
                 else ""
             ),
             file=sys.stderr,

@@ -385,9 +385,9 @@ class AraneaPosition(Position[AraneaMove]):
                 raise IllegalMoveError(
                     f"a 12 would bring the stone on {cell} back to its own square: "
                     + (
-                        "place a stone, or move another"
+                        "use the 12 another way"
                         if self.options.must_use_roll
-                        else "place a stone, move another or pass"
+                        else "use the 12 another way, or pass"
                     )
                 )
             return self._landings(player, self._target(player, cell, value), cell, value)

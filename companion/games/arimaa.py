@@ -1191,6 +1191,21 @@ class ArimaaPosition(Position[Turn]):
 SETUP_ARRANGEMENTS = 64_864_800  # 16! / (8! 2! 2! 2!)
 
 
+def setup_side(text: str) -> str | None:
+    """The side whose setup turn `text` is - its pieces are placed, written without a step's
+    direction ("Ra1", not "Ed2n"), upper case for gold - or None for a turn of steps.
+
+        >>> setup_side("ra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 da7 hb7 cc7 ed7 me7 cf7 hg7 dh7")
+        'silver'
+        >>> setup_side("Ed2n Ed3n") is None, setup_side("") is None
+        (True, True)
+    """
+    placed = text.split()
+    if not placed or not all(len(token) == 3 and token[0].isalpha() for token in placed):
+        return None
+    return "gold" if placed[0][0].isupper() else "silver"
+
+
 def random_setup(side: int, rng: Any) -> tuple[Placement, ...]:
     """A random arrangement of one side's sixteen pieces on its two home ranks."""
     letters = [PIECE_LETTERS[s | (side << 3)] for s, n in SETUP_PIECES.items() for _ in range(n)]

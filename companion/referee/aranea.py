@@ -43,7 +43,6 @@ from companion.referee.protocol import (
     FROM,
     REMOVE,
     TARGET,
-    TO,
     Event,
     Instruction,
     PlayerInput,
@@ -162,15 +161,18 @@ class AraneaReferee(Referee[AraneaPosition]):
                 ]
         return []
 
-    def _partial(self, board: dict[str, str]) -> Use | None:
-        """The use the board is on its way to: its origin lifted, its knock-off taken away
-        (before the stone moves, too), or the stone put down part of the way along its
-        landing path."""
+    def _partial(self, board: dict[str, str]) -> list[Use]:
+        """The uses the board is on its way to, in `uses` order (a placement first): its
+        origin lifted, its knock-off taken away (before the stone moves, too), or the stone
+        put down part of the way along its landing path. Several when the board does not
+        tell them apart yet (a stone knocked off first that two of the mover's stones could
+        land on)."""
         expected = self.expected()
         diff = phrases.BoardDiff.between(expected, board)
         if not diff:
-            return None
+            return []
         player = self.position.turn
+        found = []
         for use in self.uses():
             effects = use.effects
             knocked = {k.cell for k in effects.knocked_off}
@@ -187,8 +189,8 @@ class AraneaReferee(Referee[AraneaPosition]):
                 continue
             if effects.origin is None and not placed and not (set(diff.removed) & knocked):
                 continue  # nothing of a placement to see yet
-            return use
-        return None
+            found.append(use)
+        return found
 
     # -- instructions ---------------------------------------------------------------------------
     def _turn_instruction(self) -> Instruction:
@@ -281,7 +283,8 @@ class AraneaReferee(Referee[AraneaPosition]):
                     player=player_name(position.turn)
                 ),
             )
-        use = self._partial(board)
+        partial = self._partial(board)
+        use = partial[0] if partial else None
         if use is None:
             instruction = self._restore_instruction(board)
             return Instruction(
@@ -305,6 +308,27 @@ class AraneaReferee(Referee[AraneaPosition]):
                 expected=self.expected(),
                 detail=phrases.join_sentences(fix),
             )
+        sentences, highlights = self._rest_of_use(use, board, partial[1:])
+        return Instruction(
+            text=phrases.join_sentences(sentences),
+            kind="move",
+            player=player,
+            highlights=highlights,
+            expected=use.after,
+            detail=_("{player} rolled {value}").format(
+                player=player_name(player), value=position.rolled.value
+            ),
+        )
+
+    def _rest_of_use(
+        self, use: Use, board: dict[str, str], others: list[Use]
+    ) -> tuple[list[str], dict[str, str]]:
+        """What is left of `use` on `board`, part of the way there: the sentences and the
+        highlights (stones to give back, where the stone goes, stones to take off). `others`:
+        the uses the board cannot yet tell from it - a stone knocked off first that other
+        stones of the mover's could land on too are named with it (a review: one of them was
+        named, as if the board had said which)."""
+        effects, player, position = use.effects, self.position.turn, self.position
         sentences = []
         highlights: dict[str, str] = {}
         for knock in effects.knocked_off:
@@ -319,33 +343,29 @@ class AraneaReferee(Referee[AraneaPosition]):
                 highlights[knock.cell] = REMOVE
         if board.get(effects.landing) != player:
             if effects.origin and board.get(effects.origin) == player:  # (a knock-off first)
+                origins = [
+                    u.effects.origin
+                    for u in (use, *others)
+                    if u.effects.origin and u.effects.final == effects.final
+                ]
                 sentences.append(
                     _("Move your stone from {origin} to {cell}").format(
-                        origin=effects.origin, cell=effects.final
+                        origin=phrases.cell_list(origins, "or"), cell=effects.final
                     )
                 )
-                highlights[effects.origin] = FROM
+                highlights.update(dict.fromkeys(origins, FROM))
             elif len(effects.path) > 1:
                 sentences.append(
                     _("Your stone goes on inward to {cell}").format(cell=effects.final)
                 )
             else:
                 sentences.append(_("Put your stone on {cell}").format(cell=effects.final))
-            highlights[effects.landing] = TO
-            for cell in effects.path[:-1]:
-                highlights.setdefault(cell, FROM if board.get(cell) == player else TARGET)
+            # where it is to go: "put here" (a trial: it said "just moved" of a cell nothing
+            # stood on yet, and "moved from" of the own stones it passes inward, which stay)
+            highlights.setdefault(effects.landing, TARGET)  # (a stone to give back first)
         extra = [c for c, k in board.items() if k == player and c not in position.stones]
         for cell in extra:
             if cell != effects.final:
                 sentences.append(_("Take your stone off {cell}").format(cell=cell))
                 highlights[cell] = REMOVE
-        return Instruction(
-            text=phrases.join_sentences(sentences),
-            kind="move",
-            player=player,
-            highlights=highlights,
-            expected=use.after,
-            detail=_("{player} rolled {value}").format(
-                player=player_name(player), value=position.rolled.value
-            ),
-        )
+        return sentences, highlights

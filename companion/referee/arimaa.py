@@ -49,6 +49,7 @@ from companion.games.arimaa import (
     Capture,
     Step,
     Turn,
+    setup_side,
 )
 from companion.games.arimaa_infer import Candidate, infer
 from companion.i18n import _, colour_adj, ngettext
@@ -504,12 +505,10 @@ class ArimaaReferee(Referee[ArimaaPosition]):
         return super()._request_undo(by)
 
     def move_words(self, move: str) -> str:
-        """A setup turn is named as the side's setup: a trial's take-back asked to "take back
-        ra8 rb8 rc8 ..." - sixteen placements (setup pieces are written without a step's
-        direction, "ra8", steps with one, "Ed2n")."""
-        placed = move.split()
-        if placed and all(len(token) == 3 and token[0].isalpha() for token in placed):
-            side = "gold" if placed[0][0].isupper() else "silver"
+        """A setup turn is named as the side's setup (`setup_side`): a trial's take-back asked
+        to "take back ra8 rb8 rc8 ..." - sixteen placements."""
+        side = setup_side(move)
+        if side is not None:
             return _("{player}'s setup").format(player=player_name(side))
         return move
 

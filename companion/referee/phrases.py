@@ -172,6 +172,18 @@ def fix_sentences(
     it a changed cell is a piece to swap back.
     """
     diff = BoardDiff.between(expected, observed)
+    if len(diff.added) == len(diff.removed) == 1 and not diff.changed:
+        (there, seen), (home, want) = (
+            next(iter(diff.added.items())),
+            next(iter(diff.removed.items())),
+        )
+        if seen == want:  # one piece moved: one sentence (a trial: "Take the green stone with
+            # its character off d3. Put the green stone with its character back on d1")
+            return [
+                _("Move {piece} from {cell} back to {home}").format(
+                    piece=name_at(there, seen), cell=there, home=home
+                )
+            ]
     sentences: list[str] = []
     # Extra pieces first: a cell must be clear before something goes back on it.
     by_name: dict[str, list[str]] = {}

@@ -15,12 +15,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.sensei import CHARACTER, CHARACTER_SUFFIX, STONE, Action, SenseiPosition
+from companion.errors import NotationError
+from companion.games.sensei import (
+    CHARACTER,
+    CHARACTER_SUFFIX,
+    STONE,
+    Action,
+    SenseiPosition,
+    parse_turn,
+)
 from companion.i18n import _
 from companion.i18n import player as player_name
 from companion.referee import phrases
 from companion.referee.core import Referee
-from companion.referee.protocol import DONE, ERROR, FROM, TO, Event, Instruction, PlayerInput
+from companion.referee.protocol import (
+    CANCEL,
+    DONE,
+    ERROR,
+    FROM,
+    TO,
+    Event,
+    Instruction,
+    PlayerInput,
+)
 from companion.referee.rule_texts import rule_text
 
 MAX_ACTIONS = 3
@@ -85,8 +102,10 @@ class SenseiReferee(Referee[SenseiPosition]):
         return sequence is not None and sequence != self.position.actions_this_turn
 
     def _on_board(self, board: dict[str, str]) -> list[Event]:
-        self.empty_turn_offered = False
         sequence = self.explain(board)
+        if sequence:  # something moved: the question of a second DONE is withdrawn (not on
+            # the same board seen again - a review: a DONE held under a hand was then lost)
+            self.empty_turn_offered = False
         if sequence is None or sequence == self.position.actions_this_turn:
             return []
         return self._play_actions(sequence)
@@ -112,6 +131,9 @@ class SenseiReferee(Referee[SenseiPosition]):
         return events
 
     def _on_input(self, player_input: PlayerInput) -> list[Event]:
+        if player_input.kind == CANCEL and self.empty_turn_offered:
+            self.empty_turn_offered = False  # (the screen's Cancel beside the question)
+            return []
         if player_input.kind != DONE or self.board != self.expected():
             return []
         position = self.position
@@ -133,6 +155,18 @@ class SenseiReferee(Referee[SenseiPosition]):
     def _undo_last(self) -> str:
         self.empty_turn_offered = False
         return super()._undo_last()
+
+    def move_words(self, move: str) -> str:
+        """A turn that left every piece where it was (a stone there and back, the second DONE's
+        turn) is said so, with its notation: a trial read "take back a1-a2 a2-a1" as a move
+        nobody made (the camera cannot tell which stone went out and back)."""
+        try:
+            turn = parse_turn(move)
+        except NotationError:
+            return move
+        if len(turn) == 2 and turn[0].src == turn[1].dst and turn[0].dst == turn[1].src:
+            return _("the turn with every piece where it was ({move})").format(move=move)
+        return move
 
     def _undone_too(self) -> str:
         """A take-back mid-turn takes back the turn before: this turn's actions go too (as
@@ -236,8 +270,9 @@ def _character_fixes(
             continue  # there as it was, or its stone gone with it (a stone's move)
         name = player_name(colour)
         elsewhere = [c for c, k in board.items() if k == cls and expected.get(c) != cls]
-        if len(elsewhere) == 1 and expected.get(elsewhere[0]) in (colour, None):
-            where = elsewhere[0]  # on another of its stones, or on an empty cell
+        on = expected.get(elsewhere[0]) if len(elsewhere) == 1 else ""
+        if len(elsewhere) == 1 and (on is None or not on.endswith(CHARACTER_SUFFIX)):
+            where = elsewhere[0]  # on another stone (its own or not), or on an empty cell
             sentences.append(
                 _("Move {player}'s character from {cell} back to {home}").format(
                     player=name, cell=where, home=cell
