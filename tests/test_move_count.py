@@ -305,3 +305,13 @@ def test_the_review_list_replays_only_the_older_records_it_shows(app_for, tmp_pa
     app.pages.review_list.act("page", 1)
     app.render(force=True)
     assert sorted(replayed) == sorted(ids[::-1][: 2 * len(drawn)])
+
+
+def test_the_review_of_a_game_without_moves_says_so(app_for, tmp_path):
+    """A trial: a game recorded with no move yet read "position 0 of 0" in the review."""
+    records = Records(tmp_path / "r.sqlite3")
+    game_id, _position = play_recorded(records, "sensei", seed=1, max_moves=0)
+    app = app_for("sensei", records)
+    app.pages.review_game.open(game_id)
+    app.render(force=True)
+    assert "no moves" in app.painter.texts and "position 0 of 0" not in app.painter.texts

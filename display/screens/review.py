@@ -115,7 +115,9 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         model.title,
         # the positions stepped through (a record's entries: Aranea's rolls, Arimaa's setups),
         # not its moves as the game counts them - the title says that ("Move 63", "2g")
-        _("position {ply} of {count}").format(ply=ply, count=len(model.moves)),
+        _("position {ply} of {count}").format(ply=ply, count=len(model.moves))
+        if model.moves
+        else _("no moves"),  # (a trial: "position 0 of 0")
     )
     labels = model.piece_labels[ply] if ply < len(model.piece_labels) else {}
     p.board_view = draw_board(
