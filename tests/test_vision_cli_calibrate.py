@@ -145,11 +145,10 @@ def test_read_with_another_layout_than_the_calibration_s_says_so_first(tmp_path,
     assert code == 0 and len(json.loads(out)["cells"]) == 64  # read as the advice says
 
 
-def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys):
-    """chesscog's phone moved between photos: IMG_4760's board is not where IMG_4755's
-    corners (saved with its calibration) put it - read says so instead of reading the table
-    round the board as pieces without a word; this photo's own corners read it."""
-    start, later = manifest_entry("IMG_4755.jpg"), manifest_entry("IMG_4760.jpg")
+def calibrated_at_typed_corners(tmp_path, capsys):
+    """chesscog's start photo calibrated at its labelled corners, typed (saved beside the
+    calibration, c.corners.json): (its manifest entry, the calibration's path)."""
+    start = manifest_entry("IMG_4755.jpg")
     cal = tmp_path / "c.json"
     code, _, _ = companion(
         capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
@@ -157,6 +156,15 @@ def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys)
         "-o", cal,
     )  # fmt: skip
     assert code == 0
+    return start, cal
+
+
+def test_read_says_when_the_saved_corners_do_not_fit_the_photo(tmp_path, capsys):
+    """chesscog's phone moved between photos: IMG_4760's board is not where IMG_4755's
+    corners (saved with its calibration) put it - read says so instead of reading the table
+    round the board as pieces without a word; this photo's own corners read it."""
+    later = manifest_entry("IMG_4760.jpg")
+    _start, cal = calibrated_at_typed_corners(tmp_path, capsys)
     code, _, err = companion(capsys, "read", REAL / later["file"], "--calibration", cal)
     assert code == 0 and "does not show where the corners put it" in err
     assert f"give this photo's --corners, or remove {tmp_path / 'c.corners.json'}" in err
@@ -558,14 +566,7 @@ def test_saved_corners_that_do_not_fit_a_smaller_picture_name_their_file(tmp_pat
     the player never typed."""
     import cv2
 
-    start = manifest_entry("IMG_4755.jpg")
-    cal = tmp_path / "c.json"
-    code, _, _ = companion(
-        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
-        "--corners", corners_of(start), "--position", position_file(tmp_path, start["cells"]),
-        "-o", cal,
-    )  # fmt: skip
-    assert code == 0
+    start, cal = calibrated_at_typed_corners(tmp_path, capsys)
     small = tmp_path / "small.jpg"
     photo = cv2.imread(str(REAL / start["file"]))
     cv2.imwrite(str(small), cv2.resize(photo, None, fx=0.4, fy=0.4))
