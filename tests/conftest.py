@@ -16,6 +16,11 @@ import tempfile  # noqa: E402
 
 os.environ["STATE_DIRECTORY"] = tempfile.mkdtemp(prefix="companion-tests-state-")
 atexit.register(shutil.rmtree, os.environ["STATE_DIRECTORY"], True)
+# Nor do they leave the headless demo's screenshot folders (`companion-demo-*`, kept for a
+# player to look at) in the system's temporary folder: a trial counted 600 there. The
+# commands they run in subprocesses make them in a folder of this session.
+os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="companion-tests-tmp-")
+atexit.register(shutil.rmtree, os.environ["TMPDIR"], True)
 # The commands the companion suggests are read by the tests as `companion ...`, whatever
 # the shell that runs them says (`./dev run` sets COMPANION_COMMAND for the player).
 os.environ.pop("COMPANION_COMMAND", None)

@@ -900,3 +900,14 @@ def test_the_move_list_says_a_stone_that_turned_itself(db_path, capsys):
         change = row.split("</tr>")[0].split("<td>")[-2].removesuffix("</td>")
         placed, turned = change.split(", ", 1)
         assert placed == f"+{cell}" and cell in turned.removesuffix(" turned").split(), change
+
+
+def test_an_html_file_named_without_format_gets_the_page(db_path, tmp_path, capsys):
+    """A trial: `export 1 -o z.html` without --format wrote the JSON record into z.html."""
+    with Records(db_path) as db:
+        game_id, _ = play_recorded(db, "arinama", seed=2, max_moves=4)
+    page, record = tmp_path / "z.html", tmp_path / "z.json"
+    assert run_cli(capsys, "export", game_id, "-o", page, "--db", db_path)[0] == 0
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    assert run_cli(capsys, "export", game_id, "-o", record, "--db", db_path)[0] == 0
+    assert json.loads(record.read_text())["game"] == "arinama"  # (JSON otherwise, as before)

@@ -302,7 +302,7 @@ def test_a_demo_stopped_with_ctrl_c_says_the_next_demo_continues_it(tmp_path):
     game, which is recorded move by move and continued by the next demo."""
     db = tmp_path / "r.sqlite3"
     process = subprocess.Popen(
-        [*COMPANION, "run", "--headless", "--moves", "40", "--db", str(db)],
+        [*COMPANION, "run", "--headless", "--game", "arimaa", "--moves", "40", "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -316,8 +316,10 @@ def test_a_demo_stopped_with_ctrl_c_says_the_next_demo_continues_it(tmp_path):
     finally:
         process.kill()
     assert process.returncode == 128 + signal.SIGINT, err
+    # ... naming the command: a trial's plain `run` afterwards played the default game anew
     assert err.decode().strip().splitlines()[-1] == (
-        "companion: interrupted: the next demo continues its unfinished game #1"
+        f"companion: interrupted: the next `companion run --game arimaa --db {db}` demo "
+        "continues its unfinished game #1"
     )
-    again = companion("run", "--headless", "--moves", "2", "--db", str(db))
+    again = companion("run", "--headless", "--game", "arimaa", "--moves", "2", "--db", str(db))
     assert again.returncode == 0 and "demo: continuing the unfinished game #1" in again.stdout

@@ -568,6 +568,12 @@ def test_bad_options_are_named(options, message):
         SenseiPosition.options_from(options)
 
 
+def test_an_option_s_word_is_taken_in_any_case():
+    """A trial: `-o movement=Shizukana`, as the docs write the version, was refused."""
+    options = SenseiPosition.options_from({"movement": "Shizukana", "side": " STORM"})
+    assert (options.movement, options.side) == ("shizukana", "storm")
+
+
 def test_options_from_cli_strings():
     opts = SenseiPosition.options_from(
         {

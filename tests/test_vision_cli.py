@@ -558,3 +558,16 @@ def test_vision_track_says_once_that_the_picture_is_black(tmp_path, capsys):
     assert sum(line.startswith(said) for line in err) == 1, err
     assert "no markers" not in " ".join(err)
     assert err[-1].startswith("companion: error: the arimaa board was never found in 60 frames: ")
+
+
+def test_the_snapshot_s_suggested_command_is_as_the_player_types_it(tmp_path, capsys, monkeypatch):
+    """A trial: through ./dev every hint read "./dev companion ...", but the snapshot's "Try:
+    companion vision calibrate ..." failed when pasted ("command not found")."""
+    from companion.commands import COMMAND_ENV
+
+    monkeypatch.setenv(COMMAND_ENV, "./dev companion")
+    photo, pos = tmp_path / "photo.png", tmp_path / "start.json"
+    assert (
+        main(["vision", "snapshot", "sim:arinama5", "-o", str(photo), "--position", str(pos)]) == 0
+    )
+    assert "Try: ./dev companion vision calibrate " in capsys.readouterr().out

@@ -36,9 +36,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-f",
         type=str.lower,  # JSON is json
         choices=FORMATS,
-        default="json",
-        help="json: our game record (default); arimaa: arimaa.com move list (Arimaa games); "
-        "html: one self-contained page with a diagram per move",
+        default=None,
+        help="json: our game record (default; html when -o names a .html file); arimaa: "
+        "arimaa.com move list (Arimaa games); html: one self-contained page with a diagram "
+        "per move",
     )
     parser.add_argument(
         "-o",
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format is None:  # a trial: `-o game.html` without --format wrote JSON into it
+        suffix = Path(args.output).suffix.lower() if args.output not in (None, "-") else ""
+        args.format = "html" if suffix in (".html", ".htm") else "json"
     if args.no_photos and args.format != "html":  # said, not ignored: the user expects an effect
         raise UserError(
             f"--no-photos is for --format html; a --format {args.format} export holds no "

@@ -86,8 +86,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--game",
         metavar="G",
-        help=f"the game ({', '.join(games.names())}); default: the last one played, or for "
-        "the demo arinama on a 5 x 5 board",
+        help=f"the game ({', '.join(games.names())}); default: at the table the last one "
+        "played; the demo plays arinama on a 5 x 5 board (and continues an unfinished demo "
+        "of the game it plays)",
     )
     parser.add_argument(
         "--headless", action="store_true", help="no window, even if there is a display"
@@ -233,14 +234,34 @@ def _waiting_demo(records: Records, game: str, options: dict[str, Any] | None) -
     return unfinished_demo(records, game, cls.mat_layout(cls.options_from(options)))
 
 
-def _interrupted(records: Records, game: str, options: dict[str, Any] | None) -> int:
+def _next_demo(args: argparse.Namespace, game: str, options: dict[str, str] | None) -> str:
+    """The command whose demo continues an unfinished demo game of `game` (the game must be
+    named: without --game a demo plays the default game)."""
+    chosen = "".join(f" -o {shlex.quote(f'{k}={v}')}" for k, v in (options or {}).items())
+    db_option = f" --db {shlex.quote(str(args.db))}" if args.db else ""
+    return f"{command_name()} run --game {game}{chosen}{db_option}"
+
+
+def _interrupted(
+    args: argparse.Namespace,
+    records: Records,
+    game: str,
+    options: dict[str, str] | None,
+    played_with: dict[str, Any] | None,
+) -> int:
     """Ctrl-C while the demo played: every move it accepted is recorded (before it was shown),
-    so say that the next demo continues the game - a trial read only "interrupted"; 130."""
+    so say which command continues the game - a trial read only "interrupted", and then
+    that "the next demo" would, which without --game played another game; 130."""
     try:
-        waiting = _waiting_demo(records, game, options)
+        waiting = _waiting_demo(records, game, played_with)
     except RecordError:
         waiting = None
-    then = f": the next demo continues its unfinished game #{waiting}" if waiting else ""
+    then = (
+        f": the next `{_next_demo(args, game, options)}` demo continues its unfinished game "
+        f"#{waiting}"
+        if waiting
+        else ""
+    )
     say_on_stderr(f"companion: interrupted{then}")
     return 128 + signal.SIGINT
 
@@ -385,7 +406,7 @@ def _demo_on(
             speaker=speaker,
         )
     except KeyboardInterrupt:  # Ctrl-C (SIGINT reaches Python before SDL)
-        return _interrupted(records, game, played_with)
+        return _interrupted(args, records, game, options, played_with)
     except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE
         try:
             return _output_closed(records, game, played_with, before)
@@ -427,11 +448,7 @@ def _say_result(
             f"-o game.html{db_option}`)"
         )
         if result.outcome == "unfinished":
-            chosen = "".join(f" -o {shlex.quote(f'{k}={v}')}" for k, v in (options or {}).items())
-            print(
-                f"companion: the next `{cmd} run --game {game}{chosen}{db_option}` demo "
-                "continues it"
-            )
+            print(f"companion: the next `{_next_demo(args, game, options)}` demo continues it")
     if folder is not None:
         print(f"companion: {len(result.screenshots)} screenshots in {folder}")
     sys.stdout.flush()

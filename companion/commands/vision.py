@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion import games
-from companion.commands import as_typed, not_empty
+from companion.commands import as_typed, command_name, not_empty
 from companion.errors import (
     EmptyPhotoNotEmpty,
     PositionMismatch,
@@ -969,7 +969,7 @@ def run_snapshot(args: argparse.Namespace) -> int:
     which = "" if layout.has_markers else f" --layout {layout.name}"
     print(
         f"Wrote {photo} ({image.shape[1]}x{image.shape[0]}, layout {layout.name}) and "
-        f"{position} ({len(cells)} pieces). Try: companion vision calibrate "
+        f"{position} ({len(cells)} pieces). Try: {command_name()} vision calibrate "
         f"{_argument(photo)} --position {_argument(position)}{which} "
         f"-o {_argument(_calibration_name(photo))}"
     )

@@ -549,6 +549,10 @@ def _coerce(value: Any, hint: Any, what: str) -> Any:
         choices = typing.get_args(hint)
         if value in choices:
             return value
+        if isinstance(value, str):  # "Shizukana", as the docs write it (a trial: refused)
+            same = [c for c in choices if isinstance(c, str) and c == value.strip().lower()]
+            if same:
+                return same[0]
         raise OptionError(f"{what} must be one of {', '.join(map(str, choices))}, not {value!r}")
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
