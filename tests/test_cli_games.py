@@ -1121,3 +1121,10 @@ def test_output_closed_before_the_verdict_is_not_success(capsys, tmp_path, monke
     monkeypatch.setattr(builtins, "print", closed)
     monkeypatch.setattr("companion.cli.silence_stdout", lambda: None)  # (pytest's own stdout)
     assert main(["replay", str(path)]) == 141
+
+
+def test_a_line_far_longer_than_any_move_is_cut_in_its_error(capsys, monkeypatch):
+    """A trial: a 5000-character line typed in `play` came back whole in its error line."""
+    code, out, _ = run(capsys, "play", "arinama", stdin="x" * 5000 + "\n", monkeypatch=monkeypatch)
+    line = next(t for t in out.splitlines() if t.startswith("not played (line 1): "))
+    assert "(5000 characters) is no move" in line and len(line) < 200

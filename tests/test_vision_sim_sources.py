@@ -44,7 +44,7 @@ def write_video(path, frames: int = 5, size=(64, 48)) -> None:
         ),
         ("/dev/video-not-here", "cannot open camera /dev/video-not-here"),
         ("file:", "file: needs a video file"),
-        ("file:/no/such/video.mp4", "does not exist"),
+        ("file:/no/such/video.mp4", "does not exist: check the path, or give a camera"),
         ("dir:", "dir: needs a folder"),
         ("dir:/no/such/folder/*.png", "no images match"),
         ("sim:", "sim: needs a layout"),

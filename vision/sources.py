@@ -334,7 +334,12 @@ class VideoFileSource(_Source):
         if not path:
             raise UserError(_("file: needs a video file, e.g. file:game.mp4"))
         if not Path(path).is_file():
-            raise UserError(_("video file {path} does not exist").format(path=repr(path)))
+            raise UserError(  # (a trial: it named no next step)
+                _(
+                    "video file {path} does not exist: check the path, or give a camera "
+                    "(picamera, usb:0)"
+                ).format(path=repr(path))
+            )
         self.path = path
         with quiet_opencv():
             self._capture = cv2.VideoCapture(path)

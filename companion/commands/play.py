@@ -35,7 +35,7 @@ from companion.commands import (
     silence_stdout,
 )
 from companion.dice import Dice, move_dice_words
-from companion.errors import OptionError, UserError, write_problem
+from companion.errors import OptionError, UserError, excerpt, write_problem
 from companion.export import check_output, write_output
 from companion.games.base import MoveCount, Position, game_to_json, options_to_dict
 
@@ -458,10 +458,19 @@ def _line_reader(stream: Any, interactive: bool) -> Callable[[str], str | None]:
     return from_terminal if interactive else from_stream
 
 
+LONGEST_MOVE = 200  # characters: the longest move typed is an Arimaa setup turn, 63
+
+
 def _try_move(position: Position[Any], text: str, where: str = "") -> bool:
     """Play the move `text` says; False, saying why (`where`: which line of a pipe or file),
     when it is not one."""
     player = position.turn
+    if len(text.strip()) > LONGEST_MOVE:  # (a trial: 5000 characters echoed in the error)
+        print(
+            f"not played{where}: {excerpt(text.strip())!r} ({len(text.strip())} characters) is "
+            "no move: type one move a line (`moves` lists them)"
+        )
+        return False
     try:
         move = position.parse_move(text)
         position.push(move)
