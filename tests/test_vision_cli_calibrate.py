@@ -612,3 +612,35 @@ def test_a_calibration_named_as_a_picture_is_refused(tmp_path, capsys):
     )  # fmt: skip
     assert code == 2 and "-o writes the calibration, a JSON file: name it cal.json" in err
     assert not (tmp_path / "cal.png").exists()
+
+
+def test_a_refused_calibration_s_view_names_the_corner_cells_where_the_grid_put_them(
+    tmp_path, capsys
+):
+    """A trial gave the corners from the wrong corner (clockwise, but top-right first): the
+    refusal named 64 doubtful cells, and its --view rang four of them with no word of where
+    a1 had been taken. The view names the corner cells where the grid put them."""
+    import cv2
+
+    from vision.calibration import _corner_cells
+    from vision.layouts import get_layout
+
+    assert sorted(c.name for c in _corner_cells(get_layout("chessboard"))) == [
+        "a1", "a8", "h1", "h8",
+    ]  # fmt: skip
+    start = manifest_entry("IMG_4755.jpg")
+    a8, h8, h1, a1 = corners_of(start).split()
+    view = tmp_path / "v.png"
+    code, _, _ = companion(
+        capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
+        "--corners", f"{h8} {h1} {a1} {a8}", "--position", position_file(tmp_path, start["cells"]),
+        "-o", tmp_path / "c.json", "--view", view,
+    )  # fmt: skip
+    assert code == 2 and view.exists()
+    drawn = cv2.imread(str(view)).astype(int)
+    red, green, blue = drawn[..., 2], drawn[..., 1], drawn[..., 0]
+    ink = (abs(red - 160) < 15) & (green < 30) & (blue < 30)  # the names' dark red, no ring's
+    band = drawn.shape[0] - cv2.imread(str(REAL / start["file"])).shape[0]  # (the caption)
+    x, y = (float(v) for v in h8.split(","))  # a1 taken at the photo's h8 corner
+    near = ink[band + int(y) : band + int(y) + 80, int(x) - 80 : int(x)]
+    assert near.sum() > 20, near.sum()

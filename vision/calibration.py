@@ -601,10 +601,25 @@ def refused_picture(
     image: np.ndarray, homography: np.ndarray, layout: Layout, cells: tuple[str, ...]
 ) -> np.ndarray:
     """The calibration photo of a refused calibration (`PositionMismatch`): the cell grid as
-    located, and the cells that do not look as the position says ringed in red - what to look
-    at on the board (a piece the position forgot, the grid a cell off)."""
+    located, the cells that do not look as the position says ringed in red - what to look at
+    on the board (a piece the position forgot, the grid a cell off) - and the board's corner
+    cells named where the grid put them: corners given from the wrong corner show a1 where
+    it is not (a trial: the refusal named 64 doubtful cells, and the picture did not say)."""
     picture = image.copy()
     scale = max(1.0, max(image.shape[:2]) / 1000.0)
+    for cell in _corner_cells(layout):
+        x, y = cv2.perspectiveTransform(np.array([[cell.center]], np.float64), homography)[0, 0]
+        for colour, weight in (((255, 255, 255), 4), ((0, 0, 160), 1)):  # (a halo, then ink)
+            cv2.putText(
+                picture,
+                cell.name,
+                (int(round(x - 14 * scale)), int(round(y + 8 * scale))),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.8 * scale,
+                colour,
+                max(1, int(weight * scale)),
+                cv2.LINE_AA,
+            )
     for cell in layout.cells:
         corners = np.array([cell.polygon], np.float64)
         outline = cv2.perspectiveTransform(corners, homography)[0].round().astype(np.int32)
@@ -621,6 +636,18 @@ def refused_picture(
             )
     caption = f"refused - not as the position says: {', '.join(cells) or 'see the message'}"
     return _captioned(picture, caption, scale)
+
+
+def _corner_cells(layout: Layout) -> list[Any]:
+    """The cells nearest the board's four corners (a1, h1, a8, h8 on a chessboard)."""
+    centres = np.array([cell.center for cell in layout.cells], np.float64)
+    picks = {
+        int(np.argmin(centres.sum(axis=1))),
+        int(np.argmax(centres.sum(axis=1))),
+        int(np.argmin(centres[:, 0] - centres[:, 1])),
+        int(np.argmax(centres[:, 0] - centres[:, 1])),
+    }
+    return [layout.cells[i] for i in sorted(picks)]
 
 
 def _captioned(picture: np.ndarray, caption: str, scale: float) -> np.ndarray:
