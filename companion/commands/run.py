@@ -112,8 +112,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=_positive,
         default=DEMO_MOVES,
         metavar="N",
-        help=f"demo: stop after N moves, as the game counts them (Aranea: turns) (default "
-        f"{DEMO_MOVES}); the game stays unfinished and the next demo of that game continues it",
+        help=f"demo: stop after N moves of this run - a continued game's count goes on from "
+        f"where it stood - as the game counts them (Aranea: turns) (default {DEMO_MOVES}); the "
+        "game stays unfinished and the next demo of that game continues it",
     )
     parser.add_argument("--fullscreen", action="store_true", help="use the whole panel (the Pi)")
     parser.add_argument(
