@@ -245,6 +245,10 @@ def test_an_empty_board_photo_with_the_pieces_on_is_named_and_forgotten(tmp_path
     assert app.page == "setup"
     assert app.message.startswith("The empty board photo shows something on ")
     assert app.pages.setup.mismatch and set(app.pages.setup.mismatch) <= set(want)
+    # marked "asked about", not "not allowed": the setup is right, the photo was not (a
+    # trial: the setup's pieces were hatched out)
+    _, model = app.page_model()
+    assert set(model.wrong.values()) == {"asked"}
     assert app.vision.empty_photo is None
     app.button("done")
     assert app.page == "play" and app.message == ""

@@ -20,7 +20,7 @@ from companion.games.base import Position
 from companion.geometry import board_geometry
 from companion.i18n import _, capitalise, ngettext
 from companion.referee.arimaa import chess_mapping
-from companion.referee.protocol import ERROR
+from companion.referee.protocol import ASKED, ERROR
 from display.screens import setup
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ class SetupPage(Page):
         super().__init__(app)
         self.frame: np.ndarray | None = None  # the camera's last live picture
         self.mismatch: tuple[str, ...] = ()  # cells the last calibration found wrong
+        # how they are marked: "not allowed" - but where the empty board's photo showed
+        # something, "asked about" (a trial: the setup's pieces were hatched out, as if the
+        # setup were wrong, where the photo was)
+        self.mismatch_role = ERROR
         # Boards without markers: the four corners being tapped on the camera picture (image
         # px, TL TR BR BL; None where not tapped yet) and the corner the next tap sets.
         self.corner_edit: list[Any] | None = None
@@ -202,7 +206,7 @@ class SetupPage(Page):
         app = self.app
         if isinstance(error, PositionMismatch):
             # The diagram marks the cells; a list of them would be a wall of text.
-            self.mismatch = error.cells
+            self.mismatch, self.mismatch_role = error.cells, ERROR
             count = len(error.cells)
             app.message = lambda: ngettext(
                 "{count} marked cell does not look like the position: check it, then press "
@@ -215,11 +219,13 @@ class SetupPage(Page):
             return
         if isinstance(error, EmptyPhotoShowsPieces):  # forgotten: DONE again learns without it
             self.mismatch = error.cells  # (where the photo showed pieces, marked)
+            self.mismatch_role = ASKED
             app.message = str(error)
             app.signal()
             return
         if isinstance(error, SomethingOnTheMat):  # (a hand by the mat): marked, DONE again
             self.mismatch = (error.cell,) if error.cell else ()
+            self.mismatch_role = ERROR
             app.message = str(error)
             app.signal()
             return
@@ -277,7 +283,7 @@ class SetupPage(Page):
             title=_("Set up {game}").format(game=position.full_title),
             geometry=board_geometry(position.name, position.options),
             start_cells=want,
-            wrong={cell: ERROR for cell in self.mismatch},
+            wrong={cell: self.mismatch_role for cell in self.mismatch},
             frame=self.frame if self.frame is not None else vision.latest,
             markers=markers,
             grid=grid,
