@@ -72,6 +72,9 @@ def draw_header(painter: Painter, rect: pygame.Rect, title: str, right: str = ""
             if title_w + status_w <= room
             else room * status_w // (title_w + status_w)
         )
+        # ... but never so much that the title, shrunk as far as it shrinks, is cut (up to
+        # half the bar: a review's long status cut "Tabletop Companion")
+        share = min(share, room - min(title_w * 2 // 3, room // 2))
         right_rect = painter.line(
             right,
             (inner.right, rect.centery),

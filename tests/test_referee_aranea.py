@@ -147,6 +147,21 @@ def test_a_stone_knocked_off_first_that_two_stones_could_land_on_names_both():
     assert events[0].kind == "move" and events[0].data["knocked_off"] == ["r2-1"]
 
 
+# a seeded game stopping at a roll that places Amber's stone on r1-11 or moves r1-12 there,
+# either knocking off the blue stone on r1-11
+PLACE_OR_MOVE = "roll_4-4 place roll_1-3 place roll_5-4 place roll_4-3 r1-4 roll_4-3 r1-9 roll_5-2 r1-5 roll_5-2 r1-8 roll_3-2 r1-12 roll_1-5 r1-3 roll_3-5 r1-5 roll_6-5 r1-10 roll_2-3 place roll_1-6 r2-9 roll_1-6 place roll_3-4 r1-9 roll_5-1 r1-1 roll_3-4 place roll_3-5 r1-7 roll_6-2 r1-1 roll_5-4 r1-5 roll_4-5 place roll_3-1 place roll_5-1 r1-10 roll_1-6 r2-7 roll_4-6 r2-9 roll_6-6 place roll_1-5 r1-9 roll_4-3 r2-2 roll_2-6 r1-4 roll_3-6 r2-3 roll_1-2 r1-3 roll_5-2 r2-12 roll_2-2 r2-4 roll_5-4 r1-2 roll_1-1 r1-12 roll_3-5 place roll_4-1 place roll_3-5 place roll_3-6 r1-6 roll_1-5 place roll_3-5 r1-5 roll_2-5 r1-8 roll_5-5 place roll_3-4 r2-8 roll_1-5 r1-2 roll_4-3 r2-9 roll_5-2 place roll_3-2 r1-3 roll_2-2 r1-1 roll_1-5 r1-6 roll_6-3 r1-5 roll_4-1 r2-7 roll_1-6 r1-10 roll_2-2 place roll_1-1 place roll_6-5 r1-8 roll_6-4 r2-2 roll_6-5 place roll_3-5 r1-5 roll_2-2 r1-12 roll_6-5 r1-2 roll_4-5 r2-10 roll_3-4 place roll_4-6 r2-4 roll_6-6 place roll_3-1 r2-11 roll_3-5 r2-12 roll_1-4 r1-4 roll_5-6"
+
+
+def test_a_stone_knocked_off_first_that_a_placement_or_a_move_could_take_names_both():
+    """A review: "Put your stone on r1-11" alone, where moving r1-12 there was the other use
+    the board could be on its way to."""
+    table = Table(position_after(PLACE_OR_MOVE))
+    table.show(r1_11=None)
+    instruction = table.referee.instruction
+    assert instruction.text == "Put a stone on r1-11, or move your stone from r1-12 there"
+    assert instruction.highlights == {"r1-12": "from", "r1-11": "target"}
+
+
 def test_a_stone_taken_off_that_no_use_knocks_off_is_put_back():
     table = Table(position_after(CASCADE_KNOCK))
     blue = next(c for c, k in table.board.items() if k == "blue" and c != "r3-7")

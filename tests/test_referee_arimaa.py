@@ -536,6 +536,17 @@ def test_a_setup_taken_back_is_chosen_again():
     assert table.instruction.text == "Gold: which setup?"
 
 
+def test_a_piece_to_move_back_after_a_take_back_is_named_by_its_type():
+    """A review: the one sentence for one piece moved named it where it wrongly stood, where
+    the position has nothing: "Move the gold piece from d3 back to d2", not the dog."""
+    table = Table(position({"d2": "D", "e2": "R"}))
+    table.step("d2", "d3")
+    table.press(DONE)
+    table.press(UNDO)
+    table.press(DONE)  # both agree; the board still shows the dog on d3
+    assert table.instruction.text == "Move the gold dog from d3 back to d2"
+
+
 def test_a_setup_to_take_back_is_named_as_the_side_s_setup():
     """A trial: a take-back asked for during 2g listed Silver's sixteen placements ("take
     back ra8 rb8 rc8 ... dh7")."""

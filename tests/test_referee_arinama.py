@@ -140,6 +140,12 @@ def test_forgotten_flip_then_next_stone_is_not_a_move():
     assert table.text == "White: place a stone"
     table.show(e5="white")
     assert table.referee.position.move_stack[-1] == "e5"
+    # after a take-back whose board shows the flips made, a stone is put back as it was (a
+    # review: the detail spoke of flips still to make)
+    table.referee.handle(PlayerInput(UNDO))
+    table.referee.handle(PlayerInput(DONE))
+    assert table.text == "Take the white stone off e5"
+    assert table.referee.instruction.detail == "Put the board back as it was"
 
 
 def test_wrong_flip_is_turned_back():

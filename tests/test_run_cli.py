@@ -175,9 +175,9 @@ def test_a_demo_whose_output_is_closed_says_it_stopped_and_is_continued(tmp_path
     process.stdout.close()  # as `head -1` does once it has its line
     _, err = process.communicate(timeout=120)
     assert process.returncode == 128 + signal.SIGPIPE, err
-    assert err.decode().strip() == (
-        "companion: the demo stopped: its output was closed - the next demo continues its "
-        "unfinished game #1"
+    assert err.decode().strip() == (  # (naming the command: without --game, another game)
+        f"companion: the demo stopped: its output was closed - the next `companion run --game "
+        f"arinama --db {db}` demo continues its unfinished game #1"
     )
     again = companion("run", "--headless", "--moves", "2", "--db", str(db))
     assert again.returncode == 0 and "demo: continuing the unfinished game #1" in again.stdout

@@ -619,21 +619,26 @@ def test_a_refused_calibration_s_view_names_the_corner_cells_where_the_grid_put_
 ):
     """A trial gave the corners from the wrong corner (clockwise, but top-right first): the
     refusal named 64 doubtful cells, and its --view rang four of them with no word of where
-    a1 had been taken. The view names the corner cells where the grid put them."""
+    a1 had been taken. The view names the corner cells where the grid put them: a1 at the
+    photo's a8 corner (the corner given last, bottom-left), as those corners say."""
     import cv2
 
-    from vision.calibration import _corner_cells
+    from vision.calibration import corner_labels
     from vision.layouts import get_layout
+    from vision.location import from_corners
 
-    assert sorted(c.name for c in _corner_cells(get_layout("chessboard"))) == [
-        "a1", "a8", "h1", "h8",
-    ]  # fmt: skip
     start = manifest_entry("IMG_4755.jpg")
     a8, h8, h1, a1 = corners_of(start).split()
+    turned = f"{h8} {h1} {a1} {a8}"
+    layout = get_layout("chessboard")
+    labels = dict(corner_labels(layout, from_corners(layout, turned).homography))
+    assert sorted(labels) == ["a1", "a8", "h1", "h8"]
+    x, y = (float(v) for v in a8.split(","))
+    assert abs(labels["a1"][0] - x) < 90 and abs(labels["a1"][1] - y) < 90  # within a cell
     view = tmp_path / "v.png"
     code, _, _ = companion(
         capsys, "calibrate", REAL / start["file"], "--layout", "chessboard",
-        "--corners", f"{h8} {h1} {a1} {a8}", "--position", position_file(tmp_path, start["cells"]),
+        "--corners", turned, "--position", position_file(tmp_path, start["cells"]),
         "-o", tmp_path / "c.json", "--view", view,
     )  # fmt: skip
     assert code == 2 and view.exists()
@@ -641,6 +646,5 @@ def test_a_refused_calibration_s_view_names_the_corner_cells_where_the_grid_put_
     red, green, blue = drawn[..., 2], drawn[..., 1], drawn[..., 0]
     ink = (abs(red - 160) < 15) & (green < 30) & (blue < 30)  # the names' dark red, no ring's
     band = drawn.shape[0] - cv2.imread(str(REAL / start["file"])).shape[0]  # (the caption)
-    x, y = (float(v) for v in h8.split(","))  # a1 taken at the photo's h8 corner
-    near = ink[band + int(y) : band + int(y) + 80, int(x) - 80 : int(x)]
-    assert near.sum() > 20, near.sum()
+    lx, ly = (int(v) for v in labels["a1"])
+    assert ink[band + ly - 40 : band + ly + 40, lx - 40 : lx + 40].sum() > 20  # drawn there

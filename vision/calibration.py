@@ -607,12 +607,11 @@ def refused_picture(
     it is not (a trial: the refusal named 64 doubtful cells, and the picture did not say)."""
     picture = image.copy()
     scale = max(1.0, max(image.shape[:2]) / 1000.0)
-    for cell in _corner_cells(layout):
-        x, y = cv2.perspectiveTransform(np.array([[cell.center]], np.float64), homography)[0, 0]
+    for name, (x, y) in corner_labels(layout, homography):
         for colour, weight in (((255, 255, 255), 4), ((0, 0, 160), 1)):  # (a halo, then ink)
             cv2.putText(
                 picture,
-                cell.name,
+                name,
                 (int(round(x - 14 * scale)), int(round(y + 8 * scale))),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.8 * scale,
@@ -638,8 +637,10 @@ def refused_picture(
     return _captioned(picture, caption, scale)
 
 
-def _corner_cells(layout: Layout) -> list[Any]:
-    """The cells nearest the board's four corners (a1, h1, a8, h8 on a chessboard)."""
+def corner_labels(layout: Layout, homography: np.ndarray) -> list[tuple[str, tuple[float, float]]]:
+    """The cells nearest the board's four corners (a1, h1, a8, h8 on a chessboard; four outer
+    cells a quarter turn apart on Aranea's web), each with where its centre lies in the
+    picture: what a refused calibration's picture names."""
     centres = np.array([cell.center for cell in layout.cells], np.float64)
     picks = {
         int(np.argmin(centres.sum(axis=1))),
@@ -647,7 +648,9 @@ def _corner_cells(layout: Layout) -> list[Any]:
         int(np.argmin(centres[:, 0] - centres[:, 1])),
         int(np.argmax(centres[:, 0] - centres[:, 1])),
     }
-    return [layout.cells[i] for i in sorted(picks)]
+    cells = [layout.cells[i] for i in sorted(picks)]
+    at = cv2.perspectiveTransform(np.array([[c.center for c in cells]], np.float64), homography)
+    return [(c.name, (float(x), float(y))) for c, (x, y) in zip(cells, at[0], strict=True)]
 
 
 def _captioned(picture: np.ndarray, caption: str, scale: float) -> np.ndarray:

@@ -210,19 +210,24 @@ def _last_written(records: Records) -> str | None:
 
 
 def _output_closed(
-    records: Records, game: str, options: dict[str, Any] | None, before: str | None
+    args: argparse.Namespace,
+    records: Records,
+    game: str,
+    options: dict[str, str] | None,
+    played_with: dict[str, Any] | None,
+    before: str | None,
 ) -> int:
     """The demo's status once its output was closed (`| head`) while it played: 0 when the
     game it played ended and is recorded (written since `before`); else it stopped, is said
     so where that can still be read, and 141 (as SIGPIPE) - the next demo continues its game
     when one is waiting (`unfinished_demo`)."""
     silence_stdout()
-    waiting = _waiting_demo(records, game, options)
+    waiting = _waiting_demo(records, game, played_with)
     if waiting is None and before is not None:
         written = [g for g in records.games() if g.updated_at > before]
         if written and all(g.status != PLAYING for g in written):
             return 0
-    then = f" - the next demo continues its unfinished game #{waiting}" if waiting else ""
+    then = f" - {_continued_by(args, game, options, waiting)}" if waiting else ""
     say_on_stderr(f"companion: the demo stopped: its output was closed{then}")
     return 128 + signal.SIGPIPE
 
@@ -243,6 +248,16 @@ def _next_demo(args: argparse.Namespace, game: str, options: dict[str, str] | No
     return f"{command_name()} run --game {game}{chosen}{db_option}"
 
 
+def _continued_by(
+    args: argparse.Namespace, game: str, options: dict[str, str] | None, waiting: int
+) -> str:
+    """ "the next `companion run --game G ...` demo continues its unfinished game #N"."""
+    return (
+        f"the next `{_next_demo(args, game, options)}` demo continues its unfinished game "
+        f"#{waiting}"
+    )
+
+
 def _interrupted(
     args: argparse.Namespace,
     records: Records,
@@ -257,12 +272,7 @@ def _interrupted(
         waiting = _waiting_demo(records, game, played_with)
     except RecordError:
         waiting = None
-    then = (
-        f": the next `{_next_demo(args, game, options)}` demo continues its unfinished game "
-        f"#{waiting}"
-        if waiting
-        else ""
-    )
+    then = f": {_continued_by(args, game, options, waiting)}" if waiting else ""
     say_on_stderr(f"companion: interrupted{then}")
     return 128 + signal.SIGINT
 
@@ -410,7 +420,7 @@ def _demo_on(
         return _interrupted(args, records, game, options, played_with)
     except BrokenPipeError:  # `companion run | head`: stopped as by SIGPIPE
         try:
-            return _output_closed(records, game, played_with, before)
+            return _output_closed(args, records, game, options, played_with, before)
         except RecordError as exc:  # the records cannot be read to tell
             say_on_stderr(f"companion: the demo stopped: its output was closed ({exc})")
             return 128 + signal.SIGPIPE

@@ -550,7 +550,8 @@ def _coerce(value: Any, hint: Any, what: str) -> Any:
         if value in choices:
             return value
         if isinstance(value, str):  # "Shizukana", as the docs write it (a trial: refused)
-            same = [c for c in choices if isinstance(c, str) and c == value.strip().lower()]
+            wanted = value.strip().lower()
+            same = [c for c in choices if isinstance(c, str) and c.lower() == wanted]
             if same:
                 return same[0]
         raise OptionError(f"{what} must be one of {', '.join(map(str, choices))}, not {value!r}")

@@ -239,6 +239,20 @@ def parse_action(text: str) -> Action:
     return Action(CHARACTER if mark else STONE, src, dst)
 
 
+def there_and_back(turn: Turn) -> bool:
+    """Whether `turn` is one stone moved and moved straight back (`SenseiPosition.empty_turn`):
+    a turn that leaves every piece where it was.
+
+        >>> there_and_back(parse_turn("a1-a2 a2-a1")), there_and_back(parse_turn("a1-a2 a2-a3"))
+        (True, False)
+    """
+    return (
+        len(turn) == 2
+        and turn[0].piece == turn[1].piece == STONE
+        and (turn[0].src, turn[0].dst) == (turn[1].dst, turn[1].src)
+    )
+
+
 def parse_turn(text: str) -> Turn:
     """A whole turn: actions separated by spaces or commas, or ``pass``."""
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]

@@ -341,8 +341,22 @@ class AraneaReferee(Referee[AraneaPosition]):
                     )
                 )
                 highlights[knock.cell] = REMOVE
+        movers = [  # the mover's stones still in place that the board cannot yet tell from it
+            u.effects.origin
+            for u in others
+            if u.effects.origin
+            and u.effects.final == effects.final
+            and board.get(u.effects.origin) == player
+        ]
         if board.get(effects.landing) != player:
-            if effects.origin and board.get(effects.origin) == player:  # (a knock-off first)
+            if effects.origin is None and movers:  # a placement, or a move there (a review)
+                sentences.append(
+                    _("Put a stone on {cell}, or move your stone from {origins} there").format(
+                        cell=effects.final, origins=phrases.cell_list(movers, "or")
+                    )
+                )
+                highlights.update(dict.fromkeys(movers, FROM))
+            elif effects.origin and board.get(effects.origin) == player:  # (a knock-off first)
                 origins = [
                     u.effects.origin
                     for u in (use, *others)

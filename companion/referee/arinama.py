@@ -110,7 +110,14 @@ class ArinamaReferee(Referee[ArinamaPosition]):
         """Before the board has shown the last move's flips, what is wrong is not a board to
         put back as it was (a trial: "Take the white stone off d4. Turn c3 to black (Put the
         board back as it was)" - c3 had never been black): the next stone waits for them."""
-        if not self.settled and not self.calibration_pieces and self._last_flips():
+        flips = self._last_flips()
+        unturned = (
+            set(phrases.BoardDiff.between(self.expected(), self.board).changed) & flips
+            if self.board is not None
+            else set()
+        )
+        if not self.settled and not self.calibration_pieces and unturned:
+            # (not after a take-back or a restart whose board shows the flips made - a review)
             return _(
                 "First the stones the last move turns, as the board must show them; then "
                 "{player} places a stone"

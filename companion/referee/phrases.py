@@ -181,7 +181,9 @@ def fix_sentences(
             # its character off d3. Put the green stone with its character back on d1")
             return [
                 _("Move {piece} from {cell} back to {home}").format(
-                    piece=name_at(there, seen), cell=there, home=home
+                    piece=name_at(home, want),
+                    cell=there,
+                    home=home,  # (named where it belongs)
                 )
             ]
     sentences: list[str] = []

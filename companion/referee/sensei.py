@@ -23,6 +23,7 @@ from companion.games.sensei import (
     Action,
     SenseiPosition,
     parse_turn,
+    there_and_back,
 )
 from companion.i18n import _
 from companion.i18n import player as player_name
@@ -164,7 +165,7 @@ class SenseiReferee(Referee[SenseiPosition]):
             turn = parse_turn(move)
         except NotationError:
             return move
-        if len(turn) == 2 and turn[0].src == turn[1].dst and turn[0].dst == turn[1].src:
+        if there_and_back(turn):
             return _("the turn with every piece where it was ({move})").format(move=move)
         return move
 
