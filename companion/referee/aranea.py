@@ -357,11 +357,7 @@ class AraneaReferee(Referee[AraneaPosition]):
                 )
                 highlights.update(dict.fromkeys(movers, FROM))
             elif effects.origin and board.get(effects.origin) == player:  # (a knock-off first)
-                origins = [
-                    u.effects.origin
-                    for u in (use, *others)
-                    if u.effects.origin and u.effects.final == effects.final
-                ]
+                origins = [effects.origin, *movers]
                 sentences.append(
                     _("Move your stone from {origin} to {cell}").format(
                         origin=phrases.cell_list(origins, "or"), cell=effects.final
