@@ -300,3 +300,17 @@ def test_undo_during_the_opening_rolls_says_there_is_no_move_yet():
     table.press(ROLL)
     assert table.referee.position.in_opening_roll  # a tie: rolled again
     assert table.referee.nothing_to_undo() == "There is no move to take back yet"
+
+
+def test_done_with_a_roll_that_must_be_used_says_why_nothing_happened():
+    """A trial: DONE with a usable roll (the roll must be used, rules.md's Decision) did
+    nothing and said nothing. The instruction now says when DONE passes - on that turn only."""
+    table = Table(seed=1)
+    table.press(ROLL)
+    assert table.text == "Amber rolled 7: place a stone on r1-7"
+    assert table.press(DONE) == []
+    assert table.text == "Amber rolled 7: place a stone on r1-7"
+    assert table.referee.instruction.detail == "DONE passes only when the 7 cannot be used"
+    table.show(r1_7="amber")
+    table.press(ROLL)
+    assert "DONE passes" not in table.referee.instruction.detail  # Blue's turn: not said

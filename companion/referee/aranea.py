@@ -19,6 +19,7 @@ the centre.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from companion.dice import move_dice_words
 from companion.errors import IllegalMoveError
@@ -63,6 +64,12 @@ class AraneaReferee(Referee[AraneaPosition]):
     game = "aranea"
     piece_word = "stone"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # The turn (the length of the move stack) on which DONE was pressed to pass with a
+        # roll that must be used: that turn's instruction says why nothing happened.
+        self.pass_refused_at: int | None = None
+        super().__init__(*args, **kwargs)
+
     def move_words(self, move: str) -> str:
         """Aranea's notation in words: "place" is the stone placed, "pass" the pass, "roll 3-4"
         the roll ("the roll 3 and 4"); a ring move keeps its square ("r2-5")."""
@@ -97,8 +104,11 @@ class AraneaReferee(Referee[AraneaPosition]):
                 events.append(self._accept(AraneaMove(PASS), reason="no legal use"))
             return events
         if player_input.kind == DONE and not position.awaiting_roll:
-            if AraneaMove(PASS) in position.legal_moves() and self.board == self.expected():
+            if self.board != self.expected():
+                return []  # the board's own instruction says what to do first
+            if AraneaMove(PASS) in position.legal_moves():
                 return [self._accept(AraneaMove(PASS))]
+            self.pass_refused_at = len(position.move_stack)  # (a trial: DONE did nothing)
         return []
 
     def nothing_to_undo(self) -> str:
@@ -229,6 +239,8 @@ class AraneaReferee(Referee[AraneaPosition]):
         detail = (
             _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
         )
+        if self.pass_refused_at == len(position.move_stack):
+            detail = _("DONE passes only when the {value} cannot be used").format(value=value)
         if AraneaMove(PASS) in position.legal_moves():
             parts.append(_("press DONE to pass"))
         ways = parts[0] if parts else ""
