@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+import cv2
+import numpy as np
 import pytest
 from shared_data import real_data
 
@@ -648,3 +650,42 @@ def test_a_refused_calibration_s_view_names_the_corner_cells_where_the_grid_put_
     band = drawn.shape[0] - cv2.imread(str(REAL / start["file"])).shape[0]  # (the caption)
     lx, ly = (int(v) for v in labels["a1"])
     assert ink[band + ly - 40 : band + ly + 40, lx - 40 : lx + 40].sum() > 20  # drawn there
+
+
+def _crossings_corners(entry):
+    """A Go photo's corners for its 19 x 19 crossings read as cells (grid:19x19): the labelled
+    outer intersections pushed half a cell outward, as the first player sees the board."""
+    lines = np.array([[0, 0], [18, 0], [18, 18], [0, 18]], np.float32)
+    to_image = cv2.getPerspectiveTransform(lines, np.array(entry["corners"], np.float32))
+    outer = np.array([[[-0.5, -0.5], [18.5, -0.5], [18.5, 18.5], [-0.5, 18.5]]])
+    corners = cv2.perspectiveTransform(outer, to_image)[0]
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+
+
+@pytest.mark.parametrize(
+    ("name", "layout"), [("cornersnumbered.jpg", "grid:19x19"), ("sample.jpg", "grid:8x8")]
+)
+def test_read_says_when_a_lined_board_s_saved_corners_do_not_fit(tmp_path, capsys, name, layout):
+    """A lined board's saved corners were never checked (its cells may lie between its lines
+    or on them, as Go's crossings): a camera moved since calibration read the wrong cells
+    without a word. The real Go photo (read on its crossings) and the Othello photo (most of
+    its lines under discs) read at their own corners say nothing; the same photo moved by a
+    third of a cell under the corners is said not to fit."""
+    entry = manifest_entry(name)
+    corners = _crossings_corners(entry) if layout == "grid:19x19" else corners_of(entry)
+    cal = tmp_path / "c.json"
+    code, _, err = companion(
+        capsys, "calibrate", REAL / entry["file"], "--layout", layout, "--corners", corners,
+        "--position", position_file(tmp_path, entry["cells"]), "-o", cal,
+    )  # fmt: skip
+    assert code == 0, err
+    code, _, err = companion(capsys, "read", REAL / entry["file"], "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" not in err
+    photo = cv2.imread(str(REAL / entry["file"]))
+    across = entry["size"][0] - (1 if entry["game"] == "go" else 0)  # cells between the labels
+    cell = np.linalg.norm(np.subtract(entry["corners"][1], entry["corners"][0])) / across
+    moved = tmp_path / "moved.png"
+    shift = np.float32([[1, 0, 0], [0, 1, cell / 3]])  # the camera tipped: the board lower
+    cv2.imwrite(str(moved), cv2.warpAffine(photo, shift, photo.shape[1::-1]))
+    code, _, err = companion(capsys, "read", moved, "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" in err

@@ -63,6 +63,7 @@ LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lin
 # with discs (their dark rims look like lines too, 50 of 64 cells on the real Othello photo)
 # at about 1.7.
 LINED_CONTRAST = 1.5
+LINED_ASIDE = 1.25  # lines seen this much more often a little aside: the grid is there, not here
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
 EDGE_X_SHARE = 0.5  # X-corners on more of one side of the outline: the board moved a square
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
@@ -240,9 +241,30 @@ def grid_still_there(
     # Moved by a fifth of a cell or so, the lines still brush the samples: the grid is where
     # it was only if it is not seen clearly better (by a quarter) a little to one side.
     for shift in ((0.2, 0.0), (-0.2, 0.0), (0.0, 0.2), (0.0, -0.2)):
-        if line_share(gray, to_px, cols, rows, shift) > 1.25 * share:
+        if line_share(gray, to_px, cols, rows, shift) > LINED_ASIDE * share:
             return None
     return previous
+
+
+def lines_elsewhere(image: np.ndarray, located: Located) -> bool:
+    """Does a lined board show its lines clearly better (LINED_ASIDE times, as
+    `grid_still_there` asks) on its lattice moved by some tenths of a cell than where `located`
+    puts them - on its lattice, or half a cell off it (stones on the crossings: Go read as
+    grid:19x19 with corners half a cell outside the outer lines)? Then the corners do not fit
+    the picture (a camera or board that moved since they were given). A board whose pieces
+    hide its lines shows them nowhere: no sign either way, False. On the real Go photos
+    corners moved by a fifth of a cell are told (0.44-0.50 of the samples on the lines against
+    0.86-0.90 elsewhere); on the Othello photo, whose discs hide most lines, a third of a cell
+    across them. About 70 ms for a 19x19 board here (the command line, once a photo)."""
+    if board_kind(located.layout) != "lined":
+        return False
+    gray = to_gray(image)
+    cols, rows = grid_shape(located.layout)
+    to_px = located.homography @ _unit_to_mm(located.layout, cols, rows)
+    here = max(line_share(gray, to_px, cols, rows, shift) for shift in ((0.0, 0.0), (0.5, 0.5)))
+    tenths = np.arange(10) / 10
+    best = max(line_share(gray, to_px, cols, rows, (x, y)) for x in tenths for y in tenths)
+    return best >= LINED_MIN_SHARE and best > LINED_ASIDE * here
 
 
 def _edge_crossed(gray, to_px, cols, rows) -> bool:

@@ -48,6 +48,7 @@ from vision.find import (
     board_kind,
     draw_grid,
     grid_still_there,
+    lines_elsewhere,
     turn_told,
     turned,
     untold_turns,
@@ -898,11 +899,18 @@ def _say_marks(observation: Observation) -> None:
 
 
 def _check_corners_fit(image: np.ndarray, located: Located, saved: Path | None) -> None:
-    """Says on stderr when a checkered board's grid does not show where the corners - typed,
-    or `saved` with the calibration - put it. A checkered board shows its grid wherever pieces
-    leave corners free (all 125 real chess photos on their labelled corners); a lined board is
-    not checked: its cells may be read on purpose between the lines (Go's points)."""
-    if board_kind(located.layout) != "checkered" or grid_still_there(image, located) is not None:
+    """Says on stderr when a board's grid does not show where the corners - typed, or `saved`
+    with the calibration - put it. A checkered board shows its grid wherever pieces leave
+    corners free (all 125 real chess photos on their labelled corners); a lined board, whose
+    stones may hide its lines, is said to be elsewhere only when its lines show clearly better
+    a little aside (`lines_elsewhere`: its cells may be read on purpose between the lines, as
+    Go's crossings are)."""
+    kind = board_kind(located.layout)
+    if kind == "checkered":
+        fits = grid_still_there(image, located) is not None
+    else:  # lined, or a printed mat (found by its markers: nothing to check)
+        fits = not lines_elsewhere(image, located)
+    if fits:
         return
     todo = (
         f"give this photo's --corners, or remove {saved} to have the board found in each photo"
