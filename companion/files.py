@@ -14,6 +14,15 @@ from pathlib import Path
 from companion.errors import UserError, write_problem
 
 
+class WriteFailed(UserError):
+    """A file could not be written: the message says why and what to do; `errno` is the
+    system's reason (ENOSPC, EROFS, EIO ...), for a screen that says it in its own words."""
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
+
+
 def write_atomically(
     path: str | os.PathLike[str], data: str | bytes, *, verb: str = "write"
 ) -> Path:
@@ -22,15 +31,16 @@ def write_atomically(
     of any new file (0644 under umask 022), not mkstemp's private 0600: an export or a photo is
     made to be opened by others (a viewer, a web server).
 
-    :raises UserError: "cannot {verb} PATH: why - what to do"; the old file, if any, is intact
-        and no temporary file is left behind.
+    :raises WriteFailed: (a UserError) "cannot {verb} PATH: why - what to do"; the old file,
+        if any, is intact and no temporary file is left behind (where the disk can still be
+        written: a USB stick pulled out mid-write cannot take the temporary file away).
     """
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:  # the folder's problem, said of the file the user named
-        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
+        raise WriteFailed(f"cannot {verb} {path}: {write_problem(path, exc)}", exc.errno) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
@@ -41,9 +51,18 @@ def write_atomically(
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UserError(f"cannot {verb} {path}: {write_problem(path, exc)}") from None
+        _remove(tmp)
+        raise WriteFailed(f"cannot {verb} {path}: {write_problem(path, exc)}", exc.errno) from None
     except BaseException:  # Ctrl-C or a signal mid-write: no half-written file left behind
-        Path(tmp).unlink(missing_ok=True)
+        _remove(tmp)
         raise
     return path
+
+
+def _remove(tmp: str) -> None:
+    """The temporary file removed where that can be done: a disk that has gone (a USB stick
+    pulled out) answers EIO, which must not hide why the write failed."""
+    try:
+        Path(tmp).unlink(missing_ok=True)
+    except OSError:
+        pass

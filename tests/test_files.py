@@ -48,6 +48,21 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
 
 
+def test_a_disk_gone_mid_write_is_said_as_a_write_failure_with_its_errno(tmp_path, monkeypatch):
+    """A USB stick pulled out while a file is written: the flush fails (EIO), and so does the
+    removal of the temporary file - which then hid the write's failure behind a bare OSError
+    (a traceback on the screen's export) instead of the one-line error."""
+
+    def gone(*args, **kwargs):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(companion.files.os, "fsync", gone)
+    monkeypatch.setattr(companion.files.Path, "unlink", gone)
+    with pytest.raises(companion.files.WriteFailed, match="cannot write .*: Input/output") as e:
+        write_atomically(tmp_path / "game.html", "<html>")
+    assert e.value.errno == errno.EIO and isinstance(e.value, UserError)
+
+
 def test_a_calibration_written_again_on_a_full_card_keeps_the_old_one(tmp_path, monkeypatch):
     # `companion vision calibrate --force` over the table's calibration: before, the file was
     # opened for writing (emptied) first, and a failure left it empty - the table unreadable.
