@@ -28,6 +28,8 @@ from companion.option_words import button_name, colour_name_label, option_label,
 from companion.referee import phrases
 from companion.referee.outcomes import outcome_text, result_text
 from companion.referee.protocol import FLIP, REMOVE, TARGET, TO, Instruction
+from companion.usb_drives import Drive
+from companion.usb_export import GameFiles, StickExport
 from display.paint import Painter
 from display.screens import dice, gameover, home, play, review, settings, setup
 from display.theme import Metrics
@@ -243,6 +245,38 @@ def review_game_example() -> tuple[Callable, object]:
     return review.draw_game, model
 
 
+def _exported(game_ids: list[int], skipped: list[int]) -> StickExport:
+    """An export to a USB stick labelled KINGSTON that has written `game_ids` and not
+    `skipped` (their records do not replay)."""
+    drive = Drive(Path("/media/tabletop-companion/sda1"), "/dev/sda1", "vfat", False, "KINGSTON")
+    job = StickExport(drive, [*game_ids, *skipped], find=lambda: [drive])
+    stem = "game-{}-arinama-2026-12-07"
+    job.done = [
+        GameFiles(i, (Path(stem.format(i) + ".html"), Path(stem.format(i) + ".json")), 2)
+        for i in game_ids
+    ]
+    job.skipped = list(skipped)
+    return job
+
+
+def review_list_exported_example() -> tuple[Callable, object]:
+    """All to USB done: four games written, one not (the longest thing it says)."""
+    draw, model = review_list_example()
+    model.note = _exported([14, 13, 12, 11], [10]).note()
+    return draw, model
+
+
+def review_game_exported_example() -> tuple[Callable, object]:
+    """Export to USB done, at the game's last move: its result and the note share the room."""
+    draw, model = review_game_example()
+    model.ply = len(model.boards) - 1
+    model.result = result_text(
+        Outcome("white", "full-board", "the board is full: 27 black, 37 white")
+    )
+    model.note = _exported([13], []).note()
+    return draw, model
+
+
 def settings_example() -> tuple[Callable, object]:
     colours = _("Colour names")
     options = _("{game} options").format(game="Arinama")
@@ -291,6 +325,8 @@ EXAMPLES: dict[str, Callable[[], tuple[Callable, object]]] = {
     "gameover": gameover_example,
     "review-list": review_list_example,
     "review-game": review_game_example,
+    "review-list-exported": review_list_exported_example,
+    "review-game-exported": review_game_exported_example,
     "settings": settings_example,
 }
 

@@ -49,6 +49,8 @@ CORE = (
     "companion.referee",
     "companion.speech",
     "companion.svg",
+    "companion.usb_drives",
+    "companion.usb_export",
 )
 CORE_MAY_NOT = ("cv2", "pygame", "gpiozero", "vision", "display", "hardware")
 

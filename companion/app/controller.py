@@ -41,6 +41,7 @@ from companion.records import FINISHED, Records
 from companion.referee import Referee
 from companion.referee.protocol import UNDO, Event, PlayerInput, view_settling
 from companion.speech import Speaker
+from companion.usb_drives import Drive, removable_drives
 from display.device import Screen
 from display.layout import message_bar
 from display.paint import Painter
@@ -126,6 +127,8 @@ class App:
         self.quit = False
         self.game_meta: dict[str, Any] | None = None  # stored with each new game (a demo's)
         self.unreplayable: set[int] = set()  # unfinished games found not to replay: not offered
+        # the removable drives mounted now: where the review exports games to (a USB stick)
+        self.find_drives: Callable[[], list[Drive]] = removable_drives
         # How other threads (the GPIO panel) deliver a button: run_table swaps in a version
         # that posts a pygame event, so the app is only ever touched from the main thread.
         self.post_button: Callable[[str], None] = self.button
@@ -524,14 +527,12 @@ class App:
 
     # -- drawing --------------------------------------------------------------------------------------------
     def tick(self, now: float | None = None) -> float | None:
-        """Advance animations, and take the colours the camera has learned in the background
-        (setup); returns seconds until the next tick is due (None: nothing animates or is
-        being learned, sleep until an event)."""
-        if self.page == "setup":
-            return self.pages.setup.poll()
-        if self.page != "dice":
-            return None
-        return self.pages.dice.tick(self.clock() if now is None else now)
+        """Advance animations, take the colours the camera has learned in the background
+        (setup), write the next game to a USB stick (review); returns seconds until the next
+        tick is due (None: nothing animates, is learned or written, sleep until an event)."""
+        if self.page == "dice":
+            return self.pages.dice.tick(self.clock() if now is None else now)
+        return self._page.poll()
 
     def render(self, force: bool = False) -> bool:
         """Draw the current page if anything changed; True when it drew."""

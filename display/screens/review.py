@@ -2,7 +2,9 @@
 
 By touch: the arrows (first, back, forward, last) and the list. By the table buttons: DONE
 steps forward, ROLL steps back, BACK leaves (the app maps them), so a game can be replayed
-without reaching for the screen.
+without reaching for the screen. Export to USB (the game) and All to USB (the list) write
+games to a USB stick; how far that got is said over the buttons (`note`), what went wrong in
+the red bar over the header (the app's).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from companion.i18n import _, ngettext
 from display import theme
 from display.board import draw_board
 from display.layout import button_bar, draw_header, frame
-from display.paint import Action, Painter, column
+from display.paint import Action, Painter, column, fit, row, text_height
 
 
 @dataclass
@@ -28,6 +30,8 @@ class ReviewListModel:
     page: int = 0
     per_page: int = 4
     unreadable: bool = False  # the records could not be read (a damaged file)
+    note: str = ""  # how the export to the USB stick goes, or went
+    exporting: bool = False  # ... while it writes: All to USB waits
 
 
 def draw_list(p: Painter, model: ReviewListModel) -> None:
@@ -45,8 +49,11 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     )
     body = f.body
     bar = pygame.Rect(body.left, body.bottom - m.button_height, body.width, m.button_height)
-    boxes = button_bar(p, bar, 3)
-    list_area = pygame.Rect(body.left, body.top, body.width, bar.top - body.top - m.gap)
+    boxes = button_bar(p, bar, 4)
+    top = min(b.top for b in boxes)
+    room = pygame.Rect(body.left, body.top, body.width, top - body.top)
+    top = draw_note(p, model.note, room, room.height // 2)  # (the list keeps half)
+    list_area = pygame.Rect(body.left, body.top, body.width, top - body.top - m.gap)
     row_h = m.mm(13)
     per_page = max(1, (list_area.height + m.gap) // (row_h + m.gap))
     model.per_page = per_page
@@ -81,6 +88,55 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
         Action("page", page + 1),
         style="normal" if page + 1 < pages else "disabled",
     )
+    p.button(
+        boxes[3],
+        _("Writing...") if model.exporting else _("All to USB"),
+        Action("export-all"),
+        style="normal" if model.games and not model.exporting else "disabled",
+    )
+
+
+def _draw_game_lines(p: Painter, model: ReviewGameModel, ply: int, room: pygame.Rect) -> None:
+    """Under the move: the moves around it, the result at the last, and the note of an export
+    to the stick over the buttons - in place of the moves around, which a short portrait
+    panel has no room for beside it (they are back at the next step)."""
+    m = p.m
+    y = room.top
+    around = [  # a no-break space: a move's number never ends a line without its move
+        f"{model.label(i)}{'.' if model.label(i).isdigit() else ''}\u00a0{model.moves[i - 1]}"
+        for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
+    ]
+    if around and not model.note:
+        p.wrapped(
+            "   ".join(around),
+            pygame.Rect(room.left, y, room.width, m.font_body * 2),
+            m.font_body,
+            theme.MUTED,
+        )
+        y += m.font_body * 2
+    result = model.result if ply == len(model.moves) else ""
+    # the note takes what it needs, but for a line of the result (shrunk, then cut, if short)
+    rest = pygame.Rect(room.left, y, room.width, room.bottom - y)
+    most = rest.height - m.gap - text_height(bool(result), m.font_body)
+    bottom = draw_note(p, model.note, rest, most)
+    if result:
+        p.wrapped(
+            result, pygame.Rect(room.left, y, room.width, bottom - y), m.font_body, theme.YELLOW
+        )
+
+
+def draw_note(p: Painter, note: str, room: pygame.Rect, most: int) -> int:
+    """`note` (how the export to the stick goes) at the bottom of `room`, over the buttons, in
+    as many lines as it takes, up to `most` pixels; returns the top of what it took."""
+    if not note:
+        return room.bottom
+    m = p.m
+    width, most = room.width, max(text_height(1, m.font_small), min(most, room.height))
+    fitted = fit(note, width, most, m.font_body, m.font_small)
+    height = text_height(len(fitted[1]), fitted[0]) if fitted else most
+    rect = pygame.Rect(room.left, room.bottom - m.gap - height, width, height)
+    p.wrapped(note, rect, m.font_body, theme.SKY_BLUE, min_size=m.font_small)
+    return rect.top
 
 
 @dataclass
@@ -98,6 +154,8 @@ class ReviewGameModel:
     # each move's number as the game counts its moves (Arimaa: its turn label, "2g"); by
     # default 1, 2, 3 ...
     move_labels: list[str] = field(default_factory=list)
+    note: str = ""  # how the export to the USB stick goes, or went
+    exporting: bool = False  # ... while it writes: Export to USB waits
 
     def label(self, ply: int) -> str:
         """The number of the move that led to board `ply` (1 and up)."""
@@ -128,7 +186,7 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
     back_row = pygame.Rect(
         panel.left, arrows[0].top - m.gap - m.button_height, panel.width, m.button_height
     )
-    boxes = [back_row, *arrows]
+    boxes = [*row(back_row, 2, m.gap), *arrows]
     y = panel.top
     if ply == 0:
         line = _("Start position")
@@ -136,29 +194,17 @@ def draw_game(p: Painter, model: ReviewGameModel) -> None:
         line = _("Move {ply}: {move}").format(ply=model.label(ply), move=model.moves[ply - 1])
     used = p.wrapped(line, pygame.Rect(panel.left, y, panel.width, m.font_huge * 2), m.font_huge)
     p.instruction_rect = used
-    y = used.bottom + m.gap
-    around = [  # a no-break space: a move's number never ends a line without its move
-        f"{model.label(i)}{'.' if model.label(i).isdigit() else ''}\u00a0{model.moves[i - 1]}"
-        for i in range(max(1, ply - 2), min(len(model.moves), ply + 2) + 1)
-    ]
-    if around:
-        p.wrapped(
-            "   ".join(around),
-            pygame.Rect(panel.left, y, panel.width, m.font_body * 2),
-            m.font_body,
-            theme.MUTED,
-        )
-        y += m.font_body * 2
-    if model.result and ply == len(model.moves):
-        p.wrapped(
-            model.result,
-            pygame.Rect(panel.left, y, panel.width, min(b.top for b in boxes) - y),
-            m.font_body,
-            theme.YELLOW,
-        )
+    room = pygame.Rect(panel.left, used.bottom + m.gap, panel.width, 0)
+    room.height = back_row.top - room.top
+    _draw_game_lines(p, model, ply, room)
     last = len(model.boards) - 1
     specs = [
         (_("Back"), Action("back"), "normal"),
+        (
+            _("Writing...") if model.exporting else _("Export to USB"),
+            Action("export"),
+            "disabled" if model.exporting else "normal",
+        ),
         ("|<", Action("ply", 0), "normal" if ply > 0 else "disabled"),
         ("<", Action("ply", ply - 1), "normal" if ply > 0 else "disabled"),
         (">", Action("ply", ply + 1), "primary" if ply < last else "disabled"),

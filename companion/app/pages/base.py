@@ -34,5 +34,10 @@ class Page:
         """The table's buttons on this screen: "done", "roll", "back" -> (action, value)."""
         return {}
 
+    def poll(self) -> float | None:
+        """Work the page does between events (`App.tick`): seconds until it wants to be asked
+        again, None for none."""
+        return None
+
     def leave(self) -> None:
         """The App goes to another page (`App.go`): leave nothing of this one running."""

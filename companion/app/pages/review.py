@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
@@ -14,6 +15,7 @@ from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
 from companion.records import PLAYING, GameSummary, Records, move_labels
 from companion.referee.protocol import FLIP, FROM, TO
+from companion.usb_export import StickError, StickExport, find_stick
 from display.screens import review
 
 if TYPE_CHECKING:
@@ -61,25 +63,100 @@ class Rows(Sequence[R], Generic[S, R]):
         return self._made[index]
 
 
+class StickWriter:
+    """A review page's Export to USB (each page has its own): the games written to the stick
+    one a tick (`poll`, from `App.tick`), so the screen says how far it got, and what became of
+    it (`note`, `problem`) until the page is left or something else is done on it."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.job: StickExport | None = None
+        self.refused = ""  # no stick, or a read-only one: said at the press
+
+    def start(self, game_ids: list[int]) -> None:
+        """Export to USB pressed: the games are written from the next tick on."""
+        if self.busy or self.app.records is None:
+            return
+        self.clear()
+        try:
+            drive = find_stick(self.app.find_drives())
+        except StickError as exc:
+            self.refused = str(exc)
+            return
+        self.job = StickExport(drive, game_ids, find=self.app.find_drives)
+
+    @property
+    def busy(self) -> bool:
+        return self.job is not None and not self.job.finished
+
+    def poll(self) -> float | None:
+        """One game written (on the main loop: a game's page takes a second or two on a Pi,
+        far inside the watchdog's 30 s); 0 while more are to come."""
+        if self.job is None or self.job.finished or self.app.records is None:
+            return None
+        files = self.job.step(self.app.records)
+        if files is not None and files.written:  # (in the journal: where each file went)
+            for path in files.paths:
+                print(f"companion: game {files.game_id} exported to {path}", file=sys.stderr)
+        self.app.dirty = True
+        return None if self.job.finished else 0.0
+
+    def stop(self) -> None:
+        """The page is left: the games not yet written are not (those written are whole)."""
+        if self.job is not None and self.busy:
+            self.job.stopped = True
+
+    def clear(self) -> None:
+        """What a finished export said is said no more."""
+        if not self.busy:
+            self.job = None
+            self.refused = ""
+
+    @property
+    def problem(self) -> str:
+        return self.refused or (self.job.problem if self.job is not None else "")
+
+    @property
+    def note(self) -> str:
+        return self.job.note() if self.job is not None else ""
+
+
 class ReviewListPage(Page):
     name = "review-list"
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.number = 0  # the page of the list shown
-        self.problem = ""  # a game of the list that could not be shown, said over the list
+        self.unshown = ""  # a game of the list that could not be shown, said over the list
         # (id, stored moves) -> its moves as the game counts them (`Records.moves_of`: read
         # once a game)
         self.counted: dict[tuple[int, int], int] = {}
+        self.stick = StickWriter(app)  # Export to USB: every game
+
+    @property
+    def problem(self) -> str:
+        """The line said over the list ("" for none): the USB stick's, or a game that could
+        not be shown."""
+        return self.stick.problem or self.unshown
+
+    @problem.setter
+    def problem(self, text: str) -> None:
+        self.unshown = text
 
     def open(self) -> None:
         self.number = 0
         self.problem = ""
+        self.stick.clear()
         self.app.go("review-list")
 
     def leave(self) -> None:
-        """Another page: a game that could not be shown is not said over the list again."""
+        """Another page: a game that could not be shown is not said over the list again; an
+        export to the stick stops after the game being written."""
         self.problem = ""
+        self.stick.stop()
+
+    def poll(self) -> float | None:
+        return self.stick.poll()
 
     def games(self) -> Sequence[tuple[int, str, str]]:
         """The recorded games, newest first (`Records.games`): (id, title, a line on its
@@ -128,6 +205,10 @@ class ReviewListPage(Page):
         return mapping
 
     def act(self, kind: str, value: Any) -> None:
+        if kind == "export-all":
+            self._export_all()
+            return
+        self.stick.clear()
         if kind == "open-game":
             self.app.pages.review_game.open(int(value))
         elif kind == "page":
@@ -135,10 +216,29 @@ class ReviewListPage(Page):
         elif kind == "back":
             self.app.go("home")
 
+    def _export_all(self) -> None:
+        """Every recorded game to the USB stick, newest first (as listed)."""
+        records = self.app.records
+        if records is None:
+            return
+        try:
+            game_ids = [summary.id for summary in records.games()]
+        except RecordError:
+            self.app.records_damaged()
+            return
+        if game_ids:
+            self.stick.start(game_ids)
+
     def model(self) -> tuple[Draw, object]:
         listed = self.games()
         unreadable = not listed and bool(self.app.records_problem)
-        return review.draw_list, review.ReviewListModel(listed, self.number, unreadable=unreadable)
+        return review.draw_list, review.ReviewListModel(
+            listed,
+            self.number,
+            unreadable=unreadable,
+            note=self.stick.note,
+            exporting=self.stick.busy,
+        )
 
 
 class ReviewGamePage(Page):
@@ -151,10 +251,15 @@ class ReviewGamePage(Page):
         # the first move whose recorded text does not replay (the record changed after it was
         # written): the page says so over the game; None when every move replays
         self.not_replayed: int | None = None
+        self.game_id = 0  # the game shown
+        self.stick = StickWriter(app)  # Export to USB: this game
 
     @property
     def problem(self) -> str:
-        """The line said over the game ("" for none), in the table's language now."""
+        """The line said over the game ("" for none), in the table's language now: the USB
+        stick's, else the moves that do not replay."""
+        if self.stick.problem:
+            return self.stick.problem
         if self.not_replayed is None:
             return ""
         ply = max(1, self.not_replayed)
@@ -188,6 +293,8 @@ class ReviewGamePage(Page):
             app.go("review-list")
             return
         app.pages.review_list.problem = ""
+        self.game_id = game_id
+        self.stick.clear()
         # each move's label as the game counts them; the move texts replayed against the boards
         # (Continue refuses a game that does not replay; here it is shown)
         labels, exc = move_labels(record)
@@ -239,13 +346,27 @@ class ReviewGamePage(Page):
         return {"done": ("ply", ply + 1), "roll": ("ply", ply - 1), "back": ("back", None)}
 
     def act(self, kind: str, value: Any) -> None:
+        if kind == "export":
+            self.stick.start([self.game_id])
+            return
+        self.stick.clear()
         if kind == "ply" and self.review is not None:
             self.review.ply = max(0, min(int(value), len(self.review.boards) - 1))
             self.review.highlights = self._highlights()
         elif kind == "back":
             self.app.go("review-list")
 
+    def leave(self) -> None:
+        """Another page: an export to the stick ends with the game's file being written."""
+        self.stick.stop()
+
+    def poll(self) -> float | None:
+        return self.stick.poll()
+
     def model(self) -> tuple[Draw, object]:
+        if self.review is not None:
+            self.review.note = self.stick.note
+            self.review.exporting = self.stick.busy
         return review.draw_game, self.review
 
 

@@ -1,0 +1,277 @@
+"""Recorded games written to a USB stick, for the touchscreen's Export to USB (the players have
+no keyboard at the table).
+
+Each game is written as `companion export` writes it (`companion.export.export_game`, the one
+exporter): the page to step through at home (`.html`, in the table's language, with the board
+photos), the record `companion replay` reads back (`.json`) and, for Arimaa, the arimaa.com
+move list (`.txt`) - into the folder `tabletop-companion` on the stick, named by the game's
+number, game and day (``game-12-arinama-2026-12-07.html``). A file of that name that holds
+something else is never replaced: the game's files then get the first free suffix
+(``game-12-arinama-2026-12-07-2.html``); the same game exported again unchanged is found there
+and not written twice. Every file is written whole (`companion.files.write_atomically`:
+flushed to the stick before it takes its name) and the folder flushed after, so once the
+screen says so the stick may be pulled out. The records are only read.
+
+A `StickExport` writes one game a `step`, so the screen says how far it got between games,
+and a stick that fails (full, read-only, pulled out) stops it with one line saying what is
+wrong and what to do (`StickExport.problem`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion import games
+from companion.errors import RecordError, UserError
+from companion.export import export_game, local_time
+from companion.files import WriteFailed, write_atomically
+from companion.games.arimaa import ArimaaPosition
+from companion.i18n import _, ngettext
+from companion.records import GameRecord, GameSummary, Records
+from companion.usb_drives import Drive, removable_drives
+
+FOLDER = "tabletop-companion"  # the folder on the stick that the games go in
+
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+GONE = (errno.EIO, errno.ENODEV, errno.ENXIO, errno.ENOENT, errno.ESHUTDOWN, errno.ENOTCONN)
+
+
+class StickError(UserError):
+    """No stick to write to: none is in, or every one is read-only (a one-line message in the
+    table's language)."""
+
+
+def find_stick(drives: list[Drive]) -> Drive:
+    """The stick to write to: the first writable one of `drives` (`usb_drives.removable_drives`).
+
+    :raises StickError: there is none, or every one is read-only (said so, not "no stick")."""
+    for drive in drives:
+        if not drive.read_only:
+            return drive
+    if drives:
+        raise StickError(read_only_problem(drives[0]))
+    raise StickError(
+        _(
+            "No USB stick found: put one in (formatted FAT32 or exFAT, as they come), wait a "
+            "moment, then try again"
+        )
+    )
+
+
+def read_only_problem(drive: Drive) -> str:
+    return _(
+        "The USB stick {stick} is read-only (a write-protect switch on it, or its file system "
+        "needs checking on a computer): slide the switch off, or use another stick"
+    ).format(stick=drive.name)
+
+
+def stick_problem(drive: Drive, error: int | None, reason: str) -> str:
+    """What went wrong writing to `drive` (`error`: the errno, `reason`: the system's words)
+    and what to do, in one line; the game records were only read."""
+    name = drive.name
+    if error in FULL:
+        text = _("The USB stick {stick} is full: make room on it, or use another stick")
+    elif error == errno.EROFS:
+        return read_only_problem(drive)
+    elif error in (errno.EACCES, errno.EPERM):
+        text = _(
+            "The companion may not write to the USB stick {stick}: use one formatted FAT32 or exFAT"
+        )
+    elif error in GONE:
+        text = _(
+            "The USB stick {stick} could not be written (pulled out, or faulty): put it back "
+            "in and try again"
+        )
+    else:
+        text = _("The USB stick {stick} could not be written ({reason}): try another stick")
+    # (the records are only read: nothing at the table is lost)
+    return _("{problem} - the game records are untouched").format(
+        problem=text.format(stick=name, reason=reason)
+    )
+
+
+@dataclass(frozen=True)
+class GameFiles:
+    """One game's files on the stick (`write_game`)."""
+
+    game_id: int
+    paths: tuple[Path, ...]  # the page first, then the record (and Arimaa's move list)
+    written: int  # how many were written now: the others were there already, the same
+
+    def names(self) -> str:
+        """ "game-12-arinama-2026-12-07.html, .json": the first whole, the others' endings."""
+        first, *others = self.paths
+        return ", ".join([first.name, *(p.suffix for p in others)])
+
+
+def file_stem(summary: GameSummary) -> str:
+    """A game's files' name without the ending: "game-12-arinama-2026-12-07" (the day it
+    started, in the device's local time as the page says it)."""
+    when = local_time(summary.started_at)
+    day = when.strftime("%Y-%m-%d") if when else "undated"
+    return f"game-{summary.id}-{summary.game}-{day}"
+
+
+def game_exports(record: GameRecord) -> dict[str, bytes]:
+    """What `companion export` makes of the game, by file ending: the page, the record, and
+    Arimaa's move list. The page's words in the table's language.
+
+    :raises RecordError: the game does not replay (`ReplayError`)."""
+    formats = {".html": "html", ".json": "json"}
+    if issubclass(games.get(record.game), ArimaaPosition):  # the move list is Arimaa's own
+        formats[".txt"] = "arimaa"
+    return {suffix: export_game(record, fmt).encode("utf-8") for suffix, fmt in formats.items()}
+
+
+def write_game(record: GameRecord, folder: Path) -> GameFiles:
+    """`record`'s exports written to `folder` (made if missing, its parent never), each whole
+    and flushed, then the folder.
+
+    :raises WriteFailed: a file could not be written (its `errno` says why).
+    :raises OSError: the folder could not be made or flushed.
+    :raises RecordError: the game does not replay."""
+    data = game_exports(record)
+    folder.mkdir(exist_ok=True)
+    paths = _free_names(folder, file_stem(record.summary), data)
+    written = 0
+    for suffix, path in paths.items():
+        if path.exists():
+            continue  # the same bytes (`_free_names`): this game exported before, unchanged
+        write_atomically(path, data[suffix])
+        written += 1
+    _flush_folder(folder)
+    return GameFiles(record.id, tuple(paths.values()), written)
+
+
+def _free_names(folder: Path, stem: str, data: dict[str, bytes]) -> dict[str, Path]:
+    """The game's file names: `stem`, else `stem`-2, -3, ... - the first where no file holds
+    anything else (a file holding the same bytes is this game, exported before)."""
+    number = 1
+    while True:
+        name = stem if number == 1 else f"{stem}-{number}"
+        paths = {suffix: folder / f"{name}{suffix}" for suffix in data}
+        if all(not p.exists() or _holds(p, data[s]) for s, p in paths.items()):
+            return paths
+        number += 1
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    return path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data
+
+
+def _flush_folder(folder: Path) -> None:
+    """The folder's entries (the files' new names) flushed to the disk, as the files were."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):  # (a folder that cannot be)
+            raise
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class StickExport:
+    """Games being written to a stick, one a `step`: what the screen says while it goes on,
+    once it is done (`note`) and when the stick failed (`problem`)."""
+
+    drive: Drive
+    game_ids: list[int]
+    # the drives mounted now: the stick is looked for before each game
+    find: Callable[[], list[Drive]] = removable_drives
+    done: list[GameFiles] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)  # games that do not replay or read
+    failure: tuple[int | None, str] | None = None  # the stick's errno and words
+    stopped: bool = False  # the players left the page: the rest is not written
+
+    @property
+    def folder(self) -> Path:
+        return self.drive.mount / FOLDER
+
+    @property
+    def finished(self) -> bool:
+        gone_through = len(self.done) + len(self.skipped) == len(self.game_ids)
+        return gone_through or self.failure is not None or self.stopped
+
+    def step(self, records: Records) -> GameFiles | None:
+        """Write the next game; its files (None: it was not written)."""
+        game_id = self.game_ids[len(self.done) + len(self.skipped)]
+        if self.drive.mount not in {d.mount for d in self.find()}:
+            # pulled out: its empty mount folder is on the SD card, never written to
+            self.failure = (errno.ENODEV, os.strerror(errno.ENODEV))
+            return None
+        try:
+            files = write_game(records.game(game_id, images=True), self.folder)
+        except WriteFailed as exc:
+            self.failure = (exc.errno, os.strerror(exc.errno) if exc.errno else str(exc))
+        except RecordError:  # (ReplayError too) this game only: the others are written
+            self.skipped.append(game_id)
+        except OSError as exc:
+            self.failure = (exc.errno, exc.strerror or str(exc))
+        else:
+            self.done.append(files)
+            return files
+        return None
+
+    @property
+    def problem(self) -> str:
+        """Why it stopped, in one line ("" for nothing wrong)."""
+        if self.failure is not None:
+            return stick_problem(self.drive, *self.failure)
+        if self.finished and len(self.game_ids) == 1 and self.skipped:
+            return _(
+                "Game {number} was not written: its record does not replay or cannot be read "
+                "- the game records are untouched"
+            ).format(number=self.skipped[0])
+        return ""
+
+    def note(self) -> str:
+        """How far it got, in the table's language now."""
+        count, stick, folder = len(self.game_ids), self.drive.name, FOLDER
+        if not self.finished:
+            return _(
+                "Writing to the USB stick {stick}: game {number} of {count} - do not pull it out "
+                "yet"
+            ).format(stick=stick, number=len(self.done) + len(self.skipped) + 1, count=count)
+        if self.failure is not None or self.stopped:
+            if not self.done:
+                return ""
+            return _(
+                "Stopped: {done} of {count} games are on the USB stick {stick}, in the folder "
+                "{folder}"
+            ).format(done=len(self.done), count=count, stick=stick, folder=folder)
+        if count == 1:
+            return self._one_game()
+        return self._games()
+
+    def _one_game(self) -> str:
+        if not self.done:
+            return ""
+        files = self.done[0]
+        return _(
+            "Game {number} is on the USB stick {stick}: {files} in the folder {folder}. You "
+            "can pull the stick out now"
+        ).format(number=files.game_id, stick=self.drive.name, files=files.names(), folder=FOLDER)
+
+    def _games(self) -> str:
+        done = len(self.done)
+        text = ngettext(
+            "{count} game is on the USB stick {stick}, in the folder {folder}. You can pull "
+            "the stick out now",
+            "{count} games are on the USB stick {stick}, in the folder {folder}. You can pull "
+            "the stick out now",
+            done,
+        ).format(count=done, stick=self.drive.name, folder=FOLDER)
+        if self.skipped:
+            numbers = ", ".join(map(str, self.skipped))
+            text += ". " + ngettext(
+                "Game {numbers} was not written: its record does not replay or cannot be read",
+                "Games {numbers} were not written: their records do not replay or cannot be read",
+                len(self.skipped),
+            ).format(numbers=numbers)
+        return text
