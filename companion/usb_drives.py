@@ -5,8 +5,9 @@ A drive counts when a block device (`/dev/...`) is mounted whole (not a folder o
 file system bound elsewhere) and either under one of the folders where sticks are mounted
 (`/media/...`: `systemd/install.sh`'s udev rule mounts them in /media/tabletop-companion, a
 desktop's in /media/USER or /run/media/USER) or from a disk the kernel calls removable
-(`/sys/block/<disk>/removable`) anywhere but the system's own places. One mounted read-only is
-listed too, marked so: the screen says that, rather than "no stick".
+(`/sys/block/<disk>/removable`) anywhere but the system's own places - and it is not a device
+the system has mounted in one of those (/, /boot/firmware: a Pi booted from a USB drive). One
+mounted read-only is listed too, marked so: the screen says that, rather than "no stick".
 
 Everything read is a parameter (the real paths by default), so the tests hand in a mountinfo
 text and a folder of their own.
@@ -79,7 +80,7 @@ def parse_mountinfo(
     """The drives among the mounts of a /proc/PID/mountinfo text (see `removable_drives`);
     without `sys_block` only those under `roots` count."""
     mounts: dict[str, tuple[str, Drive]] = {}  # mount point -> (device number, drive)
-    root_device = ""
+    system = set()  # the devices mounted in the system's places: never a stick
     for line in text.splitlines():
         fields = line.split()
         if "-" not in fields[6:]:
@@ -94,8 +95,8 @@ def parse_mountinfo(
         options = set(fields[5].split(","))
         if len(fields) > dash + 3:
             options |= set(fields[dash + 3].split(","))
-        if point == "/":
-            root_device = number
+        if _system_place(Path(point)):
+            system.add(number)
         drive = Drive(Path(point), source, fstype, "ro" in options)
         # (a later mount on the same folder hides the earlier one; a folder bound elsewhere -
         # ReadWritePaths= makes /media/tabletop-companion one - has a root other than "/")
@@ -105,7 +106,7 @@ def parse_mountinfo(
         drive
         for number, drive in mounts.values()
         if number
-        and number != root_device
+        and number not in system
         and (_under(drive.mount, roots) or _removable(drive, sys_block))
     ]
     return sorted(found, key=lambda d: str(d.mount))

@@ -198,7 +198,25 @@ ExecStart=$PREFIX/.venv/bin/companion run --fullscreen --wait-for-camera$source_
 CONF
 fi
 
-# 4. The console on tty1 would fight the app for the screen: the companion owns it now.
+# 4. USB sticks for the review's Export to USB: Raspberry Pi OS Lite mounts none, and the
+#    hardened service may not. A udev rule has systemd mount a stick's file system in
+#    /media/tabletop-companion/<kernel name>, owned by the service's user (FAT32, exFAT), which
+#    the unit keeps writable (ReadWritePaths=). A stick in now is mounted once it is plugged in
+#    again (or at the next boot).
+rules=/etc/udev/rules.d/90-tabletop-companion-usb.rules
+run install -d -m 0755 /media/tabletop-companion
+if [ "$DRY" = 1 ]; then
+  echo "+ write $rules (systemd/90-tabletop-companion-usb.rules, --owner=$SERVICE_USER)"
+else
+  sed "s/--owner=tabletop-companion /--owner=$SERVICE_USER /" \
+    "$SRC/systemd/90-tabletop-companion-usb.rules" >"$rules"
+  chmod 0644 "$rules"
+fi
+if [ -d /run/udev ] || [ "$DRY" = 1 ]; then
+  run udevadm control --reload
+fi
+
+# 5. The console on tty1 would fight the app for the screen: the companion owns it now.
 #    Where systemd is not running (a chroot, an SD card image being prepared) the service is
 #    only enabled: it starts at the next boot. Run from tty1 itself (the Pi's own screen and
 #    keyboard), stopping its console now would hang up this very session mid-install: there

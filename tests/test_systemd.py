@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tabletop-companion.service"
 INSTALL = ROOT / "systemd" / "install.sh"
+USB_RULES = ROOT / "systemd" / "90-tabletop-companion-usb.rules"
 EXPOSURE_LIMIT = 2.5  # systemd's scale: 0 (locked down) .. 10 (unprotected); "OK" is below 4.5
 
 
@@ -77,6 +78,8 @@ def test_unit_has_what_the_pi_needs():
     assert settings["ExecStart"][0].endswith("companion run --fullscreen --wait-for-camera")
     # lgpio makes its notification pipes in the working directory: it must be writable.
     assert settings["WorkingDirectory"] == ["/var/lib/tabletop-companion"]
+    # Export to USB: the sticks the udev rule mounts stay writable under ProtectSystem=strict
+    assert settings["ReadWritePaths"] == ["-/media/tabletop-companion"]
 
 
 def install(*args, env=None, path_dir=None):
@@ -255,3 +258,115 @@ def test_install_script_starts_the_service_before_the_console_goes_and_keeps_a_u
     assert order == sorted(order)
     assert "rm -f /etc/systemd/system/tabletop-companion.service.d/local.conf" in out
     assert "write /etc/systemd/system/tabletop-companion.service.d/00-install.conf" in out
+
+
+# -- USB sticks: the udev rule that mounts them for the review's Export to USB ----------------------
+UDEV_KEY = re.compile(
+    r'(?P<key>[A-Z_]+)(\{(?P<attr>[^}]+)\})?(?P<op>==|!=|\+=|-=|:=|=)"(?P<value>[^"]*)"'
+)
+UDEV_KEYS = {"ACTION", "SUBSYSTEM", "SUBSYSTEMS", "ENV", "PROGRAM", "RUN", "GOTO", "LABEL"}
+
+
+def udev_rules():
+    """The rule file's rules: each a list of (key, attribute, operator, value)."""
+    rules = []
+    for line in USB_RULES.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        items = [item.strip() for item in re.split(r",\s*(?=[A-Z_]+[{!=+:-])", line)]
+        parsed = [UDEV_KEY.fullmatch(item) for item in items]
+        assert all(parsed), (line, items)
+        rules.append([(m["key"], m["attr"], m["op"], m["value"]) for m in parsed])
+    return rules
+
+
+def test_the_usb_rule_is_well_formed_udev():
+    """No `udevadm verify` before systemd 254 (Bookworm has 252): the rule is read here as
+    udev reads it - KEY{attr}OP"value" items, known keys, matches with == / !=, assignments
+    with = / +=, every GOTO's label there - and verified by udevadm where it can."""
+    rules = udev_rules()
+    labels = {value for rule in rules for key, _, _, value in rule if key == "LABEL"}
+    for rule in rules:
+        for key, attr, op, value in rule:
+            assert key in UDEV_KEYS, key
+            if key in ("RUN", "GOTO", "LABEL"):
+                assert op in ("=", "+="), (key, op)
+            else:
+                assert op in ("==", "!="), (key, op)
+            if key == "GOTO":
+                assert value in labels
+            if key in ("RUN", "PROGRAM"):
+                assert value.startswith("/usr/bin/"), value  # (udev runs programs by path)
+            if key == "RUN":
+                assert attr == "program"
+    assert labels == {"tabletop_companion_end"}
+    udevadm = shutil.which("udevadm")
+    if (
+        udevadm
+        and subprocess.run([udevadm, "verify", "--help"], capture_output=True).returncode == 0
+    ):
+        result = subprocess.run(
+            [udevadm, "verify", str(USB_RULES)], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def mounts():
+    """The rule's systemd-mount commands, as argument lists."""
+    return [
+        value.split()
+        for rule in udev_rules()
+        for key, _, _, value in rule
+        if key == "RUN" and value.startswith("/usr/bin/systemd-mount ")
+    ]
+
+
+def test_the_usb_rule_mounts_sticks_where_the_service_may_write_and_finds_them():
+    from companion.usb_drives import ROOTS
+    from companion.usb_export import FOLDER
+
+    commands = mounts()
+    assert len(commands) == 2  # FAT32 / exFAT owned by the service's user, the others as they are
+    for command in commands:
+        what, where = command[-2:]
+        assert what == "$devnode" and where == "/media/tabletop-companion/%k"
+        assert "--no-block" in command  # udev must not wait for the mount
+        options = next(a for a in command if a.startswith("--options=")).split("=", 1)[1]
+        assert {"nosuid", "nodev", "noexec"} <= set(options.split(","))
+    owned = [c for c in commands if "--owner=tabletop-companion" in c]
+    assert len(owned) == 1 and "fmask=0133" in " ".join(owned[0])
+    # the service may write there (ReadWritePaths=), and the app looks for sticks there
+    assert "ReadWritePaths=-/media/tabletop-companion" in UNIT.read_text()
+    assert any(Path("/media/tabletop-companion/sda1").is_relative_to(root) for root in ROOTS)
+    assert FOLDER == "tabletop-companion"
+    # install.sh writes its SERVICE_USER over the owner: one place, with a space after it
+    assert USB_RULES.read_text().count("--owner=tabletop-companion ") == 1
+
+
+def test_the_usb_rule_gives_systemd_mount_only_options_it_takes():
+    exe = shutil.which("systemd-mount")
+    assert exe, "systemd-mount is missing: `./dev test` installs the systemd package"
+    known = set(
+        re.findall(
+            r"(--[a-z-]+)",
+            subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60).stdout,
+        )
+    )
+    for command in mounts():
+        assert command[0] == "/usr/bin/systemd-mount"
+        given = {a.split("=", 1)[0] for a in command[1:] if a.startswith("--")}
+        assert given <= known, given - known
+
+
+def test_install_script_installs_the_usb_rule_for_its_user():
+    result = install("--dry-run", env={"SERVICE_USER": "root"})
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "install -d -m 0755 /media/tabletop-companion" in out
+    assert (
+        "write /etc/udev/rules.d/90-tabletop-companion-usb.rules "
+        "(systemd/90-tabletop-companion-usb.rules, --owner=root)" in out
+    )
+    assert "udevadm control --reload" in out
+    # before the service is (re)started: a stick is writable from its first start
+    assert out.index("90-tabletop-companion-usb.rules") < out.index("restart tabletop")

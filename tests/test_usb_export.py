@@ -31,7 +31,8 @@ from companion.usb_export import (
 # SD card's root and boot partition, install.sh's udev mount of a FAT stick, a desktop's
 # automount of a write-protected one (a space in its label), the service's own bind of
 # /media/tabletop-companion (ReadWritePaths=: the SD card, not a stick), a stick mounted by
-# hand in /mnt, a fixed disk there, and a RAM disk under /media (no device).
+# hand in /mnt, a fixed disk there, a RAM disk under /media (no device), and the SD card's boot
+# partition mounted a second time under /media (never a stick, wherever it is mounted).
 MOUNTINFO = r"""21 1 179:2 / / ro,noatime shared:1 - ext4 /dev/root rw
 22 21 179:1 / /boot/firmware ro,relatime shared:2 - vfat /dev/mmcblk0p1 rw,fmask=0022
 23 21 0:5 / /dev rw,nosuid - devtmpfs udev rw
@@ -41,6 +42,7 @@ MOUNTINFO = r"""21 1 179:2 / / ro,noatime shared:1 - ext4 /dev/root rw
 92 21 8:33 / /mnt/usb rw,relatime - exfat /dev/sdc1 rw
 93 21 8:48 / /mnt/data rw,relatime - ext4 /dev/sdd rw
 94 21 0:50 / /media/ram rw - tmpfs tmpfs rw
+95 24 179:1 / /media/tabletop-companion/mmcblk0p1 rw - vfat /dev/mmcblk0p1 rw
 """
 
 
