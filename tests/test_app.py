@@ -1183,6 +1183,38 @@ def test_the_winning_move_can_be_taken_back_from_the_game_over_screen(screen, tm
     assert "Undo" not in [t.label for t in app.painter.targets]
 
 
+def test_a_second_done_on_the_winning_turn_does_not_skip_the_game_over_screen(screen):
+    """A trial: DONE pressed twice on Arimaa's winning turn ended the game and, 0.1 s later,
+    started the next one: the players never saw who had won, nor could they take a misread
+    winning move back. The game over screen's DONE starts a new game only after its first
+    seconds (`NEW_GAME_HOLD_SECONDS`); its New game, touched, at once."""
+    from companion import games
+    from companion.app.pages.gameover import NEW_GAME_HOLD_SECONDS
+    from companion.observation import Observation
+    from companion.referee import Referee
+
+    now = [100.0]
+    position = games.get("arimaa").from_board({"a7": "R", "e2": "E", "h2": "r", "d7": "e"})
+    app = App(screen, Settings(game="arimaa"), clock=lambda: now[0])
+    app.referee = Referee(position)
+    app.position = app.referee.position
+    app.go("play")
+    cells = dict.fromkeys(position.cell_names(), "empty")
+    app.on_observation(
+        Observation({**cells, "a8": "gold", "e2": "gold", "h2": "silver", "d7": "silver"}, frame=1)
+    )
+    app.button("done")
+    assert app.page == "gameover"
+    for wait in (0.1, 0.5, NEW_GAME_HOLD_SECONDS - 0.2):
+        now[0] += wait
+        app.button("done")
+        assert app.page == "gameover" and app.referee.position.is_game_over(), wait
+        now[0] -= wait
+    now[0] += NEW_GAME_HOLD_SECONDS
+    app.button("done")  # the players have seen it: DONE starts the next game
+    assert app.page != "gameover" and not app.referee.position.is_game_over()
+
+
 @pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
 def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen, status):
     """A player puts the stone down and presses DONE at once: the tracker says "moving"

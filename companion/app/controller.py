@@ -143,6 +143,7 @@ class App:
         if page != self.page:
             self._page.leave()
             self._page = self.pages.named(page)
+            self._page.enter()
             self.painter = None
         self.dirty = True
 

@@ -39,5 +39,8 @@ class Page:
         again, None for none."""
         return None
 
+    def enter(self) -> None:
+        """The App comes to this page from another (`App.go`)."""
+
     def leave(self) -> None:
         """The App goes to another page (`App.go`): leave nothing of this one running."""

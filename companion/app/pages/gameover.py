@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
 from companion.referee.protocol import UNDO, PlayerInput
 from display.screens import gameover
 
+if TYPE_CHECKING:
+    from companion.app.controller import App
+
+
+# DONE on the game over screen starts a new game: not in its first seconds, when a DONE is
+# the one that ended the turn pressed twice (a trial: a quick second DONE on Arimaa's winning
+# turn went on to the next game's setup, and the players never saw who had won, nor could
+# they take a misread winning move back). Touched, New game starts at once.
+NEW_GAME_HOLD_SECONDS = 2.0
+
 
 class GameOverPage(Page):
     name = "gameover"
 
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.entered_at = float("-inf")
+
+    def enter(self) -> None:
+        self.entered_at = self.app.clock()
+
     def buttons(self) -> dict[str, tuple[str, Any]]:
-        return {"done": ("new-game", None), "roll": ("review", None), "back": ("home", None)}
+        held = self.app.clock() - self.entered_at < NEW_GAME_HOLD_SECONDS
+        done = ("noop", None) if held else ("new-game", None)
+        return {"done": done, "roll": ("review", None), "back": ("home", None)}
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
