@@ -851,6 +851,46 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
 
 
+def test_the_boot_service_plays_on_unrecorded_when_the_records_cannot_be_opened(screen, tmp_path):
+    """A trial: a records file that is no records database at all (garbage, another program's)
+    made `run --wait-for-camera` - the boot service - exit before any screen came up; after
+    systemd's restarts the players had a blank panel. It now plays on, unrecorded, saying so
+    on every page (the journal says why); the file is left as it was. At a terminal the one
+    line and exit 2 stay."""
+    import argparse
+
+    from companion.commands.run import _open_records
+    from companion.errors import RecordError
+    from vision.sim import SimTable
+
+    db_path = tmp_path / "garbage.sqlite3"
+    db_path.write_bytes(bytes(range(256)) * 20)
+    before = db_path.read_bytes()
+    with pytest.raises(RecordError, match="is not a companion record database"):
+        _open_records(argparse.Namespace(db=db_path, wait_for_camera=False))
+    records, unusable = _open_records(argparse.Namespace(db=db_path, wait_for_camera=True))
+    assert records is None and unusable == db_path
+    settings = Settings(game="arinama")
+    settings.options["arinama"] = {"rows": 5, "cols": 5}
+    app = App(screen, settings, unusable_records=unusable, vision_factory=lambda n: TableVision(n))
+    app.render(force=True)
+    assert app.records_problem == (
+        "The game records (garbage.sqlite3) cannot be opened: games are not recorded - the "
+        "file is left as it is; the journal says why"
+    )
+    assert app.records_problem in app.painter.texts
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    app.vision.look(
+        table.render(app.setup_position.calibration_cells(app.vision.layout.classes)), 100.0
+    )
+    app.pages.setup.confirm()
+    assert app.page == "play" and app.referee.game_id is None
+    app.render(force=True)
+    assert "not recorded" in app.painter.texts  # the game's header
+    assert db_path.read_bytes() == before
+
+
 def test_a_game_waits_for_the_records_check_without_blocking_the_main_loop(
     screen, tmp_path, monkeypatch
 ):

@@ -73,6 +73,7 @@ class App:
         settings: Settings | None = None,
         *,
         records: Records | None = None,
+        unusable_records: Path | None = None,
         dice: Dice | None = None,
         vision_factory: Callable[[str], TableVision] | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -91,6 +92,9 @@ class App:
         self.spoken = ""  # the last instruction handed to the speaker
         self.settings_path = settings_path
         self.records = records
+        # a records file that could not be opened at all (not a records database, unreadable):
+        # the boot service plays on, unrecorded, and says so (`records_damaged`)
+        self.unusable_records = unusable_records
         self.dice = dice or Dice()
         self.vision_factory = vision_factory
         self.vision: TableVision | None = None
@@ -318,7 +322,9 @@ class App:
         position = self.setup_position
         assert position is not None
         # A damaged records file is left as it is: the game is played, unrecorded.
-        recorded = not (self.records is not None and self.records.damage(wait=True))
+        recorded = self.unusable_records is None and not (
+            self.records is not None and self.records.damage(wait=True)
+        )
         if recorded:
             self.records_problem = ""  # a problem reading the file has passed
         else:
@@ -375,6 +381,12 @@ class App:
         """The game records file cannot be used (damaged): said on every page but the game's,
         whose header says the game is not recorded. In the players' words and language - the
         file's name, not SQLite's findings, which `companion games --check` prints."""
+        if self.unusable_records is not None:
+            self.records_problem = _(
+                "The game records ({file}) cannot be opened: games are not recorded - the "
+                "file is left as it is; the journal says why"
+            ).format(file=self.unusable_records.name)
+            return
         name = self.records.path.name if self.records is not None else ""
         self.records_problem = _(
             "The game records ({file}) are damaged: games are not recorded - copy the file "
@@ -539,7 +551,10 @@ class App:
         """Draw the current page if anything changed; True when it drew."""
         if not (self.dirty or force):
             return False
-        if not self.records_problem and self.records is not None and self.records.damage():
+        if not self.records_problem and (
+            self.unusable_records is not None
+            or (self.records is not None and self.records.damage())
+        ):
             self.records_damaged()  # found while starting
         surface = self.screen.canvas
         painter = Painter(surface, self.metrics)

@@ -14,6 +14,7 @@ file: the last line says why and what to do).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import signal
@@ -498,6 +499,23 @@ def open_table_buttons(app: App, pins: ButtonPins, *, at_table: bool) -> ButtonP
     return None
 
 
+def _open_records(args: argparse.Namespace) -> tuple[Records | None, Path | None]:
+    """The game records for the table, or - for the boot service (`--wait-for-camera`), whose
+    players see no terminal - none and the file that could not be opened: the table then
+    plays on unrecorded and says so (`App.records_damaged`), where exiting would leave a blank
+    screen after systemd's restarts (a trial). The file is left as it is; the journal gets
+    why. At a terminal the one line says what to do, and the companion stops.
+
+    :raises RecordError: the records cannot be opened, at a terminal."""
+    try:
+        return Records(args.db), None
+    except RecordError as exc:
+        if not args.wait_for_camera:
+            raise
+        print(f"companion: warning: {exc}; the games are not recorded", file=sys.stderr)
+        return None, Path(args.db) if args.db else default_db_path()
+
+
 def _run_table(
     args: argparse.Namespace, source_spec: str, settings: Settings, settings_path: Path | None
 ) -> int:
@@ -520,11 +538,13 @@ def _run_table(
         speaker = Speaker(i18n.language, enabled=settings.speech, volume=settings.volume)
         if speaker.problem:
             print(f"companion: no spoken instructions: {speaker.problem}", file=sys.stderr)
-        with Records(args.db) as records:
+        records, unusable = _open_records(args)
+        with records if records is not None else contextlib.nullcontext():
             app = App(
                 screen,
                 settings,
                 records=records,
+                unusable_records=unusable,
                 # DONE learns in the background: seconds on a Pi, the screen goes on
                 vision_factory=lambda layout: TableVision(layout, background=True),
                 settings_path=settings_path,
