@@ -1255,6 +1255,45 @@ def test_a_second_done_on_the_winning_turn_does_not_skip_the_game_over_screen(sc
     assert app.page != "gameover" and not app.referee.position.is_game_over()
 
 
+def test_a_double_done_ends_one_turn_not_the_next_player_s_too(screen):
+    """A trial: Green's quick double DONE in Sensei ended Green's turn and then offered Red an
+    empty turn ("Red: press DONE again ...") Red never asked for - a third press ended it. A
+    DONE within `DOUBLE_DONE_SECONDS` of the DONE that ended a turn is the same press twice;
+    later, Red's own DONE on an unchanged board is asked about as before."""
+    from companion import games
+    from companion.app.pages.play import DOUBLE_DONE_SECONDS
+    from companion.observation import Observation
+    from companion.referee import Referee
+
+    now = [50.0]
+    position = games.get("sensei").new()
+    app = App(screen, Settings(game="sensei"), clock=lambda: now[0])
+    app.referee = Referee(position.copy())
+    app.position = app.referee.position
+    app.go("play")
+    board = dict(position.cells())
+
+    def show() -> None:
+        cells = dict.fromkeys(position.cell_names(), "empty")
+        app.on_observation(Observation({**cells, **board}, frame=len(app.events) + 1))
+
+    show()
+    board["b4"] = board.pop("b1")
+    show()
+    board["f4"] = board.pop("f1")
+    show()
+    app.button("done")
+    assert len(app.referee.position.move_stack) == 1  # Green's turn ended
+    red = app.referee.instruction.text
+    now[0] += 0.1
+    app.button("done")  # the same press twice
+    assert app.referee.instruction.text == red and "again" not in red
+    now[0] += DOUBLE_DONE_SECONDS
+    app.button("done")  # Red's own DONE, the board as it was
+    assert "press DONE again" in app.referee.instruction.text
+    assert len(app.referee.position.move_stack) == 1
+
+
 @pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
 def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(screen, status):
     """A player puts the stone down and presses DONE at once: the tracker says "moving"

@@ -36,12 +36,19 @@ INPUTS: dict[str, InputKind] = {
 }
 
 
+# A DONE this soon after the DONE that ended a turn is the same press twice (a bouncing finger,
+# or habit), not the next player's: a trial's quick double DONE in Sensei offered Red an empty
+# turn Red never asked for, and a third press ended it.
+DOUBLE_DONE_SECONDS = 1.0
+
+
 class PlayPage(Page):
     name = "play"
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.arimaa_setup = ArimaaSetup(app)
+        self.turn_ended_at = float("-inf")  # when a DONE last ended a turn (`app.clock`)
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         # The table's DONE keeps its meaning while something lies on the board: the players
@@ -60,6 +67,13 @@ class PlayPage(Page):
             self.arimaa_setup.start(side)
         elif kind == "board-clear":
             app.board_clear()
+        elif kind == "done" and app.referee is not None:
+            if app.clock() - self.turn_ended_at < DOUBLE_DONE_SECONDS:
+                return
+            moves = len(app.referee.position.move_stack)
+            app.player_input(PlayerInput(DONE))
+            if len(app.referee.position.move_stack) > moves:
+                self.turn_ended_at = app.clock()
         elif kind in INPUTS and app.referee is not None:
             app.player_input(PlayerInput(INPUTS[kind], value))
         elif kind == "review":
