@@ -162,6 +162,12 @@ def test_the_app_speaks_each_new_instruction_once_and_announces_the_roll(mixer, 
         player = i18n.player(roll.data["player"])
         assert said[-1].startswith(f"{player} würfelt {roll.data['value']}")
         assert wait(lambda: speaker.spoken and speaker.spoken[-1] == said[-1])
+        while app.referee.instruction.kind != "move":  # the roll-off, then the first turn's
+            app.player_input(PlayerInput("roll"))
+        # the turn's instruction says the roll itself ("Blau hat 12 gewürfelt: ..."): the
+        # value is said once (a trial heard "Blau würfelt 12. Blau hat 12 gewürfelt: ...")
+        assert said[-1].startswith("Blau hat") or said[-1].startswith("Bernstein hat")
+        assert " würfelt " not in said[-1] and "gewürfelt" in said[-1]
         # the Settings screen turns speech off and sets the volume
         app.act("menu")
         app.act("settings")

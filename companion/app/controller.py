@@ -360,10 +360,13 @@ class App:
 
     def _speak(self, events: list[Event]) -> None:
         """Say each new instruction once (the dice's value first when they were just rolled:
-        "Amber rolls 7"); the speaker's worker does the talking, this never waits."""
+        "Amber rolls 7" - unless the instruction is the roller's own and says it, "Amber
+        rolled 7: ..."; a trial heard every Aranea roll twice); the speaker's worker does the
+        talking, this never waits."""
         if self.speaker is None or self.referee is None:
             return
-        text = say(self.referee.instruction.text, self.settings.colour_names)
+        instruction = self.referee.instruction
+        text = say(instruction.text, self.settings.colour_names)
         if text == self.spoken:
             return
         self.spoken = text
@@ -373,7 +376,9 @@ class App:
                 value=e.data.get("value"),
             )
             for e in events
-            if e.kind == "roll" and e.data.get("value") is not None
+            if e.kind == "roll"
+            and e.data.get("value") is not None
+            and not (instruction.kind == "move" and instruction.player == e.data.get("player"))
         ]
         self.speaker.say(". ".join([*sentences, text]))
 
