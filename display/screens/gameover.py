@@ -47,7 +47,7 @@ def draw(p: Painter, model: GameOverModel) -> None:
         p.swatch((panel.centerx, y + r), r, theme.PLAYER_CLASS.get(model.winner, model.winner))
         y += 2 * r + m.gap * 2
     buttons = [
-        (_("Home"), "home", "normal"),
+        (_("Menu"), "home", "normal"),  # as on the play screen: both go to the home screen
         # the last move taken back: the game goes on ("Undo" beside "Review" must not read as
         # "back": its own words here)
         *([(pgettext("game over", "Undo"), "undo", "normal")] if model.can_undo else []),
