@@ -286,6 +286,28 @@ def test_settings_screen_changes_rotation_options_and_pins(screen, tmp_path):
     assert app.render()
 
 
+def test_an_option_changed_during_a_game_is_said_to_be_for_the_next_game(screen):
+    """A trial: the board's size changed from the menu during a 5x5 Arinama game said only
+    "Saved", and the home screen then showed "6 x 5 board" beside Continue #1 - the game in
+    hand keeps its options; the note says so. Without a game in hand: "Saved"."""
+    from companion import games
+    from companion.referee import Referee
+
+    app = App(screen, Settings(game="arinama"))
+    app.act("settings")
+    app.act("setting-up", "option:rows")
+    assert app.pages.settings.note == "Saved"
+    position = games.get("arinama").new(games.get("arinama").options_from({"rows": 5, "cols": 5}))
+    app.referee = Referee(position)
+    app.act("setting-up", "option:rows")
+    assert app.pages.settings.note == (
+        "Saved for the next game: the game in hand keeps its options"
+    )
+    assert app.referee.position.options.rows == 5
+    app.act("setting-up", "volume")  # not an option of the game
+    assert app.pages.settings.note == "Saved"
+
+
 def test_unfinished_games_are_offered_on_the_home_screen(screen, tmp_path):
     from companion import games
     from companion.referee import Referee

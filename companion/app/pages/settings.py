@@ -156,6 +156,10 @@ class SettingsPage(Page):
             elif key.startswith("pin:"):
                 self._step_pin(key.split(":", 1)[1], step)
             self.note = _("Saved")
+            running = app.referee.position.name if app.game_running() and app.referee else None
+            if key.startswith("option:") and running == s.game:
+                # (a trial: the home screen then showed the new board beside the game in hand)
+                self.note = _("Saved for the next game: the game in hand keeps its options")
             app.save_settings()
         except UserError as exc:
             self.note = str(exc)
