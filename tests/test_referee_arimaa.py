@@ -441,6 +441,9 @@ def test_a_take_back_while_the_referee_asks_which_piece_leaves_no_question_behin
     table.step("b1", "a2")  # the cat b1-a2, or the dog a1-a2 and the cat b1-a1
     assert table.instruction.kind == "choose"
     table.referee.handle(PlayerInput(UNDO, player="gold"))  # Silver's turn taken back
+    # ... and the piece moved, asked about, goes back too: said so (a trial: only the turn
+    # before was named)
+    assert table.instruction.detail.startswith("The steps made this turn go back too")
     table.referee.handle(PlayerInput(DONE, player="silver"))
     assert table.referee.position.turn == "silver"
     assert table.instruction.kind == "restore", table.instruction
