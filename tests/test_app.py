@@ -536,6 +536,35 @@ def test_run_wait_for_camera_never_falls_back_to_the_demo(monkeypatch):
     assert seen["source"] == "picamera"
 
 
+def test_a_question_is_answered_with_the_table_s_buttons(screen):
+    """A trial: at Arimaa's "Which setup?" (and "Which gold piece is on g2 now?") DONE and ROLL
+    did nothing - only a tap answered, so a table played by its buttons stopped there. ROLL
+    points at the next answer (drawn as the primary button), DONE takes the one pointed at."""
+    app = App(screen, Settings(game="arimaa"))
+    app.start_game("arimaa")
+    instruction = app.page_model()[1].instruction
+    assert instruction.kind == "choose" and instruction.choices == ("standard", "arrange")
+    assert "ROLL points at the next answer, DONE takes it" in instruction.detail
+
+    def primary():
+        from display.screens.play import _buttons
+
+        return [
+            label for label, action, style in _buttons(app.page_model()[1]) if style == "primary"
+        ]
+
+    assert primary() == ["Standard"]
+    app.button("roll")
+    assert primary() == ["Arrange"]
+    app.button("roll")  # round again
+    assert primary() == ["Standard"]
+    app.button("done")
+    assert app.referee.setups["gold"] is not None  # Gold's standard setup, chosen
+    assert app.referee.instruction.kind != "choose"
+    assert app.pages.play.buttons()["done"] == ("done", None)  # DONE is DONE again
+    assert app.pages.play.buttons()["roll"] == ("roll", None)
+
+
 def test_arimaa_setup_arranged_by_touch(screen):
     """The camera sees colours, not types: the players arrange their setup on the screen (two
     taps swap two pieces), and the diagram then shows each piece's type."""

@@ -46,6 +46,7 @@ class PlayModel:
     # what the letters on the pieces mean, in the table's words ("E elephant · M camel ...")
     piece_key: str = ""
     cell_action: str = ""  # when set, every cell is a touch target: Action(cell_action, cell)
+    pointed: str = ""  # the answer the table's DONE takes (kind "choose"): drawn as the primary
 
 
 # The board's share of a portrait screen's height. The rest holds whose turn, the hands banner,
@@ -223,7 +224,8 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     buttons: list[tuple[str, Action, str]] = [(_("Menu"), Action("menu"), "normal")]
     if kind == "choose":
         return buttons + [
-            (choice_label(c), Action("choose", c), "primary") for c in model.instruction.choices
+            (choice_label(c), Action("choose", c), "primary" if c == model.pointed else "normal")
+            for c in model.instruction.choices
         ]
     if kind == "game-over":
         return buttons + [

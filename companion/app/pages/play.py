@@ -3,12 +3,14 @@ and the hands indicator."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from companion.app.pages.arimaa_setup import ARRANGE, ArimaaSetup
 from companion.app.pages.base import Draw, Page
 from companion.geometry import board_geometry
 from companion.i18n import _, pgettext
+from companion.referee import phrases
 from companion.referee.protocol import (
     ASKED,
     BOARD_RIGHT,
@@ -36,9 +38,9 @@ INPUTS: dict[str, InputKind] = {
 }
 
 
-# A DONE this soon after the DONE that ended a turn is the same press twice (a bouncing finger,
-# or habit), not the next player's: a trial's quick double DONE in Sensei offered Red an empty
-# turn Red never asked for, and a third press ended it.
+# A DONE this soon after the DONE that ended a turn, nothing seen to move since, is the same
+# press twice (a bouncing finger, or habit), not the next player's: a trial's quick double DONE
+# in Sensei offered Red an empty turn Red never asked for, and a third press ended it.
 DOUBLE_DONE_SECONDS = 1.0
 
 
@@ -49,13 +51,38 @@ class PlayPage(Page):
         super().__init__(app)
         self.arimaa_setup = ArimaaSetup(app)
         self.turn_ended_at = float("-inf")  # when a DONE last ended a turn (`app.clock`)
+        self.board_at_turn_end: dict[str, str] | None = None  # ... and the board seen then
+        # A question's answers as the table's buttons go through them (ROLL the next, DONE
+        # takes it): the answers and the one pointed at (a trial: at "Which setup?" and
+        # "Which gold piece is on g2 now?" the buttons did nothing - only a tap answered)
+        self._answers: tuple[str, ...] = ()
+        self._pointed = 0
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         # The table's DONE keeps its meaning while something lies on the board: the players
         # say the board is clear on the screen only (BOARD CLEAR), never by a press that may
         # have meant "done" while a hand rested there. BOARD IS RIGHT too is on the screen
         # only: a press meant as "done" must never say the camera is wrong.
+        pointed = self.pointed_answer()
+        if pointed:  # a question: ROLL points at the next answer, DONE takes it
+            return {
+                "done": ("choose", pointed),
+                "roll": ("next-answer", None),
+                "back": ("undo", None),
+            }
         return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
+
+    def pointed_answer(self) -> str:
+        """The answer to the referee's question that the table's DONE takes ("" when no
+        question is up, or while a setup is arranged on the screen)."""
+        referee = self.app.referee
+        if referee is None or self.arimaa_setup.current() is not None:
+            return ""
+        instruction = self.arimaa_setup.offer(referee.instruction)
+        answers = instruction.choices if instruction.kind == "choose" else ()
+        if answers != self._answers:
+            self._answers, self._pointed = answers, 0
+        return answers[self._pointed] if answers else ""
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
@@ -65,15 +92,23 @@ class PlayPage(Page):
             kind == "choose" and value == ARRANGE and (side := self.arimaa_setup.side()) is not None
         ):
             self.arimaa_setup.start(side)
+        elif kind == "next-answer":
+            if self.pointed_answer():
+                self._pointed = (self._pointed + 1) % len(self._answers)
         elif kind == "board-clear":
             app.board_clear()
         elif kind == "done" and app.referee is not None:
-            if app.clock() - self.turn_ended_at < DOUBLE_DONE_SECONDS:
-                return
-            moves = len(app.referee.position.move_stack)
+            referee = app.referee
+            if (
+                app.clock() - self.turn_ended_at < DOUBLE_DONE_SECONDS
+                and (referee.board or {}) == self.board_at_turn_end
+            ):
+                return  # (nothing moved since: the same press twice)
+            moves = len(referee.position.move_stack)
             app.player_input(PlayerInput(DONE))
-            if len(app.referee.position.move_stack) > moves:
+            if len(referee.position.move_stack) > moves:
                 self.turn_ended_at = app.clock()
+                self.board_at_turn_end = dict(referee.board or {})
         elif kind in INPUTS and app.referee is not None:
             app.player_input(PlayerInput(INPUTS[kind], value))
         elif kind == "review":
@@ -126,6 +161,14 @@ class PlayPage(Page):
             cell_action = "cell"
         else:
             instruction = self.arimaa_setup.offer(instruction)
+        pointed = self.pointed_answer()
+        if pointed:
+            instruction = dataclasses.replace(
+                instruction,
+                detail=phrases.join_sentences(
+                    [instruction.detail, _("ROLL points at the next answer, DONE takes it")]
+                ),
+            )
         model = play.PlayModel(
             title=position.full_title,
             geometry=board_geometry(position.name, position.options),
@@ -146,6 +189,7 @@ class PlayPage(Page):
             piece_labels=labels,
             piece_key=piece_key(position.letter_names(), labels),
             cell_action=cell_action,
+            pointed=pointed,
         )
         return play.draw, model
 
