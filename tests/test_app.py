@@ -36,6 +36,17 @@ def screen():
     return HeadlessScreen((800, 480))
 
 
+def test_the_headless_demo_is_turned_as_rotation_says(tmp_path, capsys):
+    """A trial: `run --headless --rotation 90` wrote 800x480 screenshots; the table (a panel
+    mounted upright) is 480x800, as the window and the boot service draw it."""
+    shots = tmp_path / "shots"
+    argv = ["run", "--headless", "--rotation", "90", "--moves", "1", "--screenshots", str(shots)]
+    assert main([*argv, "--db", str(tmp_path / "r.sqlite3")]) == 0
+    capsys.readouterr()
+    first = sorted(shots.glob("*.png"))[0]
+    assert pygame.image.load(str(first)).get_size() == (480, 800)
+
+
 def test_companion_run_plays_a_whole_game_headless_and_records_it(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("COMPANION_COMMAND", "./dev companion")  # as ./dev runs it
     shots = tmp_path / "shots"

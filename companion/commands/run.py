@@ -394,6 +394,9 @@ def _demo_on(
     if not headless:
         init_pygame()
         screen = window_screen(size or (800, 480), args.rotation or 0, args.fullscreen)
+    elif args.rotation:  # its screenshots turned as the panel is (a trial: --rotation was lost)
+        init_pygame(headless=True)
+        screen = headless_screen(size or (800, 480), args.rotation)
     print(
         f"companion: no camera here - the synthetic table plays a game of {game} (seed {args.seed})"
     )
