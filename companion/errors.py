@@ -35,6 +35,11 @@ class RecordError(UserError, ValueError):
     """A game record (JSON, move list, database) that is malformed or from a newer version."""
 
 
+class RecordsInUse(RecordError):
+    """Another companion holds the records file's writer lock: the file is sound, and usable
+    once that one stops."""
+
+
 class RecordsDamaged(RecordError):
     """The records file is damaged where SQLite had to read it (a bad sector, a copy cut short
     and patched): what was being done could not be; other parts of the file may still read."""

@@ -70,7 +70,14 @@ from typing import TYPE_CHECKING, Any
 
 from companion import __version__, games
 from companion.dice import Roll
-from companion.errors import RecordError, RecordsDamaged, ReplayError, UserError, excerpt
+from companion.errors import (
+    RecordError,
+    RecordsDamaged,
+    RecordsInUse,
+    ReplayError,
+    UserError,
+    excerpt,
+)
 from companion.games.base import MoveCount, Outcome, Position, options_to_dict
 from companion.i18n import language
 
@@ -1102,7 +1109,7 @@ class _WriterLock:
                 except OSError as exc:
                     if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                         raise _lock_file_error(db, path, exc) from None
-                    raise RecordError(_in_use(db, fd)) from None
+                    raise RecordsInUse(_in_use(db, fd)) from None
                 try:  # who holds it, for the next one's message (a full disk: no matter)
                     os.ftruncate(fd, 0)
                     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

@@ -45,13 +45,21 @@ class StickError(UserError):
     table's language)."""
 
 
-def find_stick(drives: list[Drive]) -> Drive:
-    """The stick to write to: the first writable one of `drives` (`usb_drives.removable_drives`).
+def find_stick(
+    drives: list[Drive], may_write: Callable[[Path], bool] = lambda p: os.access(p, os.W_OK)
+) -> Drive:
+    """The stick to write to: the first of `drives` (`usb_drives.removable_drives`) that is not
+    read-only and that the companion `may_write` into - else the first not read-only (its
+    writing then says why it may not: a stick formatted ext4 or NTFS, or mounted by another
+    user; a review: such a stick was chosen beside a FAT32 one the companion could write).
 
     :raises StickError: there is none, or every one is read-only (said so, not "no stick")."""
-    for drive in drives:
-        if not drive.read_only:
+    usable = [drive for drive in drives if not drive.read_only]
+    for drive in usable:
+        if may_write(drive.mount):
             return drive
+    if usable:
+        return usable[0]
     if drives:
         raise StickError(read_only_problem(drives[0]))
     raise StickError(
@@ -241,9 +249,12 @@ class StickExport:
         if self.failure is not None or self.stopped:
             if not self.done:
                 return ""
-            return _(
+            return ngettext(
+                "Stopped: {done} of {count} games is on the USB stick {stick}, in the folder "
+                "{folder}",
                 "Stopped: {done} of {count} games are on the USB stick {stick}, in the folder "
-                "{folder}"
+                "{folder}",
+                len(self.done),
             ).format(done=len(self.done), count=count, stick=stick, folder=folder)
         if count == 1:
             return self._one_game()

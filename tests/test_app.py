@@ -550,12 +550,14 @@ def test_run_wait_for_camera_never_falls_back_to_the_demo(monkeypatch):
 def test_a_question_is_answered_with_the_table_s_buttons(screen):
     """A trial: at Arimaa's "Which setup?" (and "Which gold piece is on g2 now?") DONE and ROLL
     did nothing - only a tap answered, so a table played by its buttons stopped there. ROLL
-    points at the next answer (drawn as the primary button), DONE takes the one pointed at."""
+    points at an answer, then the next (drawn as the one primary button), and DONE takes the
+    one pointed at. Nothing is pointed at first: a DONE out of habit ("I have set up") answers
+    nothing (a review: the first answer, pointed at by itself, was taken so)."""
     app = App(screen, Settings(game="arimaa"))
     app.start_game("arimaa")
     instruction = app.page_model()[1].instruction
     assert instruction.kind == "choose" and instruction.choices == ("standard", "arrange")
-    assert "ROLL points at the next answer, DONE takes it" in instruction.detail
+    assert "ROLL points at an answer, DONE takes it" in instruction.detail
 
     def primary():
         from display.screens.play import _buttons
@@ -564,6 +566,10 @@ def test_a_question_is_answered_with_the_table_s_buttons(screen):
             label for label, action, style in _buttons(app.page_model()[1]) if style == "primary"
         ]
 
+    assert primary() == ["Standard", "Arrange"]  # none pointed at: every answer a tap away
+    app.button("done")  # out of habit: nothing is answered
+    assert app.referee.setups.get("gold") is None and app.referee.instruction.kind == "choose"
+    app.button("roll")
     assert primary() == ["Standard"]
     app.button("roll")
     assert primary() == ["Arrange"]
@@ -876,8 +882,6 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
 
     from test_records import _damage_the_middle, _written_db
 
-    from vision.sim import SimTable
-
     db_path = tmp_path / "r.sqlite3"
     _written_db(db_path)
     _damage_the_middle(db_path)
@@ -894,11 +898,7 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
         "aside and restore a backup"
     )
     assert app.records_problem in app.painter.texts
-    app.start_game("arinama")
-    table = SimTable("arinama5", seed=3, size=(960, 540))
-    want = app.setup_position.calibration_cells(app.vision.layout.classes)
-    app.vision.look(table.render(want), now=100.0)
-    app.pages.setup.confirm()
+    start_arinama5_seen(app)
     assert app.page == "play" and app.referee.game_id is None
     app.render(force=True)  # the game's header says it; the move number stays in sight
     assert (
@@ -913,6 +913,18 @@ def test_a_damaged_records_file_is_said_on_every_screen_and_the_game_goes_on_unr
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
 
 
+def start_arinama5_seen(app):
+    """Start a 5x5 Arinama game and let the camera see its start position on the synthetic
+    table's mat: the setup page learns the colours, and play begins."""
+    from vision.sim import SimTable
+
+    app.start_game("arinama")
+    table = SimTable("arinama5", seed=3, size=(960, 540))
+    want = app.setup_position.calibration_cells(app.vision.layout.classes)
+    app.vision.look(table.render(want), now=100.0)
+    app.pages.setup.confirm()
+
+
 def test_the_boot_service_plays_on_unrecorded_when_the_records_cannot_be_opened(screen, tmp_path):
     """A trial: a records file that is no records database at all (garbage, another program's)
     made `run --wait-for-camera` - the boot service - exit before any screen came up; after
@@ -923,7 +935,6 @@ def test_the_boot_service_plays_on_unrecorded_when_the_records_cannot_be_opened(
 
     from companion.commands.run import _open_records
     from companion.errors import RecordError
-    from vision.sim import SimTable
 
     db_path = tmp_path / "garbage.sqlite3"
     db_path.write_bytes(bytes(range(256)) * 20)
@@ -941,12 +952,7 @@ def test_the_boot_service_plays_on_unrecorded_when_the_records_cannot_be_opened(
         "file is left as it is; the journal says why"
     )
     assert app.records_problem in app.painter.texts
-    app.start_game("arinama")
-    table = SimTable("arinama5", seed=3, size=(960, 540))
-    app.vision.look(
-        table.render(app.setup_position.calibration_cells(app.vision.layout.classes)), 100.0
-    )
-    app.pages.setup.confirm()
+    start_arinama5_seen(app)
     assert app.page == "play" and app.referee.game_id is None
     app.render(force=True)
     assert "not recorded" in app.painter.texts  # the game's header
@@ -1317,19 +1323,15 @@ def test_a_second_done_on_the_winning_turn_does_not_skip_the_game_over_screen(sc
     assert app.page != "gameover" and not app.referee.position.is_game_over()
 
 
-def test_a_double_done_ends_one_turn_not_the_next_player_s_too(screen):
-    """A trial: Green's quick double DONE in Sensei ended Green's turn and then offered Red an
-    empty turn ("Red: press DONE again ...") Red never asked for - a third press ended it. A
-    DONE within `DOUBLE_DONE_SECONDS` of the DONE that ended a turn is the same press twice;
-    later, Red's own DONE on an unchanged board is asked about as before."""
+def sensei_in_play(screen, **app_args):
+    """A Sensei game from its start on the play page: (the app, the board the test changes -
+    cell -> class, empty cells left out -, a `show()` that hands the app that board seen)."""
     from companion import games
-    from companion.app.pages.play import DOUBLE_DONE_SECONDS
     from companion.observation import Observation
     from companion.referee import Referee
 
-    now = [50.0]
     position = games.get("sensei").new()
-    app = App(screen, Settings(game="sensei"), clock=lambda: now[0])
+    app = App(screen, Settings(game="sensei"), **app_args)
     app.referee = Referee(position.copy())
     app.position = app.referee.position
     app.go("play")
@@ -1339,6 +1341,18 @@ def test_a_double_done_ends_one_turn_not_the_next_player_s_too(screen):
         cells = dict.fromkeys(position.cell_names(), "empty")
         app.on_observation(Observation({**cells, **board}, frame=len(app.events) + 1))
 
+    return app, board, show
+
+
+def test_a_double_done_ends_one_turn_not_the_next_player_s_too(screen):
+    """A trial: Green's quick double DONE in Sensei ended Green's turn and then offered Red an
+    empty turn ("Red: press DONE again ...") Red never asked for - a third press ended it. A
+    DONE within `DOUBLE_DONE_SECONDS` of the DONE that ended a turn is the same press twice;
+    later, Red's own DONE on an unchanged board is asked about as before."""
+    from companion.app.pages.play import DOUBLE_DONE_SECONDS
+
+    now = [50.0]
+    app, board, show = sensei_in_play(screen, clock=lambda: now[0])
     show()
     board["b4"] = board.pop("b1")
     show()
@@ -1354,6 +1368,32 @@ def test_a_double_done_ends_one_turn_not_the_next_player_s_too(screen):
     app.button("done")  # Red's own DONE, the board as it was
     assert "press DONE again" in app.referee.instruction.text
     assert len(app.referee.position.move_stack) == 1
+    # ... and after a DONE held until the hand left the board (a review: the turn ended from
+    # the still board, after the press, and the second press went to Red)
+    app.button("done")  # Red's empty turn
+    assert len(app.referee.position.move_stack) == 2
+    board["c4"] = board.pop("c1")  # Green: two actions; the DONE pressed as the hand leaves
+    show()
+    board["e4"] = board.pop("e1")
+    app.on_vision_status("moving")
+    now[0] += 5.0
+    app.button("done")  # held: the view is not still
+    assert len(app.referee.position.move_stack) == 2
+    now[0] += 0.4
+    app.on_vision_status("still")
+    show()  # the still board: the held DONE ends Green's turn
+    assert len(app.referee.position.move_stack) == 3
+    now[0] += 0.2
+    app.button("done")  # the same press twice
+    assert "again" not in app.referee.instruction.text
+    # a fast reply's own DONE is taken: Red moved since (Sensei takes each action as seen)
+    board["g5"] = board.pop("g7")
+    show()
+    board["b5"] = board.pop("b7")
+    show()
+    now[0] += 0.2
+    app.button("done")
+    assert len(app.referee.position.move_stack) == 4
 
 
 @pytest.mark.parametrize("status", ["moving", "searching", "board-moved", "dark"])
@@ -1364,22 +1404,9 @@ def test_done_pressed_while_the_view_still_settles_is_taken_with_the_board_then(
     while the camera looks for the board again (bumped: "searching"), reads a mat that
     moved ("board-moved") - a review found those taken against the board before - or sees
     nothing at all (the lens covered, the light off: "dark")."""
-    from companion import games
-    from companion.observation import Observation
-    from companion.referee import Referee
     from companion.referee.protocol import DONE, PlayerInput
 
-    position = games.get("sensei").new()
-    app = App(screen, Settings(game="sensei"))
-    app.referee = Referee(position.copy())
-    app.position = app.referee.position
-    app.go("play")
-    board = dict(position.cells())
-
-    def show() -> None:
-        cells = dict.fromkeys(position.cell_names(), "empty")
-        app.on_observation(Observation({**cells, **board}, frame=len(app.events) + 1))
-
+    app, board, show = sensei_in_play(screen)
     show()
     board["b4"] = board.pop("b1")
     show()  # the first action, seen

@@ -4,6 +4,7 @@ writer holds a lock on ``<file>.lock``; a second one is refused with one line, r
 and a game that no longer replays is said and left, not continued. Real processes, real locks,
 real SQLite files."""
 
+import argparse
 import os
 import signal
 import sqlite3
@@ -15,7 +16,8 @@ import pytest
 
 from companion import games
 from companion.cli import main
-from companion.errors import RecordError
+from companion.commands.run import _open_records
+from companion.errors import RecordError, RecordsInUse
 from companion.records import Records
 
 COMPANION = [sys.executable, "-m", "companion"]
@@ -90,6 +92,10 @@ def test_a_second_writer_is_refused_naming_the_file_and_the_other_companion(hold
     # in this process too: a Records opened for writing is refused with the same words
     with pytest.raises(RecordError, match=f"is in use: another companion \\(process {process.pid}"):
         Records(db)
+    # ... and the boot service stops too (systemd starts it again): the file is sound, and
+    # free once the other one stops - never a session played unrecorded for it (a review)
+    with pytest.raises(RecordsInUse):
+        _open_records(argparse.Namespace(db=db, wait_for_camera=True))
     # readers take no lock: the review, `games` and `export` read while the other one writes
     with Records(db, readonly=True) as records:
         assert records.games() == []

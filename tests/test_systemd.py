@@ -358,6 +358,30 @@ def test_the_usb_rule_gives_systemd_mount_only_options_it_takes():
         assert given <= known, given - known
 
 
+def test_the_usb_rule_leaves_the_system_s_own_file_systems_alone(tmp_path):
+    """A review: at boot udev sees a USB-booted Pi's boot partition before it is mounted, so
+    "mounted already" missed it, and it would have been mounted again, owned by the service's
+    user. The rule skips what is mounted or in fstab, before it mounts anything - with findmnt
+    options this findmnt takes, matching a device named in a table by its path."""
+    exe = shutil.which("findmnt")
+    assert exe
+    rules = udev_rules()
+    first_mount = next(i for i, r in enumerate(rules) if any(k == "RUN" for k, *_ in r))
+    checks = [
+        value.split()
+        for rule in rules[:first_mount]
+        for key, _, _, value in rule
+        if key == "PROGRAM" and value.startswith("/usr/bin/findmnt ")
+    ]
+    assert ["--fstab", "--evaluate"] == [a for a in checks[-1] if a in ("--fstab", "--evaluate")]
+    assert len(checks) == 2 and all(c[-2:] == ["--source", "$devnode"] for c in checks)
+    table = tmp_path / "fstab"
+    table.write_text("/dev/sdz1 /boot/firmware vfat defaults 0 2\n")
+    found = [exe, "--tab-file", str(table), "--evaluate", "--noheadings", "--source"]
+    assert subprocess.run([*found, "/dev/sdz1"], capture_output=True).returncode == 0
+    assert subprocess.run([*found, "/dev/sdz2"], capture_output=True).returncode == 1
+
+
 def test_install_script_installs_the_usb_rule_for_its_user():
     result = install("--dry-run", env={"SERVICE_USER": "root"})
     assert result.returncode == 0, result.stderr

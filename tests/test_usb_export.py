@@ -81,6 +81,10 @@ def test_the_sticks_are_found_in_mountinfo_read_only_ones_marked(tmp_path, sys_b
     assert [d.name for d in drives] == ["OLD STICK", "KINGSTON", "usb"]
     # the first writable one is written to; one read-only is never chosen
     assert find_stick(drives).name == "KINGSTON"
+    # ... one the companion may write into before one it may not (an ext4 stick, another
+    # user's mount: a review found that chosen beside a FAT32 stick), else the first
+    assert find_stick(drives, may_write=lambda mount: mount.name == "usb").name == "usb"
+    assert find_stick(drives, may_write=lambda mount: False).name == "KINGSTON"
 
 
 def test_a_stick_mounted_read_only_in_a_read_write_place_is_read_only():
@@ -238,7 +242,7 @@ def test_a_stick_pulled_out_mid_write_stops_the_export_and_writes_nothing_elsewh
     assert job.step(records) is None
     assert "could not be written (pulled out, or faulty)" in job.problem
     assert job.note() == (
-        "Stopped: 1 of 3 games are on the USB stick KINGSTON, in the folder tabletop-companion"
+        "Stopped: 1 of 3 games is on the USB stick KINGSTON, in the folder tabletop-companion"
     )
     # gone from the mounts: the third game is not written into the empty mount folder
     monkeypatch.undo()

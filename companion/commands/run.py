@@ -40,7 +40,7 @@ from companion.app import (
 from companion.commands import command_name, say_on_stderr, seed_number, silence_stdout
 from companion.commands.games import add_db_argument
 from companion.commands.play import add_option_argument, option_pairs
-from companion.errors import OptionError, RecordError, UserError
+from companion.errors import OptionError, RecordError, RecordsInUse, UserError
 from companion.records import PLAYING, Records, default_db_path
 from companion.speech import Speaker
 from display.device import (
@@ -507,13 +507,15 @@ def _open_records(args: argparse.Namespace) -> tuple[Records | None, Path | None
     players see no terminal - none and the file that could not be opened: the table then
     plays on unrecorded and says so (`App.records_damaged`), where exiting would leave a blank
     screen after systemd's restarts (a trial). The file is left as it is; the journal gets
-    why. At a terminal the one line says what to do, and the companion stops.
+    why. At a terminal the one line says what to do, and the companion stops; so does the
+    boot service when another companion records into the file (systemd starts it again in
+    3 s: the file is sound, and free once that one stops).
 
-    :raises RecordError: the records cannot be opened, at a terminal."""
+    :raises RecordError: the records cannot be opened, at a terminal, or are in use."""
     try:
         return Records(args.db), None
     except RecordError as exc:
-        if not args.wait_for_camera:
+        if not args.wait_for_camera or isinstance(exc, RecordsInUse):
             raise
         print(f"companion: warning: {exc}; the games are not recorded", file=sys.stderr)
         return None, Path(args.db) if args.db else default_db_path()

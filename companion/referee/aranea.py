@@ -111,6 +111,10 @@ class AraneaReferee(Referee[AraneaPosition]):
             self.pass_refused_at = len(position.move_stack)  # (a trial: DONE did nothing)
         return []
 
+    def _undo_last(self) -> str:
+        self.pass_refused_at = None  # (the turn it was said on is gone)
+        return super()._undo_last()
+
     def nothing_to_undo(self) -> str:
         said = super().nothing_to_undo()
         stack = self.position.move_stack
@@ -240,7 +244,8 @@ class AraneaReferee(Referee[AraneaPosition]):
             _("A 3 and a 4 count as 1") if {position.rolled.a, position.rolled.b} == {3, 4} else ""
         )
         if self.pass_refused_at == len(position.move_stack):
-            detail = _("DONE passes only when the {value} cannot be used").format(value=value)
+            refused = _("DONE passes only when the {value} cannot be used").format(value=value)
+            detail = phrases.join_sentences([refused, detail])
         if AraneaMove(PASS) in position.legal_moves():
             parts.append(_("press DONE to pass"))
         ways = parts[0] if parts else ""

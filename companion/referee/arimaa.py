@@ -515,11 +515,9 @@ class ArimaaReferee(Referee[ArimaaPosition]):
     def _undone_too(self) -> str:
         """A take-back mid-turn takes back the turn before: this turn's steps go too (a trial:
         confirming it dropped them without a word)."""
-        # (or pieces moved that are not steps yet: a piece the players are asked to name - a
+        # (or a step seen that is not one yet: the piece the players are asked to name - a
         # trial's take-back during that question named only the setup before)
-        if self.position.steps_this_turn or (
-            self.board is not None and not self.position.in_setup and self.board != self.expected()
-        ):
+        if self.position.steps_this_turn or self.question:
             return _("The steps made this turn go back too")
         return ""
 

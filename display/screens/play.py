@@ -46,7 +46,9 @@ class PlayModel:
     # what the letters on the pieces mean, in the table's words ("E elephant · M camel ...")
     piece_key: str = ""
     cell_action: str = ""  # when set, every cell is a touch target: Action(cell_action, cell)
-    pointed: str = ""  # the answer the table's DONE takes (kind "choose"): drawn as the primary
+    # the answer the table's DONE takes (kind "choose"): drawn as the one primary button (""
+    # none pointed at: every answer is)
+    pointed: str = ""
 
 
 # The board's share of a portrait screen's height. The rest holds whose turn, the hands banner,
@@ -224,7 +226,11 @@ def _buttons(model: PlayModel) -> list[tuple[str, Action, str]]:
     buttons: list[tuple[str, Action, str]] = [(_("Menu"), Action("menu"), "normal")]
     if kind == "choose":
         return buttons + [
-            (choice_label(c), Action("choose", c), "primary" if c == model.pointed else "normal")
+            (
+                choice_label(c),
+                Action("choose", c),
+                "normal" if model.pointed not in ("", c) else "primary",
+            )
             for c in model.instruction.choices
         ]
     if kind == "game-over":

@@ -38,9 +38,10 @@ INPUTS: dict[str, InputKind] = {
 }
 
 
-# A DONE this soon after the DONE that ended a turn, nothing seen to move since, is the same
-# press twice (a bouncing finger, or habit), not the next player's: a trial's quick double DONE
-# in Sensei offered Red an empty turn Red never asked for, and a third press ended it.
+# A DONE this soon after the one before, which ended a turn (at once, or held until the hand
+# left the board), with nothing moved since, is the same press twice (a bouncing finger, or
+# habit), not the next player's: a trial's quick double DONE in Sensei offered Red an empty
+# turn Red never asked for, and a third press ended it.
 DOUBLE_DONE_SECONDS = 1.0
 
 
@@ -50,39 +51,47 @@ class PlayPage(Page):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.arimaa_setup = ArimaaSetup(app)
-        self.turn_ended_at = float("-inf")  # when a DONE last ended a turn (`app.clock`)
-        self.board_at_turn_end: dict[str, str] | None = None  # ... and the board seen then
-        # A question's answers as the table's buttons go through them (ROLL the next, DONE
-        # takes it): the answers and the one pointed at (a trial: at "Which setup?" and
-        # "Which gold piece is on g2 now?" the buttons did nothing - only a tap answered)
-        self._answers: tuple[str, ...] = ()
-        self._pointed = 0
+        # the last DONE pressed: when (`app.clock`), and how many moves the game had then
+        self.last_done: tuple[float, int] | None = None
+        # A question's answers as the table's buttons go through them: ROLL points at one,
+        # then the next, and DONE takes the one pointed at - none at first, so a DONE pressed
+        # out of habit ("I have set up", "my turn is over") answers nothing (a trial: at
+        # "Which setup?" and "Which gold piece is on g2 now?" the buttons did nothing, only a
+        # tap answered; a review: a first answer pointed at by itself was taken by such a DONE)
+        self._question: Instruction | None = None
+        self._pointed: int | None = None
 
     def buttons(self) -> dict[str, tuple[str, Any]]:
         # The table's DONE keeps its meaning while something lies on the board: the players
         # say the board is clear on the screen only (BOARD CLEAR), never by a press that may
         # have meant "done" while a hand rested there. BOARD IS RIGHT too is on the screen
         # only: a press meant as "done" must never say the camera is wrong.
-        pointed = self.pointed_answer()
-        if pointed:  # a question: ROLL points at the next answer, DONE takes it
+        if self.answers():  # a question: ROLL points at an answer, DONE takes it
+            pointed = self.pointed_answer()
             return {
-                "done": ("choose", pointed),
+                "done": ("choose", pointed) if pointed else ("noop", None),
                 "roll": ("next-answer", None),
                 "back": ("undo", None),
             }
         return {"done": ("done", None), "roll": ("roll", None), "back": ("undo", None)}
 
-    def pointed_answer(self) -> str:
-        """The answer to the referee's question that the table's DONE takes ("" when no
+    def answers(self) -> tuple[str, ...]:
+        """The answers to the referee's question, as the screen offers them (none when no
         question is up, or while a setup is arranged on the screen)."""
         referee = self.app.referee
         if referee is None or self.arimaa_setup.current() is not None:
-            return ""
+            return ()
         instruction = self.arimaa_setup.offer(referee.instruction)
-        answers = instruction.choices if instruction.kind == "choose" else ()
-        if answers != self._answers:
-            self._answers, self._pointed = answers, 0
-        return answers[self._pointed] if answers else ""
+        if instruction.kind != "choose" or not instruction.choices:
+            return ()
+        if instruction != self._question:  # another question: nothing pointed at yet
+            self._question, self._pointed = instruction, None
+        return instruction.choices
+
+    def pointed_answer(self) -> str:
+        """The answer the table's DONE takes ("": none pointed at)."""
+        answers = self.answers()
+        return answers[self._pointed] if answers and self._pointed is not None else ""
 
     def act(self, kind: str, value: Any) -> None:
         app = self.app
@@ -93,28 +102,39 @@ class PlayPage(Page):
         ):
             self.arimaa_setup.start(side)
         elif kind == "next-answer":
-            if self.pointed_answer():
-                self._pointed = (self._pointed + 1) % len(self._answers)
+            answers = self.answers()
+            if answers:
+                self._pointed = 0 if self._pointed is None else (self._pointed + 1) % len(answers)
         elif kind == "board-clear":
             app.board_clear()
         elif kind == "done" and app.referee is not None:
-            referee = app.referee
-            if (
-                app.clock() - self.turn_ended_at < DOUBLE_DONE_SECONDS
-                and (referee.board or {}) == self.board_at_turn_end
-            ):
-                return  # (nothing moved since: the same press twice)
-            moves = len(referee.position.move_stack)
+            if self._pressed_twice():
+                return
+            self.last_done = (app.clock(), len(app.referee.position.move_stack))
             app.player_input(PlayerInput(DONE))
-            if len(referee.position.move_stack) > moves:
-                self.turn_ended_at = app.clock()
-                self.board_at_turn_end = dict(referee.board or {})
         elif kind in INPUTS and app.referee is not None:
             app.player_input(PlayerInput(INPUTS[kind], value))
         elif kind == "review":
             app.go("review-list")
         elif kind == "new-game":
             app.play_again()
+
+    def _pressed_twice(self) -> bool:
+        """Is this DONE the last one pressed again (DOUBLE_DONE_SECONDS): that one ended a
+        turn since - at once, or held until the hand left the board - and nothing was done
+        since (no move, no part of a turn: Sensei's actions and Arimaa's steps are taken as
+        seen), the board as the turn left it?"""
+        referee = self.app.referee
+        if self.last_done is None or referee is None or referee.board is None:
+            return False
+        at, moves = self.last_done
+        position = referee.position
+        return (
+            self.app.clock() - at < DOUBLE_DONE_SECONDS
+            and len(position.move_stack) == moves + 1
+            and not position.mid_turn
+            and referee.board == referee.expected()
+        )
 
     def piece_labels(self) -> dict[str, str]:
         """Arimaa: the type of every piece on the diagram ("E", "R"), from the referee's
@@ -161,12 +181,11 @@ class PlayPage(Page):
             cell_action = "cell"
         else:
             instruction = self.arimaa_setup.offer(instruction)
-        pointed = self.pointed_answer()
-        if pointed:
+        if self.answers():
             instruction = dataclasses.replace(
                 instruction,
                 detail=phrases.join_sentences(
-                    [instruction.detail, _("ROLL points at the next answer, DONE takes it")]
+                    [instruction.detail, _("ROLL points at an answer, DONE takes it")]
                 ),
             )
         model = play.PlayModel(
@@ -189,7 +208,7 @@ class PlayPage(Page):
             piece_labels=labels,
             piece_key=piece_key(position.letter_names(), labels),
             cell_action=cell_action,
-            pointed=pointed,
+            pointed=self.pointed_answer(),
         )
         return play.draw, model
 

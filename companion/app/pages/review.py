@@ -200,7 +200,9 @@ class ReviewListPage(Page):
     def buttons(self) -> dict[str, tuple[str, Any]]:
         mapping: dict[str, tuple[str, Any]] = {"back": ("back", None)}
         games_list = self.games()
-        if games_list:
+        # (not while All to USB writes: DONE out of habit would stop it - a review; BACK,
+        # leaving, stops it as meant)
+        if games_list and not self.stick.busy:
             mapping["done"] = ("open-game", games_list[0][0])
         return mapping
 
