@@ -4,8 +4,10 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
+import struct
 import subprocess
 import sys
 import threading
@@ -424,6 +426,39 @@ def test_a_truncated_database_is_refused_and_left_untouched(db_path):
         Records(db_path, readonly=True)
     assert digest(db_path) == before
     assert not Path(f"{db_path}-wal").exists()
+
+
+def test_records_whose_checkpoint_was_cut_short_open_whole(db_path, tmp_path):
+    """A checkpoint copies the log's pages into the file in page order, page 1 - the header,
+    with the grown size - first: killed after it (a power cut, SIGKILL; a fault-injection
+    test's rare failure), the file is shorter than its header says, and SQLite finishes the
+    checkpoint from the log. Such records were refused as "truncated or damaged"; they open,
+    every game in them. Without pages in a log the short file is refused as before."""
+    _written_db(db_path, n_games=2)
+    writer = sqlite3.connect(db_path)  # the file grows by a hundred pages, in the log only
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE grown (x BLOB)")
+    writer.executemany("INSERT INTO grown VALUES (?)", [(os.urandom(3000),)] * 100)
+    writer.commit()
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{db_path}{suffix}", cut / f"r.sqlite3{suffix}")
+    writer.close()
+    log = (cut / "r.sqlite3-wal").read_bytes()
+    size = struct.unpack(">I", log[8:12])[0]
+    frames = [log[at : at + 24 + size] for at in range(32, len(log) - size, 24 + size)]
+    page1 = [frame[24:] for frame in frames if struct.unpack(">I", frame[:4])[0] == 1][-1]
+    whole = cut / "r.sqlite3"
+    assert struct.unpack(">I", page1[28:32])[0] * size > whole.stat().st_size  # it grew
+    with open(whole, "r+b") as f:
+        f.write(page1)  # the checkpoint cut short after page 1
+    with Records(whole, readonly=True) as db:
+        assert len(db.games()) == 2 and db.check() == []
+    assert sqlite3.connect(whole).execute("SELECT count(*) FROM grown").fetchone() == (100,)
+    (cut / "r.sqlite3-wal").unlink()  # no log to finish it from: a short file, refused
+    with pytest.raises(RecordError, match="is truncated or damaged"):
+        Records(whole, readonly=True)
 
 
 def test_a_damaged_page_is_a_record_error_not_a_traceback(db_path):
