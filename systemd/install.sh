@@ -205,6 +205,8 @@ fi
 #    again (or at the next boot).
 rules=/etc/udev/rules.d/90-tabletop-companion-usb.rules
 run install -d -m 0755 /media/tabletop-companion
+# (a system without udev yet - pi-check's bare Debian - has no such folder: the rule waits there)
+run install -d -m 0755 "$(dirname "$rules")"
 if [ "$DRY" = 1 ]; then
   echo "+ write $rules (systemd/90-tabletop-companion-usb.rules, --owner=$SERVICE_USER)"
 else
