@@ -307,7 +307,7 @@ def settings_example() -> tuple[Callable, object]:
             "option:flip_check",
         ),
         settings.SettingRow(
-            _("Buttons (BCM, after a restart)"),
+            _("Pins (BCM, after a restart)"),
             _("{button} pin").format(button=button_name("done")),
             "17",
             "pin:done",

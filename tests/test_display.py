@@ -342,13 +342,13 @@ def test_settings_values_and_labels_stay_in_their_columns(size):
     painter = Painter(surface, Metrics(size))
     rows = [
         settings.SettingRow("Arinama options", "flip check", "simultaneous", "option:flip"),
-        settings.SettingRow("Buttons (BCM, after a restart)", "DONE pin", "17", "pin:done"),
+        settings.SettingRow("Pins (BCM, after a restart)", "DONE pin", "17", "pin:done"),
         settings.SettingRow("Colour names", "amber pieces are called", "amber", "colour:a"),
     ]
     settings.draw(painter, settings.SettingsModel(rows))
     assert painter.cut == []
     assert text_overlaps(painter) == []
-    assert {"simultaneous", "Buttons (BCM, after a restart)"} <= set(painter.texts)
+    assert {"simultaneous", "Pins (BCM, after a restart)"} <= set(painter.texts)
 
 
 def test_gallery_examples_say_what_they_show():

@@ -96,7 +96,7 @@ class SettingsPage(Page):
         for name in PIN_NAMES:
             rows.append(
                 SettingRow(
-                    _("Buttons (BCM, after a restart)"),
+                    _("Pins (BCM, after a restart)"),
                     _("{button} pin").format(button=button_name(name)),
                     option_value(getattr(pins, name)),
                     f"pin:{name}",
