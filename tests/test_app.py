@@ -397,6 +397,13 @@ def test_the_newest_games_come_first_in_the_review_list_and_on_the_home_screen(s
         app.act("review")
         assert [row[0] for row in app.pages.review_list.games()] == [4, 3, 2, 1]
         assert app.pages.review_list.buttons()["done"] == ("open-game", 4)
+        # any game with the table's buttons: ROLL points at the next row (marked, its page
+        # shown), DONE opens it (a trial: only the newest could be opened so)
+        app.button("roll")
+        app.button("roll")
+        assert app.pages.review_list.model()[1].pointed == 1
+        app.button("done")
+        assert app.page == "review-game" and app.pages.review_game.game_id == 3
 
 
 def test_a_later_aranea_game_starts_with_the_previous_loser(screen, tmp_path):

@@ -351,6 +351,26 @@ def test_settings_values_and_labels_stay_in_their_columns(size):
     assert {"simultaneous", "Pins (BCM, after a restart)"} <= set(painter.texts)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_review_list_shows_the_page_of_the_row_the_buttons_point_at(size):
+    """ROLL points at the next game of the review list (`ReviewListPage.pointed`): the list
+    shows that row's page, the row marked as the one DONE opens."""
+    from display.screens import review
+
+    games_listed = [(20 - n, f"#{20 - n} Arinama", "finished · 25 moves") for n in range(20)]
+    surface = pygame.Surface(size)
+    painter = Painter(surface, Metrics(size))
+    model = review.ReviewListModel(games_listed)
+    review.draw_list(painter, model)
+    per_page = model.per_page
+    assert per_page < 12 and "#20 Arinama" in painter.texts
+    painter = Painter(surface, Metrics(size))
+    review.draw_list(painter, review.ReviewListModel(games_listed, pointed=12))
+    assert f"#{20 - 12} Arinama" in painter.texts and "#20 Arinama" not in painter.texts
+    (marked,) = [t for t in painter.targets if t.action.value == 8]
+    assert painter.cut == [] and marked.action.kind == "open-game"
+
+
 def test_gallery_examples_say_what_they_show():
     _, painter, model = gallery.render("setup", (800, 480))
     assert model.status == f"{len(model.markers)} markers seen" and len(model.markers) == 4

@@ -32,6 +32,7 @@ class ReviewListModel:
     unreadable: bool = False  # the records could not be read (a damaged file)
     note: str = ""  # how the export to the USB stick goes, or went
     exporting: bool = False  # ... while it writes: All to USB waits
+    pointed: int | None = None  # the row the table's ROLL points at: drawn marked, its page shown
 
 
 def draw_list(p: Painter, model: ReviewListModel) -> None:
@@ -58,7 +59,7 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
     per_page = max(1, (list_area.height + m.gap) // (row_h + m.gap))
     model.per_page = per_page
     pages = max(1, -(-len(model.games) // per_page))
-    page = min(model.page, pages - 1)
+    page = min(model.page if model.pointed is None else model.pointed // per_page, pages - 1)
     shown = model.games[page * per_page : (page + 1) * per_page]
     if not shown:
         p.wrapped(
@@ -71,10 +72,12 @@ def draw_list(p: Painter, model: ReviewListModel) -> None:
             align="center",
             valign="middle",
         )
-    for box, (game_id, title, line) in zip(
-        column(list_area, len(shown), m.gap, row_h), shown, strict=True
+    for index, (box, (game_id, title, line)) in enumerate(
+        zip(column(list_area, len(shown), m.gap, row_h), shown, strict=True),
+        start=page * per_page,
     ):
-        target = p.button(box, "", Action("open-game", game_id))
+        style = "primary" if index == model.pointed else "normal"
+        target = p.button(box, "", Action("open-game", game_id), style=style)
         inner = target.rect.inflate(-m.mm(4), -m.mm(1.5))
         p.text(title, inner.topleft, m.font_body)
         p.text(line, inner.bottomleft, m.font_small, theme.MUTED, anchor="bottomleft")

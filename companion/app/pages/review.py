@@ -127,6 +127,9 @@ class ReviewListPage(Page):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.number = 0  # the page of the list shown
+        # the row the table's ROLL points at (DONE opens it), None: none yet - DONE opens the
+        # newest (a trial: only the newest game could be opened with the buttons)
+        self.pointed: int | None = None
         self.unshown = ""  # a game of the list that could not be shown, said over the list
         # (id, stored moves) -> its moves as the game counts them (`Records.moves_of`: read
         # once a game)
@@ -145,6 +148,7 @@ class ReviewListPage(Page):
 
     def open(self) -> None:
         self.number = 0
+        self.pointed = None
         self.problem = ""
         self.stick.clear()
         self.app.go("review-list")
@@ -203,7 +207,9 @@ class ReviewListPage(Page):
         # (not while All to USB writes: DONE out of habit would stop it - a review; BACK,
         # leaving, stops it as meant)
         if games_list and not self.stick.busy:
-            mapping["done"] = ("open-game", games_list[0][0])
+            row = self.pointed if self.pointed is not None and self.pointed < len(games_list) else 0
+            mapping["done"] = ("open-game", games_list[row][0])
+            mapping["roll"] = ("next-row", None)
         return mapping
 
     def act(self, kind: str, value: Any) -> None:
@@ -215,6 +221,11 @@ class ReviewListPage(Page):
             self.app.pages.review_game.open(int(value))
         elif kind == "page":
             self.number = max(0, int(value))
+            self.pointed = None  # (the page turned by touch: the table's pointer goes)
+        elif kind == "next-row":
+            count = len(self.games())
+            if count:
+                self.pointed = 0 if self.pointed is None else (self.pointed + 1) % count
         elif kind == "back":
             self.app.go("home")
 
@@ -240,6 +251,7 @@ class ReviewListPage(Page):
             unreadable=unreadable,
             note=self.stick.note,
             exporting=self.stick.busy,
+            pointed=self.pointed,
         )
 
 
