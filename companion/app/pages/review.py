@@ -90,8 +90,9 @@ class StickWriter:
         return self.job is not None and not self.job.finished
 
     def poll(self) -> float | None:
-        """One game written (on the main loop: a game's page takes a second or two on a Pi,
-        far inside the watchdog's 30 s); 0 while more are to come."""
+        """One game written, on the main loop (a long Aranea game with its photos took about
+        0.7 s here - several times that on a Pi, not measured there; the watchdog allows 30 s);
+        0 while more are to come."""
         if self.job is None or self.job.finished or self.app.records is None:
             return None
         files = self.job.step(self.app.records)
