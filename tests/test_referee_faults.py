@@ -17,6 +17,8 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
+from pathlib import Path
 
 from companion import cli, games
 from companion.records import Records
@@ -79,9 +81,16 @@ def reference_texts(lines):
 
 
 class Child:
-    """`companion referee` in a forked child, talking JSON lines over pipes."""
+    """`companion referee` in a forked child, talking JSON lines over pipes. Its standard
+    error goes to a file beside the records (`<db>.child-<n>.err`), so a child that dies or
+    stops answering says why in the failure (a rare failure was once seen here and never
+    reproduced: without its words, nothing could be learned from it)."""
+
+    started = 0  # children forked so far in this process: each its own error file
 
     def __init__(self, db, args=ARGS):
+        Child.started += 1
+        self.errors = Path(f"{db}.child-{Child.started}.err")
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
         pid = os.fork()
@@ -93,10 +102,12 @@ class Child:
                     os.close(fd)
                 sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
-                sys.stderr = open(os.devnull, "w")
+                sys.stderr = open(self.errors, "w", buffering=1)
                 code = cli.main(["referee", *args, "--db", str(db)])
             except BaseException:
+                traceback.print_exc()
                 code = 3
+            sys.stderr.flush()
             os._exit(code)
         os.close(in_r)
         os.close(out_w)
@@ -114,11 +125,11 @@ class Child:
         deadline = time.monotonic() + READ_TIMEOUT
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            assert left > 0, "the referee did not answer"
+            assert left > 0, f"the referee did not answer{self.said()}"
             ready, _, _ = select.select([self.out], [], [], left)
             if ready:
                 chunk = os.read(self.out, 65536)
-                assert chunk, "the referee died"
+                assert chunk, f"the referee died{self.said()}"
                 self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         return json.loads(line)
@@ -131,6 +142,19 @@ class Child:
             ply = max(ply, data.get("ply", 0))
             if data.get("repeat"):
                 return data, ply
+
+    def said(self):
+        """How the child ended, if it did, and what it wrote to its standard error."""
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid, status = 0, 0
+        ended = f" (exit status {os.waitstatus_to_exitcode(status)})" if pid else ""
+        try:
+            text = self.errors.read_text(errors="replace").strip()
+        except OSError:
+            text = ""
+        return f"{ended}: {text[-2000:]}" if text else ended
 
     def kill(self):
         os.kill(self.pid, signal.SIGKILL)
