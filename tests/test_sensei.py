@@ -912,3 +912,41 @@ def test_a_finished_diagram_says_game_over_like_every_game():
     assert SenseiPosition.parse_position(position.diagram()).cells() == position.cells()
     old = position.diagram().replace("game over:", "Game over:")  # diagrams of older versions
     assert SenseiPosition.parse_position(old).cells() == position.cells()
+
+
+def test_a_finished_diagram_reads_back_with_whose_turn_it_was_and_the_same_result():
+    """Both players block the board: the one who moved last wins - so the diagram of a
+    finished game must keep whose turn it is (a review found it read back as Green's turn 1,
+    and the winner changed)."""
+    rows = ["rrrRrrr", "gggGggg", ".......", ".......", ".......", ".......", "......."]
+    position = SenseiPosition.from_rows(rows, turn="red", turns_played=9)
+    assert "Green moved last" in str(position.outcome())
+    again = SenseiPosition.parse_position(position.diagram())
+    assert (again.turn, again.turns_played) == ("red", 9)
+    assert again.outcome() == position.outcome()
+
+
+def test_two_blocking_lines_are_counted_apart():
+    """rules.md: the opponent's 3 stones must touch *that* chain. With custom pits a player
+    may have two lines from the a-file to the g-file; 2 stones touching each is no loss (a
+    review found the two counted together, 4, and Red losing)."""
+    pits = ["a4", "b4", "c4", "d4", "e4", "f4", "g4"]  # a line of pits across rank 4
+    position = SenseiPosition.from_json(
+        {
+            "options": {"side": "storm", "pits": pits},
+            "turn": "green",
+            "stones": {
+                "red": ["a6", "b6", "c6", "d6", "e6", "f6", "g6"],  # Red's own line on rank 6
+                "green": ["c3", "d3", "a7", "b7", "e1", "f1", "g1"],  # 2 by each line
+            },
+            "characters": {"red": "d6", "green": "e1"},
+        }
+    )
+    assert position.unfair_line("red") is None
+    assert position.outcome() is None
+    # a third Green stone by the pits' line: that line blocks, and only its cells are named
+    more = position.to_json()
+    more["stones"]["green"] = ["c3", "d3", "f3", "a7", "b7", "e1", "g1"]
+    blocked = SenseiPosition.from_json(more)
+    assert blocked.unfair_line("red") == pits
+    assert blocked.outcome().winner == "green"

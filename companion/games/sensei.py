@@ -883,17 +883,15 @@ class SenseiPosition(Position[Turn]):
 
     def unfair_line(self, player: str) -> list[str] | None:
         """The cells of `player`'s blocking line (its stones plus pits, 8-connected, from the
-        a-file to the g-file) when at least 3 opposing stones touch it orthogonally; else None.
+        a-file to the g-file) when at least 3 opposing stones touch it orthogonally - each line
+        counted apart -; else None.
         Such a line loses the game for `player` at the end of a turn (the unfair-game rule)."""
         me = PLAYERS.index(player)
-        wall = self._stones[me] | self._pits
-        line = _spanning_chains(wall)
-        if not line:
-            return None
-        touching = _orthogonal_neighbours(line) & self._stones[1 - me]
-        if touching.bit_count() < 3:
-            return None
-        return _names(line)
+        blocking = 0
+        for chain in _spanning_chains(self._stones[me] | self._pits):
+            if (_orthogonal_neighbours(chain) & self._stones[1 - me]).bit_count() >= 3:
+                blocking |= chain
+        return _names(blocking) if blocking else None
 
     # -- notation -------------------------------------------------------------------------------
     def parse_move(self, text: str) -> Turn:
@@ -907,7 +905,8 @@ class SenseiPosition(Position[Turn]):
 
     def diagram(self) -> str:
         """The board with rank 7 at the top: g/r stones, G/R a stone carrying its character,
-        x a pit, . empty; then whose turn it is (and the actions of a turn in progress)."""
+        x a pit, . empty; then whose turn it is (and the actions of a turn in progress) and,
+        when the game is over, ``game over: ...``."""
         symbols = dict.fromkeys(range(SIZE * SIZE), ".")
         for index in _bits(self._pits):
             symbols[index] = "x"
@@ -920,13 +919,13 @@ class SenseiPosition(Position[Turn]):
             row = " ".join(symbols[(rank - 1) * SIZE + f] for f in range(SIZE))
             lines.append(f"{rank}  {row}")
         lines.append("   " + " ".join(FILES))
+        # whose turn it is, over too (as Arinama's): who moved last may decide the result
+        status = f"{self.turn.capitalize()} to move (turn {self._turns_played + 1})"
+        if self._actions:
+            status += f", this turn so far: {turn_text(self.actions_this_turn)}"
+        lines.append(status)
         if self._outcome is not None:
             lines.append(f"game over: {self._outcome}")  # the words of every game
-        else:
-            status = f"{self.turn.capitalize()} to move (turn {self._turns_played + 1})"
-            if self._actions:
-                status += f", this turn so far: {turn_text(self.actions_this_turn)}"
-            lines.append(status)
         return "\n".join(lines)
 
     # -- what the camera sees -------------------------------------------------------------------
@@ -1066,9 +1065,10 @@ def _dominated(
     return False
 
 
-def _spanning_chains(wall: int) -> int:
-    """The cells of `wall` in 8-connected chains that touch both the a-file and the g-file."""
-    spanning = 0
+def _spanning_chains(wall: int) -> list[int]:
+    """The 8-connected chains of `wall` that touch both the a-file and the g-file, each apart
+    (rules.md: 3 stones touching *that* chain - two lines are two chains, even side by side)."""
+    spanning = []
     todo = wall & FILE_A
     while todo:
         chain = todo & -todo
@@ -1078,6 +1078,6 @@ def _spanning_chains(wall: int) -> int:
                 break
             chain = grown
         if chain & FILE_G:
-            spanning |= chain
+            spanning.append(chain)
         todo &= ~chain
     return spanning
