@@ -1,19 +1,24 @@
 """Export to USB on the touchscreen, driven through the App as the players do: a game of the
-review written to a folder standing in for the stick (one game a tick of the event loop), what
-the screen says meanwhile and after, no stick / a read-only or full one said in the red bar,
-All to USB from the list, and the table's buttons in the review as they were. Every screen is
-saved as a PNG and its texts checked whole, on screen and clear of the buttons."""
+review written to a folder standing in for the stick (by a worker thread, while the screen and
+the table's buttons go on), what the screen says meanwhile and after, no stick / a read-only or
+full one said in the red bar, All to USB from the list, and the table's buttons in the review as
+they were. Every screen is saved as a PNG and its texts checked whole, on screen and clear of
+the buttons."""
 
 import errno
 import json
+import threading
+import time
 
 import pytest
 from test_display import text_overlaps
 from test_records import play_recorded
 
 import companion.files
+import companion.usb_export
 from companion import i18n
 from companion.app import App, Settings
+from companion.app.pages.review import StickWriter
 from companion.records import Records
 from companion.usb_drives import Drive
 from companion.usb_export import FOLDER
@@ -21,6 +26,7 @@ from display.device import HeadlessScreen, init_pygame
 from display.layout import frame
 
 SIZES = [(800, 480), (720, 1280)]
+TIMEOUT = 10.0  # s: far longer than any game here takes to write (the longest: 0.1 s)
 
 
 @pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -67,6 +73,45 @@ def tap(app, label):
     app.tap(target.rect.center)
 
 
+def finish(app):
+    """Tick the app as its event loop does until the page's export is finished (`poll` says
+    nothing more is due); fails if it does not finish within TIMEOUT."""
+    deadline = time.monotonic() + TIMEOUT
+    while (wait := app.tick()) is not None:
+        assert wait <= StickWriter.POLL_SECONDS, wait
+        assert time.monotonic() < deadline, f"the export did not finish in {TIMEOUT} s"
+        time.sleep(0.005)
+
+
+class Gate:
+    """`write_game` held until the test lets it through, a game at a time: what the screen
+    does while a game is being written."""
+
+    def __init__(self, monkeypatch):
+        self.reached = threading.Semaphore(0)  # a game is about to be written
+        self.allowed = threading.Semaphore(0)
+        real = companion.usb_export.write_game
+
+        def held(record, folder):
+            self.reached.release()
+            if not self.allowed.acquire(timeout=TIMEOUT):
+                raise AssertionError("the game was held: the test never let it be written")
+            return real(record, folder)
+
+        monkeypatch.setattr(companion.usb_export, "write_game", held)
+
+    def writing(self):
+        """Wait until a game is being written (held)."""
+        assert self.reached.acquire(timeout=TIMEOUT), "no game began to be written"
+
+    def let_through(self):
+        self.allowed.release()
+
+
+def files_in(folder):
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
 def open_game(app, game_id):
     app.act("review")
     app.render()
@@ -86,7 +131,7 @@ def test_the_game_in_the_review_goes_to_the_stick_and_the_screen_says_where(
     texts = shown(app, tmp_path / f"1-writing-{size}.png")
     assert "Writing to the USB stick KINGSTON: game 1 of 1 - do not pull it out yet" in texts
     assert not [t for t in app.painter.targets if t.action.kind == "export"]  # waits
-    assert app.tick() is None  # the game written on the event loop's next tick
+    finish(app)  # written by the worker, looked in on each tick of the event loop
     texts = shown(app, tmp_path / f"2-written-{size}.png")
     folder = tmp_path / "stick" / FOLDER
     (page,), (record,) = folder.glob("*.html"), folder.glob("*.json")
@@ -139,13 +184,13 @@ def test_a_full_stick_is_said_in_one_line_and_the_game_is_still_recorded(
     before = records.game(game_id).moves
     app, _ = table(screen, records, tmp_path)
     open_game(app, game_id)
-    tap(app, "Export to USB")
 
     def no_space(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(companion.files.os, "fsync", no_space)
-    assert app.tick() is None  # said, never raised
+    tap(app, "Export to USB")
+    finish(app)  # said, never raised
     size = f"{screen.size[0]}x{screen.size[1]}"
     texts = shown(app, tmp_path / f"full-{size}.png")
     assert "The USB stick KINGSTON is full: make room on it, or use another stick - the game " in (
@@ -156,24 +201,35 @@ def test_a_full_stick_is_said_in_one_line_and_the_game_is_still_recorded(
     # the players free some room and press again: written
     monkeypatch.undo()
     tap(app, "Export to USB")
-    app.tick()
+    finish(app)
     assert len(list((tmp_path / "stick" / FOLDER).iterdir())) == 2
 
 
-def test_all_games_go_to_the_stick_from_the_list_one_a_tick(screen, records, tmp_path):
+def test_all_games_go_to_the_stick_from_the_list_one_after_another(
+    screen, records, tmp_path, monkeypatch
+):
     ids = [play_recorded(records, name, seed=5, max_moves=6)[0] for name in ("arinama", "arimaa")]
     app, _ = table(screen, records, tmp_path)
     app.act("review")
     app.render()
+    gate = Gate(monkeypatch)
     tap(app, "All to USB")
+    gate.writing()  # the first game
     size = f"{screen.size[0]}x{screen.size[1]}"
     texts = shown(app, tmp_path / f"list-writing-{size}.png")
     assert "Writing to the USB stick KINGSTON: game 1 of 2" in texts
     app.button("done")  # out of habit while it writes: nothing (a review: it stopped the export)
     assert app.page == "review-list"
-    assert app.tick() == 0.0  # another game to come: the loop comes back at once
+    # the worker writes: the loop comes back soon to look
+    assert app.tick() == StickWriter.POLL_SECONDS
+    gate.let_through()
+    gate.writing()  # the second game: the first is on the stick
+    assert app.tick() == StickWriter.POLL_SECONDS
     assert "game 2 of 2" in shown(app, tmp_path / f"list-writing2-{size}.png")
-    assert app.tick() is None
+    app.button("done")  # still nothing
+    assert app.page == "review-list"
+    gate.let_through()
+    finish(app)
     texts = shown(app, tmp_path / f"list-written-{size}.png")
     assert "2 games are on the USB stick KINGSTON, in the folder tabletop-companion" in texts
     names = sorted(p.name for p in (tmp_path / "stick" / FOLDER).iterdir())
@@ -184,18 +240,29 @@ def test_all_games_go_to_the_stick_from_the_list_one_a_tick(screen, records, tmp
     assert app.page == "review-game" and app.pages.review_game.game_id == max(ids)
 
 
-def test_leaving_the_list_stops_the_export_after_the_game_being_written(screen, records, tmp_path):
+def test_leaving_the_list_stops_the_export_after_the_game_being_written(
+    screen, records, tmp_path, monkeypatch
+):
     [play_recorded(records, "arinama", seed=s, max_moves=4) for s in (1, 2, 3)]
     app, _ = table(screen, records, tmp_path)
     app.act("review")
     app.render()
+    gate = Gate(monkeypatch)
     tap(app, "All to USB")
-    app.tick()  # one game written
-    app.button("back")  # home: the rest is not written
+    worker = app.pages.review_list.stick.worker
+    gate.writing()  # the first game
+    app.button("back")  # home at once: the game being written is finished, the rest is not
     assert app.page == "home" and app.tick() is None
-    assert len(list((tmp_path / "stick" / FOLDER).iterdir())) == 2
     app.act("review")  # the list again: nothing said of the export left
     assert app.pages.review_list.stick.note == ""
+    assert app.pages.review_list.buttons()["done"][0] == "open-game"  # not busy
+    gate.let_through()
+    worker.thread.join(TIMEOUT)
+    assert not worker.thread.is_alive()
+    folder = tmp_path / "stick" / FOLDER
+    assert len(files_in(folder)) == 2  # the first game's page and record, whole
+    assert not gate.reached.acquire(timeout=0)  # no other game was begun
+    assert worker.state.stopped and len(worker.state.done) == 1
 
 
 def test_the_export_is_said_in_german_too(screen, records, tmp_path):
@@ -207,7 +274,7 @@ def test_the_export_is_said_in_german_too(screen, records, tmp_path):
         open_game(app, game_id)
         size = f"{screen.size[0]}x{screen.size[1]}"
         tap(app, "Auf USB-Stick")
-        app.tick()
+        finish(app)
         texts = shown(app, tmp_path / f"de-written-{size}.png")
         assert f"Partie {game_id} ist auf dem USB-Stick KINGSTON" in texts
         drives.clear()
@@ -215,3 +282,40 @@ def test_the_export_is_said_in_german_too(screen, records, tmp_path):
         assert "Kein USB-Stick gefunden" in shown(app, tmp_path / f"de-none-{size}.png")
     finally:
         i18n.set_language("en")
+
+
+def test_the_screen_answers_while_a_game_is_written(screen, records, tmp_path, monkeypatch):
+    """The game written on a worker thread: the event loop's tick comes back at once while the
+    writing waits, the page answers the table's buttons and a tap, and the game is written."""
+    game_id, _ = play_recorded(records, "arinama", seed=4, max_moves=8)
+    app, _ = table(screen, records, tmp_path)
+    open_game(app, game_id)
+    gate = Gate(monkeypatch)
+    tap(app, "Export to USB")
+    begun = time.monotonic()
+    assert app.tick() == StickWriter.POLL_SECONDS  # (on the screen's thread it waited here)
+    assert time.monotonic() - begun < 1.0
+    gate.writing()  # the game is being written
+    (worker,) = [t for t in threading.enumerate() if t.name == "usb-export"]
+    assert worker.daemon and worker is not threading.current_thread()
+    begun = time.monotonic()
+    assert app.tick() == StickWriter.POLL_SECONDS
+    last = app.pages.review_game.review.ply
+    app.button("roll")  # the table's button: one move back
+    assert app.pages.review_game.review.ply == last - 1
+    size = f"{screen.size[0]}x{screen.size[1]}"
+    shown(app, tmp_path / f"live-{size}.png")
+    tap(app, "|<")  # a tap: the start
+    assert app.pages.review_game.review.ply == 0
+    texts = shown(app, tmp_path / f"live-start-{size}.png")
+    assert "Writing to the USB stick KINGSTON: game 1 of 1 - do not pull it out yet" in texts
+    assert time.monotonic() - begun < 5.0  # (drawing twice at most a second or two)
+    assert files_in(tmp_path / "stick" / FOLDER) == []  # still held
+    gate.let_through()
+    finish(app)
+    texts = shown(app, tmp_path / f"live-written-{size}.png")
+    assert f"Game {game_id} is on the USB stick KINGSTON" in texts
+    names = files_in(tmp_path / "stick" / FOLDER)
+    assert [n.rsplit(".", 1)[1] for n in names] == ["html", "json"]
+    worker.join(TIMEOUT)
+    assert not worker.is_alive()

@@ -15,7 +15,7 @@ from companion.geometry import board_geometry
 from companion.i18n import _, ngettext, pgettext
 from companion.records import PLAYING, GameSummary, Records, move_labels
 from companion.referee.protocol import FLIP, FROM, TO
-from companion.usb_export import StickError, StickExport, find_stick
+from companion.usb_export import GameFiles, StickError, StickExport, StickWorker, find_stick
 from display.screens import review
 
 if TYPE_CHECKING:
@@ -65,17 +65,25 @@ class Rows(Sequence[R], Generic[S, R]):
 
 class StickWriter:
     """A review page's Export to USB (each page has its own): the games written to the stick
-    one a tick (`poll`, from `App.tick`), so the screen says how far it got, and what became of
-    it (`note`, `problem`) until the page is left or something else is done on it."""
+    by a worker thread, one after another (`start`, `companion.usb_export.StickWorker`), while
+    the screen goes on; each tick (`poll`, from `App.tick`) the screen looks how far it got, and
+    says it and what became of it (`note`, `problem`) until the page is left or something else
+    is done on it."""
+
+    POLL_SECONDS = 0.1  # how soon the screen looks again while the worker writes
 
     def __init__(self, app: App) -> None:
         self.app = app
+        # the export as the screen says it: the worker's copy taken at the last `poll` (so it
+        # changes only there, when the screen is told to draw again), or at `start`/`stop`
         self.job: StickExport | None = None
+        self.worker: StickWorker | None = None
         self.refused = ""  # no stick, or a read-only one: said at the press
 
     def start(self, game_ids: list[int]) -> None:
-        """Export to USB pressed: the games are written from the next tick on."""
-        if self.busy or self.app.records is None:
+        """Export to USB pressed: the worker starts writing the games."""
+        records = self.app.records
+        if self.busy or records is None:
             return
         self.clear()
         try:
@@ -83,34 +91,40 @@ class StickWriter:
         except StickError as exc:
             self.refused = str(exc)
             return
-        self.job = StickExport(drive, game_ids, find=self.app.find_drives)
+        job = StickExport(drive, game_ids, find=self.app.find_drives)
+        self.worker = StickWorker(job, records, report=_journal).start()
+        self.job = self.worker.state
 
     @property
     def busy(self) -> bool:
         return self.job is not None and not self.job.finished
 
     def poll(self) -> float | None:
-        """One game written, on the main loop (a long Aranea game with its photos took about
-        0.7 s here - several times that on a Pi, not measured there; the watchdog allows 30 s);
-        0 while more are to come."""
-        if self.job is None or self.job.finished or self.app.records is None:
+        """How far the worker got: the screen drawn again when a game is done (the journal
+        says where its files went, from the worker); soon again while it writes
+        (`POLL_SECONDS`), None once it is finished."""
+        if self.worker is None or self.job is None or self.job.finished:
             return None
-        files = self.job.step(self.app.records)
-        if files is not None and files.written:  # (in the journal: where each file went)
-            for path in files.paths:
-                print(f"companion: game {files.game_id} exported to {path}", file=sys.stderr)
-        self.app.dirty = True
-        return None if self.job.finished else 0.0
+        state, error = self.worker.progress()
+        if state is not self.job:
+            self.job = state
+            self.app.dirty = True
+        if error is not None:  # a fault of the companion's, raised as when the screen wrote
+            raise error
+        return None if state.finished else self.POLL_SECONDS
 
     def stop(self) -> None:
-        """The page is left: the games not yet written are not (those written are whole)."""
-        if self.job is not None and self.busy:
-            self.job.stopped = True
+        """The page is left: the games not yet written are not (the one being written is
+        finished, whole; those before are whole)."""
+        if self.worker is not None and self.busy:
+            self.worker.stop()
+            self.job = self.worker.state
 
     def clear(self) -> None:
         """What a finished export said is said no more."""
         if not self.busy:
             self.job = None
+            self.worker = None
             self.refused = ""
 
     @property
@@ -120,6 +134,13 @@ class StickWriter:
     @property
     def note(self) -> str:
         return self.job.note() if self.job is not None else ""
+
+
+def _journal(files: GameFiles) -> None:
+    """Where each file written went, in the journal (on the worker's thread: one write)."""
+    sys.stderr.write(
+        "".join(f"companion: game {files.game_id} exported to {path}\n" for path in files.paths)
+    )
 
 
 class ReviewListPage(Page):
