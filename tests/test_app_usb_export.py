@@ -292,13 +292,11 @@ def test_the_screen_answers_while_a_game_is_written(screen, records, tmp_path, m
     open_game(app, game_id)
     gate = Gate(monkeypatch)
     tap(app, "Export to USB")
-    begun = time.monotonic()
-    assert app.tick() == StickWriter.POLL_SECONDS  # (on the screen's thread it waited here)
-    assert time.monotonic() - begun < 1.0
+    # (on the screen's thread the tick waited here, on the held game, and the gate failed it)
+    assert app.tick() == StickWriter.POLL_SECONDS
     gate.writing()  # the game is being written
     (worker,) = [t for t in threading.enumerate() if t.name == "usb-export"]
     assert worker.daemon and worker is not threading.current_thread()
-    begun = time.monotonic()
     assert app.tick() == StickWriter.POLL_SECONDS
     last = app.pages.review_game.review.ply
     app.button("roll")  # the table's button: one move back
@@ -309,7 +307,6 @@ def test_the_screen_answers_while_a_game_is_written(screen, records, tmp_path, m
     assert app.pages.review_game.review.ply == 0
     texts = shown(app, tmp_path / f"live-start-{size}.png")
     assert "Writing to the USB stick KINGSTON: game 1 of 1 - do not pull it out yet" in texts
-    assert time.monotonic() - begun < 5.0  # (drawing twice at most a second or two)
     assert files_in(tmp_path / "stick" / FOLDER) == []  # still held
     gate.let_through()
     finish(app)

@@ -546,8 +546,9 @@ class App:
     # -- drawing --------------------------------------------------------------------------------------------
     def tick(self, now: float | None = None) -> float | None:
         """Advance animations, take the colours the camera has learned in the background
-        (setup), write the next game to a USB stick (review); returns seconds until the next
-        tick is due (None: nothing animates, is learned or written, sleep until an event)."""
+        (setup), say how far the games being written to a USB stick got (review: a worker
+        thread writes them); returns seconds until the next tick is due (None: nothing
+        animates, is learned or written, sleep until an event)."""
         if self.page == "dice":
             return self.pages.dice.tick(self.clock() if now is None else now)
         return self._page.poll()
