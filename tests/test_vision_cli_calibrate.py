@@ -670,7 +670,8 @@ def test_read_says_when_a_lined_board_s_saved_corners_do_not_fit(tmp_path, capsy
     or on them, as Go's crossings): a camera moved since calibration read the wrong cells
     without a word. The real Go photo (read on its crossings) and the Othello photo (most of
     its lines under discs) read at their own corners say nothing; the same photo moved by a
-    third of a cell under the corners is said not to fit."""
+    third of a cell under the corners, or by 7.3 cells, and a chess photo are said not to
+    fit."""
     entry = manifest_entry(name)
     corners = _crossings_corners(entry) if layout == "grid:19x19" else corners_of(entry)
     cal = tmp_path / "c.json"
@@ -688,4 +689,14 @@ def test_read_says_when_a_lined_board_s_saved_corners_do_not_fit(tmp_path, capsy
     shift = np.float32([[1, 0, 0], [0, 1, cell / 3]])  # the camera tipped: the board lower
     cv2.imwrite(str(moved), cv2.warpAffine(photo, shift, photo.shape[1::-1]))
     code, _, err = companion(capsys, "read", moved, "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" in err
+    # moved far (a trial: a goban 7 cells off read 204 black stones without a word) - no
+    # shift by tenths of a cell finds the lines, but the cells read empty show none
+    far = np.float32([[1, 0, 7.3 * cell], [0, 1, 0]])
+    cv2.imwrite(str(moved), cv2.warpAffine(photo, far, photo.shape[1::-1]))
+    code, _, err = companion(capsys, "read", moved, "--calibration", cal)
+    assert code == 0 and "does not show where the corners put it" in err
+    # another board altogether under the corners: a chess photo
+    chess = REAL / manifest_entry("IMG_4804.jpg")["file"]
+    code, _, err = companion(capsys, "read", chess, "--calibration", cal)
     assert code == 0 and "does not show where the corners put it" in err

@@ -37,6 +37,7 @@ when the board has moved - then call `find_board` again.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 import cv2
@@ -64,6 +65,12 @@ LINED_MIN_SHARE = 0.2  # of the line samples (Othello discs hide most of the lin
 # at about 1.7.
 LINED_CONTRAST = 1.5
 LINED_ASIDE = 1.25  # lines seen this much more often a little aside: the grid is there, not here
+# The cells read empty on a lined board show lines round them (cells between the lines) or
+# through them (stones on the crossings) on at least this share of the samples wherever the
+# board lies under the corners (`lines_missing`); judged from this many empty cells or more.
+LINED_EMPTY_SHARE = 0.5
+LINED_EMPTY_CELLS = 4
+LINED_EMPTY_CLEAR = 0.75  # ... and at this share or more the board is there, whatever lies aside
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
 EDGE_X_SHARE = 0.5  # X-corners on more of one side of the outline: the board moved a square
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
@@ -265,6 +272,64 @@ def lines_elsewhere(image: np.ndarray, located: Located) -> bool:
     tenths = np.arange(10) / 10
     best = max(line_share(gray, to_px, cols, rows, (x, y)) for x in tenths for y in tenths)
     return best >= LINED_MIN_SHARE and best > LINED_ASIDE * here
+
+
+def lines_round_empty(image: np.ndarray, located: Located, empty: Collection[str]) -> float | None:
+    """How clearly a lined board shows its lines at the cells read `empty`: the share of the
+    samples along their sides (cells between the lines: Othello, a grid of squares) or through
+    their middles (stones on the crossings: Go read as grid:19x19) - the better of the two -
+    where a line is. A stone hides the lines round it, an empty cell does not: wherever the
+    board lies under the corners, its empty cells show their lines. On the real photos at their
+    own corners 0.65 (Othello, dim light) and 0.90-0.94 (Go), at half and a third of their size
+    too; the realistic synthetic lined boards 0.58-1.0 (Othello's discs near the lines). With
+    the board moved by 150-300 px under them 0.22-0.46, and a chess photo read as a lined
+    board 0.05-0.17: the corners put the board where it is not (LINED_EMPTY_SHARE). None for a
+    checkered board or a mat, or fewer than LINED_EMPTY_CELLS cells read empty: no sign."""
+    if board_kind(located.layout) != "lined":
+        return None
+    layout = located.layout
+    chosen = [i for i, name in enumerate(layout.cell_names()) if name in empty]
+    if len(chosen) < LINED_EMPTY_CELLS:
+        return None
+    cols, rows = grid_shape(layout)
+    to_lattice = np.linalg.inv(_unit_to_mm(layout, cols, rows))
+    centres = _apply(to_lattice, np.array([layout.cells[i].center for i in chosen], float))
+    along = np.linspace(-0.3, 0.3, 5)  # of a cell, either side of each side's middle
+    gray = to_gray(image)
+    to_px = located.homography @ _unit_to_mm(layout, cols, rows)
+
+    def share(offset: float) -> float:
+        """Line samples hit along the cells' sides `offset` cells from their centres (0: the
+        lines through them)."""
+        sides = (-offset, offset) if offset else (0.0,)
+        upright = np.array([(x + d, y + t) for x, y in centres for d in sides for t in along])
+        level = np.array([(x + t, y + d) for x, y in centres for d in sides for t in along])
+        hits = np.concatenate(
+            [
+                _line_hits(gray, to_px, upright, (1.0, 0.0)),
+                _line_hits(gray, to_px, level, (0.0, 1.0)),
+            ]
+        )
+        return float(hits.mean())
+
+    return max(share(0.5), share(0.0))
+
+
+def lined_board_elsewhere(image: np.ndarray, located: Located, empty: Collection[str]) -> bool:
+    """Do the corners put a lined board where it is not? When the cells read `empty` show
+    their lines on fewer than LINED_EMPTY_SHARE of the samples (`lines_round_empty`: a board
+    moved far, another photo), or when the lines show clearly better a little aside
+    (`lines_elsewhere`: moved by a fraction of a cell) and the empty cells do not show them
+    as clearly as LINED_EMPTY_CLEAR here - a board crowded with stones or discs shows their
+    dark rims a little aside as lines (16 of 96 realistic synthetic lined boards at their true
+    corners, most filled 80-95 %; the empty cells showed their lines at 0.63-1.0 on those
+    read right), the real boards moved by a third of a cell 0.50-0.56."""
+    if board_kind(located.layout) != "lined":
+        return False
+    shown = lines_round_empty(image, located, empty)
+    if shown is not None and shown < LINED_EMPTY_SHARE:
+        return True
+    return (shown is None or shown < LINED_EMPTY_CLEAR) and lines_elsewhere(image, located)
 
 
 def _edge_crossed(gray, to_px, cols, rows) -> bool:

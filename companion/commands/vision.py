@@ -28,7 +28,7 @@ from companion.errors import (
 )
 from companion.export import check_output, write_output
 from companion.geometry import ARANEA_CENTRE
-from companion.observation import Observation
+from companion.observation import EMPTY, Observation
 from vision import sources
 from vision.calibration import (
     FEN_START,
@@ -48,7 +48,7 @@ from vision.find import (
     board_kind,
     draw_grid,
     grid_still_there,
-    lines_elsewhere,
+    lined_board_elsewhere,
     turn_told,
     turned,
     untold_turns,
@@ -779,7 +779,7 @@ def _locate_to_read(
     args: argparse.Namespace, image: np.ndarray, wanted: Layout | None
 ) -> tuple[Located, np.ndarray | None, bool]:
     """The board to read in `image`: at --corners, else at those saved with the calibration
-    (said so; named where they do not fit this picture), else found; the saved corners of a
+    (said so; whether they fit the picture is `_check_corners_fit`'s), else found; the saved corners of a
     grid found (`near`: which way round to take it), None otherwise; and whether it was
     read at corners saved with the calibration."""
     corners, said, near = corners_for(args.corners, args.calibration, wanted)
@@ -789,8 +789,6 @@ def _locate_to_read(
     located = locate(
         image, wanted.name if wanted else "auto", corners, near=near, saved_in=saved_in
     )
-    if corners is not None:
-        _check_corners_fit(image, located, corners_path(args.calibration) if said else None)
     return located, near, corners is not None and not args.corners
 
 
@@ -825,6 +823,11 @@ def run_read(args: argparse.Namespace) -> int:
         markers_seen=seen,
         covered=covered,
     )
+    if args.corners or at_saved:
+        empty = [c for c, v in observation.cells.items() if v == EMPTY]
+        _check_corners_fit(
+            image, located, corners_path(args.calibration) if at_saved else None, empty
+        )
     if occluded:
         print(
             "something is over the board (a hand, an arm, a cup?): no cell can be read safely, "
@@ -898,18 +901,20 @@ def _say_marks(observation: Observation) -> None:
         )
 
 
-def _check_corners_fit(image: np.ndarray, located: Located, saved: Path | None) -> None:
+def _check_corners_fit(
+    image: np.ndarray, located: Located, saved: Path | None, empty: list[str]
+) -> None:
     """Says on stderr when a board's grid does not show where the corners - typed, or `saved`
     with the calibration - put it. A checkered board shows its grid wherever pieces leave
     corners free (all 125 real chess photos on their labelled corners); a lined board, whose
-    stones may hide its lines, is said to be elsewhere only when its lines show clearly better
-    a little aside (`lines_elsewhere`: its cells may be read on purpose between the lines, as
+    stones may hide its lines, is judged by the cells read `empty` and by its lines a little
+    aside (`lined_board_elsewhere`: its cells may be read on purpose between the lines, as
     Go's crossings are)."""
     kind = board_kind(located.layout)
     if kind == "checkered":
         fits = grid_still_there(image, located) is not None
     else:  # lined, or a printed mat (found by its markers: nothing to check)
-        fits = not lines_elsewhere(image, located)
+        fits = not lined_board_elsewhere(image, located, empty)
     if fits:
         return
     todo = (
