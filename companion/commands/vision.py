@@ -538,7 +538,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not more and not layout.has_markers:
         print(
             "note: learned from one photo: a logo or label printed in a cell under a piece (a "
-            "board maker's emblem) will read as a piece once that cell is empty - add --empty "
+            "board maker's emblem) may read as a piece once that cell is empty (`vision read` "
+            "marks such cells; the referee learns them as the game goes) - add --empty "
             "EMPTY.jpg, a photo of the empty board",
             file=sys.stderr,
         )
