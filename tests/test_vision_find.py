@@ -193,7 +193,9 @@ def test_vision_locate_chessboard_draws_the_grid_and_fails_in_one_line(tmp_path,
     data = json.loads(capsys.readouterr().out)
     assert corner_errors(np.array(data["corners"]), truth).max() < 0.1
     drawn = cv2.imread(str(view))
-    assert drawn.shape == photo.shape and np.any(drawn != photo)
+    band = drawn.shape[0] - photo.shape[0]  # the caption over the photo: what is drawn
+    assert drawn.shape[1:] == photo.shape[1:] and band >= 20
+    assert np.any(drawn[band:] != photo) and (drawn[:band] < 100).any()  # a caption's ink
     (tmp_path / "empty.json").write_text('{"cells": {}}')
     calibrate = ["vision", "calibrate", str(tmp_path / "board.png"), "--layout", "chessboard"]
     calibrate += ["--position", str(tmp_path / "empty.json"), "-o", str(tmp_path / "cal.json")]

@@ -570,7 +570,7 @@ def learned_picture(
         f"{key}; margin {calibration.margin:.2f}; doubtful: "
         f"{', '.join(calibration.doubtful) or 'none'}"
     )
-    return _captioned(picture, caption, scale)
+    return captioned(picture, caption, scale)
 
 
 def class_labels(classes: tuple[str, ...] | list[str]) -> dict[str, str]:
@@ -634,7 +634,7 @@ def refused_picture(
                 cv2.LINE_AA,
             )
     caption = f"refused - not as the position says: {', '.join(cells) or 'see the message'}"
-    return _captioned(picture, caption, scale)
+    return captioned(picture, caption, scale)
 
 
 def corner_labels(layout: Layout, homography: np.ndarray) -> list[tuple[str, tuple[float, float]]]:
@@ -653,19 +653,27 @@ def corner_labels(layout: Layout, homography: np.ndarray) -> list[tuple[str, tup
     return [(c.name, (float(x), float(y))) for c, (x, y) in zip(cells, at[0], strict=True)]
 
 
-def _captioned(picture: np.ndarray, caption: str, scale: float) -> np.ndarray:
-    band = int(28 * scale)
+def captioned(picture: np.ndarray, caption: str, scale: float | None = None) -> np.ndarray:
+    """`picture` under a white band with `caption` in it (the --view pictures say what they
+    draw), in as many lines as the picture's width needs; `scale`: the text's size, by
+    default as the picture's (1 up to 1000 px)."""
+    if scale is None:
+        scale = max(1.0, max(picture.shape[:2]) / 1000.0)
+    font, size, weight = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, max(1, int(scale))
+    room = picture.shape[1] - int(12 * scale)
+    lines: list[str] = []
+    for word in caption[:240].split():
+        wider = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(wider, font, size, weight)[0][0] <= room:
+            lines[-1] = wider
+        else:
+            lines.append(word)
+    step = int(24 * scale)
+    band = int(4 * scale) + step * max(1, len(lines))
     picture = cv2.copyMakeBorder(picture, band, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
-    cv2.putText(
-        picture,
-        caption[:120],
-        (int(6 * scale), int(20 * scale)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        0.6 * scale,
-        (0, 0, 0),
-        max(1, int(scale)),
-        cv2.LINE_AA,
-    )
+    for row, line in enumerate(lines):
+        origin = (int(6 * scale), int(20 * scale) + row * step)
+        cv2.putText(picture, line, origin, font, size, (0, 0, 0), weight, cv2.LINE_AA)
     return picture
 
 

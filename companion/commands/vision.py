@@ -35,6 +35,7 @@ from vision.calibration import (
     Calibration,
     calibrate,
     calibrate_found,
+    captioned,
     learned_picture,
     load_calibration,
     load_position,
@@ -408,6 +409,12 @@ def check_view(view: str | None) -> None:
         raise UserError(f"--view writes a PNG picture: name it {Path(view).stem}.png, not {view}")
 
 
+# what `vision locate --view` draws over a board without markers (`vision.find.draw_grid`)
+GRID_CAPTION = (
+    "green: the cells; yellow: the board's edge, thick on the first player's side; red dot: a1"
+)
+
+
 def run_locate(args: argparse.Namespace) -> int:
     check_files({"--view": args.view}, {"the photo": args.image}, force=args.force)
     check_view(args.view)
@@ -417,8 +424,8 @@ def run_locate(args: argparse.Namespace) -> int:
     if args.view:
         if located.layout.markers:
             view = top_view(image, located.homography, located.layout)
-        else:
-            view = draw_grid(image, located)
+        else:  # (a trial found the first player's side easy to miss without a word)
+            view = captioned(draw_grid(image, located), GRID_CAPTION)
         write_png(Path(args.view), view, overwrite=args.force)
     if args.json:
         print(
