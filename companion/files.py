@@ -7,8 +7,9 @@ It imports nothing but the errors, so the camera part (`vision`) writes through 
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 from companion.errors import UserError, write_problem
@@ -28,8 +29,8 @@ def write_atomically(
 ) -> Path:
     """Write `data` (text as UTF-8 with \\n lines, or bytes) to `path` via a temporary file in
     the same folder, flushed to the disk, and a rename over the old file. The file gets the mode
-    of any new file (0644 under umask 022), not mkstemp's private 0600: an export or a photo is
-    made to be opened by others (a viewer, a web server).
+    of any new file (0644 under umask 022), not a private 0600: an export or a photo is made to
+    be opened by others (a viewer, a web server).
 
     :raises WriteFailed: (a UserError) "cannot {verb} PATH: why - what to do"; the old file,
         if any, is intact and no temporary file is left behind (where the disk can still be
@@ -38,7 +39,7 @@ def write_atomically(
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = _temporary_beside(path)
     except OSError as exc:  # the folder's problem, said of the file the user named
         raise WriteFailed(f"cannot {verb} {path}: {write_problem(path, exc)}", exc.errno) from None
     try:
@@ -46,9 +47,6 @@ def write_atomically(
             f.write(raw)
             f.flush()
             os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except OSError as exc:
         _remove(tmp)
@@ -57,6 +55,21 @@ def write_atomically(
         _remove(tmp)
         raise
     return path
+
+
+def _temporary_beside(path: Path) -> tuple[int, str]:
+    """A new file in `path`'s folder (``.NAME.xxxxxxxx.tmp``), open for writing: its mode is
+    any new file's (0666 less the umask, which the kernel applies) - not mkstemp's 0600, and
+    without reading the umask, which only setting it can do: a thread writing a stick's export
+    beside one saving the settings could leave the process's umask at 0 (a review)."""
+    for _ in range(100):
+        name = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+        return fd, str(name)
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
 
 
 def _remove(tmp: str) -> None:

@@ -489,7 +489,7 @@ def test_export_into_a_folder_it_cannot_write_is_one_line(db_path, tmp_path, cap
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(companion.files.tempfile, "mkstemp", denied)
+    monkeypatch.setattr(companion.files, "_temporary_beside", denied)  # (root may write anywhere)
     code, out, err = run_cli(capsys, "export", game_id, "-o", tmp_path / "g.json", "--db", db_path)
     said = f"cannot write {tmp_path / 'g.json'}: Permission denied - give a path in a folder you"
     assert code == 2 and out == "" and said in err

@@ -101,3 +101,19 @@ def test_an_interrupt_mid_write_leaves_the_old_file_and_no_temporary_one(tmp_pat
         write_atomically(target, "the new record")
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
     assert target.read_text() == "the old record"
+
+
+def test_write_atomically_leaves_the_umask_alone(tmp_path, monkeypatch):
+    """Reading the umask means setting it (to 0, then back): another thread making a file in
+    between (the USB export's worker beside the settings being saved) made it world-writable,
+    and two such reads interleaved could leave the process at umask 0 (a review). The file
+    still gets a new file's mode: the kernel applies the umask."""
+
+    def untouchable(mask):
+        raise AssertionError(f"os.umask({mask:o}) called")
+
+    umask = os.umask(0)
+    os.umask(umask)
+    monkeypatch.setattr(companion.files.os, "umask", untouchable)
+    path = write_atomically(tmp_path / "settings.json", "{}\n")
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
