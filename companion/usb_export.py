@@ -26,6 +26,7 @@ import dataclasses
 import errno
 import os
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -309,12 +310,14 @@ class StickWorker:
     The screen only reads `state`: a copy of the job handed over whole after each game, under a
     lock, and never changed after - never one half-updated. The job itself, the reading of the
     records and the stick are the worker's. (`Records` is shared between threads: its one
-    connection is used under its RLock, and a game is read in one transaction - one snapshot,
-    a few milliseconds - while the referee records the game in hand on the main thread.)
+    connection is used under its RLock, and a game is read in one transaction - one snapshot:
+    34 ms here for a 300-move game with its 300 photos, from a Pi's SD card longer - while the
+    referee records the game in hand on the main thread, waiting for it that long at most.)
     `report` is called on the worker's thread with each game's files when some were written
     (the journal: also the game finished after `stop`, which no screen looks in on).
 
-    `stop` (the page left) lets the worker finish the game it is writing and end there. The
+    `stop` (the page left) lets the worker finish the game it is writing and end there
+    (`StickWriter.stop` waits for that: the stick may be pulled out once the page has gone). The
     app quitting does not wait for it (a daemon thread; it begins no game once the main thread
     has ended, and one begun after the records were closed is only skipped): the interpreter
     stops it wherever it is as the process exits (the window closed, systemd's SIGTERM, which
@@ -322,8 +325,8 @@ class StickWorker:
     file being written is never left half-written under its name - `write_atomically` gives a
     file its name only once it is flushed whole - but at most as a hidden temporary file
     (``.game-12-....html.x8f2k1.tmp``) beside the others; the next export writes that game's
-    missing file. A fault of the companion's (not the stick's) ends the worker; `error` holds
-    it for the screen's thread to raise.
+    missing file. A fault of the companion's (not the stick's) ends the worker, its traceback
+    in the journal at once; `error` holds it for the screen's thread to raise.
     """
 
     def __init__(
@@ -376,9 +379,11 @@ class StickWorker:
                 if files is not None and files.written:
                     self._report(files)
                 self._hand_over()
-        except Exception as exc:  # said on the screen's thread (`error`), as if it wrote
-            error = exc
-        self._hand_over(error, end=True)
+        except Exception as exc:  # said on the screen's thread (`error`), as if it wrote -
+            error = exc  # and in the journal now: the page may have been left
+            traceback.print_exc()
+        finally:  # (whatever ended it: never "writing" for ever)
+            self._hand_over(error, end=True)
 
     def _hand_over(self, error: Exception | None = None, *, end: bool = False) -> None:
         with self._lock:

@@ -251,18 +251,47 @@ def test_leaving_the_list_stops_the_export_after_the_game_being_written(
     tap(app, "All to USB")
     worker = app.pages.review_list.stick.worker
     gate.writing()  # the first game
-    app.button("back")  # home at once: the game being written is finished, the rest is not
-    assert app.page == "home" and app.tick() is None
-    app.act("review")  # the list again: nothing said of the export left
-    assert app.pages.review_list.stick.note == ""
-    assert app.pages.review_list.buttons()["done"][0] == "open-game"  # not busy
-    gate.let_through()
-    worker.thread.join(TIMEOUT)
-    assert not worker.thread.is_alive()
+    # BACK waits for the game being written (let through a moment later), not for the rest:
+    # once the screen has changed, the stick may be pulled out
+    threading.Timer(0.2, gate.let_through).start()
+    app.button("back")
+    assert app.page == "home" and not worker.thread.is_alive() and app.tick() is None
     folder = tmp_path / "stick" / FOLDER
     assert len(files_in(folder)) == 2  # the first game's page and record, whole
     assert not gate.reached.acquire(timeout=0)  # no other game was begun
     assert worker.state.stopped and len(worker.state.done) == 1
+    app.act("review")  # the list again: nothing said of the export left
+    assert app.pages.review_list.stick.note == ""
+    assert app.pages.review_list.buttons()["done"][0] == "open-game"  # not busy
+
+
+def test_a_game_opened_while_all_to_usb_writes_waits_for_the_game_being_written(
+    screen, records, tmp_path, monkeypatch
+):
+    """A review: a row tapped while All to USB wrote its second game left the list at once;
+    the list then said "Stopped: 1 of 3 games" and no longer "do not pull it out yet", while
+    the second game was still being written - and it was written after all."""
+    ids = [play_recorded(records, "arinama", seed=s, max_moves=4)[0] for s in (1, 2, 3)]
+    app, _ = table(screen, records, tmp_path)
+    app.act("review")
+    app.render()
+    gate = Gate(monkeypatch)
+    tap(app, "All to USB")
+    gate.writing()
+    gate.let_through()  # the first game written
+    gate.writing()  # the second being written
+    threading.Timer(0.2, gate.let_through).start()
+    app.act("open-game", ids[0])  # a row tapped: the list is left
+    assert app.page == "review-game"
+    worker = app.pages.review_list.stick.worker
+    assert worker is not None and not worker.thread.is_alive()
+    assert len(files_in(tmp_path / "stick" / FOLDER)) == 4  # two games, whole
+    assert not gate.reached.acquire(timeout=0)  # the third was not begun
+    app.button("back")  # to the list: it says what was written
+    assert app.page == "review-list"
+    size = f"{screen.size[0]}x{screen.size[1]}"
+    texts = shown(app, tmp_path / f"list-stopped-{size}.png")
+    assert "Stopped: 2 of 3 games are on the USB stick KINGSTON" in texts
 
 
 def test_the_export_is_said_in_german_too(screen, records, tmp_path):
@@ -295,8 +324,8 @@ def test_the_screen_answers_while_a_game_is_written(screen, records, tmp_path, m
     # (on the screen's thread the tick waited here, on the held game, and the gate failed it)
     assert app.tick() == StickWriter.POLL_SECONDS
     gate.writing()  # the game is being written
-    (worker,) = [t for t in threading.enumerate() if t.name == "usb-export"]
-    assert worker.daemon and worker is not threading.current_thread()
+    worker = app.pages.review_game.stick.worker.thread
+    assert worker.name == "usb-export" and worker.daemon and worker.is_alive()
     assert app.tick() == StickWriter.POLL_SECONDS
     last = app.pages.review_game.review.ply
     app.button("roll")  # the table's button: one move back

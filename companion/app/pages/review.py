@@ -71,6 +71,9 @@ class StickWriter:
     is done on it."""
 
     POLL_SECONDS = 0.1  # how soon the screen looks again while the worker writes
+    # the page left: how long it waits for the game being written to be whole on the stick (a
+    # stick that hangs longer: left to the worker, short of the service's 30 s watchdog)
+    STOP_WAIT_SECONDS = 20.0
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -114,11 +117,18 @@ class StickWriter:
         return None if state.finished else self.POLL_SECONDS
 
     def stop(self) -> None:
-        """The page is left: the games not yet written are not (the one being written is
-        finished, whole; those before are whole)."""
+        """The page is left: the games not yet written are not; the one being written is
+        finished, whole, before the page goes - so the stick may be pulled out once the screen
+        has changed (a review: the screen said nothing more while a game was still being
+        written, and counted it unwritten). At most one game's wait, as each game's was when
+        the screen wrote them itself."""
         if self.worker is not None and self.busy:
             self.worker.stop()
-            self.job = self.worker.state
+            self.worker.thread.join(self.STOP_WAIT_SECONDS)
+            state, error = self.worker.progress()
+            self.job = state
+            if error is not None:  # a fault of the companion's, raised as `poll` does
+                raise error
 
     def clear(self) -> None:
         """What a finished export said is said no more."""
