@@ -11,8 +11,15 @@ from shared_data import real_data
 
 from companion.cli import main
 from companion.errors import UserError
-from vision.calibration import calibrate
-from vision.find import BoardNotFound, draw_grid, find_board, grid_still_there
+from vision.calibration import calibrate, captioned
+from vision.find import (
+    BoardNotFound,
+    draw_grid,
+    find_board,
+    grid_still_there,
+    lined_board_elsewhere,
+    lines_round_empty,
+)
 from vision.layouts import get_layout
 from vision.locate import corner_shift, locate
 from vision.mat import render_mat
@@ -263,3 +270,44 @@ def test_a_printed_board_of_your_own_is_found_as_its_layout(name):
     found = find_board(photo, name)
     a1 = found.board_corners_px()[3]
     assert a1[0] < size[0] / 3 and a1[1] > size[1] * 2 / 3
+
+
+def test_the_cells_read_empty_show_a_lined_board_s_lines_where_it_lies_and_not_elsewhere():
+    """`lines_round_empty` on the synthetic table's lined board (Go style: the lines through the
+    cells): at the board's corners its empty cells show their lines, not between them; under
+    corners moved 3.4 cells the same cells show neither; no sign from fewer than four empty
+    cells, from a checkered board or a mat."""
+    layout = get_layout("grid:9x9")
+    table = SimTable(layout, seed=4, size=(960, 540), tilt=12, rotation=5, realism={"board": "go"})
+    frame = table.render({"e5": "white", "a9": "black"})
+    located = find_board(frame, layout)
+    empty = [c for c in layout.cell_names() if c not in ("e5", "a9")]
+    on, off = lines_round_empty(frame, located, empty)
+    assert on > 0.8 and off < 0.1
+    assert not lined_board_elsewhere(frame, located, empty)
+    moved = cv2.warpAffine(frame, np.float32([[1, 0, 3.4 * 40], [0, 1, 0]]), (960, 540))
+    on, off = lines_round_empty(moved, located, empty)
+    assert on < 0.5 and on < 2 * off
+    assert lined_board_elsewhere(moved, located, empty)
+    assert lines_round_empty(frame, located, empty[:3]) is None
+    chess = located.__class__(get_layout("chessboard"), located.homography)
+    assert lines_round_empty(frame, chess, empty) is None
+    arinama = get_layout("arinama5")
+    printed = render_mat(arinama, 2.0)
+    mat = located.__class__(arinama, np.diag([2.0, 2.0, 1.0]))
+    assert lines_round_empty(printed, mat, arinama.cell_names()) is None
+
+
+@pytest.mark.parametrize("size", [(300, 400), (1600, 900), (100, 100)])
+def test_a_view_s_caption_is_wrapped_to_the_picture_s_width(size):
+    """A --view picture's caption in as many lines as the width needs (a portrait photo's one
+    line ran off its right edge, cut): no ink in the picture's last columns of the band."""
+    height, width = size
+    picture = np.full((height, width, 3), 128, np.uint8)
+    words = "green: the cells; yellow: the board's edge, thick on the first player's side"
+    out = captioned(picture, words)
+    band = out.shape[0] - height
+    assert out.shape[1] == width and band >= 20
+    text = out[:band]
+    assert (text < 100).any()  # written
+    assert not (text[:, -3:] < 200).any()  # and clear of the right edge

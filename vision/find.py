@@ -70,7 +70,12 @@ LINED_ASIDE = 1.25  # lines seen this much more often a little aside: the grid i
 # board lies under the corners (`lines_missing`); judged from this many empty cells or more.
 LINED_EMPTY_SHARE = 0.5
 LINED_EMPTY_CELLS = 4
-LINED_EMPTY_CLEAR = 0.75  # ... and at this share or more the board is there, whatever lies aside
+# ... and this many times as often as a quarter of a cell off them, where no line is, on a
+# tenth at least: lines as clear as that at LINED_EMPTY_SHARE or more, the board is there;
+# neither, it is not; one of the two (a photo so dark the reading fails, a few cells read
+# empty), the lines a little aside judge
+LINED_EMPTY_CONTRAST = 2.0
+LINED_EMPTY_SOME = 0.1
 FOLLOW_CELLS = 0.05  # a checkered board that slid less than this is left where it was
 EDGE_X_SHARE = 0.5  # X-corners on more of one side of the outline: the board moved a square
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
@@ -274,17 +279,18 @@ def lines_elsewhere(image: np.ndarray, located: Located) -> bool:
     return best >= LINED_MIN_SHARE and best > LINED_ASIDE * here
 
 
-def lines_round_empty(image: np.ndarray, located: Located, empty: Collection[str]) -> float | None:
+def lines_round_empty(
+    image: np.ndarray, located: Located, empty: Collection[str]
+) -> tuple[float, float] | None:
     """How clearly a lined board shows its lines at the cells read `empty`: the share of the
     samples along their sides (cells between the lines: Othello, a grid of squares) or through
     their middles (stones on the crossings: Go read as grid:19x19) - the better of the two -
-    where a line is. A stone hides the lines round it, an empty cell does not: wherever the
-    board lies under the corners, its empty cells show their lines. On the real photos at their
-    own corners 0.65 (Othello, dim light) and 0.90-0.94 (Go), at half and a third of their size
-    too; the realistic synthetic lined boards 0.58-1.0 (Othello's discs near the lines). With
-    the board moved by 150-300 px under them 0.22-0.46, and a chess photo read as a lined
-    board 0.05-0.17: the corners put the board where it is not (LINED_EMPTY_SHARE). None for a
-    checkered board or a mat, or fewer than LINED_EMPTY_CELLS cells read empty: no sign."""
+    where a line is, and the share a quarter of a cell from their middles, where no line is
+    either way. A stone hides the lines round it, an empty cell does not: wherever the board
+    lies under the corners, its empty cells show their lines, and not between them. Looked
+    for on the picture evened out (`_evened`: a dim photo's lines show as a bright one's);
+    samples off the picture are left out. None for a checkered board or a mat, or fewer than
+    LINED_EMPTY_CELLS cells read empty in view: no sign."""
     if board_kind(located.layout) != "lined":
         return None
     layout = located.layout
@@ -294,42 +300,84 @@ def lines_round_empty(image: np.ndarray, located: Located, empty: Collection[str
     cols, rows = grid_shape(layout)
     to_lattice = np.linalg.inv(_unit_to_mm(layout, cols, rows))
     centres = _apply(to_lattice, np.array([layout.cells[i].center for i in chosen], float))
-    along = np.linspace(-0.3, 0.3, 5)  # of a cell, either side of each side's middle
-    gray = to_gray(image)
+    # along each side, of a cell either side of its middle - not the middle itself, which on
+    # the lines through a crossing is the crossing, where the other line lies across
+    along = (-0.3, -0.15, 0.15, 0.3)
+    gray = _evened(to_gray(image))
     to_px = located.homography @ _unit_to_mm(layout, cols, rows)
 
-    def share(offset: float) -> float:
-        """Line samples hit along the cells' sides `offset` cells from their centres (0: the
-        lines through them)."""
+    def share(offset: float) -> float | None:
+        """Line samples hit along the cells' sides `offset` cells from their middles (0: the
+        lines through them); None when none is in the picture."""
         sides = (-offset, offset) if offset else (0.0,)
-        upright = np.array([(x + d, y + t) for x, y in centres for d in sides for t in along])
-        level = np.array([(x + t, y + d) for x, y in centres for d in sides for t in along])
-        hits = np.concatenate(
-            [
-                _line_hits(gray, to_px, upright, (1.0, 0.0)),
-                _line_hits(gray, to_px, level, (0.0, 1.0)),
-            ]
-        )
-        return float(hits.mean())
+        hits = []
+        for lat, normal in (
+            ([(x + d, y + t) for x, y in centres for d in sides for t in along], (1.0, 0.0)),
+            ([(x + t, y + d) for x, y in centres for d in sides for t in along], (0.0, 1.0)),
+        ):
+            points = np.array(lat)
+            across = 0.25 * np.asarray(normal)  # (as far as `_line_hits` looks either side)
+            shown = _inside(gray, _apply(to_px, points - across), 1) & _inside(
+                gray, _apply(to_px, points + across), 1
+            )
+            hits.append(_line_hits(gray, to_px, points[shown], normal))
+        found = np.concatenate(hits)
+        return float(found.mean()) if len(found) else None
 
-    return max(share(0.5), share(0.0))
+    on = [v for v in (share(0.5), share(0.0)) if v is not None]
+    off = share(0.25)
+    if not on or off is None:
+        return None
+    return max(on), off
+
+
+EVEN_LEVEL = 128.0  # grey level each part of the picture is brought to (`_evened`)
+EVEN_DARKEST = 8.0  # ... from no darker than this: a black picture stays black, not noise
+EVEN_SIGMA = 0.05  # of the picture's long side: the neighbourhood each pixel is judged in
+
+
+def _evened(gray: np.ndarray) -> np.ndarray:
+    """`gray` with its brightness brought to EVEN_LEVEL neighbourhood by neighbourhood, so a
+    line as much darker than its sides in a dim photo as in a bright one shows as one
+    (`_line_hits` asks for LINE_CONTRAST grey levels: a photo at a sixth of its light has
+    none), and a part of the picture with nothing in it (black, or a blank wall) shows
+    nothing - never the noise of its few levels, enlarged."""
+    height, width = gray.shape
+    # (blurred on a copy an eighth the size: the neighbourhood is tens of pixels wide)
+    small = cv2.resize(
+        gray, (max(width // 8, 1), max(height // 8, 1)), interpolation=cv2.INTER_AREA
+    )
+    level = cv2.GaussianBlur(small.astype(np.float32), (0, 0), EVEN_SIGMA * max(small.shape))
+    level = cv2.resize(level, (width, height), interpolation=cv2.INTER_LINEAR)
+    scaled = gray.astype(np.float32) * (EVEN_LEVEL / np.maximum(level, EVEN_DARKEST))
+    return np.clip(scaled, 0, 255).astype(np.uint8)
 
 
 def lined_board_elsewhere(image: np.ndarray, located: Located, empty: Collection[str]) -> bool:
-    """Do the corners put a lined board where it is not? When the cells read `empty` show
-    their lines on fewer than LINED_EMPTY_SHARE of the samples (`lines_round_empty`: a board
-    moved far, another photo), or when the lines show clearly better a little aside
-    (`lines_elsewhere`: moved by a fraction of a cell) and the empty cells do not show them
-    as clearly as LINED_EMPTY_CLEAR here - a board crowded with stones or discs shows their
-    dark rims a little aside as lines (16 of 96 realistic synthetic lined boards at their true
-    corners, most filled 80-95 %; the empty cells showed their lines at 0.63-1.0 on those
-    read right), the real boards moved by a third of a cell 0.50-0.56."""
+    """Do the corners put a lined board where it is not? Judged by the cells read `empty`
+    (`lines_round_empty`): their lines show on LINED_EMPTY_SHARE of the samples or more, and
+    LINED_EMPTY_CONTRAST times as often as between the lines - the board is there; on fewer,
+    and not that much more often - it is not (a board moved far, another photo, a board moved
+    by a fraction of a cell: the lines then fall between the samples, or a black picture).
+    Otherwise (a photo so dark that the reading fails, fewer than LINED_EMPTY_CELLS cells read
+    empty) by whether the lines show clearly better a little aside (`lines_elsewhere`).
+    `bench/bench_corners_fit.py` measures it: the real Go and Othello photos read as they are
+    and at 0.3, 0.15 and 0.05 of their light fit; moved a third of a cell, 150 or 300 px, or a
+    chess photo read in their place, they do not. Of 96 realistic synthetic lined boards read
+    at their true corners (filled 20-95 %) 3 are said not to fit, where `lines_elsewhere`
+    alone said 16: a board crowded with stones or discs shows their dark rims a little aside."""
     if board_kind(located.layout) != "lined":
         return False
-    shown = lines_round_empty(image, located, empty)
-    if shown is not None and shown < LINED_EMPTY_SHARE:
-        return True
-    return (shown is None or shown < LINED_EMPTY_CLEAR) and lines_elsewhere(image, located)
+    shares = lines_round_empty(image, located, empty)
+    if shares is not None:
+        on, off = shares
+        # lines where lines are, not between them (and some: a black picture shows none)
+        clear = on >= max(LINED_EMPTY_CONTRAST * off, LINED_EMPTY_SOME)
+        if on >= LINED_EMPTY_SHARE and clear:
+            return False
+        if on < LINED_EMPTY_SHARE and not clear:
+            return True
+    return lines_elsewhere(image, located)
 
 
 def _edge_crossed(gray, to_px, cols, rows) -> bool:
