@@ -95,20 +95,31 @@ class Child:
         out_r, out_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: stdin/stdout are the pipes; never returns
+            code = 3
             try:
                 os.dup2(in_r, 0)
                 os.dup2(out_w, 1)
-                for fd in (in_r, in_w, out_r, out_w):
+                # standard error to the file, the descriptor too (a crash's C-level words)
+                errors = os.open(self.errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                os.dup2(errors, 2)
+                for fd in (in_r, in_w, out_r, out_w, errors):
                     os.close(fd)
                 sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
-                sys.stderr = open(self.errors, "w", buffering=1)
+                sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True)
                 code = cli.main(["referee", *args, "--db", str(db)])
+            except SystemExit as exit_:  # (argparse's): its status
+                code = exit_.code if isinstance(exit_.code, int) else 1
             except BaseException:
-                traceback.print_exc()
-                code = 3
-            sys.stderr.flush()
-            os._exit(code)
+                try:
+                    traceback.print_exc()
+                except BaseException:
+                    pass
+            finally:  # whatever happened, never back into pytest as a second process
+                try:
+                    sys.stderr.flush()
+                finally:
+                    os._exit(code)
         os.close(in_r)
         os.close(out_w)
         self.pid = pid
