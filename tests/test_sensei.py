@@ -930,13 +930,14 @@ def test_two_blocking_lines_are_counted_apart():
     """rules.md: the opponent's 3 stones must touch *that* chain. With custom pits a player
     may have two lines from the a-file to the g-file; 2 stones touching each is no loss (a
     review found the two counted together, 4, and Red losing)."""
-    pits = ["a4", "b4", "c4", "d4", "e4", "f4", "g4"]  # a line of pits across rank 4
+    pits = ["a4", "b4", "c4", "d4", "e4", "f4", "g6"]
     position = SenseiPosition.from_json(
         {
             "options": {"side": "storm", "pits": pits},
             "turn": "green",
             "stones": {
-                "red": ["a6", "b6", "c6", "d6", "e6", "f6", "g6"],  # Red's own line on rank 6
+                # two lines: the pits of rank 4 with Red's g4, Red's rank 6 with the pit g6
+                "red": ["g4", "a6", "b6", "c6", "d6", "e6", "f6"],
                 "green": ["c3", "d3", "a7", "b7", "e1", "f1", "g1"],  # 2 by each line
             },
             "characters": {"red": "d6", "green": "e1"},
@@ -944,9 +945,28 @@ def test_two_blocking_lines_are_counted_apart():
     )
     assert position.unfair_line("red") is None
     assert position.outcome() is None
-    # a third Green stone by the pits' line: that line blocks, and only its cells are named
+    # a third Green stone by the line of rank 4: that line blocks, and only its cells are named
     more = position.to_json()
     more["stones"]["green"] = ["c3", "d3", "f3", "a7", "b7", "e1", "g1"]
     blocked = SenseiPosition.from_json(more)
-    assert blocked.unfair_line("red") == pits
+    assert blocked.unfair_line("red") == ["a4", "b4", "c4", "d4", "e4", "f4", "g4"]
     assert blocked.outcome().winner == "green"
+
+
+def test_a_line_of_pits_alone_is_nobody_s():
+    """rules.md: the line is "the blocker's stones (plus pits)": custom pits across the
+    board with no red stone by them are no line of Red's, however many green stones touch
+    them (those make them Green's line, which no red stone touches)."""
+    position = SenseiPosition.from_json(
+        {
+            "options": {"side": "storm", "pits": ["a4", "b4", "c4", "d4", "e4", "f4", "g4"]},
+            "turn": "green",
+            "stones": {
+                "red": ["a7", "b7", "c7", "d7", "e7", "f6", "g6"],  # none by the pits
+                "green": ["a1", "b1", "c1", "d1", "e3", "f3", "g3"],  # 3 touching them
+            },
+            "characters": {"red": "d7", "green": "d1"},
+        }
+    )
+    assert position.unfair_line("red") is None and position.unfair_line("green") is None
+    assert position.outcome() is None

@@ -883,12 +883,14 @@ class SenseiPosition(Position[Turn]):
 
     def unfair_line(self, player: str) -> list[str] | None:
         """The cells of `player`'s blocking line (its stones plus pits, 8-connected, from the
-        a-file to the g-file) when at least 3 opposing stones touch it orthogonally - each line
-        counted apart -; else None.
+        a-file to the g-file, at least one of them its stone) when at least 3 opposing stones
+        touch it orthogonally - each line counted apart -; else None.
         Such a line loses the game for `player` at the end of a turn (the unfair-game rule)."""
         me = PLAYERS.index(player)
         blocking = 0
         for chain in _spanning_chains(self._stones[me] | self._pits):
+            if not chain & self._stones[me]:
+                continue  # pits alone are nobody's line: "the blocker's stones (plus pits)"
             if (_orthogonal_neighbours(chain) & self._stones[1 - me]).bit_count() >= 3:
                 blocking |= chain
         return _names(blocking) if blocking else None
