@@ -524,7 +524,7 @@ def learned_picture(
     says or doubtful ringed in red, and a caption: which label is which class, the margin."""
     observation = read_cells(image, homography, layout, calibration, covered=())
     picture = image.copy()
-    scale = max(1.0, max(image.shape[:2]) / 1000.0)
+    scale = view_scale(image)
     palette = [(60, 60, 60), (0, 200, 255), (255, 160, 0), (0, 255, 0), (255, 0, 255), (0, 0, 255)]
     labels = class_labels(calibration.classes)
     outline = cv2.perspectiveTransform(np.array([layout.board_corners()], np.float64), homography)
@@ -606,7 +606,7 @@ def refused_picture(
     cells named where the grid put them: corners given from the wrong corner show a1 where
     it is not (a trial: the refusal named 64 doubtful cells, and the picture did not say)."""
     picture = image.copy()
-    scale = max(1.0, max(image.shape[:2]) / 1000.0)
+    scale = view_scale(image)
     for name, (x, y) in corner_labels(layout, homography):
         for colour, weight in (((255, 255, 255), 4), ((0, 0, 160), 1)):  # (a halo, then ink)
             cv2.putText(
@@ -653,12 +653,18 @@ def corner_labels(layout: Layout, homography: np.ndarray) -> list[tuple[str, tup
     return [(c.name, (float(x), float(y))) for c, (x, y) in zip(cells, at[0], strict=True)]
 
 
+def view_scale(picture: np.ndarray) -> float:
+    """How large a --view picture's marks and words are drawn: 1 up to 1000 px, then as the
+    picture (a phone's photo is seen shrunk)."""
+    return max(1.0, max(picture.shape[:2]) / 1000.0)
+
+
 def captioned(picture: np.ndarray, caption: str, scale: float | None = None) -> np.ndarray:
     """`picture` under a white band with `caption` in it (the --view pictures say what they
     draw), in as many lines as the picture's width needs; `scale`: the text's size, by
-    default as the picture's (1 up to 1000 px)."""
+    default the picture's `view_scale`."""
     if scale is None:
-        scale = max(1.0, max(picture.shape[:2]) / 1000.0)
+        scale = view_scale(picture)
     font, size, weight = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, max(1, int(scale))
     room = picture.shape[1] - int(12 * scale)
     lines: list[str] = []

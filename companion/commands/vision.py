@@ -787,9 +787,9 @@ def _locate_to_read(
     args: argparse.Namespace, image: np.ndarray, wanted: Layout | None
 ) -> tuple[Located, np.ndarray | None, bool]:
     """The board to read in `image`: at --corners, else at those saved with the calibration
-    (said so; whether they fit the picture is `_check_corners_fit`'s), else found; the saved corners of a
-    grid found (`near`: which way round to take it), None otherwise; and whether it was
-    read at corners saved with the calibration."""
+    (said so; whether they fit the picture is `_check_corners_fit`'s), else found; the saved
+    corners of a grid found (`near`: which way round to take it), None otherwise; and whether
+    it was read at corners saved with the calibration."""
     corners, said, near = corners_for(args.corners, args.calibration, wanted)
     if said:
         print(said, file=sys.stderr)
