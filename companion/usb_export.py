@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import glob
 import os
 import threading
 import traceback
@@ -153,6 +154,10 @@ def write_game(record: GameRecord, folder: Path) -> GameFiles:
     paths = _free_names(folder, file_stem(record.summary), data)
     written = 0
     for suffix, path in paths.items():
+        # a temporary file an earlier write of this file left (the companion quit mid-write):
+        # the file is whole under its name now, or is written whole below
+        for left in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
+            left.unlink(missing_ok=True)
         if path.exists():
             continue  # the same bytes (`_free_names`): this game exported before, unchanged
         write_atomically(path, data[suffix])
@@ -324,8 +329,8 @@ class StickWorker:
     SDL turns into the same quit, or a kill). The games before are whole on the stick, and the
     file being written is never left half-written under its name - `write_atomically` gives a
     file its name only once it is flushed whole - but at most as a hidden temporary file
-    (``.game-12-....html.x8f2k1.tmp``) beside the others; the next export writes that game's
-    missing file. A fault of the companion's (not the stick's) ends the worker, its traceback
+    (``.game-12-....html.x8f2k1.tmp``) beside the others; the next export of that game writes
+    its missing file and removes the temporary one (`write_game`). A fault of the companion's (not the stick's) ends the worker, its traceback
     in the journal at once; `error` holds it for the screen's thread to raise.
     """
 

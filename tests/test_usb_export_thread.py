@@ -132,6 +132,15 @@ def test_quitting_while_a_file_is_written_leaves_no_half_written_file(tmp_path):
         [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0 and result.stdout == "quitting\n", result.stderr
-    names = [p.name for p in (tmp_path / "stick" / FOLDER).iterdir()]
+    folder = tmp_path / "stick" / FOLDER
+    names = [p.name for p in folder.iterdir()]
     assert len(names) == 1 and names[0].startswith(f".game-{game_id}-"), names
     assert names[0].endswith(".tmp")  # hidden, and never taken for the game's page
+    # the next export of the game writes it whole and takes the leftover away
+    drive = Drive(tmp_path / "stick", "/dev/sda1", "vfat", False, "KINGSTON")
+    with Records(tmp_path / "records.sqlite3") as db:
+        worker = StickWorker(StickExport(drive, [game_id], find=lambda: [drive]), db, print)
+        worker.start().thread.join(TIMEOUT)
+    assert len(worker.state.done) == 1
+    names = sorted(p.name for p in folder.iterdir())
+    assert [n.rsplit(".", 1)[1] for n in names] == ["html", "json"], names
