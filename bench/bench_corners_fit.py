@@ -8,7 +8,8 @@ measures both ways it can be wrong:
 - *real photos* (../shared/data/real, read from beside the repository, never copied into it):
   the Go photo with stones (read on its crossings, as grid:19x19) and the Othello photo, each
   calibrated on itself at its labelled corners, then read at those corners: as it is (must
-  fit), darkened to 0.3, 0.15 and 0.05 of its light (must fit: a dim photo is no sign), moved
+  fit), darkened to 0.3, 0.15 and 0.05 of its light, the last with a sensor's noise too (must
+  fit: a dim photo is no sign), a black frame with that noise (must not fit), moved
   under the corners by a third of a cell and by 150-300 px (must not fit), and three chess
   photos read at the lined board's corners (must not fit);
 - *synthetic lined boards* (`vision.sim`, the Othello and Go styles, 6x6 to 13x13, each
@@ -94,6 +95,11 @@ def real_cases(data: Path) -> int:
         cases += [
             (f"{f} of its light", (photo * f).astype(np.uint8), True) for f in (0.3, 0.15, 0.05)
         ]
+        noise = np.random.default_rng(0).normal(0.0, 2.0, photo.shape)  # a sensor's, 2 levels
+        dim = np.clip(photo * 0.05 + noise, 0, 255).astype(np.uint8)
+        cases.append(("0.05 of its light, noisy", dim, True))
+        black = np.clip(8 + noise, 0, 255).astype(np.uint8)
+        cases.append(("a black frame, noisy", black, False))
         for dx, dy, what in (
             (0, cell / 3, "a third of a cell"),
             (150, 150, "150 px"),

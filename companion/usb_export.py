@@ -152,12 +152,13 @@ def write_game(record: GameRecord, folder: Path) -> GameFiles:
     data = game_exports(record)
     folder.mkdir(exist_ok=True)
     paths = _free_names(folder, file_stem(record.summary), data)
+    # the temporary files an earlier write of this game left (the companion quit mid-write,
+    # under any of its names: the game may have gone on since): its files are whole under
+    # their names now, or are written whole below; one export writes to a stick at a time
+    for left in folder.glob(f".{glob.escape(file_stem(record.summary))}*.tmp"):
+        left.unlink(missing_ok=True)
     written = 0
     for suffix, path in paths.items():
-        # a temporary file an earlier write of this file left (the companion quit mid-write):
-        # the file is whole under its name now, or is written whole below
-        for left in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
-            left.unlink(missing_ok=True)
         if path.exists():
             continue  # the same bytes (`_free_names`): this game exported before, unchanged
         write_atomically(path, data[suffix])
@@ -380,6 +381,8 @@ class StickWorker:
                 if self._stopping.is_set() or not threading.main_thread().is_alive():
                     break  # the page was left, or the app has quit
                 with _WRITING:
+                    if self._stopping.is_set():  # (left while another export held the stick)
+                        break
                     files = job.step(self._records)
                 if files is not None and files.written:
                     self._report(files)

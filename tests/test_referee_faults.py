@@ -20,6 +20,8 @@ import time
 import traceback
 from pathlib import Path
 
+import pytest
+
 from companion import cli, games
 from companion.records import Records
 from companion.referee.core import Referee
@@ -87,6 +89,7 @@ class Child:
     reproduced: without its words, nothing could be learned from it)."""
 
     started = 0  # children forked so far in this process: each its own error file
+    living: list = []  # the children not yet ended: a failed test's are killed (`no_orphans`)
 
     def __init__(self, db, args=ARGS):
         Child.started += 1
@@ -102,14 +105,14 @@ class Child:
                 # standard error to the file, the descriptor too (a crash's C-level words)
                 errors = os.open(self.errors, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
                 os.dup2(errors, 2)
-                for fd in (in_r, in_w, out_r, out_w, errors):
-                    os.close(fd)
+                # and nothing else of pytest's: its workers' pipes, its capture files
+                os.closerange(3, os.sysconf("SC_OPEN_MAX"))
                 sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
                 sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True)
                 code = cli.main(["referee", *args, "--db", str(db)])
             except SystemExit as exit_:  # (argparse's): its status
-                code = exit_.code if isinstance(exit_.code, int) else 1
+                code = exit_.code if isinstance(exit_.code, int) else (exit_.code is not None)
             except BaseException:
                 try:
                     traceback.print_exc()
@@ -122,6 +125,7 @@ class Child:
                     os._exit(code)
         os.close(in_r)
         os.close(out_w)
+        Child.living.append(self)
         self.pid = pid
         self.stdin = os.fdopen(in_w, "w", buffering=1)
         self.out = out_r
@@ -171,11 +175,13 @@ class Child:
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         self.close()
+        Child.living.remove(self)
 
     def finish(self):
         self.stdin.close()
         _, status = os.waitpid(self.pid, 0)
         os.close(self.out)
+        Child.living.remove(self)
         return os.waitstatus_to_exitcode(status)
 
     def close(self):
@@ -184,6 +190,24 @@ class Child:
         except BrokenPipeError:
             pass
         os.close(self.out)
+
+
+@pytest.fixture(autouse=True)
+def no_orphans():
+    """A test that fails leaves no forked referee behind (one that hung would hold pytest's
+    pipes): each still running is killed and reaped."""
+    yield
+    while Child.living:
+        child = Child.living.pop()
+        try:
+            os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        try:
+            child.close()
+        except OSError:
+            pass
 
 
 def test_sigkill_at_random_moments_loses_nothing_and_says_the_right_thing(tmp_path):

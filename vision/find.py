@@ -294,16 +294,18 @@ def lines_round_empty(
     if board_kind(located.layout) != "lined":
         return None
     layout = located.layout
+    gray = _evened(to_gray(image))
     chosen = [i for i, name in enumerate(layout.cell_names()) if name in empty]
-    if len(chosen) < LINED_EMPTY_CELLS:
+    middles = np.array([layout.cells[i].center for i in chosen], float).reshape(-1, 2)
+    in_view = _inside(gray, located.to_image(middles), 1) if chosen else np.zeros(0, bool)
+    if in_view.sum() < LINED_EMPTY_CELLS:  # (a board mostly off the picture: a few samples)
         return None
     cols, rows = grid_shape(layout)
     to_lattice = np.linalg.inv(_unit_to_mm(layout, cols, rows))
-    centres = _apply(to_lattice, np.array([layout.cells[i].center for i in chosen], float))
+    centres = _apply(to_lattice, middles[in_view])
     # along each side, of a cell either side of its middle - not the middle itself, which on
     # the lines through a crossing is the crossing, where the other line lies across
     along = (-0.3, -0.15, 0.15, 0.3)
-    gray = _evened(to_gray(image))
     to_px = located.homography @ _unit_to_mm(layout, cols, rows)
 
     def share(offset: float) -> float | None:
@@ -331,17 +333,22 @@ def lines_round_empty(
     return max(on), off
 
 
-EVEN_LEVEL = 128.0  # grey level each part of the picture is brought to (`_evened`)
-EVEN_DARKEST = 8.0  # ... from no darker than this: a black picture stays black, not noise
+EVEN_LEVEL = 128.0  # grey level each darker part of the picture is brought to (`_evened`)
+# ... from no darker than this: at most 8 times brighter, so a dark picture's noise (a level
+# or two, smoothed over EVEN_NOISE_SIGMA px first) stays under LINE_CONTRAST (a review: with
+# 16 times, a black frame's noise showed as lines on and off them alike)
+EVEN_DARKEST = 16.0
+EVEN_NOISE_SIGMA = 1.0
 EVEN_SIGMA = 0.05  # of the picture's long side: the neighbourhood each pixel is judged in
 
 
 def _evened(gray: np.ndarray) -> np.ndarray:
-    """`gray` with its brightness brought to EVEN_LEVEL neighbourhood by neighbourhood, so a
-    line as much darker than its sides in a dim photo as in a bright one shows as one
+    """`gray` with its darker parts brought up to EVEN_LEVEL neighbourhood by neighbourhood,
+    so a line as much darker than its sides in a dim photo as in a bright one shows as one
     (`_line_hits` asks for LINE_CONTRAST grey levels: a photo at a sixth of its light has
     none), and a part of the picture with nothing in it (black, or a blank wall) shows
-    nothing - never the noise of its few levels, enlarged."""
+    nothing - not the noise of its few levels, enlarged (`bench/bench_corners_fit.py`: a
+    black frame with noise is said not to fit, a dim photo with noise fits)."""
     height, width = gray.shape
     # (blurred on a copy an eighth the size: the neighbourhood is tens of pixels wide)
     small = cv2.resize(
@@ -349,7 +356,10 @@ def _evened(gray: np.ndarray) -> np.ndarray:
     )
     level = cv2.GaussianBlur(small.astype(np.float32), (0, 0), EVEN_SIGMA * max(small.shape))
     level = cv2.resize(level, (width, height), interpolation=cv2.INTER_LINEAR)
-    scaled = gray.astype(np.float32) * (EVEN_LEVEL / np.maximum(level, EVEN_DARKEST))
+    # the sensor's noise smoothed first (a pixel's, not a line's width), then only brightened:
+    # a bright board's faint lines keep their levels
+    smooth = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), EVEN_NOISE_SIGMA)
+    scaled = smooth * (EVEN_LEVEL / np.clip(level, EVEN_DARKEST, EVEN_LEVEL))
     return np.clip(scaled, 0, 255).astype(np.uint8)
 
 
@@ -362,8 +372,9 @@ def lined_board_elsewhere(image: np.ndarray, located: Located, empty: Collection
     Otherwise (a photo so dark that the reading fails, fewer than LINED_EMPTY_CELLS cells read
     empty) by whether the lines show clearly better a little aside (`lines_elsewhere`).
     `bench/bench_corners_fit.py` measures it: the real Go and Othello photos read as they are
-    and at 0.3, 0.15 and 0.05 of their light fit; moved a third of a cell, 150 or 300 px, or a
-    chess photo read in their place, they do not. Of 96 realistic synthetic lined boards read
+    and at 0.3, 0.15 and 0.05 of their light fit; a black frame with a sensor's noise, moved a
+    third of a cell, 150 or 300 px, or a chess photo read in their place, they do not (the
+    Othello photo at 0.05 of its light with that noise, which the reader reads wrong, neither). Of 96 realistic synthetic lined boards read
     at their true corners (filled 20-95 %) 3 are said not to fit, where `lines_elsewhere`
     alone said 16: a board crowded with stones or discs shows their dark rims a little aside."""
     if board_kind(located.layout) != "lined":

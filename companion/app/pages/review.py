@@ -72,8 +72,10 @@ class StickWriter:
 
     POLL_SECONDS = 0.1  # how soon the screen looks again while the worker writes
     # the page left: how long it waits for the game being written to be whole on the stick (a
-    # stick that hangs longer: left to the worker, short of the service's 30 s watchdog)
-    STOP_WAIT_SECONDS = 20.0
+    # stick that hangs longer: left to the worker). The main loop pings the service's 30 s
+    # watchdog every 15 s, so a wait may begin up to 15 s after the last ping: 10 s leave 5 s
+    # (a review: 20 s could have the service restarted)
+    STOP_WAIT_SECONDS = 10.0
 
     def __init__(self, app: App) -> None:
         self.app = app
