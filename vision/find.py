@@ -322,7 +322,10 @@ def lines_round_empty(
             shown = _inside(gray, _apply(to_px, points - across), 1) & _inside(
                 gray, _apply(to_px, points + across), 1
             )
-            hits.append(_line_hits(gray, to_px, points[shown], normal))
+            if shown.any():  # (cells at the picture's edge: one way round may have none)
+                hits.append(_line_hits(gray, to_px, points[shown], normal))
+        if not hits:
+            return None
         found = np.concatenate(hits)
         return float(found.mean()) if len(found) else None
 
