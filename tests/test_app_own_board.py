@@ -246,20 +246,23 @@ class ChessGame:
 
 
 def test_the_app_teaches_the_camera_a_logo_under_a_start_position_piece(screen, tmp_path):
-    """The US Chess logo on h1, under the rook at calibration: once the rook leaves, the
-    referee takes h1 as empty (the camera marks it `unlearned`), and the app hands that board
-    to the camera, which reads the logo as an empty square from then on."""
+    """The US Chess logo on h1, under the rook at calibration: calibration's copies learned
+    flat prints (`vision.copies.flat_prints`), so once the rook leaves h1 reads empty, and the
+    board the referee takes is handed to the camera, which learns h1's own empty look. (A print
+    that reads as a piece instead - marked `unlearned` - is taken as empty by the referee:
+    tests/test_referee_unlearned.py, tests/test_vision_relearn.py.)"""
     game = ChessGame(screen, tmp_path, chess_table(logo="h1"))
     app = game.app
     assert "h1" in app.vision.tracker.calibration.unlearned
     game.move("h2", "h3")
     game.move("h1", "h2")
     assert app.referee.instruction.text.startswith("Gold: press DONE"), app.referee.instruction
-    assert "h1" not in app.vision.tracker.calibration.unlearned
-    assert app.vision.tracker.last_observation.cells["h1"] == "white"  # the logo, before
+    assert app.vision.tracker.last_observation.cells["h1"] == "empty"  # the logo, at once
+    assert "h1" not in app.vision.tracker.calibration.unlearned  # learned from the board
+    assert "h1" in app.vision.tracker.calibration.own_look
     app.act("done")
     game.move("h7", "h6")
-    assert app.vision.tracker.last_observation.cells["h1"] == "empty"  # learned
+    assert app.vision.tracker.last_observation.cells["h1"] == "empty"
 
 
 def test_the_app_fits_the_camera_again_in_the_background_as_the_game_moves_on(screen, tmp_path):

@@ -332,9 +332,10 @@ def test_calibration_notes_missing_classes_and_reads_them_as_unknown():
 
 
 def test_calibration_json_round_trip_and_version(tmp_path):
-    """A calibration file (version 7, the standing-piece model) reads back as the same model;
-    a file of version 1 (the flat-stone model of before) still loads and reads; newer, damaged
-    or older standing-model files (other features) are refused with what to do."""
+    """A calibration file (version 8, the standing-piece model) reads back as the same model;
+    one of version 7 (before flat prints were learned) and one of version 1 (the flat-stone
+    model of before) still load and read; newer, damaged or older standing-model files (other
+    features) are refused with what to do."""
     layout = get_layout("arinama5")
     table = SimTable(layout, seed=45, size=SMALL)
     start = {"a1": "black", "b2": "white", "c3": "black", "e5": "white"}
@@ -344,15 +345,24 @@ def test_calibration_json_round_trip_and_version(tmp_path):
     path = tmp_path / "cal.json"
     calibration.save(path)
     data = json.loads(path.read_text())
-    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 7
+    assert data["format"] == "tabletop-companion/calibration" and data["version"] == 8
     assert data["model"] == "standing"
     again = load_calibration(path)
     assert again == calibration
     assert read_cells(image, homography, layout, again).occupied() == start
     with pytest.raises(UserError, match="already exists"):
         calibration.save(path)
+    # version 7: no flat prints, the same features - read as it was
+    seven = {k: v for k, v in data.items() if k not in ("printed", "print_precision")}
+    seven["learned"] = [{k: v for k, v in p.items() if k != "printed"} for p in data["learned"]]
+    (tmp_path / "seven.json").write_text(json.dumps(dict(seven, version=7)))
+    older = load_calibration(tmp_path / "seven.json")
+    assert older.printed == () and all(p.printed is None for p in older.learned)
+    assert read_cells(image, homography, layout, older).occupied() == start
     for bad, message in (
-        (dict(data, version=8), "newer than this companion reads"),
+        (dict(data, version=9), "newer than this companion reads"),
+        (dict(data, printed=[len(data["groups"])]), "damaged"),
+        (dict(data, printed=[0], print_precision=[[1.0]]), "damaged"),
         (dict(data, version=2), "made by an older companion .* calibrate again"),
         # 6: features sampled at the picture's own size however small the board's cells
         (dict(data, version=6), "made by an older companion .* calibrate again"),

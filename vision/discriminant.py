@@ -28,6 +28,8 @@ class Discriminant:
     means: list[np.ndarray]
     precision: np.ndarray  # the spread between pictures too: does a cell resemble a class?
     class_precision: np.ndarray  # the spread within one picture: which class is it?
+    # the classes fitted `apart`: their own spread over all their pictures (None: none)
+    apart_precision: np.ndarray | None = None
 
 
 def fit_discriminant(
@@ -38,6 +40,7 @@ def fit_discriminant(
     present: list[str],
     cell_kinds_: np.ndarray,
     photos: int = 0,
+    apart: frozenset[str] = frozenset(),
 ) -> Discriminant:
     """The discriminant: a mean per (class, kind of cell) and the inverses of two covariances
     shared by all (shrunk towards their diagonal, floored at sensor noise). `x` holds pictures
@@ -65,9 +68,14 @@ def fit_discriminant(
     picture shows on one cell only (a Sensei character) has no spread within a picture: how
     its copies spread round its mean, less the picture's own move (its other cells' mean
     shift), is added, as the only measure of how its look varies (its mark fills more of the
-    column where the camera looks down more steeply)."""
+    column where the camera looks down more steeply).
+
+    The classes `apart` (the flat prints of calibration's copies, `vision.copies.flat_prints`)
+    have means of their own and a spread of their own (`apart_precision`, over all their
+    pictures), and stay out of the shared spreads: a print's look varies as no piece's does,
+    and widening the shared spreads by it took white pieces on dark squares for empty ones."""
     per_picture = len(cell_kinds_)
-    groups, means, residuals = [], [], []
+    groups, means, residuals, apart_residuals = [], [], [], []
     for cls in present:
         for kind in np.unique(cell_kinds_):
             rows = (truth == cls) & (kinds == kind) & use
@@ -76,9 +84,32 @@ def fit_discriminant(
                 shown[photos * per_picture :] = False  # the photos' own cells
                 groups.append((cls, int(kind)))
                 means.append(x[shown if shown.any() else rows].mean(axis=0))
-                residuals.append(x[rows] - means[-1])
+                (apart_residuals if cls in apart else residuals).append(x[rows] - means[-1])
     residual = np.vstack(residuals)
-    between = residual.T @ residual / max(len(residual) - len(groups), 1)
+    between = residual.T @ residual / max(len(residual) - len(residuals), 1)
+    covariance = _within_pictures(x, truth, kinds, use, groups, means, per_picture, apart)
+    apart_precision = None
+    if apart_residuals:
+        own = np.vstack(apart_residuals)
+        apart_precision = shrunk_inverse(own.T @ own / max(len(own) - len(apart_residuals), 1))
+    return Discriminant(
+        groups, means, shrunk_inverse(between), shrunk_inverse(covariance), apart_precision
+    )
+
+
+def _within_pictures(
+    x: np.ndarray,
+    truth: np.ndarray,
+    kinds: np.ndarray,
+    use: np.ndarray,
+    groups: list[tuple[str, int]],
+    means: list[np.ndarray],
+    per_picture: int,
+    apart: frozenset[str],
+) -> np.ndarray:
+    """`fit_discriminant`'s spread within one picture: each picture's cells round that
+    picture's own mean of their class and kind, and a class shown on one cell only round its
+    mean less the picture's own move (the classes `apart` left out)."""
     within, picture_means = [], 0
     one_cell: dict[int, list[np.ndarray]] = {}  # group -> its cell's residual, picture by picture
     spread_within: set[int] = set()  # groups some picture shows on two cells or more
@@ -86,6 +117,8 @@ def fit_discriminant(
         picture = slice(start, start + per_picture)
         shifts, single = [], {}
         for g, (cls, kind) in enumerate(groups):
+            if cls in apart:
+                continue
             rows = (truth[picture] == cls) & (kinds[picture] == kind) & use[picture]
             if rows.sum() >= 2:
                 cells = x[picture][rows]
@@ -104,7 +137,7 @@ def fit_discriminant(
     alone = [np.array(rows) for g, rows in one_cell.items() if g not in spread_within]
     for rows in alone:
         covariance = covariance + rows.T @ rows / max(len(rows) - 1, 1) / len(alone)
-    return Discriminant(groups, means, shrunk_inverse(between), shrunk_inverse(covariance))
+    return covariance
 
 
 def shrunk_inverse(covariance: np.ndarray) -> np.ndarray:

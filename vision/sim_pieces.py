@@ -350,9 +350,12 @@ def _draw_logo(
     dark: Any,
 ) -> None:
     """A printed emblem on `cell`'s square, as on the US Chess roll-up board's h1: a diamond
-    0.6 of the square wide, a little right of and below its centre, in the board's dark
-    colour, with a light upright bar and crossbar (a king's silhouette) through it."""
+    0.6 of the square wide, a little right of and below its centre, in the board's other ink
+    (dark on a light square, light on a dark one: a1 is dark), with an upright bar and a
+    crossbar (a king's silhouette) through it in the square's own."""
     file, rank = ord(cell[0]) - ord("a"), int(cell[1:])
+    if (file + rank) % 2:  # a dark square: the emblem in the light ink
+        light, dark = dark, light
     cx = (file + 0.58) * pitch + margin
     cy = (rows - rank + 0.58) * pitch + margin
     r = 0.3 * pitch

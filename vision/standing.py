@@ -62,6 +62,7 @@ from vision.copies import (
     COLUMN_SCALES,
     augmented,
     copy_draws,
+    flat_prints,
     highlighted,
     shadowed,
 )
@@ -71,6 +72,9 @@ from vision.layouts import STONE_HEIGHT, Layout, get_layout
 from vision.light_field import INLIER_CUT, Rim, fit_light, light_terms, rim_geometry, robust_spread
 from vision.occlusion import hidden_cells
 
+# calibration's label of an empty cell with a flat print drawn on it in a copy (`flat_prints`):
+# fitted as a group of its own, then read as empty
+PRINTED = "empty, printed"
 FORMAT = "tabletop-companion/calibration"  # the calibration files' format name (both readers)
 MODEL = "standing"  # the calibration file's "model" for this reader
 # A cell a nearer piece may hide, read as a piece but nearer a lean look it showed than the
@@ -171,11 +175,17 @@ class StandingCalibration:
     # each rim point's own look (`rim_points`, `_learn_rim`; None where the calibration photo
     # did not show it): the rim anchors the light on a crowded board. A file without: no rim
     rim_look: list[list[float] | None] = field(default_factory=list)
+    # the empty groups learned from calibration's flat prints (`vision.copies.flat_prints`),
+    # indices into `groups`, and their own spread's inverse (`fit_discriminant`'s `apart`): a
+    # cell never seen empty may show a print no photo showed (a logo under the start's rook)
+    printed: tuple[int, ...] = ()
+    print_precision: list[list[float]] = field(default_factory=list, repr=False)
     # 3: the edge energies joined the features; 4: piece_gradient, rim_look; 5: the darkest
     # and brightest tenth of the column and the footprint joined the features; 6: a stone's
     # own colour (the darker half of its footprint) joined them; 7: a board whose cells span
-    # fewer than READING_CELL_PX pixels is sampled enlarged (`at_reading_scale`)
-    version: ClassVar[int] = 7
+    # fewer than READING_CELL_PX pixels is sampled enlarged (`at_reading_scale`); 8: flat
+    # prints (`printed`; a file of version 7 has none and reads as before)
+    version: ClassVar[int] = 8
     oldest: ClassVar[int] = 7  # the oldest version read (older: other features)
 
     def check_layout(self, layout: Layout) -> None:
@@ -241,6 +251,8 @@ class StandingCalibration:
                 c: [as_floats(row) for row in rows] for c, rows in self.piece_gradient.items()
             },
             "rim_look": [None if r is None else as_floats(r) for r in self.rim_look],
+            "printed": [int(g) for g in self.printed],
+            "print_precision": [[float(v) for v in row] for row in self.print_precision],
         }
 
     @classmethod
@@ -290,6 +302,12 @@ class StandingCalibration:
         looks = [*own_look.values(), *piece_look.values()]
         if not _model_whole(classes, groups, means, precision, class_precision, looks, novelty):
             raise ValueError("model")
+        printed = tuple(json_field(data, "printed", lambda v: [int(g) for g in v], []))
+        print_precision = json_field(data, "print_precision", _rows, [])
+        if any(not 0 <= g < len(groups) or groups[g][0] != EMPTY for g in printed):
+            raise ValueError("printed")
+        if printed and not _square(print_precision):
+            raise ValueError("print_precision")
         return cls(
             layout=layout,
             classes=classes,
@@ -315,6 +333,8 @@ class StandingCalibration:
             lean_looks=lean_looks,
             piece_gradient=piece_gradient,
             rim_look=rim_look,
+            printed=printed,
+            print_precision=print_precision,
         )
 
 
@@ -329,14 +349,7 @@ def _model_whole(
 ) -> bool:
     """Whether a calibration file's model fits together: a mean per group of a known class,
     square precisions and looks of FEATURE_COUNT finite numbers, a positive novelty."""
-
-    def square(rows: list[list[float]]) -> bool:
-        return (
-            len(rows) == FEATURE_COUNT
-            and all(len(row) == FEATURE_COUNT for row in rows)
-            and bool(np.all(np.isfinite(rows)))
-        )
-
+    square = _square
     return bool(
         classes
         and classes[0] == EMPTY
@@ -350,6 +363,15 @@ def _model_whole(
         and all(len(v) == FEATURE_COUNT for v in looks)
         and all(np.all(np.isfinite(v)) for v in looks)
         and novelty > 0
+    )
+
+
+def _square(rows: list[list[float]]) -> bool:
+    """FEATURE_COUNT rows of FEATURE_COUNT finite numbers: a precision."""
+    return (
+        len(rows) == FEATURE_COUNT
+        and all(len(row) == FEATURE_COUNT for row in rows)
+        and bool(np.all(np.isfinite(rows)))
     )
 
 
@@ -538,6 +560,7 @@ def _distances(
     means = np.array(calibration.means)
     offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
     empty = np.array([c == EMPTY for c, _ in calibration.groups])
+    empty[list(calibration.printed)] = False  # a print's look is its own, not the cell's
     diff = x[:, None, :] - means[None, :, :]
     diff[:, empty, :] -= offsets[:, None, :]
     if across and calibration.piece_gradient:
@@ -548,9 +571,46 @@ def _distances(
     if precision is None:
         precision = np.array(calibration.precision)
     plain = np.einsum("nkd,de,nke->nk", diff, precision, diff)
-    if shade is None:
-        return plain
-    return np.minimum(plain, _in_shade(diff, plain, precision, calibration, shade) + SHADE_COST)
+    if shade is not None:
+        shaded = _in_shade(diff, plain, precision, calibration, shade) + SHADE_COST
+        plain = np.minimum(plain, shaded)
+    if calibration.printed:
+        _print_distances(plain, diff, precision, calibration, cells)
+    return plain
+
+
+def _print_distances(
+    distance: np.ndarray,
+    diff: np.ndarray,
+    precision: np.ndarray,
+    calibration: StandingCalibration,
+    cells: list[str],
+) -> None:
+    """`distance`'s columns of the printed groups (`StandingCalibration.printed`), in place:
+    measured with the prints' own spread (`print_precision`), plus what that wider spread
+    costs against `precision` (half the log of the ratio of their determinants, doubled as a
+    squared distance is: the two Gaussians' likelihoods compared) - where the cell was never
+    seen empty (`unlearned`); infinite where its own empty look is known, which shows any
+    print on it. Tried and not kept: only where the cell no longer looks as the piece that
+    stood there did, or also nearest that piece's class (docs/vision-history.md)."""
+    own = np.asarray(calibration.print_precision)
+    cost = float(np.linalg.slogdet(precision)[1] - np.linalg.slogdet(own)[1])
+    printed = list(calibration.printed)
+    unseen = np.isin(cells, calibration.unlearned)
+    distance[:, printed] = np.inf
+    if unseen.any():
+        d = diff[unseen][:, printed]
+        distance[np.ix_(unseen, printed)] = np.maximum(
+            np.einsum("nkd,de,nke->nk", d, own, d) + cost, 0.0
+        )
+
+
+def _left(x: np.ndarray, look: list[float], precision: np.ndarray, on_average: float) -> bool:
+    """Whether a cell's features `x` lie farther from `look` (how it looked with its piece)
+    than a cell lies from its class's mean on average (`on_average`, in squared standard
+    deviations of `precision`): its piece left, or another came."""
+    diff = x - np.array(look)
+    return float(diff @ precision @ diff) > on_average
 
 
 def _in_shade(
@@ -790,14 +850,26 @@ class LearnedPhoto:
     x: np.ndarray  # (1 + AUGMENTED_COPIES, cells, FEATURE_COUNT)
     truth: np.ndarray  # (cells,) class
     seen: np.ndarray  # (1 + AUGMENTED_COPIES, cells) bool
+    # (1 + AUGMENTED_COPIES, cells) bool: the empty cells with a flat print drawn on them in
+    # each copy (`vision.copies.flat_prints`; never in the photo itself); None: none
+    printed: np.ndarray | None = None
+
+    def truths(self, copy: int) -> np.ndarray:
+        """(cells,) each cell's class in picture `copy` (0: the photo): PRINTED where a flat
+        print was drawn on the empty cell."""
+        if self.printed is None or not self.printed[copy].any():
+            return self.truth
+        return np.where(self.printed[copy], PRINTED, self.truth)
 
     def to_json(self) -> dict[str, Any]:
         """The features as base64 little-endian float32 (a chess set's photo: about 50 kB)."""
+        printed = () if self.printed is None else self.printed.ravel()
         return {
             "copies": int(self.x.shape[0]),
             "x": base64.b64encode(self.x.astype("<f4").tobytes()).decode("ascii"),
             "truth": [str(t) for t in self.truth],
             "seen": "".join("1" if v else "0" for v in self.seen.ravel()),
+            "printed": "".join("1" if v else "0" for v in printed),
         }
 
     @classmethod
@@ -819,7 +891,11 @@ class LearnedPhoto:
         if not np.all(np.isfinite(x)):
             raise ValueError("learned")
         flags = np.array([c == "1" for c in seen]).reshape(copies, cells)
-        return cls(x, np.array([str(t) for t in truth]), flags)
+        printed = str(data.get("printed", ""))  # a file of version 7: none
+        if printed and (len(printed) != copies * cells or set(printed) - {"0", "1"}):
+            raise ValueError("learned")
+        prints = np.array([c == "1" for c in printed]).reshape(copies, cells) if printed else None
+        return cls(x, np.array([str(t) for t in truth]), flags, prints)
 
 
 def learn_photo(
@@ -832,18 +908,26 @@ def learn_photo(
     rim_look: np.ndarray | None = None,
 ) -> LearnedPhoto:
     """The features of `photo` (its `views`, when already sampled) and of AUGMENTED_COPIES
-    copies of it under other exposures, white balances, corners, elevations and shadows."""
+    copies of it under other exposures, white balances, corners, elevations and shadows, with
+    flat prints on some empty cells (`flat_prints`)."""
     names = layout.cell_names()
     truth = np.array([photo.position.get(n, EMPTY) for n in names])
     labelled = ~np.isin(names, photo.unlabelled)
-    rng, heights, shadows, highlights = draws
+    rng, heights, shadows, highlights, marks = draws
     stones = layout.piece_height <= STONE_HEIGHT
-    xs, seens = [], []
+    xs, seens, prints = [], [], []
+    in_view = np.ones(len(names), bool)
     for copy in range(1 + AUGMENTED_COPIES):
+        printed = np.zeros(len(names), bool)
         if copy == 0:
             image_views = views or cell_views(photo.image, photo.homography, layout)
+            in_view = ~image_views.unseen
         else:
-            image, homography = augmented(photo.image, photo.homography, layout, rng)
+            empty = (truth == EMPTY) & labelled & in_view
+            image, printed = flat_prints(
+                photo.image, photo.homography, layout, kinds, surface, empty, marks
+            )
+            image, homography = augmented(image, photo.homography, layout, rng)
             image = shadowed(image, homography, layout, shadows)
             if stones:
                 image = highlighted(image, homography, layout, truth != EMPTY, highlights)
@@ -853,7 +937,8 @@ def learn_photo(
         )
         xs.append(x)
         seens.append(seen & labelled)
-    return LearnedPhoto(np.array(xs), truth, np.array(seens))
+        prints.append(printed)
+    return LearnedPhoto(np.array(xs), truth, np.array(seens), np.array(prints))
 
 
 def model_from_photos(
@@ -875,15 +960,17 @@ def model_from_photos(
     truths = [photo.truth for photo in learned]
     seens = [photo.seen[0] for photo in learned]
     x_all, t_all, seen_all, k_all = _pictures(learned, kinds)
-    present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY})]
-    fit = fit_discriminant(x_all, t_all, k_all, seen_all, present, kinds, len(learned))
+    present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY, PRINTED})]
+    fitted = present + ([PRINTED] if (seen_all & (t_all == PRINTED)).any() else [])
+    apart = frozenset({PRINTED})
+    fit = fit_discriminant(x_all, t_all, k_all, seen_all, fitted, kinds, len(learned), apart)
     groups, means = fit.groups, fit.means
     wrong_cells = _wrongly_labelled(
         x_all,
         t_all,
         k_all,
         seen_all,
-        present,
+        fitted,
         kinds,
         own_distances(x_all, t_all, k_all, groups, means, fit.class_precision),
         names,
@@ -893,7 +980,11 @@ def model_from_photos(
         raise PositionMismatch(
             messages.position_mismatch(wrong_cells), tuple(n for n, _, _ in wrong_cells)
         )
-    own_distance = own_distances(x_all, t_all, k_all, groups, means, fit.precision)[seen_all]
+    own_distance = own_distances(x_all, t_all, k_all, groups, means, fit.precision)[
+        seen_all & (t_all != PRINTED)
+    ]
+    printed = tuple(g for g, (c, _) in enumerate(groups) if c == PRINTED)
+    groups = [(EMPTY if c == PRINTED else c, k) for c, k in groups]
     own_look, looks_of_others = _photos_own_looks(names, learned, kinds)
     never_empty = _never_empty(names, truths, seens)
     novelty = max(NOVELTY_FLOOR, NOVELTY_FACTOR * float(own_distance.max()))
@@ -910,6 +1001,8 @@ def model_from_photos(
         means=[m.tolist() for m in means],
         precision=fit.precision.tolist(),
         class_precision=fit.class_precision.tolist(),
+        printed=printed,
+        print_precision=[] if fit.apart_precision is None else fit.apart_precision.tolist(),
         own_look=looks_of_others,
         novelty=novelty,
         margin=0.0,
@@ -936,7 +1029,7 @@ def _pictures(
     their copies, photo by photo (`fit_discriminant` and `_wrongly_labelled` take every block of
     `len(kinds)` rows as one picture, the first `len(learned)` as the photos)."""
     blocks = [(photo.x[0], photo.truth, photo.seen[0]) for photo in learned] + [
-        (photo.x[c], photo.truth, photo.seen[c])
+        (photo.x[c], photo.truths(c), photo.seen[c])
         for photo in learned
         for c in range(1, len(photo.x))
     ]
@@ -965,7 +1058,7 @@ def _piece_gradients(
     where = np.tile(light_terms(layout)[:, 1:3], (len(x) // cells, 1))
     even = light_terms(layout)[:, 1:3].var(axis=0)
     gradients: dict[str, list[list[float]]] = {}
-    for cls in sorted(set(truth[seen].tolist()) - {EMPTY}):
+    for cls in sorted(set(truth[seen].tolist()) - {EMPTY, PRINTED}):
         features, places = [], []
         for kind in np.unique(kinds):
             rows = seen & (truth == cls) & (kinds == kind)
@@ -1017,15 +1110,22 @@ def _wrongly_labelled(
             without = seen.copy()
             for j in (i, *wrong):
                 without[j::n] = False
-            fit = fit_discriminant(x, truth, kinds, without, present, cell_kinds_, photos)
-            groups, means, precision = fit.groups, fit.means, fit.class_precision
-            others = [(g, m) for g, m in zip(groups, means, strict=True) if g[1] == kinds[i]]
+            fit = fit_discriminant(
+                x, truth, kinds, without, present, cell_kinds_, photos, frozenset({PRINTED})
+            )
+            precision = fit.class_precision
+            # the flat prints are read as empty
+            groups = [(EMPTY if c == PRINTED else c, k) for c, k in fit.groups]
+            others = [(g, m) for g, m in zip(groups, fit.means, strict=True) if g[1] == kinds[i]]
             if not others:
                 continue
-            distances = {g: float((x[i] - m) @ precision @ (x[i] - m)) for g, m in others}
+            distances: dict[tuple[str, int], float] = {}
+            for g, m in others:  # the nearer of a kind's two empty groups
+                d = float((x[i] - m) @ precision @ (x[i] - m))
+                distances[g] = min(d, distances.get(g, np.inf))
             (cls, _), nearest = min(distances.items(), key=lambda item: item[1])
             own = min((d for (c, _), d in distances.items() if c == truth[i]), default=np.inf)
-            class_spread = own_distances(x, truth, kinds, groups, means, precision)
+            class_spread = own_distances(x, truth, kinds, fit.groups, fit.means, precision)
             usual = np.quantile(class_spread[without & (truth == cls)], 0.99)
             if (
                 cls != truth[i]
@@ -1137,8 +1237,7 @@ def _changed(
         was = calibration.piece_class.get(name)
         if look is None or was is None or not seen[i] or read[i] not in (was, UNKNOWN):
             continue
-        diff = x[i] - np.array(look)
-        if float(diff @ precision @ diff) > on_average:
+        if _left(x[i], look, precision, on_average):
             changed.append(name)
     return tuple(changed)
 

@@ -545,9 +545,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not more and not layout.has_markers:
         print(
             "note: learned from one photo: a logo or label printed in a cell under a piece (a "
-            "board maker's emblem) may read as a piece once that cell is empty (`vision read` "
-            "marks such cells; the referee learns them as the game goes) - add --empty "
-            "EMPTY.jpg, a photo of the empty board",
+            "board maker's emblem) may read as a piece once that cell is empty - dark prints on "
+            "light squares are learned from the photo, others are not (`vision read` marks such "
+            "cells; the referee learns them as the game goes) - add --empty EMPTY.jpg, a photo "
+            "of the empty board",
             file=sys.stderr,
         )
     learned = ", ".join(f"{c} ({calibration.samples[c]})" for c in calibration.classes)
