@@ -392,6 +392,42 @@ def test_calibration_json_round_trip_and_version(tmp_path):
         Calibration.from_json(damaged)
 
 
+def test_a_calibration_files_flat_prints_are_checked(tmp_path):
+    """A chessboard's calibration learns flat prints on its light squares (`printed`, their
+    own spread `print_precision`); a file whose print groups are not a kind's second empty
+    group, or whose spread is no precision, is refused as damaged, naming the field."""
+    from vision.find import find_board
+    from vision.sim import chess_start
+
+    realism = {"board": "green-cream", "pieces": "chess"}
+    table = SimTable(
+        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
+    )
+    cells, figures = chess_start("chessboard")
+    start = table.render(cells, figures=figures)
+    homography = find_board(start, "chessboard").homography
+    calibration = calibrate(start, homography, table.layout, cells)
+    assert len(calibration.printed) == 1  # the light squares: prints in the dark squares' ink
+    (group,) = calibration.printed
+    assert calibration.groups[group][0] == "empty"
+    path = tmp_path / "chess.json"
+    calibration.save(path)
+    data = json.loads(path.read_text())
+    assert load_calibration(path) == calibration
+    flipped = np.array(data["print_precision"]) * -1.0
+    for bad, field in (
+        (dict(data, printed="6"), "printed"),
+        (dict(data, printed=[True]), "printed"),
+        (dict(data, printed=[0]), "printed"),  # the photos' own empty group
+        (dict(data, printed=[group, group]), "printed"),
+        (dict(data, print_precision=flipped.tolist()), "print_precision"),
+        (dict(data, print_precision=[[1.0]]), "print_precision"),
+    ):
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        with pytest.raises(UserError, match=f"damaged.*{field}|{field}.*damaged"):
+            load_calibration(tmp_path / "bad.json")
+
+
 def test_position_files_are_checked_against_the_layout():
     layout = get_layout("arimaa")
     assert check_position({"cells": {"a1": "gold", "b1": "empty"}}, layout) == {"a1": "gold"}

@@ -75,15 +75,17 @@ LATER = ("crv_02.jpg", "crv_03.jpg", "crv_06.jpg", "crv_07.jpg", "crv_10.jpg", "
 def test_a_board_of_the_game_fitted_again_settles_what_the_start_photo_alone_was_unsure_of(crv):
     load, calibration = crv
     image, homography, layout, _, _ = load("crv_11.jpg")
-    unsure = read_standing(image, homography, layout, calibration).confidence["e2"]
-    assert unsure < 0.65  # white or empty, a coin toss (a white pawn at the back of e2)
+    alone = read_standing(image, homography, layout, calibration)
+    # a white pawn at the back of e2: a coin toss, read empty (white at 0.52 before the flat
+    # prints, which now claim a light square never seen empty that looks a little off)
+    assert alone.cells["e2"] == EMPTY and alone.confidence["e2"] < 0.65
     board = load("crv_04.jpg")  # 15 cells from the start
     learned = learn_from_board(calibration, *board[:4])
     assert learned.means != calibration.means and learned.refit_changes == 15
     assert len(learned.learned) == 1  # the players' photo; the board is not kept
     assert wrong_cells(load, learned, LATER) == {name: [] for name in LATER}
     sure = read_standing(image, homography, layout, learned)
-    assert sure.cells["e2"] == "white" and sure.confidence["e2"] > unsure
+    assert sure.cells["e2"] == "white" and sure.confidence["e2"] > 0.65
     # the next board is fitted only once it differs in REFIT_CHANGES more cells
     again = learn_from_board(learned, *board[:4])
     assert again.means == learned.means

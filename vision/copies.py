@@ -199,7 +199,10 @@ def flat_prints(
     brightness = surface.mean(axis=1)
     darker = brightness[None, :] < brightness[:, None] - CHECKERED_CONTRAST  # [kind, ink kind]
     centres = np.array([c.center for c in layout.cells], np.float64)
-    inkable = empty & darker[kinds].any(axis=1)
+    # a kind takes prints where the photo shows an empty cell of a darker kind to take the ink
+    # from (a refit's board, a second photo: all of them may be covered or out of view)
+    has_ink = np.array([(empty & darker[k][kinds]).any() for k in range(len(surface))])
+    inkable = empty & has_ink[kinds]
     marked = inkable & (rng.random(len(kinds)) < PRINT_SHARE)
     if not marked.any():
         return image, marked

@@ -83,6 +83,10 @@ MODEL = "standing"  # the calibration file's "model" for this reader
 # behind a learned lean read empty where they read right without it; at 8, 1 (2 of 649 on more
 # seeds). The referee takes such a cell as first read (`Observation.leaned`) when that is a move.
 LEAN_CONTRAST = 8.0
+# the fewest cells with a flat print, over the copies, that fit a group of prints: its own
+# spread is fitted from them (fewer: a spread that is all floor, and a print group that takes
+# every cell near its few samples - a review); a chess start prints on about 45
+MIN_PRINTED = FEATURE_COUNT
 MIN_KIND_CELLS = 3  # empty cells of a kind a photo must show to measure a cell's own look
 LEAN_LOOKS = 4  # the latest looks kept per cell of how it looked, empty, under a lean
 LABEL_ROUNDS = 3  # rounds of re-judging: a photo may have many cells the position gets wrong
@@ -302,11 +306,9 @@ class StandingCalibration:
         looks = [*own_look.values(), *piece_look.values()]
         if not _model_whole(classes, groups, means, precision, class_precision, looks, novelty):
             raise ValueError("model")
-        printed = tuple(json_field(data, "printed", lambda v: [int(g) for g in v], []))
+        printed = json_field(data, "printed", lambda v: _printed(v, groups), ())
         print_precision = json_field(data, "print_precision", _rows, [])
-        if any(not 0 <= g < len(groups) or groups[g][0] != EMPTY for g in printed):
-            raise ValueError("printed")
-        if printed and not _square(print_precision):
+        if printed and not _positive_definite(print_precision):
             raise ValueError("print_precision")
         return cls(
             layout=layout,
@@ -373,6 +375,35 @@ def _square(rows: list[list[float]]) -> bool:
         and all(len(row) == FEATURE_COUNT for row in rows)
         and bool(np.all(np.isfinite(rows)))
     )
+
+
+def _printed(value: Any, groups: list[tuple[str, int]]) -> tuple[int, ...]:
+    """A calibration file's `printed`: distinct indices of empty groups, each a kind's second
+    (its flat prints, fitted after the classes the photos show)."""
+    if not isinstance(value, list) or any(type(g) is not int for g in value):
+        raise ValueError("printed")
+    if len(set(value)) != len(value):
+        raise ValueError("printed")
+    for g in value:
+        if not 0 <= g < len(groups) or groups[g][0] != EMPTY:
+            raise ValueError("printed")
+        if (EMPTY, groups[g][1]) not in groups[:g]:
+            raise ValueError("printed")
+    return tuple(value)
+
+
+def _positive_definite(rows: list[list[float]]) -> bool:
+    """A precision: FEATURE_COUNT rows of finite numbers, symmetric and positive definite."""
+    if not _square(rows):
+        return False
+    matrix = np.array(rows, np.float64)
+    if not np.allclose(matrix, matrix.T, rtol=1e-6, atol=1e-9):
+        return False
+    try:
+        np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        return False
+    return True
 
 
 def _layout_name(value: Any) -> str:
@@ -591,8 +622,12 @@ def _print_distances(
     costs against `precision` (half the log of the ratio of their determinants, doubled as a
     squared distance is: the two Gaussians' likelihoods compared) - where the cell was never
     seen empty (`unlearned`); infinite where its own empty look is known, which shows any
-    print on it. Tried and not kept: only where the cell no longer looks as the piece that
-    stood there did, or also nearest that piece's class (docs/vision-history.md)."""
+    print on it. The sum may be negative (a cell much likelier a print than anything): it is a
+    log-likelihood ratio, and `_posterior` and the novelty take it as such. Not under a
+    shadow (`_in_shade`): a print is scored as measured. A kind's two empty groups add up in
+    the posterior, so a cell never seen empty weighs empty a little more than before. Tried
+    and not kept: only where the cell no longer looks as the piece that stood there did, or
+    also nearest that piece's class (docs/vision-history.md)."""
     own = np.asarray(calibration.print_precision)
     cost = float(np.linalg.slogdet(precision)[1] - np.linalg.slogdet(own)[1])
     printed = list(calibration.printed)
@@ -600,9 +635,7 @@ def _print_distances(
     distance[:, printed] = np.inf
     if unseen.any():
         d = diff[unseen][:, printed]
-        distance[np.ix_(unseen, printed)] = np.maximum(
-            np.einsum("nkd,de,nke->nk", d, own, d) + cost, 0.0
-        )
+        distance[np.ix_(unseen, printed)] = np.einsum("nkd,de,nke->nk", d, own, d) + cost
 
 
 def _left(x: np.ndarray, look: list[float], precision: np.ndarray, on_average: float) -> bool:
@@ -961,7 +994,8 @@ def model_from_photos(
     seens = [photo.seen[0] for photo in learned]
     x_all, t_all, seen_all, k_all = _pictures(learned, kinds)
     present = [EMPTY, *sorted(set(t_all[seen_all].tolist()) - {EMPTY, PRINTED})]
-    fitted = present + ([PRINTED] if (seen_all & (t_all == PRINTED)).any() else [])
+    prints = int((seen_all & (t_all == PRINTED)).sum())
+    fitted = present + ([PRINTED] if prints >= MIN_PRINTED else [])
     apart = frozenset({PRINTED})
     fit = fit_discriminant(x_all, t_all, k_all, seen_all, fitted, kinds, len(learned), apart)
     groups, means = fit.groups, fit.means
@@ -1299,8 +1333,12 @@ def _own_and_gap(
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Each calibration cell's squared distance to its own class (on its kind of cell), how
     much nearer it is to that class than to the nearest other (standard deviations), as the
-    class is picked (`class_precision`), and which class that nearest other is."""
+    class is picked (`class_precision`), and which class that nearest other is. The classes the
+    photo shows: not the flat prints (`printed`), which no cell of it holds - a white piece on
+    a light square lies nearer them than to an empty square, and the margin would say how far
+    the prints lie from the pieces, not how well the photo's own classes part."""
     distance = _distances(x, calibration, names, calibration.picks())
+    distance[:, list(calibration.printed)] = np.inf
     own_group = np.array(
         [
             [c == t and k == kind for c, k in calibration.groups]
