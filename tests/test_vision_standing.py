@@ -21,10 +21,10 @@ from companion.observation import EMPTY
 from vision.calibration import calibrate, calibrate_found, load_calibration
 from vision.cell_features import FEATURE_BLOCKS, FEATURE_COUNT, features, light_direction
 from vision.cell_views import FOOTPRINT_SIZE, CellViews, cell_views
-from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, highlighted
+from vision.copies import AUGMENT_SEED, HIGHLIGHT_EVERY, flat_prints, highlighted
 from vision.discriminant import fit_discriminant
 from vision.find import find_board, nearest_turn, turned, turned_homography
-from vision.layouts import get_layout
+from vision.layouts import cell_parity, get_layout
 from vision.light_field import Rim, fit_light, light_terms, rim_points
 from vision.locate import from_corners, locate
 from vision.pose import CameraPose
@@ -1206,3 +1206,43 @@ def test_a_photo_said_empty_is_judged_on_the_board_the_right_way_round():
         frame, wrong_first, start, (Photo(table.render({}), right.homography, {}, said_empty=True),)
     )
     assert found.turn == 2
+
+
+def test_flat_prints_go_on_light_cells_in_the_dark_ink_and_only_where_the_ink_shows():
+    """`flat_prints` marks some empty light squares of a checkered board in the dark squares'
+    ink, never a dark square; with no empty dark square in view (nothing to take the ink
+    from) it prints nothing - and does not fail (a review: an empty argmin)."""
+    realism = {"board": "green-cream", "pieces": "chess"}
+    table = SimTable(
+        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
+    )
+    cells, figures = chess_start("chessboard")
+    image = table.render(cells, figures=figures)
+    homography = find_board(image, "chessboard").homography
+    layout = table.layout
+    kinds = np.array([cell_parity(c.name) for c in layout.cells])
+    light = int(np.argmax([image_brightness(image, homography, layout, kinds, k) for k in (0, 1)]))
+    surface = np.zeros((2, 3))
+    surface[1 - light] = -1.0  # the other kind darker
+    names = layout.cell_names()
+    empty = np.array([n not in cells for n in names])
+    out, marked = flat_prints(
+        image, homography, layout, kinds, surface, empty, np.random.default_rng(1)
+    )
+    assert marked.any() and set(kinds[marked]) == {light} and not marked[~empty].any()
+    assert np.abs(out.astype(int) - image).sum() > 0
+    only_light = empty & (kinds == light)
+    out, marked = flat_prints(
+        image, homography, layout, kinds, surface, only_light, np.random.default_rng(1)
+    )
+    assert not marked.any() and out is image
+
+
+def image_brightness(image, homography, layout, kinds, kind):
+    """The mean brightness of the picture at the centres of `kind`'s cells."""
+    centres = np.array([[c.center for c in layout.cells]], np.float64)
+    points = cv2.perspectiveTransform(centres, homography)[0]
+    values = [
+        image[int(y), int(x)].mean() for (x, y), k in zip(points, kinds, strict=True) if k == kind
+    ]
+    return float(np.mean(values))
