@@ -306,6 +306,9 @@ def test_a_demo_stopped_with_ctrl_c_says_the_next_demo_continues_it(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # as a terminal starts it: a suite started in the background (`./dev test &`) ignores
+        # Ctrl-C, and a child inherits that - the demo played on to its end (exit 0)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         for line in process.stdout:  # a few instructions in: the game is under way
