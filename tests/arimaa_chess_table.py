@@ -61,3 +61,16 @@ class ChessTable:
     def physical(self):
         """The board as it stands, in Arimaa's sides."""
         return {c: CHESS_SIDES[k] for c, k in self.cells.items()}
+
+
+def green_cream_start(logo=None):
+    """A green-and-cream chessboard seen from 24 degrees with a chess set in its start position
+    (`logo`: a cell with an emblem printed on it): (table, the start's picture, the board's
+    homography as found by its grid, cells, figures)."""
+    realism = {"board": "green-cream", "pieces": "chess", **({"logo": logo} if logo else {})}
+    table = SimTable(
+        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
+    )
+    cells, figures = chess_start("chessboard")
+    start = table.render(cells, figures=figures)
+    return table, start, find_board(start, "chessboard").homography, cells, figures

@@ -7,6 +7,7 @@ import json
 import cv2
 import numpy as np
 import pytest
+from arimaa_chess_table import green_cream_start
 
 from companion.errors import UserError
 from vision.calibration import (
@@ -396,16 +397,7 @@ def test_a_calibration_files_flat_prints_are_checked(tmp_path):
     """A chessboard's calibration learns flat prints on its light squares (`printed`, their
     own spread `print_precision`); a file whose print groups are not a kind's second empty
     group, or whose spread is no precision, is refused as damaged, naming the field."""
-    from vision.find import find_board
-    from vision.sim import chess_start
-
-    realism = {"board": "green-cream", "pieces": "chess"}
-    table = SimTable(
-        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
-    )
-    cells, figures = chess_start("chessboard")
-    start = table.render(cells, figures=figures)
-    homography = find_board(start, "chessboard").homography
+    table, start, homography, cells, _ = green_cream_start()
     calibration = calibrate(start, homography, table.layout, cells)
     assert len(calibration.printed) == 1  # the light squares: prints in the dark squares' ink
     (group,) = calibration.printed

@@ -23,6 +23,7 @@ import bench_real
 import cv2
 import numpy as np
 import pytest
+from arimaa_chess_table import green_cream_start
 from shared_data import real_data
 
 from companion.errors import UserError
@@ -30,9 +31,7 @@ from companion.observation import EMPTY
 from vision.calibration import calibrate, load_calibration
 from vision.cell_features import FEATURE_COUNT
 from vision.copies import AUGMENT_SEED, AUGMENTED_COPIES
-from vision.find import find_board
 from vision.relearn import REFIT_CHANGES, learn_from_board, refit_due
-from vision.sim import SimTable, chess_start
 from vision.standing import calibrate_standing, read_standing
 from vision.tracker import Tracker
 
@@ -180,17 +179,7 @@ def test_cells_learned_empty_on_an_earlier_board_stay_learned(crv):
 def board_after_pawns(moved: str):
     """A green-and-cream chessboard from 24 degrees, calibrated on the chess start position,
     and a frame after the white pawns of `moved`'s files stepped forward."""
-    table = SimTable(
-        "chessboard",
-        seed=3,
-        size=(960, 540),
-        tilt=24,
-        light=(0.9, 1.0),
-        realism={"board": "green-cream", "pieces": "chess"},
-    )
-    cells, figures = chess_start("chessboard")
-    start = table.render(cells, figures=figures)
-    homography = find_board(start, "chessboard").homography
+    table, start, homography, cells, figures = green_cream_start()
     calibration = calibrate(start, homography, table.layout, cells)
     for file in moved:
         cells[f"{file}3"], figures[f"{file}3"] = cells.pop(f"{file}2"), figures.pop(f"{file}2")
@@ -271,13 +260,7 @@ def queen_takes_d7(logo=None, origin="d1"):
     on a cell (`logo`): the queen (or the piece on `origin`) took the pawn on d7 (a cell never
     seen empty, now another piece) and three pawns stepped forward - 8 cells from the start, a
     fit is due. `origin`, left empty, lies behind the pawn in front of it."""
-    realism = {"board": "green-cream", "pieces": "chess", **({"logo": logo} if logo else {})}
-    table = SimTable(
-        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
-    )
-    cells, figures = chess_start("chessboard")
-    start = table.render(cells, figures=figures)
-    homography = find_board(start, "chessboard").homography
+    table, start, homography, cells, figures = green_cream_start(logo)
     calibration = calibrate(start, homography, table.layout, cells)
 
     def move(origin, dest):

@@ -13,6 +13,7 @@ import bench_real
 import cv2
 import numpy as np
 import pytest
+from arimaa_chess_table import green_cream_start
 from shared_data import real_data
 
 import vision.standing
@@ -1212,13 +1213,7 @@ def test_flat_prints_go_on_light_cells_in_the_dark_ink_and_only_where_the_ink_sh
     """`flat_prints` marks some empty light squares of a checkered board in the dark squares'
     ink, never a dark square; with no empty dark square in view (nothing to take the ink
     from) it prints nothing - and does not fail (a review: an empty argmin)."""
-    realism = {"board": "green-cream", "pieces": "chess"}
-    table = SimTable(
-        "chessboard", seed=3, size=(960, 540), tilt=24, light=(0.9, 1.0), realism=realism
-    )
-    cells, figures = chess_start("chessboard")
-    image = table.render(cells, figures=figures)
-    homography = find_board(image, "chessboard").homography
+    table, image, homography, cells, _ = green_cream_start()
     layout = table.layout
     kinds = np.array([cell_parity(c.name) for c in layout.cells])
     light = int(np.argmax([image_brightness(image, homography, layout, kinds, k) for k in (0, 1)]))
