@@ -351,7 +351,6 @@ def _model_whole(
 ) -> bool:
     """Whether a calibration file's model fits together: a mean per group of a known class,
     square precisions and looks of FEATURE_COUNT finite numbers, a positive novelty."""
-    square = _square
     return bool(
         classes
         and classes[0] == EMPTY
@@ -360,8 +359,8 @@ def _model_whole(
         and all(c in classes for c, _ in groups)
         and all(len(row) == FEATURE_COUNT for row in means)  # rows of unequal length too
         and np.all(np.isfinite(means))
-        and square(precision)
-        and (not class_precision or square(class_precision))
+        and _square(precision)
+        and (not class_precision or _square(class_precision))
         and all(len(v) == FEATURE_COUNT for v in looks)
         and all(np.all(np.isfinite(v)) for v in looks)
         and novelty > 0
