@@ -194,8 +194,10 @@ def flat_prints(
 
     Only darker ink on a lighter cell: a light print on a dark square looks like the top of a
     light piece standing there, and prints of that kind took white pieces on chess-ray-vision's
-    dark squares for empty ones (docs/vision.md, calibration 4.). A board of one kind (Go,
-    Othello, a board of one colour) has no other ink and takes none."""
+    dark squares for empty ones (docs/vision.md, calibration 4.). A board of one kind (Go, a
+    board of one colour) has no other ink and takes none. A one-colour board whose light
+    splits its cells in two by parity may take a few; fewer than `vision.standing.MIN_PRINTED`
+    fit no group (the real Othello photo fits none)."""
     brightness = surface.mean(axis=1)
     darker = brightness[None, :] < brightness[:, None] - CHECKERED_CONTRAST  # [kind, ink kind]
     centres = np.array([c.center for c in layout.cells], np.float64)
