@@ -22,7 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 DEFAULT_FOCAL = 0.7  # in image diagonals when the view cannot tell: phone and Pi camera lenses are 0.6-0.7 (the oblique real photos measure 0.68-0.72)
-FOCAL_RANGE = (0.4, 4.0)  # plausible focal lengths in image diagonals
+# plausible focal lengths in image diagonals: from the Pi Camera Module 3 Wide's (120 degrees
+# across the diagonal: 0.29) up
+FOCAL_RANGE = (0.28, 4.0)
 
 
 @dataclass(frozen=True)

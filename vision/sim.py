@@ -10,8 +10,9 @@ seed gives the same pictures on every machine.
 
     >>> table = SimTable("arimaa", seed=1)
     >>> frame = table.render({"a1": "gold", "h8": "silver"})
-    >>> for frame, hand in table.transition({"a1": "gold"}, {"a2": "gold"}):
-    ...     ...   # `hand` is the truth: is a hand over the board in this frame?
+    >>> hands = [hand for _, hand in table.transition({"a1": "gold"}, {"a2": "gold"})]
+    >>> any(hands), hands[-1]  # the truth: is a hand over the board in this frame?
+    (True, False)
 
 `SimSource` plays a script of board states through such transitions as a camera source
 (``sim:arimaa?seed=3`` in `vision.sources.open_source`), with optional dropped and black frames
@@ -260,23 +261,26 @@ class SimTable:
         rotation, _ = cv2.Rodrigues(axis * tilt)
         distance = 1.3 * max(w_mm, h_mm)
         p3 = np.column_stack([pts, np.zeros(4)]) @ rotation.T + [0, 0, distance]
-        projected = p3[:, :2] / p3[:, 2:3]
+        # The camera is turned to frame the board (its middle `offset` aside of the picture's
+        # centre) as a real one is: its optical centre stays at the picture's centre, as
+        # `vision.pose.CameraPose` assumes of every camera.
         width, height = self.size
-        span = projected.max(axis=0) - projected.min(axis=0)
-        scale = self.fill * min(width / span[0], height / span[1])
-        centre = (projected.max(axis=0) + projected.min(axis=0)) / 2
-        image_pts = (projected - centre) * scale + [width / 2, height / 2]
         shift = self.offset * [width, height] * (1 - self.fill) * 4
-        image_pts += shift
+        aim = np.eye(3)
+        projected, scale = _framed(p3, self.fill, (width, height))
+        for _ in range(AIM_ROUNDS):  # each round turns the board's middle nearer its place
+            middle = (projected.max(axis=0) + projected.min(axis=0)) / 2
+            aim = _turn_between([*middle, 1.0], [*(shift / scale), 1.0]) @ aim
+            projected, scale = _framed(p3 @ aim.T, self.fill, (width, height))
+        image_pts = projected * scale + [width / 2, height / 2]
         # The same camera as a 3x4 pinhole matrix in the mat frame with height (up = -z of
         # the board plane before it is tilted): mat -> centred and turned -> tilted -> pixels.
-        principal = np.array([width / 2, height / 2]) - centre * scale + shift
-        k = np.array([[scale, 0, principal[0]], [0, scale, principal[1]], [0, 0, 1.0]])
+        k = np.array([[scale, 0, width / 2], [0, scale, height / 2], [0, 0, 1.0]])
         turn = np.eye(4)
         turn[:2, :2] = in_plane
         turn[:2, 3] = -in_plane @ [self.layout.size[0] / 2, self.layout.size[1] / 2]
         turn[2, 2] = -1.0
-        pose = np.column_stack([rotation, [0, 0, distance]])
+        pose = np.column_stack([aim @ rotation, aim @ [0, 0, distance]])
         self._cam_matrix = k @ pose @ turn
         x0, y0 = -m, -m
         x1, y1 = self.layout.size[0] + m, self.layout.size[1] + m
@@ -1287,3 +1291,27 @@ def calibrate_table_photo(
     frame = table.render(position)
     located = locate(frame, table.layout)
     return calibrate(frame, located.homography, table.layout, position), frame, located.homography
+
+
+AIM_ROUNDS = 4  # turns of the camera to frame the board (its middle then within 0.3 px)
+
+
+def _framed(points: np.ndarray, fill: float, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """`points` (n, 3, in front of the camera) projected to the plane at unit depth (n, 2),
+    and the focal length in pixels at which they fill `fill` of a picture of `size`."""
+    projected = points[:, :2] / points[:, 2:3]
+    span = projected.max(axis=0) - projected.min(axis=0)
+    return projected, fill * min(size[0] / span[0], size[1] / span[1])
+
+
+def _turn_between(a: list[float], b: list[float]) -> np.ndarray:
+    """The rotation (3x3) that turns the direction `a` onto the direction `b` (the identity
+    for directions already alike; never asked for opposite ones)."""
+    u, v = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+    axis = np.cross(u, v)
+    sine = float(np.linalg.norm(axis))
+    if sine < 1e-12:
+        return np.eye(3)
+    turn, _ = cv2.Rodrigues(axis / sine * math.atan2(sine, float(u @ v)))
+    return turn
