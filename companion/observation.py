@@ -39,11 +39,13 @@ class Observation:
     # camera never saw. Learned once the referee takes a board with them empty
     # (vision.relearn.learn_from_board).
     unlearned: tuple[str, ...] = ()
-    # Cells read empty because they look like the lean of a nearer piece the camera learned
-    # there on earlier boards -> the class it would have read without that (the leaning
-    # piece's): a piece that steps behind the leaning piece and hides there may look the same
-    # (vision.standing's lean looks). The referee takes them as read otherwise when that
-    # alone makes the board the position or a legal move.
+    # Cells read empty as the lean of a nearer piece -> the class it would have read without
+    # that (the leaning piece's): because they look like a lean the camera learned there on
+    # earlier boards (vision.standing's lean looks; a piece that steps behind the leaning piece
+    # and hides there may look the same), or because nothing of that class's colour rises
+    # above the leaning piece where a piece standing there would (vision.standing, on a
+    # chessboard). The referee takes them as read otherwise when that alone makes the board
+    # the position or a legal move.
     leaned: dict[str, str] = field(default_factory=dict)
     # The board in the frame that was read, for the records: JPEG quality -> JPEG bytes (the
     # tracker sets it; the referee stores it with a move the board shows). Not part of the JSON.

@@ -1,4 +1,5 @@
-"""The `>>>` examples in the core's docstrings run as tests (a reader can trust them)."""
+"""The `>>>` examples in the core's and the camera's docstrings run as tests (a reader can
+trust them)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pkgutil
 import pytest
 
 import companion
+import vision
 
 # The core: every module of the companion package but the touchscreen app (being rewritten into
 # pages; its examples, if any, join when it is).
@@ -20,7 +22,10 @@ MODULES = sorted(
 )
 
 
-@pytest.mark.parametrize("name", MODULES)
+VISION = sorted(info.name for info in pkgutil.walk_packages(vision.__path__, "vision."))
+
+
+@pytest.mark.parametrize("name", MODULES + VISION)
 def test_docstring_examples_run(name):
     module = importlib.import_module(name)
     finder = doctest.DocTestFinder(exclude_empty=True)

@@ -62,9 +62,10 @@ def test_vision_calibrate_and_read(tmp_path, capsys):
         "occluded",
         "hidden",
         "unlearned",
+        "leaned",
         "turn_untold",
     }
-    assert data["markers_seen"] == 4 and data["occluded"] is False
+    assert data["markers_seen"] == 4 and data["occluded"] is False and data["leaned"] == {}
     assert {c: v for c, v in data["cells"].items() if v != "empty"} == later
     # A hand over the board: nothing is guessed, and the reader says why.
     hand = table.hand_towards(table.cell_pixel("d4"))

@@ -58,6 +58,7 @@ STONE_CLASSES = {
 # and Othello discs are flat (a Go stone: 9 mm on a 22 mm point).
 PIECE_HEIGHTS = {"arinama": 0.4, "arimaa": 1.7, "aranea": 0.4, "sensei": 1.0}
 CHESS_PIECE_HEIGHT = 1.7  # the chessboard layout: a chess set
+CHESS_SHORTEST_PIECE = 0.9  # ... and its shortest piece, a Staunton pawn (0.9 cell widths)
 # The games whose pieces may be figures (chess-like pieces): Arimaa - its mat's own pieces are
 # stones, but an Arimaa set's animals, or a chess set's figures, may stand on it as well. The
 # others are played with stones - Sensei's character is a figurine standing on a stone, which
@@ -117,6 +118,13 @@ class Layout:
         (`vision.standing.classify_cells`, `vision.cell_features`). As with `piece_height`, the
         layout says what stands on it: a `grid:RxC` carries stones or discs."""
         return self.game in FIGURE_GAMES or self.name == CHESSBOARD
+
+    @property
+    def shortest_piece(self) -> float:
+        """Cell widths: the lowest piece that may stand on it - a chess set's pawn on a
+        `chessboard`; 0 where flat stones may stand (on the Arimaa mat too, beside an Arimaa
+        set's animals). What a piece behind a taller one shows above it (`vision.occlusion`)."""
+        return CHESS_SHORTEST_PIECE if self.name == CHESSBOARD else 0.0
 
     @property
     def has_markers(self) -> bool:

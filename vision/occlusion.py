@@ -14,10 +14,16 @@ their pieces (on the real photos a king stands at the left of e7 and its crown c
 e8). The pose comes from the homography (`vision.pose`): straight above the board nothing is
 hidden; the lower the camera, the farther a piece's shadow of sight reaches.
 
+What is hidden may still show above the piece in front: a piece standing on e8 rises, and from
+the side its top shows above a king on e7 unless the camera is low. `band_above_front` says
+where, for the reader to look (`vision.standing`: e8 reads empty when nothing of the king's
+colour shows there) - on a chessboard only, whose shortest piece is a pawn 0.9 of a cell tall;
+where flat stones may stand, nothing behind need rise above anything.
+
     >>> import numpy as np
     >>> from vision.layouts import get_layout
     >>> layout = get_layout("chessboard")
-    >>> above = np.array([[2.0, 0, 100], [0, 2.0, 50], [0, 0, 1]])  # looking straight down
+    >>> above = np.array([[2.0, 0, 260], [0, 2.0, 260], [0, 0, 1]])  # straight down on its centre
     >>> hidden_cells(above, (1000, 1000), layout, {"e7"})
     {}
 """
@@ -81,3 +87,58 @@ def hidden_cells(
     )
     nearest = np.where(covers, along, np.inf).argmin(axis=1)  # the piece right in front
     return {names[i]: names[int(front[nearest[i]])] for i in np.flatnonzero(covers.any(axis=1))}
+
+
+BAND_HALF_WIDTH = 0.25  # cell widths either side of a hidden cell's upright axis
+BAND_SIZE = (9, 96)  # samples across x up the band, from the board to the shortest piece's top
+MIN_BAND_ROWS = 3  # rows of samples that must show above the front piece, at the least
+
+
+def band_above_front(
+    pose: CameraPose, layout: Layout, behind: str, front: str
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a piece standing on `behind` would show above the piece on `front` (a nearer
+    cell, `hidden_cells`), wherever on its cell it stands: board points (rows, cols, 3) up
+    `behind`'s upright axis, half a cell wide across the view, from the board to the shortest
+    piece's height (`Layout.shortest_piece`), and which of them the picture shows above the
+    top of `front`'s piece (as tall as the board's tallest, standing OFF_CENTRE towards
+    `behind`) and below the top of the shortest piece standing OFF_CENTRE towards the camera
+    (there every placement of it shows). None when fewer than MIN_BAND_ROWS rows of samples
+    are left - no band then tells whether a piece stands there - and always where flat stones
+    may stand (`Layout.shortest_piece` 0)."""
+    shortest = min(layout.shortest_piece, layout.piece_height)
+    camera = pose.centre()
+    if shortest <= 0 or not np.all(np.isfinite(camera)) or camera[2] <= 0:
+        return None
+    b, f = layout.cell(behind), layout.cell(front)
+    width = 2.0 * b.radius
+    at, there = np.array(b.center, np.float64), np.array(f.center, np.float64)
+    towards = camera[:2] - at
+    distance = float(np.linalg.norm(towards))
+    if distance <= 1e-9:
+        return None
+    towards /= distance
+    across = np.array([-towards[1], towards[0]])
+    back = at - there
+    back /= max(float(np.linalg.norm(back)), 1e-9)
+    front_top = np.array([*(there + OFF_CENTRE * 2.0 * f.radius * back), 0.0])
+    front_top[2] = layout.piece_height * 2.0 * f.radius
+    base = pose.project(np.array([*at, 0.0]))
+    up = pose.project(np.array([*at, width])) - base
+    up /= max(float(np.linalg.norm(up)), 1e-9)
+    low = float(pose.project(front_top) @ up)
+    high = float(
+        pose.project(np.array([*(at + OFF_CENTRE * width * towards), shortest * width])) @ up
+    )
+    cols, rows = BAND_SIZE
+    u = np.linspace(-BAND_HALF_WIDTH, BAND_HALF_WIDTH, cols) * width
+    z = np.linspace(shortest * width, 0.0, rows)
+    points = np.empty((rows, cols, 3))
+    points[..., 0] = at[0] + u[None, :] * across[0]
+    points[..., 1] = at[1] + u[None, :] * across[1]
+    points[..., 2] = z[:, None]
+    height = pose.project(points) @ up
+    shows = (height > low) & (height < high)
+    if int(shows.any(axis=1).sum()) < MIN_BAND_ROWS:
+        return None
+    return points, shows

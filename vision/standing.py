@@ -48,12 +48,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+import cv2
 import numpy as np
 
 from companion.errors import ColoursSwapped, EmptyPhotoNotEmpty, PositionMismatch, UserError
 from companion.observation import DOUBTFUL, EMPTY, UNKNOWN, Observation
 from vision import messages
-from vision.cell_features import FEATURE_COUNT, features, light_direction, measured_features
+from vision.cell_features import (
+    FEATURE_COUNT,
+    expected_of,
+    features,
+    light_direction,
+    measured_features,
+)
 from vision.cell_kinds import learn_surface
 from vision.cell_views import CellViews, cell_views
 from vision.copies import (
@@ -70,7 +77,8 @@ from vision.discriminant import fit_discriminant, own_distances
 from vision.jsonfile import json_field, write_json
 from vision.layouts import STONE_HEIGHT, Layout, get_layout
 from vision.light_field import INLIER_CUT, Rim, fit_light, light_terms, rim_geometry, robust_spread
-from vision.occlusion import hidden_cells
+from vision.occlusion import band_above_front, hidden_cells
+from vision.pose import CameraPose
 
 # calibration's label of an empty cell with a flat print drawn on it in a copy (`flat_prints`):
 # fitted as a group of its own, then read as empty
@@ -1429,12 +1437,15 @@ def read_standing(
     or outside the picture)."""
     calibration.check_layout(layout)
     cells = layout.cell_names()
-    x, names, confidence, seen = read_views(
-        cell_views(image, homography, layout), layout, calibration
-    )
+    views = cell_views(image, homography, layout)
+    x, names, confidence, seen = read_views(views, layout, calibration)
     size = (image.shape[1], image.shape[0])
     hidden = hidden_cells(homography, size, layout, _occupied(cells, names))
     names, confidence, leaned = _read_leans(x, calibration, layout, names, confidence, hidden)
+    names, confidence, above = _read_above_front(
+        image, homography, layout, calibration, (views, x), names, confidence, hidden
+    )
+    leaned = {**leaned, **above}
     return reading_observation(
         layout,
         names,
@@ -1557,3 +1568,93 @@ def _nearest(x: np.ndarray, to: np.ndarray, precision: np.ndarray) -> float:
     """The squared Mahalanobis distance from `x` to the nearest row of `to`."""
     diff = x[None, :] - to
     return float(np.einsum("nd,de,ne->n", diff, precision, diff).min())
+
+
+OF_CLASS_SHARE = 0.02  # of a band's samples may look like the class: noise, not a piece
+
+
+def _read_above_front(
+    image: np.ndarray,
+    homography: np.ndarray,
+    layout: Layout,
+    calibration: StandingCalibration,
+    measured: tuple[CellViews, np.ndarray],
+    names: list[str],
+    confidence: np.ndarray,
+    hidden: dict[str, str],
+) -> tuple[list[str], np.ndarray, dict[str, str]]:
+    """`names` and `confidence` with the cells a nearer piece may hide (`hidden`) that read as
+    that piece's class read empty when nothing of the class's colour shows where a piece
+    standing on the cell would rise above the piece in front
+    (`vision.occlusion.band_above_front`; the confidence: the share of the band that does not
+    show it) - and those cells -> the class they read before. `measured`: the cells' views
+    and their features."""
+    cells = layout.cell_names()
+    index = {c: i for i, c in enumerate(cells)}
+    pairs = [
+        (b, f)
+        for b, f in hidden.items()
+        if names[index[b]] not in (EMPTY, UNKNOWN) and names[index[b]] == names[index[f]]
+    ]
+    if not pairs:
+        return names, confidence, {}
+    pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
+    expected = expected_of(*measured)
+    kinds = calibration.kinds(layout)
+    allowed = _allowed(kinds, calibration)
+    names, confidence, above = list(names), confidence.copy(), {}
+    for behind, front in pairs:
+        i = index[behind]
+        band = band_above_front(pose, layout, behind, front)
+        if band is None:
+            continue
+        of_class = allowed[i] & np.array([c == names[i] for c, _ in calibration.groups])
+        share = _share_of_class(image, pose, band, calibration, expected[i], kinds[i], of_class)
+        if share is not None and share <= OF_CLASS_SHARE:
+            above[behind] = names[i]
+            names[i] = EMPTY
+            confidence[i] = 1.0 - share
+    return names, confidence, above
+
+
+def _share_of_class(
+    image: np.ndarray,
+    pose: CameraPose,
+    band: tuple[np.ndarray, np.ndarray],
+    calibration: StandingCalibration,
+    expected: np.ndarray,
+    kind: int,
+    of_class: np.ndarray,
+) -> float | None:
+    """The share of the `band`'s samples the picture shows above the piece in front that have
+    the colour of the class whose groups are `of_class`, at a cell of `kind` whose expected
+    empty colour is `expected` (log BGR): nearer, in log brightness, the class's colour there
+    (`expected` plus the class's mean lower column) than the nearest kind of cell's under the
+    same light. None for a class as dark or as bright as some kind of cell: the board beyond
+    may show its colour."""
+    piece = float((expected + np.array(calibration.means)[of_class][:, :3]).mean())
+    surface = np.array(calibration.surface)
+    boards = (expected - surface[kind] + surface).mean(axis=1)
+    if piece < boards.min():
+        side, edge = -1.0, float(boards.min())
+    elif piece > boards.max():
+        side, edge = 1.0, float(boards.max())
+    else:
+        return None
+    points, shows = band
+    levels = _brightness_at(image, pose.project(points[shows]))
+    return float(np.mean(side * (levels - 0.5 * (piece + edge)) > 0.0))
+
+
+def _brightness_at(image: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """(m,): the log brightness of `image` at the points `px` (m, 2), smoothed over 3 x 3 as
+    the cells' views are; points outside the picture take its nearest edge."""
+    height, width = image.shape[:2]
+    low = np.clip(np.floor(px.min(axis=0)) - 3, 0, [width - 1, height - 1]).astype(int)
+    high = np.clip(np.ceil(px.max(axis=0)) + 4, 1, [width, height]).astype(int)
+    crop = cv2.GaussianBlur(image[low[1] : high[1], low[0] : high[0]], (3, 3), 0)
+    at = (px - low).astype(np.float32).reshape(1, -1, 2)
+    values = cv2.remap(
+        crop, at[..., 0], at[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.log1p(values.reshape(-1, 3).astype(np.float32)).mean(axis=1)

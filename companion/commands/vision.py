@@ -222,8 +222,8 @@ def _register_read(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--json",
         action="store_true",
         help='print {"cells": {...}, "confidence": {...}, "markers_seen": n, "occluded": false, '
-        '"hidden": {...}, "unlearned": [...], "turn_untold": false} (true: the board lies a '
-        "quarter turn from where the calibration saw it, and may read upside down)",
+        '"hidden": {...}, "unlearned": [...], "leaned": {...}, "turn_untold": false} (true: the '
+        "board lies a quarter turn from where the calibration saw it, and may read upside down)",
     )
     read.set_defaults(func=run_read)
 
@@ -860,6 +860,7 @@ def run_read(args: argparse.Namespace) -> int:
                     "occluded": bool(occluded),
                     "hidden": observation.hidden,
                     "unlearned": list(observation.unlearned),
+                    "leaned": observation.leaned,
                     "turn_untold": turn_untold,
                 }
             )
@@ -900,6 +901,13 @@ def _say_marks(observation: Observation) -> None:
             "there (a logo) reads as a piece until the camera has seen the cell empty: calibrate "
             "with --empty (a photo of the empty board); in a game the referee teaches the camera "
             "from the first legal move that empties the cell"
+        )
+    if observation.leaned:
+        read = [f"{c} (looked {k})" for c, k in sorted(observation.leaned.items())]
+        print(
+            f"{_count(len(read), 'cell')} under a nearer piece's lean read empty: "
+            f"{', '.join(read)} - the look is the lean's, not a piece's; the referee takes "
+            "such a cell as it looked when that alone makes the board a move"
         )
     doubtful = observation.doubtful()
     if doubtful:
@@ -1128,6 +1136,8 @@ def run_track(args: argparse.Namespace) -> int:
                     line["hidden"] = observation.hidden
                 if observation.unlearned:
                     line["unlearned"] = list(observation.unlearned)
+                if observation.leaned:
+                    line["leaned"] = observation.leaned
                 print(json.dumps(line), flush=True)
             else:
                 print(f"frame {index}:")

@@ -469,9 +469,9 @@ class Referee(Generic[P]):
     def seen_board(self, observation: Observation) -> dict[str, str]:
         """The occupied cells of `observation` as the referee takes them.
 
-        When the game's pieces are tall, first the cells the camera read empty only because
-        they look like a lean it learned there (`observation.leaned`) are taken as it read
-        them before it knew the lean, when that makes the board the position or a legal move:
+        When the game's pieces are tall, first the cells the camera read empty only as a
+        nearer piece's lean (`observation.leaned`) are taken as it first read them, when that
+        makes the board the position or a legal move:
         a rabbit that steps behind its camel and hides there looks like the camel's lean, and
         the board without it - the rabbit gone - may be a legal move too (a review: "Which
         gold piece is on g5 now?"); a board with a piece more where a lean was seen is none.
@@ -541,7 +541,7 @@ class Referee(Generic[P]):
                 values.append(was)
             if read is not None and None not in values and (self.settled or cell in unlearned):
                 values.append(None)
-            first_read = observation.leaned.get(cell)  # read empty from a lean learned there
+            first_read = observation.leaned.get(cell)  # read empty as a nearer piece's lean
             if first_read is not None and first_read not in values:
                 values.append(first_read)
             if values:
