@@ -884,8 +884,8 @@ def run_read(args: argparse.Namespace) -> int:
 
 def _say_marks(observation: Observation) -> None:
     """The cells the reading marks (docs/vision.md): those a nearer piece may hide, those no
-    calibration photo showed empty that look changed, those read without certainty - each
-    with what the referee does about it."""
+    calibration photo showed empty that look changed, those read empty as a nearer piece's
+    lean, those read without certainty - each with what the referee does about it."""
     if observation.hidden:
         behind = [f"{c} behind {n}" for c, n in sorted(observation.hidden.items())]
         print(
