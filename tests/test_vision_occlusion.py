@@ -20,7 +20,7 @@ from vision.layouts import get_layout
 from vision.occlusion import OFF_CENTRE, PIECE_RADIUS, band_above_front, hidden_cells
 from vision.pose import CameraPose
 from vision.sim import SimTable, chess_start
-from vision.standing import Photo, calibrate_standing, read_standing
+from vision.standing import Photo, _share_of_class, calibrate_standing, read_standing
 
 REAL = real_data()
 CHESSBOARD = get_layout("chessboard")
@@ -255,3 +255,23 @@ def test_nothing_is_looked_for_above_a_piece_from_straight_above():
     oblique = CameraPose.from_homography(pinhole((135.0, 700.0, 900.0)), SIZE)
     points, shows = band_above_front(oblique, CHESSBOARD, "e8", "e7")
     assert points.shape[-1] == 3 and shows.any() and not shows.all()
+
+
+def test_a_band_the_picture_does_not_show_whole_tells_nothing(dark_wood_from_35_degrees):
+    """Where the board reaches past the frame, the band above the piece in front may lie
+    partly outside the picture: it is not judged (None), where inside it is."""
+    table, homography, calibration = dark_wood_from_35_degrees
+    cells = {"e5": "black", "a1": "white", "h8": "black", "a8": "white"}
+    figures = {"e5": "king", "a1": "rook", "h8": "rook", "a8": "pawn"}
+    image = table.render(cells, figures=figures)
+    pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
+    band = band_above_front(pose, table.layout, "e6", "e5")
+    kinds = calibration.kinds(table.layout)
+    e6 = table.layout.cell_names().index("e6")
+    of_black = np.array([c == "black" and k == kinds[e6] for c, k in calibration.groups])
+    expected = np.log1p(np.full(3, 120.0))
+    args = (calibration, expected, int(kinds[e6]), of_black)
+    assert _share_of_class(image, pose, band, *args) is not None
+    top = int(pose.project(band[0][band[1]])[:, 1].max())  # the band's lowest row in the picture
+    cut = image[: top - 2]  # the picture ends inside the band
+    assert _share_of_class(cut, pose, band, *args) is None

@@ -1630,8 +1630,9 @@ def _share_of_class(
     the colour of the class whose groups are `of_class`, at a cell of `kind` whose expected
     empty colour is `expected` (log BGR): nearer, in log brightness, the class's colour there
     (`expected` plus the class's mean lower column) than the nearest kind of cell's under the
-    same light. None for a class as dark or as bright as some kind of cell: the board beyond
-    may show its colour."""
+    same light. None for a class as dark or as bright as some kind of cell (the board beyond
+    may show its colour), and for a band the picture does not show whole (a board reaching
+    past the frame)."""
     piece = float((expected + np.array(calibration.means)[of_class][:, :3]).mean())
     surface = np.array(calibration.surface)
     boards = (expected - surface[kind] + surface).mean(axis=1)
@@ -1642,13 +1643,17 @@ def _share_of_class(
     else:
         return None
     points, shows = band
-    levels = _brightness_at(image, pose.project(points[shows]))
+    px = pose.project(points[shows])
+    height, width = image.shape[:2]
+    if not np.all((px >= 0) & (px <= [width - 1, height - 1])):
+        return None
+    levels = _brightness_at(image, px)
     return float(np.mean(side * (levels - 0.5 * (piece + edge)) > 0.0))
 
 
 def _brightness_at(image: np.ndarray, px: np.ndarray) -> np.ndarray:
-    """(m,): the log brightness of `image` at the points `px` (m, 2), smoothed over 3 x 3 as
-    the cells' views are; points outside the picture take its nearest edge."""
+    """(m,): the log brightness of `image` at the points `px` (m, 2) inside it, smoothed over
+    3 x 3 as the cells' views are."""
     height, width = image.shape[:2]
     low = np.clip(np.floor(px.min(axis=0)) - 3, 0, [width - 1, height - 1]).astype(int)
     high = np.clip(np.ceil(px.max(axis=0)) + 4, 1, [width, height]).astype(int)
