@@ -649,7 +649,7 @@ def test_a_shadow_is_as_deep_as_the_board_round_the_cell_shows_it():
     calibration = calibrate_standing(image, homography, layout, entry["cells"])
     views = cell_views(shaded, homography, layout)
     kinds, surface = calibration.kinds(layout), np.array(calibration.surface)
-    _, _, shade = vision.standing.features_of(views, layout, kinds, surface)
+    _, _, shade, _ = vision.standing.features_of(views, layout, kinds, surface)
     deepest = dict(zip(layout.cell_names(), shade, strict=True))
     assert deepest["g4"] < np.log(1 / 3) + 0.1 and deepest["f5"] < np.log(1 / 3) + 0.1
     assert deepest["b4"] > -0.3 and deepest["c5"] > -0.3  # far from it: lit

@@ -162,11 +162,3 @@ def _darkest_brightest(levels: np.ndarray) -> np.ndarray:
     ranks = np.sort(levels, axis=1)
     last = levels.shape[1] - 1
     return ranks[:, [round(QUANTILES[0] * last), round(QUANTILES[1] * last)]]
-
-
-def expected_of(views: CellViews, x: np.ndarray) -> np.ndarray:
-    """(n, 3): the expected empty colour (log BGR) each cell's `features` `x` were measured
-    against - the lower column's median less its first three features."""
-    n, rows, cols, _ = views.column.shape
-    lower = views.column[:, : rows - 1, 3 : cols - 3].reshape(n, -1, 3)
-    return np.median(lower, axis=1) - x[:, :3]

@@ -120,7 +120,7 @@ def _learn_unlearned(
         return calibration
     kinds = calibration.kinds(layout)
     empty = np.array([n not in board for n in names]) & ~views.unseen
-    x, seen, _ = features_of(
+    x, seen, _, _ = features_of(
         views, layout, kinds, np.array(calibration.surface), empty, rim_look=calibration.rim()
     )
     # the empty cells whose look is their kind's: learned, and no piece leaning over them
@@ -162,7 +162,7 @@ def _learn_leans(
     a learned lean read empty, each a white piece behind a black king or queen)."""
     if not leaned:
         return calibration
-    x, read, _, _ = read_views(views, layout, calibration)
+    x, read, _, _, _ = read_views(views, layout, calibration)
     names = layout.cell_names()
     looks = dict(calibration.lean_looks)
     for cell, leaning in leaned.items():

@@ -54,13 +54,7 @@ import numpy as np
 from companion.errors import ColoursSwapped, EmptyPhotoNotEmpty, PositionMismatch, UserError
 from companion.observation import DOUBTFUL, EMPTY, UNKNOWN, Observation
 from vision import messages
-from vision.cell_features import (
-    FEATURE_COUNT,
-    expected_of,
-    features,
-    light_direction,
-    measured_features,
-)
+from vision.cell_features import FEATURE_COUNT, features, light_direction, measured_features
 from vision.cell_kinds import learn_surface
 from vision.cell_views import CellViews, cell_views
 from vision.copies import (
@@ -493,9 +487,11 @@ def features_of(
     use: np.ndarray | None = None,
     start: np.ndarray | None = None,
     rim_look: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features of every cell, which cells the picture shows, and how deep a shadow the light
-    field does not follow each may lie in (`_deepest_shade`); the light is fitted to the
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Features of every cell, which cells the picture shows, how deep a shadow the light
+    field does not follow each may lie in (`_deepest_shade`), and each cell's expected empty
+    colour under the fitted light (log BGR, what the features are measured against); the
+    light is fitted to the
     grounds of the cells in `use` (those the position has empty) that the picture shows, and
     to the rim round the board where its look was learned (`rim_look`, NaN where not)."""
     seen = ~views.unseen
@@ -508,7 +504,7 @@ def features_of(
         views.ground, kinds, surface, light_terms(layout), light_from, start, rim
     )
     shade = _deepest_shade(views.ground - expected, layout, light_from, seen)
-    return features(views, expected, not layout.figures), seen, shade
+    return features(views, expected, not layout.figures), seen, shade, expected
 
 
 def _deepest_shade(
@@ -843,7 +839,7 @@ def _check_said_empty(
 
     :raises EmptyPhotoNotEmpty: naming those cells."""
     cells = layout.cell_names()
-    x, names, confidence, seen = read_views(
+    x, names, confidence, seen, _ = read_views(
         cell_views(photo.image, photo.homography, layout), layout, first
     )
     changed = set(_changed(x, cells, names, seen, first))
@@ -972,7 +968,7 @@ def learn_photo(
             if stones:
                 image = highlighted(image, homography, layout, truth != EMPTY, highlights)
             image_views = cell_views(image, homography, layout, heights.uniform(*COLUMN_SCALES))
-        x, seen, _ = features_of(
+        x, seen, _, _ = features_of(
             image_views, layout, kinds, surface, (truth == EMPTY) & labelled, rim_look=rim_look
         )
         xs.append(x)
@@ -1437,13 +1433,14 @@ def read_standing(
     or outside the picture)."""
     calibration.check_layout(layout)
     cells = layout.cell_names()
-    views = cell_views(image, homography, layout)
-    x, names, confidence, seen = read_views(views, layout, calibration)
+    x, names, confidence, seen, expected = read_views(
+        cell_views(image, homography, layout), layout, calibration
+    )
     size = (image.shape[1], image.shape[0])
     hidden = hidden_cells(homography, size, layout, _occupied(cells, names))
     names, confidence, leaned = _read_leans(x, calibration, layout, names, confidence, hidden)
     names, confidence, above = _read_above_front(
-        image, homography, layout, calibration, (views, x), names, confidence, hidden
+        image, homography, layout, calibration, expected, names, confidence, hidden
     )
     leaned = {**leaned, **above}
     return reading_observation(
@@ -1495,9 +1492,10 @@ def reading_observation(
 
 def read_views(
     views: CellViews, layout: Layout, calibration: StandingCalibration
-) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
-    """The features, classes (unknown outside the picture), confidences and which cells are
-    seen, read from `views` by the discriminant alone."""
+) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """The features, classes (unknown outside the picture), confidences, which cells are
+    seen and their expected empty colours (`features_of`), read from `views` by the
+    discriminant alone."""
     kinds = calibration.kinds(layout)
     surface = np.array(calibration.surface)
     cells = layout.cell_names()
@@ -1510,7 +1508,9 @@ def read_views(
     # until the reading settles.
     empty = None if rim is None else np.zeros(len(cells), bool)
     for _ in range(LIGHT_ROUNDS):
-        x, seen, shade = features_of(views, layout, kinds, surface, start=empty, rim_look=rim)
+        x, seen, shade, expected = features_of(
+            views, layout, kinds, surface, start=empty, rim_look=rim
+        )
         names, confidence, _ = classify_cells(x, kinds, calibration, cells, shade)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
@@ -1520,7 +1520,7 @@ def read_views(
             break
         empty = now_empty
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
-    return x, names, np.where(seen, confidence, 0.0), seen
+    return x, names, np.where(seen, confidence, 0.0), seen, expected
 
 
 def _occupied(cells: list[str], names: list[str]) -> set[str]:
@@ -1578,7 +1578,7 @@ def _read_above_front(
     homography: np.ndarray,
     layout: Layout,
     calibration: StandingCalibration,
-    measured: tuple[CellViews, np.ndarray],
+    expected: np.ndarray,
     names: list[str],
     confidence: np.ndarray,
     hidden: dict[str, str],
@@ -1587,8 +1587,8 @@ def _read_above_front(
     that piece's class read empty when nothing of the class's colour shows where a piece
     standing on the cell would rise above the piece in front
     (`vision.occlusion.band_above_front`; the confidence: the share of the band that does not
-    show it) - and those cells -> the class they read before. `measured`: the cells' views
-    and their features."""
+    show it) - and those cells -> the class they read before. `expected`: (n, 3) each cell's
+    expected empty colour (log BGR, `features_of`)."""
     cells = layout.cell_names()
     index = {c: i for i, c in enumerate(cells)}
     pairs = [
@@ -1599,7 +1599,6 @@ def _read_above_front(
     if not pairs:
         return names, confidence, {}
     pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
-    expected = expected_of(*measured)
     kinds = calibration.kinds(layout)
     allowed = _allowed(kinds, calibration)
     names, confidence, above = list(names), confidence.copy(), {}
