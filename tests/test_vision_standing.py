@@ -40,6 +40,7 @@ from vision.standing import (
     _distances,
     calibrate_standing,
     classify_cells,
+    moved_to_picture,
     read_standing,
 )
 
@@ -361,6 +362,39 @@ def test_the_class_is_picked_within_a_picture_and_resemblance_judged_between_pic
     before = _two_precisions([])
     assert np.array_equal(before.picks(), before.precision)
     assert classify_cells(x, np.zeros(2, np.int64), before, ["a1", "b1"])[0] == ["black", "unknown"]
+
+
+def test_each_class_is_read_from_its_look_in_this_picture():
+    """A picture moves every cell of a class alike (another tone curve, a light from another
+    side: chess-ray-vision's white pawns brighter than their squares in one photo, as bright in
+    another), and the spread that picks the class is the spread round a picture's own look.
+    So the cells read surely as a class show where this picture put its look
+    (`moved_to_picture`), and every cell is read again from the moved looks: a pawn that lies
+    nearer the calibration's empty look than its black look, but right where this picture's
+    black pieces look, reads black. The move is shrunk as far as a few cells cannot tell it
+    from their own spread; a file without the spread within a picture moves nothing."""
+    within = (10.0 * np.eye(FEATURE_COUNT)).tolist()  # a picture's cells lie 0.1 round its look
+    model = _two_precisions(within)  # ... and pictures move a class's look by 0.9 (1 - 0.1)
+    x = np.zeros((6, FEATURE_COUNT))
+    x[:4, :3] = (1.0, 1.0, 0.8)  # four black pieces, this picture's black moved 0.8 in feature 2
+    x[4, :3] = (0.45, 0.45, 0.8)  # a black piece nearer the calibration's empty look than its black
+    cells = ["a1", "b1", "c1", "d1", "e1", "f1"]  # f1: an empty cell, read as the calibration says
+    kinds = np.zeros(6, np.int64)
+    names = ["black"] * 4 + ["unknown", "empty"]  # the first reading, the pawn not sure
+    moved = moved_to_picture(model, x, kinds, cells, names)
+    assert moved.means[1][2] == pytest.approx(0.8 * 0.9 / (0.9 + 0.1 / 4))
+    assert moved.means[0] == model.means[0]  # the empty cells read here sit on its look
+    read, confidence, _ = classify_cells(x, kinds, model, cells)
+    assert read == ["black"] * 5 + ["empty"]
+    assert confidence[4] > 0.85
+    # with no black piece in the picture to show the move, the pawn reads empty
+    assert classify_cells(x[4:], kinds[4:], model, cells[4:])[0] == ["empty", "empty"]
+    # nor does a file from before the spread within a picture move anything
+    assert moved_to_picture(replace(model, class_precision=[]), x, kinds, cells, names).means == (
+        model.means
+    )
+    unseen = np.array([False] * 4 + [True, True])  # the black cells outside the picture
+    assert moved_to_picture(model, x, kinds, cells, names, unseen).means == model.means
 
 
 def test_a_stones_slope_across_the_board_says_whether_it_is_there_a_figures_only_its_colour():

@@ -146,6 +146,47 @@ def shrunk_inverse(covariance: np.ndarray) -> np.ndarray:
     return np.linalg.inv(covariance + FLOOR**2 * np.eye(FEATURE_COUNT))
 
 
+def picture_spreads(
+    precision: np.ndarray, class_precision: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two covariances behind `fit_discriminant`'s two inverses: a cell's spread round
+    its class's look *in its own picture* (`class_precision`'s), and how far a picture moves
+    a class's look from its mean (`between`) - what the spread over all the pictures
+    (`precision`'s) holds beyond the first. The two are shrunk apart, so their difference may
+    dip below zero along a few directions: those are taken as no move.
+
+    >>> within, between = picture_spreads(np.diag([1 / 5.0, 1 / 2.0]), np.diag([1.0, 1.0]))
+    >>> np.diag(within).tolist(), np.diag(between).round(6).tolist()
+    ([1.0, 1.0], [4.0, 1.0])
+    """
+    within = np.linalg.inv(class_precision)
+    values, vectors = np.linalg.eigh(np.linalg.inv(precision) - within)
+    between = (vectors * np.clip(values, 0.0, None)) @ vectors.T
+    return within, between
+
+
+def picture_move(deviations: np.ndarray, within: np.ndarray, between: np.ndarray) -> np.ndarray:
+    """How far a class's look in one picture lies from its mean, from the `deviations` (n, d)
+    of that picture's cells read as the class: their mean, shrunk towards no move as far as
+    n cells cannot tell it from their spread within the picture - a picture moves a class's
+    look by `between` as a prior, and its cells lie round the moved look by `within`
+    (`picture_spreads`), so the move is between @ (between + within / n)^-1 @ their mean.
+    Many cells show the move whole, one cell little of it.
+
+    >>> one = np.eye(1)
+    >>> picture_move(np.full((4, 1), 1.0), one, one).round(2).tolist()
+    [0.8]
+    >>> picture_move(np.full((1, 1), 1.0), one, one).round(2).tolist()
+    [0.5]
+    >>> picture_move(np.zeros((0, 1)), one, one).tolist()
+    [0.0]
+    """
+    if not len(deviations):
+        return np.zeros(deviations.shape[1])
+    mean = deviations.mean(axis=0)
+    return between @ np.linalg.solve(between + within / len(deviations), mean)
+
+
 def own_distances(
     x: np.ndarray,
     truth: np.ndarray,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -67,7 +67,7 @@ from vision.copies import (
     highlighted,
     shadowed,
 )
-from vision.discriminant import fit_discriminant, own_distances
+from vision.discriminant import fit_discriminant, own_distances, picture_move, picture_spreads
 from vision.jsonfile import json_field, write_json
 from vision.layouts import STONE_HEIGHT, Layout, get_layout
 from vision.light_field import INLIER_CUT, Rim, fit_light, light_terms, rim_geometry, robust_spread
@@ -113,6 +113,11 @@ DOUBTFUL_SHARE = 0.2  # more doubtful calibration cells than this share: the pho
 DOUBTFUL_FEW = 4  # ... or than this many, on a small board (real photos: at most 3 of 64)
 FEW_CELLS = 2  # a class learned from this many cells or fewer has no spread of its own
 MIN_POSTERIOR = 0.5  # below this no class is more likely than the rest together: "unknown"
+# a cell read this surely shows how its picture moved its class's look (`classify_cells`): a
+# cell nearly as near another class would pull the look towards that class. chess-ray-vision
+# found and read as one game (three streams): 12 of 13 boards at 0.5, 12.3 at 0.8, 13 at 0.9
+# and at 0.99 (its e2 pawn, read empty at first, pulled the empty squares' look its way)
+SURE_OF_CLASS = 0.95
 LIGHT_ROUNDS = 3  # fits of the light while reading: all grounds, then the cells read empty
 CROWDED = 1 / 3  # read occupied: more than this share of the cells seen
 MIN_LIGHT_CELLS = 6  # fewer cells read empty: the light stays fitted to every ground
@@ -213,6 +218,14 @@ class StandingCalibration:
         if not self.rim_look or len(looks) < RIM_KNOWN * len(self.rim_look):
             return None
         return np.array([[np.nan] * 3 if r is None else r for r in self.rim_look], np.float64)
+
+    @cached_property
+    def spreads(self) -> tuple[np.ndarray, np.ndarray]:
+        """A cell's spread round its class's look in its own picture, and how far a picture
+        moves a class's look (`vision.discriminant.picture_spreads`); a file without
+        `class_precision` knows no move (both its spread)."""
+        precision = np.array(self.precision)
+        return picture_spreads(precision, np.array(self.class_precision or self.precision))
 
     def picks(self) -> np.ndarray:
         """The precision that picks a cell's class (`class_precision`, else `precision`)."""
@@ -713,13 +726,70 @@ def classify_cells(
     calibration: StandingCalibration,
     cells: list[str],
     shade: np.ndarray | None = None,
+    seen: np.ndarray | None = None,
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Class (or unknown), posterior of the best class, and the (n, classes) posteriors. The
     class is picked within the picture (`class_precision`); whether a cell resembles any class
     at all is judged with the spread between pictures too (`novelty`): a later photo's cells
     all lie a little off the calibration's, as the light and the camera's settings differ.
     `shade`: how deep a shadow the light field does not follow each cell may lie in
-    (`_deepest_shade`; None: none - the calibration photo's own cells are judged as seen)."""
+    (`_deepest_shade`; None: none - the calibration photo's own cells are judged as seen).
+
+    Read twice: the cells read surely as each class the first time (SURE_OF_CLASS) show how
+    this picture moved that class's look (`moved_to_picture`; `seen`: the cells the picture
+    shows, None: all), and the second reading, the one returned, measures every cell from the
+    moved looks - the spread that picks the class is the spread round a picture's own look."""
+    names, confidence, _ = _classify(x, kinds, calibration, cells, shade)
+    sure = [n if c >= SURE_OF_CLASS else UNKNOWN for n, c in zip(names, confidence, strict=True)]
+    moved = moved_to_picture(calibration, x, kinds, cells, sure, seen)
+    return _classify(x, kinds, moved, cells, shade)
+
+
+def moved_to_picture(
+    calibration: StandingCalibration,
+    x: np.ndarray,
+    kinds: np.ndarray,
+    cells: list[str],
+    names: list[str],
+    seen: np.ndarray | None = None,
+) -> StandingCalibration:
+    """`calibration` with each class's mean on each kind of cell moved to its look in this
+    picture, as far as the cells read as that class there (`names`, of the cells `seen`) show
+    it (`vision.discriminant.picture_move`; an empty cell measured from its own empty look).
+
+    A picture moves every cell of a class alike - its tone curve and sharpness, which the
+    light's fit does not take out, and a light from another side, which shows a white pawn
+    brighter than its square in one photo and as bright in another - and the spread that
+    picks the class (`class_precision`) is the spread round a picture's own look, so a cell
+    measured from the calibration's look lay a whole move off. On chess-ray-vision (photos
+    from every side in daylight) the white pawn on e2 is a third brighter than its square in
+    crv_07 and crv_11, where the calibration photo's white pieces on light squares were about
+    as bright as theirs: it read empty. docs/vision.md, calibration 4., has the measurements.
+    The prints' groups are not moved: a print's look is its own."""
+    within, between = calibration.spreads
+    means = np.array(calibration.means, dtype=float)
+    offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
+    read = np.array(names)
+    shown = np.ones(len(cells), bool) if seen is None else seen
+    for g, (cls, kind) in enumerate(calibration.groups):
+        if g in calibration.printed:
+            continue
+        members = (read == cls) & (kinds == kind) & shown
+        deviations = x[members] - means[g]
+        if cls == EMPTY:
+            deviations -= offsets[members]
+        means[g] += picture_move(deviations, within, between)
+    return replace(calibration, means=means.tolist())
+
+
+def _classify(
+    x: np.ndarray,
+    kinds: np.ndarray,
+    calibration: StandingCalibration,
+    cells: list[str],
+    shade: np.ndarray | None,
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """`classify_cells`' reading from `calibration`'s looks as they are."""
     distance = _distances(x, calibration, cells, shade=shade)
     allowed = _allowed(kinds, calibration)
     picking = _distances(x, calibration, cells, calibration.picks())
@@ -1317,14 +1387,7 @@ def _checked(
     _refuse_when_unsure(len(wrong) + len(doubtful), own, seen, names)
     notes = _notes(calibration, wrong + doubtful, seen, names, layout_classes)
     notes += _few_cells_notes(calibration, wrong + doubtful, nearest, truth, names)
-    return StandingCalibration(
-        **{
-            **calibration.__dict__,
-            "margin": margin,
-            "doubtful": tuple(wrong + doubtful),
-            "notes": tuple(notes),
-        }
-    )
+    return replace(calibration, margin=margin, doubtful=tuple(wrong + doubtful), notes=tuple(notes))
 
 
 def _own_and_gap(
@@ -1511,7 +1574,7 @@ def read_views(
         x, seen, shade, expected = features_of(
             views, layout, kinds, surface, start=empty, rim_look=rim
         )
-        names, confidence, _ = classify_cells(x, kinds, calibration, cells, shade)
+        names, confidence, _ = classify_cells(x, kinds, calibration, cells, shade, seen)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
         if not crowded or now_empty.sum() < MIN_LIGHT_CELLS:
