@@ -740,6 +740,20 @@ def classify_cells(
     shows, None: all), and the second reading, the one returned, measures every cell from the
     moved looks - the spread that picks the class is the spread round a picture's own look."""
     names, confidence, _ = _classify(x, kinds, calibration, cells, shade)
+    return _read_in_picture(x, kinds, calibration, cells, shade, seen, names, confidence)
+
+
+def _read_in_picture(
+    x: np.ndarray,
+    kinds: np.ndarray,
+    calibration: StandingCalibration,
+    cells: list[str],
+    shade: np.ndarray | None,
+    seen: np.ndarray | None,
+    names: list[str],
+    confidence: np.ndarray,
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """`classify_cells`' second reading, from its first (`names`, `confidence`)."""
     sure = [n if c >= SURE_OF_CLASS else UNKNOWN for n, c in zip(names, confidence, strict=True)]
     moved = moved_to_picture(calibration, x, kinds, cells, sure, seen)
     return _classify(x, kinds, moved, cells, shade)
@@ -1574,7 +1588,7 @@ def read_views(
         x, seen, shade, expected = features_of(
             views, layout, kinds, surface, start=empty, rim_look=rim
         )
-        names, confidence, _ = classify_cells(x, kinds, calibration, cells, shade, seen)
+        names, confidence, _ = _classify(x, kinds, calibration, cells, shade)
         now_empty = np.array([n == EMPTY for n in names]) & seen
         crowded = now_empty.sum() < (1 - CROWDED) * seen.sum()
         if not crowded or now_empty.sum() < MIN_LIGHT_CELLS:
@@ -1582,6 +1596,11 @@ def read_views(
         if empty is not None and np.array_equal(now_empty, empty):
             break
         empty = now_empty
+    # the light settled on the first reading; each class read again from its look in this
+    # picture once, not in every round (`classify_cells`)
+    names, confidence, _ = _read_in_picture(
+        x, kinds, calibration, cells, shade, seen, names, confidence
+    )
     names = [n if s else UNKNOWN for n, s in zip(names, seen, strict=True)]
     return x, names, np.where(seen, confidence, 0.0), seen, expected
 
