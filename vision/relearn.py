@@ -82,8 +82,10 @@ def learn_from_board(
     if not any(n in names for n in calibration.unlearned) and changes is None and not leaned:
         return calibration
     views = cell_views(image, homography, layout)
-    calibration = _learn_unlearned(calibration, views, layout, board, hidden)
-    calibration = _learn_leans(calibration, views, layout, leaned)
+    if leaned or any(n in names for n in calibration.unlearned):
+        x, seen, read = _read_knowing(calibration, views, layout, board)
+        calibration = _learn_unlearned(calibration, x, seen, read, layout, board, hidden)
+        calibration = _learn_leans(calibration, x, read, layout, leaned)
     if changes is None:
         return calibration
     fitted = refit_to_board(calibration, image, homography, layout, board, changes, views)
@@ -105,27 +107,43 @@ def refit_due(
     return changes if changes >= calibration.refit_changes + step else None
 
 
+def _read_knowing(
+    calibration: StandingCalibration, views: CellViews, layout: Layout, board: dict[str, str]
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The features of `views`' cells under the light fitted to the cells `board` has empty
+    (known, so no rounds of reading and fitting again as `read_views` makes), which cells the
+    picture shows, and the discriminant's reading of them - what `learn_from_board` learns
+    from, read once for both its parts."""
+    kinds = calibration.kinds(layout)
+    names = layout.cell_names()
+    empty = np.array([n not in board for n in names]) & ~views.unseen
+    x, seen, shade, _ = features_of(
+        views, layout, kinds, np.array(calibration.surface), empty, rim_look=calibration.rim()
+    )
+    read, _, _ = classify_cells(x, kinds, calibration, names, shade, seen)
+    return x, seen, [r if s else UNKNOWN for r, s in zip(read, seen, strict=True)]
+
+
 def _learn_unlearned(
     calibration: StandingCalibration,
-    views: CellViews,
+    x: np.ndarray,
+    seen: np.ndarray,
+    read: list[str],
     layout: Layout,
     board: dict[str, str],
     hidden: dict[str, str],
 ) -> StandingCalibration:
-    """`learn_from_board`'s first part: the empty look of the unlearned cells `board` has
-    empty, and the piece looks of those it has occupied."""
+    """`learn_from_board`'s first part, from the cells' features `x` and their reading `read`
+    (`_read_knowing`): the empty look of the unlearned cells `board` has empty, and the piece
+    looks of those it has occupied."""
     names = layout.cell_names()
     wanted = [n for n in calibration.unlearned if n in names]
     if not wanted:
         return calibration
     kinds = calibration.kinds(layout)
-    empty = np.array([n not in board for n in names]) & ~views.unseen
-    x, seen, _, _ = features_of(
-        views, layout, kinds, np.array(calibration.surface), empty, rim_look=calibration.rim()
-    )
+    empty = np.array([n not in board for n in names]) & seen
     # the empty cells whose look is their kind's: learned, and no piece leaning over them
     plain = empty & ~np.isin(names, calibration.unlearned) & ~np.isin(names, list(hidden))
-    read, _, _ = classify_cells(x, kinds, calibration, names)
     own_look, piece_look = dict(calibration.own_look), dict(calibration.piece_look)
     piece_class = dict(calibration.piece_class)
     for name in wanted:
@@ -151,18 +169,22 @@ def _learn_unlearned(
 
 
 def _learn_leans(
-    calibration: StandingCalibration, views: CellViews, layout: Layout, leaned: dict[str, str]
+    calibration: StandingCalibration,
+    x: np.ndarray,
+    read: list[str],
+    layout: Layout,
+    leaned: dict[str, str],
 ) -> StandingCalibration:
-    """`learn_from_board`'s lean part: of the `leaned` cells (empty on the board the referee
-    took, a nearer piece may lean over them -> that piece's class), those the discriminant
-    reads as the leaning piece's class: how each looks (`lean_looks`, the latest LEAN_LOOKS a
-    cell). A lean read as another class is not learned: a dark crown half over a cream square
-    may read as a white piece, and so does a white piece that steps there, behind the crown -
-    the two look alike (bench_leans.py, at a contrast of 4: 8 of 47 pieces that stepped behind
-    a learned lean read empty, each a white piece behind a black king or queen)."""
+    """`learn_from_board`'s lean part, from the cells' features `x` and their reading `read`:
+    of the `leaned` cells (empty on the board the referee took, a nearer piece may lean over
+    them -> that piece's class), those the discriminant reads as the leaning piece's class: how
+    each looks (`lean_looks`, the latest LEAN_LOOKS a cell). A lean read as another class is
+    not learned: a dark crown half over a cream square may read as a white piece, and so does a
+    white piece that steps there, behind the crown - the two look alike (bench_leans.py, at a
+    contrast of 4: 8 of 47 pieces that stepped behind a learned lean read empty, each a white
+    piece behind a black king or queen)."""
     if not leaned:
         return calibration
-    x, read, _, _, _ = read_views(views, layout, calibration)
     names = layout.cell_names()
     looks = dict(calibration.lean_looks)
     for cell, leaning in leaned.items():
@@ -232,7 +254,9 @@ def refit_to_board(
     # read such a cell as the leaning piece on every later board (a white piece's lean over g8
     # of the realistic bench's green-and-white chessboard).
     leaned = {n: board[front] for n, front in hidden.items() if n not in board}
-    fitted = _learn_leans(fitted, views, layout, leaned)
+    if leaned:
+        x, read, *_ = read_views(views, layout, fitted)
+        fitted = _learn_leans(fitted, x, read, layout, leaned)
     return replace(fitted, refit_changes=changes)
 
 
