@@ -227,6 +227,11 @@ class StandingCalibration:
         precision = np.array(self.precision)
         return picture_spreads(precision, np.array(self.class_precision or self.precision))
 
+    def own_offsets(self, cells: list[str]) -> np.ndarray:
+        """(n, FEATURE_COUNT): how each of `cells` looks empty against its kind's empty mean
+        (`own_look`; 0 where no picture showed it empty) - what an empty cell is measured from."""
+        return np.array([self.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
+
     def picks(self) -> np.ndarray:
         """The precision that picks a cell's class (`class_precision`, else `precision`)."""
         return np.array(self.class_precision or self.precision)
@@ -605,7 +610,7 @@ def _distances(
     lowered: a cell brighter than its light is no shadow. docs/vision.md, calibration 2.,
     has the measurements."""
     means = np.array(calibration.means)
-    offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
+    offsets = calibration.own_offsets(cells)
     empty = np.array([c == EMPTY for c, _ in calibration.groups])
     empty[list(calibration.printed)] = False  # a print's look is its own, not the cell's
     diff = x[:, None, :] - means[None, :, :]
@@ -782,7 +787,7 @@ def moved_to_picture(
     The prints' groups are not moved: a print's look is its own."""
     within, between = calibration.spreads
     means = np.array(calibration.means, dtype=float)
-    offsets = np.array([calibration.own_look.get(c, [0.0] * FEATURE_COUNT) for c in cells])
+    offsets = calibration.own_offsets(cells)
     read = np.array(names)
     shown = np.ones(len(cells), bool) if seen is None else seen
     for g, (cls, kind) in enumerate(calibration.groups):
